@@ -1,0 +1,176 @@
+/**
+ * `evaluate`: scores a response corpus against a key corpus with every metric, as the
+ * CoNLL reference scorer (v8.01, plus LEA from its LEA branch) does.
+ *
+ * - Documents are matched by id (name and part). A key document missing from the response
+ *   is scored against an empty response; response-only documents are ignored. Both give a
+ *   warning.
+ * - Each metric returns exact counts per document; corpus scores sum them and divide once.
+ * - The CoNLL F1 is the unweighted mean of the MUC, B³ and CEAFe F1.
+ */
+import type { Corpus, Entity, Warning } from "./types.js";
+import { alignDocument } from "./metrics/alignment.js";
+import { bcub, type BcubWeighting } from "./metrics/bcub.js";
+import { blanc, blancScore, type BlancCounts } from "./metrics/blanc.js";
+import { ceaf } from "./metrics/ceaf.js";
+import { addCounts, toScore, zeroCounts, type Counts, type Score } from "./metrics/counts.js";
+import { lea } from "./metrics/lea.js";
+import { muc } from "./metrics/muc.js";
+
+/** Metrics with recall/precision counts. */
+export const COUNT_METRICS = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea"] as const;
+export type CountMetric = (typeof COUNT_METRICS)[number];
+/** Every metric `evaluate` can compute (`conll` is derived from muc, bcub and ceafe). */
+export const METRICS = [...COUNT_METRICS, "blanc"] as const;
+export type MetricName = (typeof METRICS)[number];
+
+export interface EvaluateOptions {
+  /** Metrics to compute (default: all). The CoNLL F1 needs muc, bcub and ceafe. */
+  metrics?: readonly MetricName[];
+  /** Drop singleton entities from key and response before scoring (as coval and the
+   * CorefUD scorer offer). Default false: singletons count, as in the reference scorer. */
+  removeSingletons?: boolean;
+  /** B³ weighting: `mention` (default, the reference scorer's) or `entity`. */
+  bcubWeighting?: BcubWeighting;
+}
+
+/** BLANC's fractions plus the link counts they come from. */
+export interface BlancScore extends BlancCounts {
+  recall: number;
+  precision: number;
+  f1: number;
+}
+
+/** Corpus-level scores, fractions in [0, 1]. Absent metrics were not requested. */
+export interface MetricScores {
+  mentions?: Score;
+  muc?: Score;
+  bcub?: Score;
+  ceafm?: Score;
+  ceafe?: Score;
+  lea?: Score;
+  blanc?: BlancScore;
+  conll?: { f1: number };
+}
+
+/** One key document's counts and scores. */
+export interface DocumentReport {
+  id: string;
+  /** True when the response has no document with this id (scored as empty). */
+  missingInResponse: boolean;
+  counts: Partial<Record<CountMetric, Counts>> & { blanc?: BlancCounts };
+  scores: MetricScores;
+}
+
+/** The result of `evaluate`. */
+export interface Report {
+  /** Number of key documents. */
+  documents: number;
+  metrics: MetricScores;
+  perDocument: DocumentReport[];
+  warnings: Warning[];
+}
+
+/**
+ * Scores `response` against `key`.
+ *
+ * @param key the key (gold) corpus
+ * @param response the response (system) corpus
+ * @param options metric selection, singleton removal, B³ weighting
+ * @returns corpus totals, per-document counts and scores (fractions in [0, 1]) and
+ *   warnings (the corpora's own warnings, missing and response-only documents, repeated
+ *   response mentions removed)
+ */
+export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions = {}): Report {
+  const metrics = new Set<MetricName>(options.metrics ?? METRICS);
+  const warnings: Warning[] = [...key.warnings, ...response.warnings];
+  const responseById = new Map(response.documents.map((d) => [d.id, d]));
+  const keyIds = new Set(key.documents.map((d) => d.id));
+
+  const totals = new Map<CountMetric, Counts>();
+  const blancTotal: BlancCounts = { coref: zeroCounts(), noncoref: zeroCounts() };
+  const perDocument: DocumentReport[] = [];
+
+  for (const keyDoc of key.documents) {
+    const responseDoc = responseById.get(keyDoc.id);
+    if (!responseDoc) {
+      warnings.push({
+        code: "missing-document",
+        message: `key document "${keyDoc.id}" is not in the response; it is scored as an empty response`,
+        file: response.file,
+        document: keyDoc.id,
+      });
+    }
+    let keyEntities: readonly Entity[] = keyDoc.entities;
+    let responseEntities: readonly Entity[] = responseDoc?.entities ?? [];
+    if (options.removeSingletons) {
+      keyEntities = keyEntities.filter((e) => e.length > 1);
+      responseEntities = responseEntities.filter((e) => e.length > 1);
+    }
+    const aligned = alignDocument(keyEntities, responseEntities);
+    if (aligned.removedRepeats > 0) {
+      warnings.push({
+        code: "repeated-mention-removed",
+        message: `document "${keyDoc.id}": ${aligned.removedRepeats} repeated response mention(s) of a key span removed; each span is kept only in the response entity that appears first`,
+        file: response.file,
+        document: keyDoc.id,
+      });
+    }
+    const counts: DocumentReport["counts"] = {};
+    if (metrics.has("mentions")) counts.mentions = aligned.mentions;
+    if (metrics.has("muc")) counts.muc = muc(aligned);
+    if (metrics.has("bcub")) counts.bcub = bcub(aligned, options.bcubWeighting);
+    if (metrics.has("ceafm")) counts.ceafm = ceaf(aligned, "mention");
+    if (metrics.has("ceafe")) counts.ceafe = ceaf(aligned, "entity");
+    if (metrics.has("lea")) counts.lea = lea(aligned);
+    if (metrics.has("blanc")) {
+      counts.blanc = blanc(aligned);
+      addCounts(blancTotal.coref, counts.blanc.coref);
+      addCounts(blancTotal.noncoref, counts.blanc.noncoref);
+    }
+    for (const m of COUNT_METRICS) {
+      const c = counts[m];
+      if (!c) continue;
+      const total = totals.get(m) ?? zeroCounts();
+      totals.set(m, addCounts(total, c));
+    }
+    perDocument.push({
+      id: keyDoc.id,
+      missingInResponse: !responseDoc,
+      counts,
+      scores: scoresFrom(counts, metrics.has("blanc") ? counts.blanc : undefined),
+    });
+  }
+
+  for (const doc of response.documents) {
+    if (!keyIds.has(doc.id)) {
+      warnings.push({
+        code: "response-only-document",
+        message: `response document "${doc.id}" is not in the key; it is ignored`,
+        file: response.file,
+        line: doc.line,
+        document: doc.id,
+      });
+    }
+  }
+
+  const totalCounts: DocumentReport["counts"] = Object.fromEntries(totals);
+  return {
+    documents: key.documents.length,
+    metrics: scoresFrom(totalCounts, metrics.has("blanc") ? blancTotal : undefined),
+    perDocument,
+    warnings,
+  };
+}
+
+/** Fractions from counts, plus the CoNLL F1 when MUC, B³ and CEAFe are all there. */
+function scoresFrom(counts: Partial<Record<CountMetric, Counts>>, blancCounts: BlancCounts | undefined): MetricScores {
+  const out: MetricScores = {};
+  for (const m of COUNT_METRICS) {
+    const c = counts[m];
+    if (c) out[m] = toScore(c);
+  }
+  if (blancCounts) out.blanc = { ...blancCounts, ...blancScore(blancCounts) };
+  if (out.muc && out.bcub && out.ceafe) out.conll = { f1: (out.muc.f1 + out.bcub.f1 + out.ceafe.f1) / 3 };
+  return out;
+}

@@ -1,0 +1,131 @@
+/**
+ * CEAF (Luo 2005, "On Coreference Resolution Performance Metrics", HLT/EMNLP): the best
+ * one-to-one alignment g* of key entities to response entities under a similarity φ, then
+ * recall = Φ(g*) / Σ_K φ(K, K) and precision = Φ(g*) / Σ_R φ(R, R).
+ * - CEAFm (mention-based, φ3): φ3(K, R) = |K ∩ R|; the denominators are mention counts.
+ * - CEAFe (entity-based, φ4): φ4(K, R) = 2|K ∩ R| / (|K| + |R|); the denominators are
+ *   entity counts.
+ *
+ * As in the reference scorer (`CEAF`, v8.01), |K ∩ R| counts the mentions of K (with their
+ * repeats) that R holds, and sizes include repeats. The alignment is solved exactly, but
+ * only inside each connected group of entities that share mentions: entities with nothing
+ * in common have similarity 0, so the groups are independent assignment problems.
+ */
+import type { AlignedDocument } from "./alignment.js";
+import { chainsHolding } from "./alignment.js";
+import type { Counts } from "./counts.js";
+import { maxWeightMatching, type WeightedEdge } from "./assignment.js";
+
+/** Which CEAF: `mention` (CEAFm, φ3) or `entity` (CEAFe, φ4). */
+export type CeafVariant = "mention" | "entity";
+
+/**
+ * CEAF counts for one aligned document.
+ *
+ * @returns recallNum = precisionNum = Φ(g*), the optimal total similarity;
+ *   CEAFm: recallDen = key mentions, precisionDen = response mentions;
+ *   CEAFe: recallDen = key entities, precisionDen = response entities.
+ */
+export function ceaf(doc: AlignedDocument, variant: CeafVariant): Counts {
+  const { key, response } = doc;
+  const overlaps = intersections(doc);
+  const total = optimalSimilarity(key, response, overlaps, variant);
+  if (variant === "mention") {
+    let keyMentions = 0;
+    for (const k of key) keyMentions += k.length;
+    let responseMentions = 0;
+    for (const r of response) responseMentions += r.length;
+    return { recallNum: total, recallDen: keyMentions, precisionNum: total, precisionDen: responseMentions };
+  }
+  const keyEntities = key.filter((k) => k.length > 0).length;
+  return { recallNum: total, recallDen: keyEntities, precisionNum: total, precisionDen: response.length };
+}
+
+/** A non-empty intersection |K ∩ R| between key entity `key` and response entity `response`. */
+interface Overlap {
+  key: number;
+  response: number;
+  size: number;
+}
+
+/** All non-empty |K ∩ R| (mentions of K, with repeats, that R holds). */
+function intersections(doc: AlignedDocument): Overlap[] {
+  const { key, response, responseChainOf } = doc;
+  const holding = doc.responseHasRepeats ? chainsHolding(response, doc.mentionCount) : null;
+  const out: Overlap[] = [];
+  const count = new Int32Array(response.length);
+  const touched: number[] = [];
+  for (let k = 0; k < key.length; k++) {
+    for (const id of key[k]) {
+      if (holding) {
+        for (let p = holding.start[id]; p < holding.start[id + 1]; p++) {
+          const r = holding.chains[p];
+          if (count[r]++ === 0) touched.push(r);
+        }
+      } else {
+        const r = responseChainOf[id];
+        if (r >= 0 && count[r]++ === 0) touched.push(r);
+      }
+    }
+    for (const r of touched) {
+      out.push({ key: k, response: r, size: count[r] });
+      count[r] = 0;
+    }
+    touched.length = 0;
+  }
+  return out;
+}
+
+/**
+ * The optimal total similarity, solved per connected group of overlapping entities.
+ */
+function optimalSimilarity(key: number[][], response: number[][], overlaps: Overlap[], variant: CeafVariant): number {
+  if (overlaps.length === 0) return 0;
+  // Union-find over key entities 0..K-1 and response entities K..K+R-1.
+  const nk = key.length;
+  const parent = new Int32Array(nk + response.length);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  for (const o of overlaps) {
+    const a = find(o.key);
+    const b = find(nk + o.response);
+    if (a !== b) parent[a] = b;
+  }
+  const groups = new Map<number, Overlap[]>();
+  for (const o of overlaps) {
+    const g = find(o.key);
+    let list = groups.get(g);
+    if (!list) groups.set(g, (list = []));
+    list.push(o);
+  }
+
+  const similarity = (o: Overlap): number =>
+    variant === "mention" ? o.size : (2 * o.size) / (key[o.key].length + response[o.response].length);
+
+  let total = 0;
+  for (const list of groups.values()) {
+    if (list.length === 1) {
+      total += similarity(list[0]);
+      continue;
+    }
+    // Renumber the group's entities locally and solve the assignment.
+    const localKey = new Map<number, number>();
+    const localResponse = new Map<number, number>();
+    const edges: WeightedEdge[] = [];
+    for (const o of list) {
+      let l = localKey.get(o.key);
+      if (l === undefined) localKey.set(o.key, (l = localKey.size));
+      let r = localResponse.get(o.response);
+      if (r === undefined) localResponse.set(o.response, (r = localResponse.size));
+      edges.push({ left: l, right: r, weight: similarity(o) });
+    }
+    total += maxWeightMatching(localKey.size, localResponse.size, edges).total;
+  }
+  return total;
+}

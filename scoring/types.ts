@@ -1,0 +1,135 @@
+/**
+ * Core data types of the Corefboard scorer.
+ *
+ * Conventions used everywhere in `scoring/`:
+ * - token indices are 0-based and count every token of a document (not per sentence);
+ * - a mention is an inclusive span `[start, end]` of token indices;
+ * - an entity (also called a cluster or chain) is a list of mentions in the order they
+ *   were read; a singleton is an entity with one mention;
+ * - the key is the gold annotation, the response is a system's output.
+ */
+
+/** An inclusive span `[start, end]` of document-level token indices (0-based). */
+export type Mention = readonly [start: number, end: number];
+
+/** An entity (cluster, chain): its mentions in reading order. */
+export type Entity = Mention[];
+
+/** One document of a corpus. */
+export interface Document {
+  /**
+   * The identity used to match key and response documents: the name inside the
+   * parentheses of `#begin document (NAME); part NNN`, plus `/part N` when a part number
+   * is given (the number without zero padding, so `part 0` and `part 000` match).
+   */
+  id: string;
+  /** The document name as written in the file (may be a generated name, see warnings). */
+  name: string;
+  /** The part number when the header gives one, else `null`. */
+  part: number | null;
+  /** Token texts where the format has them (an empty string where it does not). */
+  tokens: string[];
+  /** Token indices at which sentences start (always starts with 0 when there are tokens). */
+  sentenceStarts: number[];
+  /** Entities in the order the reference scorer numbers them (first sight of a chain id). */
+  entities: Entity[];
+  /** 1-based line of the `#begin document` header, for messages. */
+  line: number;
+}
+
+/** Something odd but scorable found while reading or scoring. */
+export interface Warning {
+  /** A stable machine-readable code, e.g. `repeated-span`, `missing-document`. */
+  code: string;
+  /** A sentence a person can act on. */
+  message: string;
+  file?: string;
+  line?: number;
+  document?: string;
+}
+
+/** A parsed file: its documents in file order, and what looked odd. */
+export interface Corpus {
+  /** The file name the corpus was read from (for messages). */
+  file: string;
+  documents: Document[];
+  warnings: Warning[];
+}
+
+/** Where a `FormatError` points: 1-based line and column. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * The only error a format reader throws. It names the file, the 1-based line and column,
+ * what was expected and what was found, and carries an excerpt of the offending line with
+ * a caret under the column.
+ */
+export class FormatError extends Error {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly expected: string;
+  readonly found: string;
+  /** The offending line (cut to at most 120 characters around the column) and a caret line. */
+  readonly excerpt: string;
+
+  constructor(args: {
+    file: string;
+    line: number;
+    column: number;
+    expected: string;
+    found: string;
+    lineText?: string;
+  }) {
+    const excerpt = args.lineText === undefined ? "" : makeExcerpt(args.lineText, args.column);
+    super(
+      `${args.file}:${args.line}:${args.column}: expected ${args.expected}, found ${args.found}` +
+        (excerpt ? `\n${excerpt}` : ""),
+    );
+    this.name = "FormatError";
+    this.file = args.file;
+    this.line = args.line;
+    this.column = args.column;
+    this.expected = args.expected;
+    this.found = args.found;
+    this.excerpt = excerpt;
+  }
+
+  /** A plain object for JSON answers (HTTP 422 bodies, `--format json`). */
+  toJSON(): { file: string; line: number; column: number; expected: string; found: string; message: string } {
+    return {
+      file: this.file,
+      line: this.line,
+      column: this.column,
+      expected: this.expected,
+      found: this.found,
+      message: this.message.split("\n")[0],
+    };
+  }
+}
+
+const EXCERPT_WIDTH = 120;
+
+/** Cuts `lineText` to a window around `column` (1-based) and adds a caret line under it. */
+function makeExcerpt(lineText: string, column: number): string {
+  const visible = lineText.replace(/[\t]/g, " ").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "\uFFFD");
+  let start = 0;
+  if (visible.length > EXCERPT_WIDTH) {
+    start = Math.max(0, Math.min(column - 1 - EXCERPT_WIDTH / 2, visible.length - EXCERPT_WIDTH));
+  }
+  const cut = visible.slice(start, start + EXCERPT_WIDTH);
+  const prefix = start > 0 ? "…" : "";
+  const suffix = start + EXCERPT_WIDTH < visible.length ? "…" : "";
+  const caretPos = prefix.length + Math.max(0, column - 1 - start);
+  return `  ${prefix}${cut}${suffix}\n  ${" ".repeat(caretPos)}^`;
+}
+
+/** Quotes a piece of offending text for a message, cut to at most 40 characters. */
+export function quote(text: string): string {
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return JSON.stringify(shown);
+}
