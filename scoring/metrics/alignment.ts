@@ -46,12 +46,12 @@ export interface AlignedDocument {
  * @returns chains of mention ids and the mention-identification counts (see module doc)
  */
 export function alignDocument(key: readonly Entity[], response: readonly Entity[]): AlignedDocument {
-  const idOf = new Map<string, number>();
+  const idOf = new Map<number, number>();
   const keyChains: number[][] = [];
   for (const entity of key) {
     const chain: number[] = [];
     for (const m of entity) {
-      const span = `${m[0]},${m[1]}`;
+      const span = spanKey(m);
       let id = idOf.get(span);
       if (id === undefined) {
         id = idOf.size;
@@ -70,7 +70,7 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
   for (const entity of response) {
     const keep: Entity = [];
     for (const m of entity) {
-      const id = idOf.get(`${m[0]},${m[1]}`);
+      const id = idOf.get(spanKey(m));
       if (id !== undefined && matched.has(id)) {
         removedRepeats++;
         continue;
@@ -82,13 +82,13 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
   }
 
   // Second pass: ids for twinless spans; build response chains.
-  const twinless = new Map<string, number>();
+  const twinless = new Map<number, number>();
   let next = keySpanCount;
   const responseChains: number[][] = [];
   for (const entity of kept) {
     const chain: number[] = [];
     for (const m of entity) {
-      const span = `${m[0]},${m[1]}`;
+      const span = spanKey(m);
       let id = idOf.get(span);
       if (id === undefined) {
         id = twinless.get(span);
@@ -121,6 +121,11 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
     },
     removedRepeats,
   };
+}
+
+/** A span as one number (exact for token indices below 2^26). */
+function spanKey(m: readonly [number, number]): number {
+  return m[0] * 67108864 + m[1];
 }
 
 /** For each id the last chain holding it (-1 if none), and whether any id occurs twice. */

@@ -1,12 +1,17 @@
 /**
  * Maximum-weight bipartite matching on a sparse graph, for CEAF's optimal one-to-one
- * alignment of key and response entities (Luo 2005 uses the Kuhn–Munkres algorithm on the
- * full similarity matrix; the optimum is the same).
+ * alignment of key and response entities. Luo (2005) solves it with the Kuhn–Munkres
+ * (Hungarian) algorithm on the full similarity matrix, as the reference scorer does
+ * (Algorithm::Munkres); the optimum found here is the same.
  *
- * Method: successive shortest augmenting paths with Dijkstra and Johnson potentials
- * (min-cost flow with cost −w), stopping as soon as no augmenting path increases the
- * total weight. Runs in O(V · E log V) on the edges that exist, instead of O(n³) on a
- * dense n × n matrix, so large documents with many entities stay fast.
+ * Method: the shortest-augmenting-path form of the Hungarian algorithm (Jonker & Volgenant
+ * 1987; Crouse 2016, "On implementing 2D rectangular assignment algorithms", as used by
+ * SciPy's linear_sum_assignment), run on the edges that exist. Each left node also gets a
+ * private "stay unmatched" column of weight 0, so a perfect assignment of the left side
+ * always exists and its optimum is the maximum-weight matching. Costs are C − w (C the
+ * largest weight), all ≥ 0, so every left node's search is a Dijkstra that stops at the
+ * first free column and never looks past its own unmatched column: searches stay local
+ * even when a group of overlapping entities is very large.
  */
 
 /** An edge between left node `left` and right node `right` with weight `weight` > 0. */
@@ -26,141 +31,145 @@ export interface Matching {
  * Finds a matching of maximum total weight (not necessarily of maximum size).
  *
  * @param leftCount number of left nodes (ids 0..leftCount-1)
- * @param rightCount number of right nodes
- * @param edges positive-weight edges; edges of weight ≤ 0 are ignored (never useful)
- * @returns the optimum total (sum of matched weights) and the matching
+ * @param rightCount number of right nodes (ids 0..rightCount-1)
+ * @param edges edges with weights; edges of weight ≤ 0 are ignored (never useful);
+ *   at most one edge per (left, right) pair
+ * @returns the optimum total (the sum of the matched edges' weights) and the matching
  */
 export function maxWeightMatching(leftCount: number, rightCount: number, edges: readonly WeightedEdge[]): Matching {
   const matchOfLeft = new Int32Array(leftCount).fill(-1);
-  const matchOfRight = new Int32Array(rightCount).fill(-1);
   const useful = edges.filter((e) => e.weight > 0);
   if (useful.length === 0) return { total: 0, matchOfLeft };
+  let maxWeight = 0;
+  for (const e of useful) if (e.weight > maxWeight) maxWeight = e.weight;
 
-  // Adjacency (left -> edges) in CSR form.
+  // Columns: real right nodes 0..R-1, then row i's "unmatched" column R + i.
+  const columns = rightCount + leftCount;
   const start = new Int32Array(leftCount + 1);
   for (const e of useful) start[e.left + 1]++;
-  for (let i = 0; i < leftCount; i++) start[i + 1] += start[i];
-  const adjRight = new Int32Array(useful.length);
-  const adjWeight = new Float64Array(useful.length);
+  for (let i = 0; i < leftCount; i++) start[i + 1] += start[i] + 1; // +1: the unmatched column
+  const adjColumn = new Int32Array(start[leftCount]);
+  const adjCost = new Float64Array(start[leftCount]);
+  const adjWeight = new Float64Array(start[leftCount]);
   const fill = start.slice(0, leftCount);
   for (const e of useful) {
     const p = fill[e.left]++;
-    adjRight[p] = e.right;
+    adjColumn[p] = e.right;
+    adjCost[p] = maxWeight - e.weight;
     adjWeight[p] = e.weight;
   }
-
-  // Node numbering for Dijkstra: left nodes 0..L-1, right nodes L..L+R-1.
-  // Costs are −w on left→right edges (residual forward) and +w on matched right→left.
-  // Potentials start valid for the DAG source→left→right: pot(left) = 0,
-  // pot(right) = min over incoming (−w).
-  const n = leftCount + rightCount;
-  const pot = new Float64Array(n);
-  for (let l = 0; l < leftCount; l++) {
-    for (let p = start[l]; p < start[l + 1]; p++) {
-      const r = leftCount + adjRight[p];
-      if (-adjWeight[p] < pot[r]) pot[r] = -adjWeight[p];
-    }
+  for (let i = 0; i < leftCount; i++) {
+    const p = fill[i]++;
+    adjColumn[p] = rightCount + i;
+    adjCost[p] = maxWeight;
+    adjWeight[p] = 0;
   }
 
-  const dist = new Float64Array(n);
-  const prevLeft = new Int32Array(n); // for a right node: the left node it was reached from
-  const done = new Uint8Array(n);
-  const heap = new MinHeap(n);
-  let total = 0;
+  const u = new Float64Array(leftCount);
+  const v = new Float64Array(columns);
+  const rowOfColumn = new Int32Array(columns).fill(-1);
+  const columnOfRow = new Int32Array(leftCount).fill(-1);
+  const shortest = new Float64Array(columns).fill(Infinity);
+  const pathRow = new Int32Array(columns);
+  const scanned = new Uint8Array(columns);
+  const touched: number[] = [];
+  const scannedRows: number[] = [];
+  const scannedColumns: number[] = [];
+  const heap = new MinHeap(64);
 
-  for (;;) {
-    // Dijkstra from a virtual source linked (cost 0) to every free left node.
-    dist.fill(Infinity);
-    done.fill(0);
+  for (let current = 0; current < leftCount; current++) {
+    for (const j of touched) {
+      shortest[j] = Infinity;
+      scanned[j] = 0;
+    }
+    touched.length = 0;
+    scannedRows.length = 0;
+    scannedColumns.length = 0;
     heap.clear();
-    for (let l = 0; l < leftCount; l++) {
-      if (matchOfLeft[l] < 0 && start[l + 1] > start[l]) {
-        dist[l] = -pot[l]; // reduced cost of source→l, with pot(source) = 0
-        heap.push(l, dist[l]);
-      }
-    }
-    let bestRight = -1;
-    let bestCost = 0; // real cost of the best path found so far (must be < 0 to help)
-    while (heap.size > 0) {
-      const u = heap.pop();
-      if (done[u]) continue;
-      done[u] = 1;
-      if (u < leftCount) {
-        for (let p = start[u]; p < start[u + 1]; p++) {
-          const r = adjRight[p];
-          if (matchOfLeft[u] === r) continue; // matched edge is only usable backwards
-          const v = leftCount + r;
-          const d = dist[u] + (-adjWeight[p] + pot[u] - pot[v]);
-          if (d < dist[v] - 1e-12) {
-            dist[v] = d;
-            prevLeft[v] = u;
-            heap.push(v, d);
-          }
-        }
-      } else {
-        const r = u - leftCount;
-        // Real cost of source→…→u→sink, if u is free.
-        const real = dist[u] + pot[u];
-        if (matchOfRight[r] < 0) {
-          if (real < bestCost - 1e-12) {
-            bestCost = real;
-            bestRight = u;
-          }
-          continue;
-        }
-        const l = matchOfRight[r];
-        // Backward residual edge right→left with cost +w(l, r).
-        let w = 0;
-        for (let p = start[l]; p < start[l + 1]; p++) if (adjRight[p] === r) w = adjWeight[p];
-        const d = dist[u] + (w + pot[u] - pot[l]);
-        if (d < dist[l] - 1e-12) {
-          dist[l] = d;
-          heap.push(l, d);
-          prevLeft[l] = -1;
+
+    let row = current;
+    let minValue = 0;
+    let sink = -1;
+    while (sink < 0) {
+      scannedRows.push(row);
+      for (let p = start[row]; p < start[row + 1]; p++) {
+        const j = adjColumn[p];
+        if (scanned[j]) continue;
+        const reduced = minValue + adjCost[p] - u[row] - v[j];
+        if (reduced < shortest[j]) {
+          if (shortest[j] === Infinity) touched.push(j);
+          shortest[j] = reduced;
+          pathRow[j] = row;
+          heap.push(j, reduced);
         }
       }
+      // The current row's unmatched column is always reachable, so the heap never runs dry.
+      let j = -1;
+      while (heap.size > 0) {
+        const key = heap.topKey();
+        const candidate = heap.pop();
+        if (!scanned[candidate] && key === shortest[candidate]) {
+          j = candidate;
+          break;
+        }
+      }
+      if (j < 0) throw new Error("maxWeightMatching: no augmenting path (impossible: every row has an unmatched column)");
+      minValue = shortest[j];
+      scanned[j] = 1;
+      scannedColumns.push(j);
+      if (rowOfColumn[j] < 0) sink = j;
+      else row = rowOfColumn[j];
     }
-    if (bestRight < 0) break;
-    // Augment along the path ending at bestRight.
-    let v = bestRight;
+
+    // Dual update (keeps every reduced cost ≥ 0 and matched edges at 0).
+    u[current] += minValue;
+    for (const r of scannedRows) if (r !== current) u[r] += minValue - shortest[columnOfRow[r]];
+    for (const j of scannedColumns) v[j] -= minValue - shortest[j];
+
+    // Augment along the alternating path ending at the sink.
+    let j = sink;
     for (;;) {
-      const l = prevLeft[v];
-      const r = v - leftCount;
-      const previous = matchOfLeft[l];
-      matchOfLeft[l] = r;
-      matchOfRight[r] = l;
-      if (previous < 0) break;
-      v = leftCount + previous;
+      const r = pathRow[j];
+      rowOfColumn[j] = r;
+      const previous = columnOfRow[r];
+      columnOfRow[r] = j;
+      if (r === current) break;
+      j = previous;
     }
-    total -= bestCost;
-    // Update potentials, capping unreached nodes at the path's distance.
-    const cap = dist[bestRight];
-    for (let i = 0; i < n; i++) pot[i] += Math.min(dist[i], cap);
   }
 
-  // Recompute the total exactly from the matching (avoids drift from potentials).
-  total = 0;
-  for (let l = 0; l < leftCount; l++) {
-    const r = matchOfLeft[l];
-    if (r < 0) continue;
-    for (let p = start[l]; p < start[l + 1]; p++) if (adjRight[p] === r) total += adjWeight[p];
+  let total = 0;
+  for (let i = 0; i < leftCount; i++) {
+    const j = columnOfRow[i];
+    if (j >= rightCount) continue;
+    for (let p = start[i]; p < start[i + 1]; p++) {
+      if (adjColumn[p] === j) {
+        total += adjWeight[p];
+        break;
+      }
+    }
+    matchOfLeft[i] = j;
   }
   return { total, matchOfLeft };
 }
 
-/** A binary min-heap of (node, key) pairs with lazy deletion. */
+/** A binary min-heap of (node, key) pairs; stale entries are skipped by the caller. */
 class MinHeap {
   private nodes: Int32Array;
   private keys: Float64Array;
   size = 0;
 
   constructor(capacity: number) {
-    this.nodes = new Int32Array(Math.max(16, capacity));
-    this.keys = new Float64Array(Math.max(16, capacity));
+    this.nodes = new Int32Array(capacity);
+    this.keys = new Float64Array(capacity);
   }
 
   clear(): void {
     this.size = 0;
+  }
+
+  topKey(): number {
+    return this.keys[0];
   }
 
   push(node: number, key: number): void {

@@ -1,0 +1,146 @@
+/**
+ * The `corefboard` command line.
+ *
+ *   corefboard score KEY RESPONSE [--format table|json] [--metrics muc,bcub,...]
+ *                                 [--per-document] [--remove-singletons]
+ *                                 [--bcub-weighting mention|entity]
+ *                                 [--input-format conll2012|conllu|jsonlines]
+ *
+ * Exit codes: 0 scored; 2 bad usage (unknown option or metric, unreadable file);
+ * 3 a format error in KEY or RESPONSE (printed with file, line and column).
+ */
+import { readFile } from "node:fs/promises";
+import { Command, CommanderError, Option } from "commander";
+import { evaluate, METRICS, type MetricName } from "../evaluate.js";
+import { CORPUS_FORMATS, readCorpus, type CorpusFormat } from "../formats/index.js";
+import { FormatError } from "../types.js";
+import { renderTable, reportToJson } from "./format.js";
+
+/** Where the CLI writes; injected so tests can capture output. */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_USAGE = 2;
+export const EXIT_FORMAT = 3;
+
+class UsageError extends Error {}
+
+interface ScoreOptions {
+  format: "table" | "json";
+  metrics?: string;
+  perDocument?: boolean;
+  removeSingletons?: boolean;
+  bcubWeighting: "mention" | "entity";
+  inputFormat?: CorpusFormat;
+}
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script name).
+ *
+ * @returns the exit code (0 ok, 2 bad usage, 3 format error); never throws
+ */
+export async function main(argv: string[], io: Io): Promise<number> {
+  let exitCode = EXIT_OK;
+  const program = new Command("corefboard")
+    .description("Corefboard's coreference scorer: the CoNLL reference scorer's metrics, fast.")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError("(run with --help for usage)");
+
+  program
+    .command("score")
+    .description("score a response file against a key file")
+    .argument("<key>", "key (gold) file")
+    .argument("<response>", "response (system output) file")
+    .addOption(new Option("--format <format>", "output format").choices(["table", "json"]).default("table"))
+    .option("--metrics <list>", `comma-separated metrics to compute (${METRICS.join(",")}); default all`)
+    .option("--per-document", "also give each document's scores")
+    .option("--remove-singletons", "drop singleton entities from key and response before scoring")
+    .addOption(new Option("--bcub-weighting <weighting>", "B³ weighting").choices(["mention", "entity"]).default("mention"))
+    .addOption(new Option("--input-format <format>", "input format (default: from the file extension)").choices([...CORPUS_FORMATS]))
+    .action(async (keyPath: string, responsePath: string, options: ScoreOptions) => {
+      exitCode = await score(keyPath, responsePath, options, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    if (argv.length === 0) {
+      io.stderr(program.helpInformation());
+      return EXIT_USAGE;
+    }
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? EXIT_OK : EXIT_USAGE;
+    }
+    io.stderr(`corefboard: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function score(keyPath: string, responsePath: string, options: ScoreOptions, io: Io): Promise<number> {
+  let metrics: MetricName[];
+  try {
+    metrics = parseMetrics(options.metrics);
+  } catch (error) {
+    io.stderr(`corefboard: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  const files: Buffer[] = [];
+  for (const path of [keyPath, responsePath]) {
+    try {
+      files.push(await readFile(path));
+    } catch (error) {
+      io.stderr(`corefboard: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  try {
+    const key = readCorpus(files[0], keyPath, { format: options.inputFormat });
+    const response = readCorpus(files[1], responsePath, { format: options.inputFormat });
+    const report = evaluate(key, response, {
+      metrics,
+      removeSingletons: options.removeSingletons,
+      bcubWeighting: options.bcubWeighting,
+    });
+    if (options.format === "json") {
+      io.stdout(`${JSON.stringify(reportToJson(report, Boolean(options.perDocument)))}\n`);
+    } else {
+      for (const w of report.warnings) io.stderr(`warning: ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""}: ` : ""}${w.message}\n`);
+      if (options.perDocument) {
+        for (const d of report.perDocument) io.stdout(`${renderTable(d.scores, `Document ${d.id}${d.missingInResponse ? " (missing in response)" : ""}`)}\n`);
+      }
+      io.stdout(renderTable(report.metrics, `Total over ${report.documents} key document(s)`));
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof FormatError) {
+      if (options.format === "json") io.stdout(`${JSON.stringify({ error: error.toJSON() })}\n`);
+      io.stderr(`corefboard: format error: ${error.message}\n`);
+      return EXIT_FORMAT;
+    }
+    throw error;
+  }
+}
+
+/** Parses `--metrics muc,bcub`; `conll` expands to muc, bcub and ceafe. */
+function parseMetrics(list: string | undefined): MetricName[] {
+  if (list === undefined) return [...METRICS];
+  const out = new Set<MetricName>();
+  for (const raw of list.split(",")) {
+    const name = raw.trim().toLowerCase();
+    if (name === "") continue;
+    if (name === "conll") {
+      out.add("muc").add("bcub").add("ceafe");
+    } else if ((METRICS as readonly string[]).includes(name)) {
+      out.add(name as MetricName);
+    } else {
+      throw new UsageError(`unknown metric "${raw.trim()}"; choose from ${[...METRICS, "conll"].join(", ")}`);
+    }
+  }
+  if (out.size === 0) throw new UsageError("--metrics names no metric");
+  return [...out];
+}
