@@ -1,0 +1,549 @@
+/**
+ * Reader for the CoNLL-2012 coreference format (and the CoNLL-2011/SemEval-2010 and
+ * LitBank/OntoGUM variants of it).
+ *
+ * Layout: a document starts at `#begin document (NAME); part NNN` and ends at
+ * `#end document`. Every other non-blank line inside a document is one token; blank lines
+ * separate sentences. Columns are separated by tabs, or by runs of spaces when a line has
+ * no tab. The coreference column is the **last** column: `-`, `_` or empty for no mention,
+ * otherwise chain items `(N` (a mention of entity N starts here), `N)` (one ends here) and
+ * `(N)` (a one-token mention), joined by `|` or written back to back (`(1(3`, `3)(7)`).
+ *
+ * Reference-scorer behaviour kept (CoNLL scorer v8.01, `CorScorer.pm` `GetCoreference`):
+ * - entities are numbered by first sight of their chain id, one-token items of a line
+ *   before the opening items of that line (this order decides which copy of a repeated
+ *   span the scorer keeps);
+ * - an end item closes the most recent open mention with the same chain id;
+ * - split-antecedent items `(N+M)` are discarded (with a warning here);
+ * - header names are matched verbatim, except that `part 0` and `part 000` are the same.
+ * Departures, all on input the reference scorer mishandles or silently drops:
+ * - items on one line are paired in their written order, so `5)|(5` ends the open mention
+ *   of entity 5 and starts a new one (the Perl scorer reads it as a one-token mention);
+ * - text that is not a chain item is an error here (the Perl scorer ignores it);
+ * - CRLF line ends are accepted everywhere (the Perl scorer miscounts tokens on `\r` lines).
+ */
+import { FormatError, quote, type Corpus, type Document, type Entity, type Warning } from "../types.js";
+import { RepeatedSpanLog } from "./repeats.js";
+import { decodeInput, forEachLine, lineAt, type Input } from "./text.js";
+
+/** Limits that bound the work a reader does; going over one is a `FormatError`. */
+export interface ReadLimits {
+  /** Most documents in one file. */
+  maxDocuments?: number;
+  /** Most tokens in one document. */
+  maxTokensPerDocument?: number;
+  /** Most mentions in one document (checked as mentions open, so `(1(1(1...` is stopped early). */
+  maxMentionsPerDocument?: number;
+}
+
+// The `s` flags let `.` match any character, so a header holding e.g. U+2028 is still a header.
+const BEGIN = /^#\s*begin document\b[ \t]?(.*)$/s;
+const END = /^#\s*end document\b/;
+// Applied to the trimmed header rest. Written so that no two neighbouring parts can match the
+// same characters (`\s*` then `;\s*` then `part\s+\d+`): matching stays linear in the line
+// length. (`\)\s*;?\s*...\s*$` backtracked polynomially on `(a)` + many spaces + `x`.)
+const HEADER_NAME = /^\((.*)\)\s*(?:;\s*)?(?:part\s+(\d+))?$/s;
+
+/** Kinds of chain item in a coreference cell. */
+const SINGLE = 0; // `(N)`
+const OPEN = 1; // `(N`
+const CLOSE = 2; // `N)`
+
+/**
+ * Reads a CoNLL-2012 file into a `Corpus`.
+ *
+ * @param input the file's text or raw bytes
+ * @param file the file name, used in error messages and warnings
+ * @param limits optional bounds on documents, tokens and mentions
+ * @returns the documents in file order with their entities (mentions are inclusive
+ *   `[start, end]` document-level token indices), and warnings for oddities that can still
+ *   be scored: unnamed documents, a span annotated twice, discarded split antecedents.
+ * @throws FormatError (and nothing else) for a binary, non-UTF-8, empty or blank file, a token line outside
+ *   a document, a `#begin document` inside a document, a missing `#end document`, a chain
+ *   item that is not `(N`, `N)`, `(N)` with a numeric N, an end without a start, a mention
+ *   left open at `#end document`, a repeated document name, or a limit exceeded.
+ */
+export function readConll2012(input: Input, file: string, limits: ReadLimits = {}): Corpus {
+  const text = decodeInput(input, file);
+  const maxDocuments = limits.maxDocuments ?? Infinity;
+  const maxTokens = limits.maxTokensPerDocument ?? Infinity;
+  const maxMentions = limits.maxMentionsPerDocument ?? Infinity;
+
+  const documents: Document[] = [];
+  const warnings: Warning[] = [];
+  const seenIds = new Map<string, number>();
+  let doc: DocumentBuilder | null = null;
+  let lastLine = 0;
+  let lastLineText = "";
+
+  forEachLine(text, (line, lineNumber) => {
+    lastLine = lineNumber;
+    lastLineText = line;
+    const first = firstNonSpace(line);
+    if (first < 0) {
+      if (doc) doc.sentenceBreak();
+      return;
+    }
+    if (line.charCodeAt(first) === 35 /* # */) {
+      const body = line.slice(first);
+      const begin = BEGIN.exec(body);
+      if (begin) {
+        if (doc) {
+          throw new FormatError({
+            file,
+            line: lineNumber,
+            column: first + 1,
+            expected: `'#end document' for the document begun at line ${doc.line}`,
+            found: "another '#begin document'",
+            lineText: line,
+          });
+        }
+        if (documents.length >= maxDocuments) {
+          throw new FormatError({
+            file,
+            line: lineNumber,
+            column: first + 1,
+            expected: `at most ${maxDocuments} documents in one file`,
+            found: "one more '#begin document'",
+            lineText: line,
+          });
+        }
+        const header = parseHeader(begin[1], documents.length + 1);
+        if (header.generated) {
+          warnings.push({
+            code: "unnamed-document",
+            message: `the document begun at line ${lineNumber} has no name; it is called "${header.name}" by its position in the file, so key and response must list their documents in the same order`,
+            file,
+            line: lineNumber,
+            document: header.name,
+          });
+        }
+        const firstAt = seenIds.get(header.id);
+        if (firstAt !== undefined) {
+          throw new FormatError({
+            file,
+            line: lineNumber,
+            column: first + 1,
+            expected: `a document name not used earlier in the file`,
+            found: `${quote(header.id)} again (first begun at line ${firstAt})`,
+            lineText: line,
+          });
+        }
+        seenIds.set(header.id, lineNumber);
+        doc = new DocumentBuilder(file, header, lineNumber, maxTokens, maxMentions, warnings, (n) => lineAt(text, n));
+        return;
+      }
+      if (END.test(body)) {
+        if (!doc) {
+          throw new FormatError({
+            file,
+            line: lineNumber,
+            column: first + 1,
+            expected: "'#begin document' before '#end document'",
+            found: "'#end document' outside any document",
+            lineText: line,
+          });
+        }
+        documents.push(doc.finish(lineNumber));
+        doc = null;
+        return;
+      }
+      // Any other line starting with '#' is a comment.
+      return;
+    }
+    if (!doc) {
+      throw new FormatError({
+        file,
+        line: lineNumber,
+        column: first + 1,
+        expected: "a '#begin document' line before the first token",
+        found: `a token line ${quote(line.trim())}`,
+        lineText: line,
+      });
+    }
+    doc.token(line, lineNumber, first);
+  });
+
+  if (doc) {
+    const open: DocumentBuilder = doc;
+    throw new FormatError({
+      file,
+      line: lastLine,
+      column: lastLineText.length + 1,
+      expected: `'#end document' for the document ${quote(open.name)} begun at line ${open.line}`,
+      found: "the end of the file",
+      lineText: lastLineText,
+    });
+  }
+  if (documents.length === 0) {
+    throw new FormatError({
+      file,
+      line: lastLine,
+      column: 1,
+      expected: "at least one '#begin document' line",
+      found: "no document in the whole file",
+      lineText: lastLineText,
+    });
+  }
+  return { file, documents, warnings };
+}
+
+interface Header {
+  id: string;
+  name: string;
+  part: number | null;
+  generated: boolean;
+}
+
+/** Splits the text after `#begin document` into a name and a part number. */
+function parseHeader(rest: string, ordinal: number): Header {
+  const raw = rest.trim();
+  const m = HEADER_NAME.exec(raw);
+  let name = m ? m[1] : raw;
+  const part = m && m[2] !== undefined ? Number.parseInt(m[2], 10) : null;
+  let generated = false;
+  if (name.trim() === "") {
+    name = `unnamed document ${ordinal}`;
+    generated = true;
+  }
+  return { id: part === null ? name : `${name}/part ${part}`, name, part, generated };
+}
+
+/**
+ * Index of the first character of `line` that is not white space (as `String.prototype.trim`
+ * sees it, so a line of only e.g. no-break spaces is blank), or -1 for a blank line.
+ */
+function firstNonSpace(line: string): number {
+  return line.search(/\S/);
+}
+
+/** Index of the first character at or after `pos` in `text` that is not an ASCII digit. */
+function skipDigits(text: string, pos: number): number {
+  while (pos < text.length) {
+    const c = text.charCodeAt(pos);
+    if (c < 48 || c > 57) break;
+    pos++;
+  }
+  return pos;
+}
+
+/**
+ * A growable stack of 32-bit integers in one typed array. A line like `(1(1(1...` holds
+ * millions of chain items; plain arrays or an object per item made such a line take seconds
+ * (mostly garbage collection). Token indices, line numbers and columns all fit: a string,
+ * and so a file or line, has fewer than 2^31 characters.
+ */
+class IntStack {
+  data = new Int32Array(16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+/** Entries per open mention in an open stack: start token, line number, column. */
+const OPEN_STRIDE = 3;
+
+/** Accumulates one document's tokens and mentions while its lines are read. */
+class DocumentBuilder {
+  readonly name: string;
+  readonly line: number;
+  private readonly tokens: string[] = [];
+  private readonly sentenceStarts: number[] = [];
+  private readonly entities: Entity[] = [];
+  private readonly entityOf = new Map<string, number>();
+  /** Chain id -> its open mentions, most recent last, `OPEN_STRIDE` integers each. */
+  private readonly open = new Map<string, IntStack>();
+  /** The chain items of the line being read, as kind / id start / id end / column (reused). */
+  private readonly items = new IntStack();
+  /** Mentions opened and not closed yet (they count against the mention limit). */
+  private openCount = 0;
+  /**
+   * The mentions ending at token `spansToken`: start -> entity index, or the set of them when
+   * the span is in several entities. A mention is recorded while its last token is read, so
+   * a repeated span always repeats on one token line and this small map finds every repeat.
+   */
+  private readonly spansHere = new Map<number, number | Set<number>>();
+  private spansToken = -1;
+  private mentionCount = 0;
+  private sentenceOpen = false;
+  private readonly repeats = new RepeatedSpanLog();
+  private splitAntecedents = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly header: Header,
+    line: number,
+    private readonly maxTokens: number,
+    private readonly maxMentions: number,
+    private readonly warnings: Warning[],
+    /** The text of a line of the file by number, for the excerpt of an unclosed mention. */
+    private readonly lineAt: (lineNumber: number) => string,
+  ) {
+    this.name = header.name;
+    this.line = line;
+  }
+
+  sentenceBreak(): void {
+    this.sentenceOpen = false;
+  }
+
+  /** Reads one token line; `first` is the 0-based index of its first non-space character. */
+  token(line: string, lineNumber: number, first: number): void {
+    const index = this.tokens.length;
+    if (index >= this.maxTokens) {
+      throw new FormatError({
+        file: this.file,
+        line: lineNumber,
+        column: first + 1,
+        expected: `at most ${this.maxTokens} tokens in one document`,
+        found: `token ${index + 1} of document ${quote(this.name)}`,
+        lineText: line,
+      });
+    }
+    if (!this.sentenceOpen) {
+      this.sentenceStarts.push(index);
+      this.sentenceOpen = true;
+    }
+    // Columns: tab-separated when the line has a tab, else separated by runs of spaces. The
+    // word is column 4 when there are 5 or more columns, else the one before the last; the
+    // coreference cell is the last column. Only those two are cut out of the line.
+    let word: string;
+    let raw: string;
+    let lastStart: number;
+    const lastTab = line.lastIndexOf("\t");
+    if (lastTab >= 0) {
+      lastStart = lastTab + 1;
+      raw = line.slice(lastStart);
+      // Tab positions up to the fourth: enough to know whether there are 5 columns or more.
+      const tabs: number[] = [];
+      for (let i = line.indexOf("\t"); i >= 0 && tabs.length < 4; i = line.indexOf("\t", i + 1)) tabs.push(i);
+      if (tabs.length === 4) {
+        word = line.slice(tabs[2] + 1, tabs[3]);
+      } else {
+        const before = lastTab > 0 ? line.lastIndexOf("\t", lastTab - 1) : -1; // -1: 2 columns
+        word = line.slice(before + 1, lastTab);
+      }
+    } else {
+      const trimmedEnd = line.trimEnd(); // not /\s+$/, which is quadratic on long space runs
+      const columns = trimmedEnd.trim().split(/ +/);
+      const n = columns.length;
+      word = n >= 5 ? columns[3] : n >= 2 ? columns[n - 2] : "";
+      raw = columns[n - 1];
+      lastStart = trimmedEnd.length - raw.length;
+    }
+    this.tokens.push(word.trim());
+    const lead = raw.length - raw.trimStart().length;
+    const coref = raw.trim();
+    if (coref === "" || coref === "-" || coref === "_") return;
+    this.parseCoref(coref, lastStart + lead, index, line, lineNumber);
+  }
+
+  /**
+   * Parses one coreference cell; `offset` is its 0-based column in `line`. Items are
+   * `(N+M)` (split antecedent, discarded), `(N)`, `(N`, `N)` and the separator `|`, read
+   * left to right with the longest item first (`(12)` is one item, `(1(3` two, `3)1)` two).
+   * A syntax error anywhere in the cell is reported (at the start of the bad item, quoting it
+   * up to the next `|`) before any pairing error.
+   */
+  private parseCoref(cell: string, offset: number, token: number, line: string, lineNumber: number): void {
+    // 1. Scan the items (4 integers each: kind, id start, id end, column) or throw.
+    const items = this.items;
+    items.length = 0;
+    let pos = 0;
+    while (pos < cell.length) {
+      const c = cell.charCodeAt(pos);
+      if (c === 124 /* | */) {
+        pos++;
+        continue;
+      }
+      if (c === 40 /* ( */) {
+        const idEnd = skipDigits(cell, pos + 1);
+        if (idEnd > pos + 1) {
+          const next = cell.charCodeAt(idEnd);
+          if (next === 43 /* + */) {
+            const secondEnd = skipDigits(cell, idEnd + 1);
+            if (secondEnd > idEnd + 1 && cell.charCodeAt(secondEnd) === 41 /* ) */) {
+              this.splitAntecedents++;
+              pos = secondEnd + 1;
+              continue;
+            }
+          }
+          // `(N` must be followed by the end of the cell, `|` or the next `(`; anything else
+          // (`(1a)`, `(1+2`) is a bad item, reported from its `(`.
+          const kind = next === 41 /* ) */ ? SINGLE : idEnd === cell.length || next === 124 || next === 40 ? OPEN : -1;
+          if (kind >= 0) {
+            items.push(kind);
+            items.push(pos + 1);
+            items.push(idEnd);
+            items.push(offset + pos + 1);
+            pos = kind === SINGLE ? idEnd + 1 : idEnd;
+            continue;
+          }
+        }
+      } else if (c >= 48 && c <= 57) {
+        const idEnd = skipDigits(cell, pos);
+        if (cell.charCodeAt(idEnd) === 41 /* ) */) {
+          items.push(CLOSE);
+          items.push(pos);
+          items.push(idEnd);
+          items.push(offset + pos + 1);
+          pos = idEnd + 1;
+          continue;
+        }
+      }
+      const rest = cell.slice(pos, pos + 200);
+      throw new FormatError({
+        file: this.file,
+        line: lineNumber,
+        column: offset + pos + 1,
+        expected: "a chain item '(N', 'N)' or '(N)' with a numeric chain id N, items joined by '|', or '-' for no mention",
+        found: quote(rest.split("|")[0] || rest),
+        lineText: line,
+      });
+    }
+    const d = items.data;
+    const n = items.length;
+    // 2. Entity numbering as the reference scorer does it: one-token items first, then opens.
+    for (let i = 0; i < n; i += 4) if (d[i] === SINGLE) this.entityIndex(cell.slice(d[i + 1], d[i + 2]));
+    for (let i = 0; i < n; i += 4) if (d[i] === OPEN) this.entityIndex(cell.slice(d[i + 1], d[i + 2]));
+    // 3. Pairing in written order.
+    for (let i = 0; i < n; i += 4) {
+      const id = cell.slice(d[i + 1], d[i + 2]);
+      const column = d[i + 3];
+      if (d[i] === SINGLE) {
+        this.checkMentionLimit(lineNumber, line, column);
+        this.addMention(id, token, token, lineNumber);
+      } else if (d[i] === OPEN) {
+        this.checkMentionLimit(lineNumber, line, column);
+        let stack = this.open.get(id);
+        if (!stack) {
+          stack = new IntStack();
+          this.open.set(id, stack);
+        }
+        stack.push(token);
+        stack.push(lineNumber);
+        stack.push(column);
+        this.openCount++;
+      } else {
+        const stack = this.open.get(id);
+        if (!stack || stack.length === 0) {
+          throw new FormatError({
+            file: this.file,
+            line: lineNumber,
+            column,
+            expected: `a mention of entity ${id} opened with '(${id}' before it is closed`,
+            found: `'${id})' with no open mention of entity ${id}`,
+            lineText: line,
+          });
+        }
+        stack.length -= OPEN_STRIDE;
+        this.openCount--;
+        this.addMention(id, stack.data[stack.length], token, lineNumber);
+      }
+    }
+  }
+
+  private entityIndex(id: string): number {
+    let e = this.entityOf.get(id);
+    if (e === undefined) {
+      e = this.entities.length;
+      this.entityOf.set(id, e);
+      this.entities.push([]);
+    }
+    return e;
+  }
+
+  /**
+   * Throws when one more mention would go over the mention limit. Mentions still open count
+   * too: each becomes a mention or an error, and counting them bounds the memory a line like
+   * `(1(1(1...` takes.
+   */
+  private checkMentionLimit(lineNumber: number, line: string, column: number): void {
+    const total = this.mentionCount + this.openCount + 1;
+    if (total > this.maxMentions) {
+      throw new FormatError({
+        file: this.file,
+        line: lineNumber,
+        column,
+        expected: `at most ${this.maxMentions} mentions in one document`,
+        found: `mention ${total} of document ${quote(this.name)}`,
+        lineText: line,
+      });
+    }
+  }
+
+  /**
+   * Records a mention of chain `id` ending at the token being read, noting a span seen
+   * before in this or another entity.
+   */
+  private addMention(id: string, start: number, end: number, lineNumber: number): void {
+    // The limit was checked when the mention opened (or, for `(N)`, just before this call).
+    this.mentionCount++;
+    const e = this.entityIndex(id);
+    this.entities[e].push([start, end]);
+    if (end !== this.spansToken) {
+      this.spansHere.clear();
+      this.spansToken = end;
+    }
+    const seen = this.spansHere.get(start);
+    if (seen === undefined) {
+      this.spansHere.set(start, e);
+    } else if (seen === e || (typeof seen !== "number" && seen.has(e))) {
+      this.repeats.record("same", start, end, lineNumber);
+    } else {
+      this.repeats.record("other", start, end, lineNumber);
+      if (typeof seen === "number") this.spansHere.set(start, new Set([seen, e]));
+      else seen.add(e);
+    }
+  }
+
+  finish(endLine: number): Document {
+    // Report the first unclosed mention in the file, whatever its entity. Within one entity's
+    // stack the oldest entry comes first (an end closes the most recent open).
+    let first: [id: string, line: number, column: number] | null = null;
+    for (const [id, stack] of this.open) {
+      if (stack.length === 0) continue;
+      const line = stack.data[1];
+      const column = stack.data[2];
+      if (first === null || line < first[1] || (line === first[1] && column < first[2])) first = [id, line, column];
+    }
+    if (first) {
+      const [id, line, column] = first;
+      throw new FormatError({
+        file: this.file,
+        line,
+        column,
+        expected: `'${id})' to close this mention of entity ${id} before '#end document' at line ${endLine}`,
+        found: `'(${id}' that is never closed`,
+        lineText: this.lineAt(line),
+      });
+    }
+    const document = this.header.id;
+    this.warnings.push(...this.repeats.warnings(this.file, document));
+    if (this.splitAntecedents > 0) {
+      this.warnings.push({
+        code: "split-antecedent-discarded",
+        message: `document ${quote(document)}: ${this.splitAntecedents} split-antecedent item(s) '(N+M)' discarded, as the reference scorer does`,
+        file: this.file,
+        line: this.line,
+        document,
+      });
+    }
+    return {
+      id: this.header.id,
+      name: this.header.name,
+      part: this.header.part,
+      tokens: this.tokens,
+      sentenceStarts: this.sentenceStarts,
+      entities: this.entities,
+      line: this.line,
+    };
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Bookkeeping for spans annotated more than once in a document, shared by the readers.
+ * A repeated span is scorable (the reference scorer tolerates it) but worth a warning:
+ * - `repeated-span-same-entity`: the same span twice in one entity (the copies count once
+ *   for mention identification);
+ * - `repeated-span-other-entity`: the same span in two entities (in a response only the
+ *   copy in the entity that appears first is scored, as the reference scorer does).
+ * One warning per document and kind, with the count and the first occurrence.
+ */
+import { quote, type Entity, type Warning } from "../types.js";
+
+interface First {
+  start: number;
+  end: number;
+  line?: number;
+}
+
+/** Counts a document's repeated spans and turns them into warnings. */
+export class RepeatedSpanLog {
+  private same = 0;
+  private other = 0;
+  private firstSame: First | null = null;
+  private firstOther: First | null = null;
+
+  /**
+   * Records one repeat of span `[start, end]`, read at `line` (1-based) when known.
+   * @param kind `same` when the earlier copy is in the same entity, else `other`
+   */
+  record(kind: "same" | "other", start: number, end: number, line?: number): void {
+    if (kind === "same") {
+      this.same++;
+      this.firstSame ??= { start, end, line };
+    } else {
+      this.other++;
+      this.firstOther ??= { start, end, line };
+    }
+  }
+
+  /**
+   * Finds and records every repeat in finished entities (for readers that do not track
+   * spans while reading). A span in entities A, B and B again counts as one `other` and
+   * one `same` repeat.
+   */
+  recordAll(entities: readonly Entity[], line?: number): void {
+    const owners = new Map<number, Set<number>>();
+    entities.forEach((entity, e) => {
+      for (const [start, end] of entity) {
+        const key = start * 67108864 + end;
+        const seen = owners.get(key);
+        if (!seen) owners.set(key, new Set([e]));
+        else {
+          this.record(seen.has(e) ? "same" : "other", start, end, line);
+          seen.add(e);
+        }
+      }
+    });
+  }
+
+  /** The warnings for document `document` of `file` (none when nothing repeated). */
+  warnings(file: string, document: string): Warning[] {
+    const out: Warning[] = [];
+    const where = (f: First) => `first: tokens ${f.start === f.end ? f.start : `${f.start}-${f.end}`}${f.line ? `, line ${f.line}` : ""}`;
+    if (this.firstSame) {
+      out.push({
+        code: "repeated-span-same-entity",
+        message: `document ${quote(document)}: ${this.same} span(s) annotated twice in the same entity (${where(this.firstSame)}); the copies count once for mention identification`,
+        file,
+        line: this.firstSame.line,
+        document,
+      });
+    }
+    if (this.firstOther) {
+      out.push({
+        code: "repeated-span-other-entity",
+        message: `document ${quote(document)}: ${this.other} span(s) annotated in two entities (${where(this.firstOther)}); in a response only the copy in the entity that appears first is scored, as the reference scorer does`,
+        file,
+        line: this.firstOther.line,
+        document,
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Turning raw file bytes into text lines, shared by the format readers.
+ *
+ * Readers accept a `string` or raw bytes. Bytes are checked for valid UTF-8 before decoding,
+ * and the text for NUL characters, so that a binary or mis-encoded file gets a `FormatError`
+ * pointing at the first bad byte instead of a confusing error further on.
+ */
+import { FormatError } from "../types.js";
+
+/** What a reader accepts: already-decoded text or the raw bytes of a file. */
+export type Input = string | Uint8Array;
+
+/**
+ * Decodes `input` as UTF-8 (one leading byte-order mark is dropped, from text or bytes).
+ *
+ * @param input text or raw bytes
+ * @param file the file name used in error messages
+ * @returns the text
+ * @throws FormatError when the input is empty or only white space, contains a NUL byte (a
+ *   binary file) or is not valid UTF-8; the error points at the line and column of the first
+ *   bad byte (columns count UTF-16 code units of the text after the byte-order mark).
+ */
+export function decodeInput(input: Input, file: string): string {
+  let text: string;
+  if (typeof input === "string") {
+    text = input;
+  } else {
+    const bad = firstInvalidUtf8(input);
+    const nul = input.indexOf(0);
+    if (bad >= 0 && (nul < 0 || bad < nul)) throw invalidUtf8Error(file, input, bad);
+    // Everything before the first NUL is valid UTF-8 here, so the NUL check below finds
+    // the same position in the decoded text. `ignoreBOM` keeps the mark so that exactly one
+    // is dropped below, as for string input.
+    text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(input);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) {
+    const { line, column, lineText } = locate(text, nul);
+    throw new FormatError({
+      file,
+      line,
+      column,
+      expected: "a text file",
+      found: "a NUL byte (this looks like a binary file)",
+      lineText,
+    });
+  }
+  if (text.trim() === "") {
+    throw new FormatError({
+      file,
+      line: 1,
+      column: 1,
+      expected: "a file with coreference annotation",
+      found: text.length === 0 ? "an empty file" : "a file holding only white space",
+    });
+  }
+  return text;
+}
+
+/** The error for the byte at offset `bad`, the first one that breaks UTF-8. */
+function invalidUtf8Error(file: string, bytes: Uint8Array, bad: number): FormatError {
+  let start = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf && bad >= 3) start = 3;
+  // The bytes before `bad` are valid, so their decoded length is the offset of the bad
+  // byte in the text; the rest of its line is decoded leniently (U+FFFD) for the excerpt.
+  const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+  const offset = lenient.decode(bytes.subarray(start, bad)).length;
+  let lineEnd = bytes.indexOf(10, bad);
+  if (lineEnd < 0) lineEnd = bytes.length;
+  const { line, column, lineText } = locate(lenient.decode(bytes.subarray(start, lineEnd)), offset);
+  return new FormatError({
+    file,
+    line,
+    column,
+    expected: "UTF-8 text",
+    found: `the byte 0x${bytes[bad].toString(16).padStart(2, "0")}, which is not valid UTF-8 (is this a binary or Latin-1 file?)`,
+    lineText,
+  });
+}
+
+/** 1-based line and column of character offset `at` in `text`, with that line's text. */
+export function locate(text: string, at: number): { line: number; column: number; lineText: string } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  let lineEnd = text.indexOf("\n", lineStart);
+  if (lineEnd < 0) lineEnd = text.length;
+  if (lineEnd > lineStart && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+  // Keep the line from its start (so `column` indexes it) but drop a very long tail.
+  return { line, column: at - lineStart + 1, lineText: text.slice(lineStart, Math.min(lineEnd, at + 4096)) };
+}
+
+/**
+ * The text of line `lineNumber` (1-based) of `text`, without its line break (`\n` or
+ * `\r\n`), or "" past the last line. Scans from the start: meant for error messages.
+ */
+export function lineAt(text: string, lineNumber: number): string {
+  let start = 0;
+  for (let n = 1; n < lineNumber; n++) {
+    const i = text.indexOf("\n", start);
+    if (i < 0) return "";
+    start = i + 1;
+  }
+  let end = text.indexOf("\n", start);
+  if (end < 0) end = text.length;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  return text.slice(start, end);
+}
+
+/** Offset of the first byte that breaks UTF-8, or -1 when all of `bytes` is valid UTF-8. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else {
+      return i;
+    }
+    if (i + need >= n) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Calls `visit(lineText, lineNumber)` for every line of `text`, without the line break
+ * (`\n` or `\r\n`). Line numbers are 1-based. Stops early when `visit` returns `false`.
+ */
+export function forEachLine(text: string, visit: (line: string, lineNumber: number) => boolean | void): void {
+  let start = 0;
+  let lineNumber = 1;
+  const n = text.length;
+  while (start <= n) {
+    let end = text.indexOf("\n", start);
+    const last = end < 0;
+    if (last) end = n;
+    let lineEnd = end;
+    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+    if (!(last && start === n)) {
+      if (visit(text.slice(start, lineEnd), lineNumber) === false) return;
+    }
+    if (last) return;
+    start = end + 1;
+    lineNumber++;
+  }
+}
