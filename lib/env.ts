@@ -1,0 +1,109 @@
+/**
+ * Server configuration from environment variables, validated with zod.
+ *
+ * Call `loadEnv()` once at startup (web server, worker, scripts). An empty variable counts as
+ * unset, so `FOO=` in a `.env` file falls back to the default.
+ */
+import { z } from "zod";
+
+/** Development-only NextAuth secret; refused when NODE_ENV=production. */
+export const DEV_NEXTAUTH_SECRET = "corefboard-development-secret-do-not-use-in-production";
+
+const MB = 1024 * 1024;
+
+/** Integer from a string, within [min, max]. */
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\s*-?\d+\s*$/, { error: "expected a whole number" })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+
+const postgresUrl = z
+  .string()
+  .regex(/^postgres(ql)?:\/\/\S+$/, { error: "expected a postgres:// or postgresql:// URL" });
+
+const httpUrl = z.string().regex(/^https?:\/\/[^\s/]+\S*$/, { error: "expected an http:// or https:// URL" });
+
+const fields = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** Postgres to use. Unset: start the embedded Postgres (EMBEDDED_PG_*). */
+  DATABASE_URL: postgresUrl.optional(),
+  /** Port of the embedded Postgres (127.0.0.1 only). */
+  EMBEDDED_PG_PORT: int(1, 65535).default(54329),
+  /** Data folder of the embedded Postgres. */
+  EMBEDDED_PG_DATA_DIR: z.string().default(".data/postgres"),
+  /** Signs NextAuth session tokens. Required in production (at least 32 characters). */
+  NEXTAUTH_SECRET: z.string().optional(),
+  /** Public base URL of the site, e.g. https://corefboard.example.org. Required in production. */
+  NEXTAUTH_URL: httpUrl.optional(),
+  /** HTTP port of the web server. */
+  PORT: int(1, 65535).default(3000),
+  /** Largest accepted upload (submission or gold key), uncompressed, in bytes. */
+  UPLOAD_MAX_BYTES: int(1, 2 ** 31 - 1).default(50 * MB),
+  /** Scoring jobs one worker process runs at once. */
+  WORKER_CONCURRENCY: int(1, 64).default(1),
+  /** Wall-clock limit for scoring one submission, in milliseconds. */
+  SCORING_TIMEOUT_MS: int(1000, 24 * 3600 * 1000).default(10 * 60 * 1000),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+const schema = fields
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== "production") return;
+    if (env.NEXTAUTH_SECRET === undefined) {
+      ctx.addIssue({ code: "custom", path: ["NEXTAUTH_SECRET"], message: "required when NODE_ENV=production" });
+    } else if (env.NEXTAUTH_SECRET.length < 32 || env.NEXTAUTH_SECRET === DEV_NEXTAUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["NEXTAUTH_SECRET"],
+        message: "must be a random string of at least 32 characters in production (e.g. `openssl rand -base64 32`)",
+      });
+    }
+    if (env.NEXTAUTH_URL === undefined) {
+      ctx.addIssue({ code: "custom", path: ["NEXTAUTH_URL"], message: "required when NODE_ENV=production" });
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,
+    NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`,
+  }));
+
+/** The validated configuration. */
+export type Env = z.output<typeof schema>;
+
+/** Variables whose values never appear in error messages. */
+const SECRET_KEYS = new Set(["NEXTAUTH_SECRET", "DATABASE_URL"]);
+
+/** Thrown by {@link loadEnv}; `problems` has one line per bad setting. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (environment variables):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/**
+ * Validates the environment and applies defaults.
+ *
+ * @param source variables to read (default `process.env`); empty strings count as unset
+ * @returns the typed configuration
+ * @throws EnvError listing every bad setting in one message, as `NAME: problem (got "value")`;
+ *   values of secrets are never shown
+ */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(fields.shape)) {
+    const value = source[key];
+    if (value !== undefined && value.trim() !== "") input[key] = value.trim();
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? "environment");
+    const shown = key in input && !SECRET_KEYS.has(key) ? ` (got ${JSON.stringify(input[key])})` : "";
+    return `${key}: ${issue.message}${shown}`;
+  });
+  throw new EnvError(problems);
+}
