@@ -1,0 +1,44 @@
+/**
+ * File storage for uploads: gold keys and submissions are kept gzip-compressed in
+ * PostgreSQL (`bytea`), with the sha256 of the original bytes. Uses Node's zlib and crypto.
+ */
+import { createHash } from "node:crypto";
+import { gunzipSync, gzipSync } from "node:zlib";
+
+/** What is stored for one uploaded file. */
+export interface StoredFile {
+  /** gzip of the original bytes */
+  gzip: Uint8Array<ArrayBuffer>;
+  /** lower-case hex sha256 of the original bytes */
+  sha256: string;
+  /** size of the original bytes */
+  size: number;
+}
+
+/** Lower-case hex sha256 of `bytes`. */
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * Compresses `bytes` for storage.
+ * @returns gzip bytes, sha256 (hex) and size of the original
+ */
+export function packFile(bytes: Uint8Array): StoredFile {
+  const gz = gzipSync(bytes, { level: 6 });
+  return { gzip: new Uint8Array(gz.buffer.slice(gz.byteOffset, gz.byteOffset + gz.byteLength)), sha256: sha256Hex(bytes), size: bytes.byteLength };
+}
+
+/**
+ * Restores stored bytes.
+ * @param gzip the stored gzip bytes
+ * @param expectedSha256 when given, the restored bytes must have this sha256
+ * @throws Error when the gzip data is corrupt or the checksum does not match
+ */
+export function unpackFile(gzip: Uint8Array, expectedSha256?: string): Buffer {
+  const bytes = gunzipSync(gzip);
+  if (expectedSha256 !== undefined && sha256Hex(bytes) !== expectedSha256) {
+    throw new Error("stored file is corrupt: its sha256 does not match the recorded one");
+  }
+  return bytes;
+}
