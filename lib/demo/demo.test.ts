@@ -1,0 +1,70 @@
+/**
+ * The demo data loader (every source, checksum verification) and the three baselines.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { evaluate, readConll2012 } from "../../scoring/index";
+import { writeConll2012 } from "../../scoring/formats/write-conll2012";
+import { dataDir } from "../../scoring/test/data-dir";
+import { BASELINES, runBaseline } from "./baselines";
+import { LITBANK_DEMO_FILES, concatenateKey, litbankUrl, loadLitbankDemo } from "./litbank";
+
+const data = dataDir();
+const shared = data ? path.join(data, "litbank-demo/conll") : null;
+if (!shared) console.log("skipping demo data tests: no shared data (set COREFBOARD_DATA_DIR)");
+const missing = path.join(tmpdir(), "corefboard-no-such-dir");
+
+describe.skipIf(!shared)("loadLitbankDemo", () => {
+  it("reads the shared copy, in file-name order, and verifies every file", async () => {
+    const demo = await loadLitbankDemo({ sharedDir: shared!, dataDir: undefined });
+    expect(demo.source).toBe("shared data");
+    expect(demo.files.map((f) => f.name)).toEqual([...LITBANK_DEMO_FILES.map((f) => f.name)].sort());
+    const key = readConll2012(concatenateKey(demo.files), "litbank-demo.conll");
+    expect(key.documents).toHaveLength(10);
+    expect(key.documents.reduce((a, d) => a + d.tokens.length, 0)).toBe(20638);
+  });
+
+  it("prefers DEMO_DATA_DIR and rejects a file whose sha256 differs", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "corefboard-demo-"));
+    for (const f of LITBANK_DEMO_FILES) copyFileSync(path.join(shared!, f.name), path.join(dir, f.name));
+    expect((await loadLitbankDemo({ dataDir: dir, sharedDir: missing })).source).toBe("DEMO_DATA_DIR");
+    writeFileSync(path.join(dir, LITBANK_DEMO_FILES[3].name), "#begin document (x); part 0\n#end document\n");
+    await expect(loadLitbankDemo({ dataDir: dir, sharedDir: missing })).rejects.toThrow(
+      new RegExp(`${LITBANK_DEMO_FILES[3].name} from DEMO_DATA_DIR .* has sha256 [0-9a-f]{64}, expected ${LITBANK_DEMO_FILES[3].sha256}`),
+    );
+  });
+
+  it("downloads from the pinned commit when there is no local copy (fake network)", async () => {
+    const requested: string[] = [];
+    const fakeFetch = (async (url: string) => {
+      requested.push(url);
+      const name = url.split("/").pop()!;
+      return new Response(readFileSync(path.join(shared!, name)));
+    }) as unknown as typeof fetch;
+    const demo = await loadLitbankDemo({ dataDir: undefined, sharedDir: missing, fetch: fakeFetch });
+    expect(demo.source).toBe("download");
+    expect(requested).toEqual(LITBANK_DEMO_FILES.map((f) => litbankUrl(f.name)));
+    expect(requested[0]).toContain("/3e50db0ffc033d7ccbb94f4d88f6b99210328ed8/coref/conll/");
+    const failing = (async () => new Response("not found", { status: 404 })) as unknown as typeof fetch;
+    await expect(loadLitbankDemo({ dataDir: undefined, sharedDir: missing, fetch: failing })).rejects.toThrow(/cannot get 1023_bleak_house_brat.conll from download.*HTTP 404/);
+  });
+
+  it("the three baselines score through the real reader and give different numbers", async () => {
+    const demo = await loadLitbankDemo({ sharedDir: shared!, dataDir: undefined });
+    const key = readConll2012(concatenateKey(demo.files), "key.conll");
+    const f1 = new Map<string, number>();
+    for (const baseline of BASELINES) {
+      const text = writeConll2012(runBaseline(baseline, key));
+      const report = evaluate(key, readConll2012(text, `${baseline.id}.conll`));
+      // Gold mentions: mention identification is perfect for every baseline.
+      expect(report.metrics.mentions!.f1).toBe(1);
+      f1.set(baseline.id, report.metrics.conll!.f1);
+      if (baseline.id === "singletons") expect(report.metrics.muc!.recallNum).toBe(0);
+      else expect(report.metrics.muc!.recallNum).toBeGreaterThan(0);
+    }
+    expect(new Set(f1.values()).size).toBe(3);
+    expect(f1.get("exact-match")!).toBeGreaterThan(f1.get("singletons")!);
+  });
+});
