@@ -3,9 +3,13 @@
 // "N passed, N failed" that CI reads.
 //   1. TypeScript type check (tsc --noEmit)          counted as one test
 //   2. Unit tests (vitest, next to the code)          each test counted
+//   3. End-to-end tests (Playwright in Debian's Chromium, against the real app on a
+//      throwaway embedded Postgres)                   each test counted
+//      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
+//      SKIP_E2E=1 skips them on purpose.
 // Exits non-zero when anything failed.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -46,6 +50,29 @@ try {
 }
 if (vitest.status !== 0 && failed === 0) failed++;
 rmSync(dir, { recursive: true, force: true });
+
+step("end-to-end tests (Playwright)");
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (process.env.SKIP_E2E === "1") {
+  console.log("skipping end-to-end tests: SKIP_E2E=1");
+} else if (!existsSync(chromium)) {
+  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  if (process.env.CI) failed++;
+} else {
+  const e2eReport = "playwright-report/e2e.json";
+  rmSync(e2eReport, { force: true });
+  const e2e = spawnSync("npx", ["--no-install", "playwright", "test"], { stdio: "inherit" });
+  try {
+    const stats = JSON.parse(readFileSync(e2eReport, "utf8")).stats;
+    passed += stats.expected + stats.flaky;
+    failed += stats.unexpected;
+    skipped += stats.skipped;
+  } catch (error) {
+    console.log(`could not read the Playwright report (${error.message}); counting the end-to-end tests as failed`);
+    failed++;
+  }
+  if (e2e.status !== 0 && failed === 0) failed++;
+}
 
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,27 @@
+"use server";
+
+import { EmailTakenError, UserInputError, signUp } from "../../lib/services/users";
+
+/** Result of {@link signUpAction}: field errors to show inline, or success. */
+export type SignUpResult = { ok: true } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Creates an account from the sign-up form (fields `email`, `name`, `password`). The client
+ * then signs in through next-auth with the same credentials.
+ *
+ * @returns `{ok: true}`, or the message for each bad field (`form` for anything else)
+ */
+export async function signUpAction(formData: FormData): Promise<SignUpResult> {
+  const field = (key: string) => {
+    const value = formData.get(key);
+    return typeof value === "string" ? value : "";
+  };
+  try {
+    await signUp(field("email"), field("name"), field("password"));
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof UserInputError || error instanceof EmailTakenError) return { ok: false, errors: error.fields };
+    console.error("sign-up failed", error);
+    return { ok: false, errors: { form: "Something went wrong on our side. Please try again." } };
+  }
+}

@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { listApiTokens } from "../../lib/auth/api-tokens";
+import { getCurrentUser } from "../../lib/session";
+import { Card, UtcTime, secondaryButton } from "../_components/ui";
+import { revokeTokenAction } from "./actions";
+import { CreateTokenForm } from "./create-token-form";
+
+export const metadata: Metadata = { title: "Account" };
+
+/** The signed-in user's profile and API tokens. */
+export default async function AccountPage() {
+  const user = await getCurrentUser();
+  if (!user) redirect("/signin?callbackUrl=%2Faccount");
+  const tokens = await listApiTokens(user.id);
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-semibold tracking-tight">Account</h1>
+
+      <Card title="Profile">
+        <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+          <dt className="text-zinc-500">Name</dt>
+          <dd data-testid="profile-name">{user.name}</dd>
+          <dt className="text-zinc-500">Email</dt>
+          <dd data-testid="profile-email">{user.email}</dd>
+          <dt className="text-zinc-500">Role</dt>
+          <dd>{user.role === "ADMIN" ? "Administrator" : "User"}</dd>
+        </dl>
+      </Card>
+
+      <Card
+        title="API tokens"
+        description={
+          <>
+            Tokens let scripts act as you, e.g. to upload submissions: send{" "}
+            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. Revoke a
+            token you no longer use.
+          </>
+        }
+      >
+        <CreateTokenForm />
+        {tokens.length > 0 && (
+          <div className="mt-6 overflow-x-auto">
+            <table className="w-full text-left text-sm" aria-label="Your API tokens">
+              <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
+                <tr>
+                  <th className="py-2 pr-4 font-medium">Name</th>
+                  <th className="py-2 pr-4 font-medium">Created</th>
+                  <th className="py-2 pr-4 font-medium">Last used</th>
+                  <th className="py-2 pr-4 font-medium">Status</th>
+                  <th className="py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {tokens.map((token) => (
+                  <tr key={token.id} data-testid="token-row">
+                    <td className="py-2 pr-4 font-medium">{token.name}</td>
+                    <td className="py-2 pr-4 text-zinc-600">
+                      <UtcTime date={token.createdAt} />
+                    </td>
+                    <td className="py-2 pr-4 text-zinc-600">{token.lastUsedAt ? <UtcTime date={token.lastUsedAt} /> : "never"}</td>
+                    <td className="py-2 pr-4">
+                      {token.revokedAt ? (
+                        <span className="text-zinc-500">
+                          revoked <UtcTime date={token.revokedAt} />
+                        </span>
+                      ) : (
+                        <span className="text-emerald-700">active</span>
+                      )}
+                    </td>
+                    <td className="py-2 text-right">
+                      {!token.revokedAt && (
+                        <form action={revokeTokenAction}>
+                          <input type="hidden" name="tokenId" value={token.id} />
+                          <button type="submit" className={secondaryButton} aria-label={`Revoke ${token.name}`}>
+                            Revoke
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

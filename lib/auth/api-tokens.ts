@@ -1,0 +1,123 @@
+/**
+ * Personal API tokens for the `/api/v1` routes and scripts.
+ *
+ * - A token is `cfb_` followed by 32 random bytes in base64url (43 characters).
+ * - Only its sha256 (lower-case hex) is stored; the plaintext is returned once, at creation.
+ * - A revoked token stops working at once. Revocation is permanent.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { getPrisma } from "../db/client";
+import { sha256Hex } from "../storage";
+import { fieldErrors, tokenNameSchema } from "./schemas";
+import { UserInputError, type PublicUser } from "../services/users";
+
+/** Prefix of every token, so leaked tokens are easy to recognize (and to scan for). */
+export const TOKEN_PREFIX = "cfb_";
+/** Most active (unrevoked) tokens one user may hold. */
+export const MAX_ACTIVE_TOKENS = 50;
+/** `lastUsedAt` is written at most this often per token, to keep reads cheap. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+const TOKEN_PATTERN = /^cfb_[A-Za-z0-9_-]{43}$/;
+
+/** A token as listed to its owner: never the hash or the plaintext. */
+export interface ApiTokenInfo {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Result of {@link createApiToken}. */
+export interface CreatedApiToken {
+  /** The plaintext token. Show it once; it cannot be recovered. */
+  token: string;
+  info: ApiTokenInfo;
+}
+
+const infoFields = { id: true, name: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+
+/**
+ * Creates a token for `userId`.
+ *
+ * @param userId the owner
+ * @param name a label, 1–100 characters
+ * @returns the plaintext token (only here) and its listing
+ * @throws UserInputError for a bad name or when the user already has {@link MAX_ACTIVE_TOKENS} active tokens
+ */
+export async function createApiToken(userId: string, name: string): Promise<CreatedApiToken> {
+  const parsed = tokenNameSchema.safeParse(name);
+  if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
+  const prisma = getPrisma();
+  const active = await prisma.apiToken.count({ where: { userId, revokedAt: null } });
+  if (active >= MAX_ACTIVE_TOKENS) {
+    throw new UserInputError({ name: `You already have ${MAX_ACTIVE_TOKENS} active tokens; revoke one first.` });
+  }
+  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const info = await prisma.apiToken.create({
+    data: { userId, name: parsed.data, tokenHash: sha256Hex(token) },
+    select: infoFields,
+  });
+  return { token, info };
+}
+
+/**
+ * The user's tokens, newest first, revoked ones included.
+ *
+ * @returns name, dates and id of each token; never the hash
+ */
+export async function listApiTokens(userId: string): Promise<ApiTokenInfo[]> {
+  return getPrisma().apiToken.findMany({ where: { userId }, select: infoFields, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
+}
+
+/**
+ * Revokes one of the user's tokens.
+ *
+ * @returns true when it was revoked now; false when there is no such active token owned by
+ *   `userId` (another user's token is never touched)
+ */
+export async function revokeApiToken(userId: string, tokenId: string): Promise<boolean> {
+  if (!z.uuid().safeParse(tokenId).success) return false;
+  const { count } = await getPrisma().apiToken.updateMany({
+    where: { id: tokenId, userId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count === 1;
+}
+
+/**
+ * Authenticates an `Authorization` header value of the form `Bearer cfb_…`.
+ * Records the use in `lastUsedAt` (at most once per {@link LAST_USED_RESOLUTION_MS}).
+ *
+ * @param authorization the header value (null/undefined when absent)
+ * @returns the token's owner, or null for a missing, malformed, unknown or revoked token
+ */
+export async function authenticateBearer(authorization: string | null | undefined): Promise<PublicUser | null> {
+  const token = parseBearer(authorization);
+  if (!token) return null;
+  const prisma = getPrisma();
+  const row = await prisma.apiToken.findUnique({
+    where: { tokenHash: sha256Hex(token) },
+    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true } } },
+  });
+  if (!row || row.revokedAt) return null;
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await prisma.apiToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { lastUsedAt: now } });
+  }
+  return row.user;
+}
+
+/**
+ * Extracts the token from `Bearer <token>` (scheme case-insensitive).
+ *
+ * @returns the token when the header is well-formed and the token has the Corefboard shape; else null
+ */
+export function parseBearer(authorization: string | null | undefined): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  if (!match || !TOKEN_PATTERN.test(match[1]!)) return null;
+  return match[1]!;
+}

@@ -1,0 +1,70 @@
+/**
+ * zod schemas for account input, shared by the sign-up form, the services and the admin CLI.
+ */
+import { z } from "zod";
+import { MAX_PASSWORD_BYTES } from "./password";
+
+/** Shortest accepted password, in characters. */
+export const MIN_PASSWORD_LENGTH = 10;
+
+/** An email address, trimmed and lower-cased. */
+export const emailSchema = z
+  .string({ error: "Enter your email address." })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: "Enter your email address." })
+  .max(254, { error: "That email address is too long." })
+  .pipe(z.email({ error: "Enter a valid email address." }));
+
+/** A display name: trimmed, 1–100 characters, no control characters. */
+export const nameSchema = z
+  .string({ error: "Enter your name." })
+  .trim()
+  .min(1, { error: "Enter your name." })
+  .max(100, { error: "Names can be at most 100 characters." })
+  .regex(/^[^\p{Cc}]*$/u, { error: "Names cannot contain control characters." });
+
+/** A new password: at least {@link MIN_PASSWORD_LENGTH} characters, at most 72 UTF-8 bytes. */
+export const newPasswordSchema = z
+  .string({ error: "Choose a password." })
+  .min(MIN_PASSWORD_LENGTH, { error: `Passwords must be at least ${MIN_PASSWORD_LENGTH} characters.` })
+  .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, {
+    error: `Passwords can be at most ${MAX_PASSWORD_BYTES} bytes (about ${MAX_PASSWORD_BYTES} plain letters).`,
+  });
+
+/** Sign-up form input. */
+export const signUpSchema = z.object({
+  email: emailSchema,
+  name: nameSchema,
+  password: newPasswordSchema,
+});
+export type SignUpInput = z.input<typeof signUpSchema>;
+
+/** Sign-in input: only bounded, not checked for strength (old passwords stay valid). */
+export const credentialsSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1).max(254),
+  password: z.string().min(1).max(1024),
+});
+
+/** Name of an API token, e.g. "laptop" or "CI". */
+export const tokenNameSchema = z
+  .string({ error: "Give the token a name." })
+  .trim()
+  .min(1, { error: "Give the token a name." })
+  .max(100, { error: "Token names can be at most 100 characters." })
+  .regex(/^[^\p{Cc}]*$/u, { error: "Token names cannot contain control characters." });
+
+/**
+ * Turns a zod error into one message per field (the first problem of each).
+ *
+ * @param error a zod error from one of the schemas above
+ * @returns e.g. `{ email: "Enter a valid email address." }`
+ */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    out[key] ??= issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,286 @@
+/**
+ * Authorization rules against a real database: permissions, leaderboard visibility (also
+ * through getLeaderboard), submission visibility (also through getSubmissionForViewer), and
+ * the leaderboard built from stored rows.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "./db/test-db";
+import { DomainError } from "./errors";
+import { canManageTask, canViewGold, canViewLeaderboard, canViewSubmission, isSiteAdmin, isTaskOrganizer, isTaskParticipant, type Viewer } from "./permissions";
+import { getLeaderboard, leaderboardCsv } from "./services/leaderboard";
+import { getSubmissionForViewer } from "./services/submissions";
+import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, SMALL_KEY } from "./services/test-fixtures";
+import { packFile } from "./storage";
+
+const testDb = useTestDatabase();
+
+/** The error a promise rejects with (fails when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error("expected a rejection");
+}
+
+type Who = "anonymous" | "bystander" | "participant" | "organizer" | "admin";
+let viewers: Record<Who, Viewer>;
+let ids: { taskId: string; otherTaskId: string; publicPhase: string; participantsPhase: string; organizersPhase: string; participantTeam: string; otherTeam: string };
+let users: Record<"admin" | "organizer" | "participant" | "teammate" | "bystander" | "rival", { id: string; viewer: NonNullable<Viewer> }>;
+
+beforeAll(async () => {
+  const db = testDb.prisma;
+  const admin = await makeUser(db, "Ada Admin", "ADMIN");
+  const organizer = await makeUser(db, "Olga Organizer");
+  const participant = await makeUser(db, "Pat Participant");
+  const teammate = await makeUser(db, "Tim Teammate");
+  const bystander = await makeUser(db, "Bea Bystander");
+  const rival = await makeUser(db, "Rita Rival");
+  users = { admin, organizer, participant, teammate, bystander, rival };
+  const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase: { name: "public", leaderboardVisibility: "PUBLIC" } });
+  const day = 24 * 3600 * 1000;
+  const mk = (name: string, leaderboardVisibility: "PARTICIPANTS" | "ORGANIZERS") =>
+    db.phase.create({ data: { taskId: task.id, name, opensAt: new Date(Date.now() - day), closesAt: new Date(Date.now() + day), leaderboardVisibility } });
+  const participantsPhase = await mk("participants", "PARTICIPANTS");
+  const organizersPhase = await mk("organizers", "ORGANIZERS");
+  const other = await makeTaskWithPhase(db, { organizerIds: [] });
+  const participantTeam = await makeTeam(db, "Pat's team", [participant.id, teammate.id]);
+  const rivalTeam = await makeTeam(db, "Rivals", [rival.id]);
+  // The participant's team submitted once, in the ORGANIZERS phase: that still makes them a participant of the task.
+  await insertSubmission(db, { phaseId: organizersPhase.id, teamId: participantTeam.id, submitterId: participant.id, status: "QUEUED" });
+  // The bystander's only submission is in another task.
+  const bystanderTeam = await makeTeam(db, "Solo", [bystander.id]);
+  await insertSubmission(db, { phaseId: other.phase.id, teamId: bystanderTeam.id, submitterId: bystander.id });
+  viewers = { anonymous: null, bystander: bystander.viewer, participant: participant.viewer, organizer: organizer.viewer, admin: admin.viewer };
+  ids = {
+    taskId: task.id,
+    otherTaskId: other.task.id,
+    publicPhase: phase.id,
+    participantsPhase: participantsPhase.id,
+    organizersPhase: organizersPhase.id,
+    participantTeam: participantTeam.id,
+    otherTeam: rivalTeam.id,
+  };
+});
+
+describe("roles", () => {
+  it("isSiteAdmin reads the viewer's role", () => {
+    expect(isSiteAdmin(viewers.admin)).toBe(true);
+    expect(isSiteAdmin(viewers.organizer)).toBe(false);
+    expect(isSiteAdmin(null)).toBe(false);
+  });
+
+  it("isTaskOrganizer: organizers of the task and every admin, nobody else", async () => {
+    expect(await isTaskOrganizer(users.organizer.id, ids.taskId)).toBe(true);
+    expect(await isTaskOrganizer(users.organizer.id, ids.otherTaskId)).toBe(false);
+    expect(await isTaskOrganizer(users.admin.id, ids.otherTaskId)).toBe(true);
+    expect(await isTaskOrganizer(users.participant.id, ids.taskId)).toBe(false);
+    expect(await isTaskOrganizer("00000000-0000-0000-0000-000000000000", ids.taskId)).toBe(false);
+  });
+
+  it("canManageTask and canViewGold: organizers and admins only", async () => {
+    for (const check of [canManageTask, canViewGold]) {
+      expect(await check(viewers.organizer, ids.taskId)).toBe(true);
+      expect(await check(viewers.admin, ids.taskId)).toBe(true);
+      expect(await check(viewers.participant, ids.taskId)).toBe(false);
+      expect(await check(viewers.anonymous, ids.taskId)).toBe(false);
+    }
+  });
+
+  it("isTaskParticipant: a member of a team with a submission in any phase of the task", async () => {
+    expect(await isTaskParticipant(users.participant.id, ids.taskId)).toBe(true);
+    expect(await isTaskParticipant(users.teammate.id, ids.taskId)).toBe(true);
+    expect(await isTaskParticipant(users.bystander.id, ids.taskId)).toBe(false);
+    expect(await isTaskParticipant(users.bystander.id, ids.otherTaskId)).toBe(true);
+  });
+});
+
+describe("leaderboard visibility", () => {
+  const expected: Record<"PUBLIC" | "PARTICIPANTS" | "ORGANIZERS", Record<Who, boolean>> = {
+    PUBLIC: { anonymous: true, bystander: true, participant: true, organizer: true, admin: true },
+    PARTICIPANTS: { anonymous: false, bystander: false, participant: true, organizer: true, admin: true },
+    ORGANIZERS: { anonymous: false, bystander: false, participant: false, organizer: true, admin: true },
+  };
+
+  for (const visibility of ["PUBLIC", "PARTICIPANTS", "ORGANIZERS"] as const) {
+    for (const who of Object.keys(expected[visibility]) as Who[]) {
+      const allowed = expected[visibility][who];
+      it(`${visibility}: ${who} ${allowed ? "may" : "may not"} see it (permission and getLeaderboard agree)`, async () => {
+        const phaseId = { PUBLIC: ids.publicPhase, PARTICIPANTS: ids.participantsPhase, ORGANIZERS: ids.organizersPhase }[visibility];
+        expect(await canViewLeaderboard(viewers[who], { taskId: ids.taskId, leaderboardVisibility: visibility })).toBe(allowed);
+        if (allowed) {
+          expect((await getLeaderboard(phaseId, viewers[who])).phase.id).toBe(phaseId);
+        } else {
+          const error = await rejection(getLeaderboard(phaseId, viewers[who]));
+          expect(error.httpStatus).toBe(who === "anonymous" ? 401 : 403);
+        }
+      });
+    }
+  }
+
+  it("getLeaderboard: 404 for an unknown or malformed phase id", async () => {
+    expect((await rejection(getLeaderboard("00000000-0000-0000-0000-000000000000", null))).httpStatus).toBe(404);
+    expect((await rejection(getLeaderboard("not-a-uuid", null))).httpStatus).toBe(404);
+  });
+});
+
+describe("submission visibility", () => {
+  let privateOwn: string;
+  let publicInPublicPhase: string;
+  let publicInOrganizersPhase: string;
+
+  beforeAll(async () => {
+    const db = testDb.prisma;
+    privateOwn = (await insertSubmission(db, { phaseId: ids.publicPhase, teamId: ids.participantTeam, submitterId: users.participant.id, visibility: "PRIVATE" })).id;
+    publicInPublicPhase = (await insertSubmission(db, { phaseId: ids.publicPhase, teamId: ids.otherTeam, submitterId: users.rival.id })).id;
+    publicInOrganizersPhase = (await insertSubmission(db, { phaseId: ids.organizersPhase, teamId: ids.otherTeam, submitterId: users.rival.id })).id;
+  });
+
+  const facts = async (id: string) => {
+    const s = await testDb.prisma.submission.findUniqueOrThrow({ where: { id }, include: { phase: true } });
+    return { teamId: s.teamId, visibility: s.visibility, phase: s.phase };
+  };
+
+  it("a team's private run: its members and organizers only", async () => {
+    const f = await facts(privateOwn);
+    expect(await canViewSubmission(viewers.participant, f)).toBe(true);
+    expect(await canViewSubmission(users.teammate.viewer, f)).toBe(true);
+    expect(await canViewSubmission(viewers.organizer, f)).toBe(true);
+    expect(await canViewSubmission(viewers.admin, f)).toBe(true);
+    expect(await canViewSubmission(users.rival.viewer, f)).toBe(false);
+    expect(await canViewSubmission(viewers.anonymous, f)).toBe(false);
+  });
+
+  it("a public run: whoever may see the phase's leaderboard", async () => {
+    const open = await facts(publicInPublicPhase);
+    expect(await canViewSubmission(viewers.anonymous, open)).toBe(true);
+    expect(await canViewSubmission(viewers.participant, open)).toBe(true);
+    const hidden = await facts(publicInOrganizersPhase);
+    expect(await canViewSubmission(viewers.participant, hidden)).toBe(false);
+    expect(await canViewSubmission(viewers.anonymous, hidden)).toBe(false);
+    expect(await canViewSubmission(users.rival.viewer, hidden)).toBe(true);
+    expect(await canViewSubmission(viewers.organizer, hidden)).toBe(true);
+  });
+
+  it("getSubmissionForViewer answers 404 for other teams' private runs and hidden phases, the same as for unknown ids", async () => {
+    for (const [id, viewer] of [
+      [privateOwn, users.rival.viewer],
+      [privateOwn, null],
+      [publicInOrganizersPhase, viewers.participant],
+      ["00000000-0000-0000-0000-000000000000", viewers.admin],
+      ["nonsense", viewers.admin],
+    ] as const) {
+      const error = await rejection(getSubmissionForViewer(id, viewer));
+      expect(error.httpStatus).toBe(404);
+      expect(error.message).toBe("No such submission.");
+    }
+    expect((await getSubmissionForViewer(privateOwn, users.teammate.viewer)).id).toBe(privateOwn);
+  });
+});
+
+describe("getSubmissionForViewer contents", () => {
+  const GOLD_MARKER = "Zanzibarquux";
+  let submissionId: string;
+  let goldSha: string;
+
+  beforeAll(async () => {
+    const db = testDb.prisma;
+    const gold = packFile(bytes(SMALL_KEY.replace("John", GOLD_MARKER)));
+    goldSha = gold.sha256;
+    await db.goldKey.create({
+      data: { phaseId: ids.publicPhase, version: 1, fileName: "secret-gold.conll", ...gold, documentCount: 2, stats: { documents: 2 }, uploadedById: users.organizer.id, active: true },
+    });
+    const s = await insertSubmission(db, { phaseId: ids.publicPhase, teamId: ids.otherTeam, submitterId: users.rival.id, systemName: "rival-sys" });
+    submissionId = s.id;
+    await insertScores(db, s.id, ids.publicPhase, { conll: 0.5, muc: [1, 3, 1, 2] });
+    await db.documentScore.create({ data: { submissionId: s.id, document: "doc1/part 0", metric: "muc", recallNum: 1, recallDen: 3, precisionNum: 1, precisionDen: 2 } });
+  });
+
+  it("shows scores in the CLI shape and never gold content or gold metadata, to anyone", async () => {
+    for (const viewer of [null, viewers.participant, users.rival.viewer, viewers.organizer, viewers.admin]) {
+      const view = await getSubmissionForViewer(submissionId, viewer);
+      const json = JSON.stringify(view);
+      expect(json).not.toContain(GOLD_MARKER);
+      expect(json).not.toContain(goldSha);
+      expect(json).not.toContain("secret-gold");
+      expect(view.scores?.muc).toMatchObject({ recall_num: 1, recall_den: 3, precision_num: 1, precision_den: 2 });
+      expect(view.scores?.conll).toEqual({ f1: 0.5 });
+      expect(view.goldVersion).toBe(1);
+    }
+  });
+
+  it("shows file, submitter and error only to the team and organizers", async () => {
+    const outsider = await getSubmissionForViewer(submissionId, null);
+    expect(outsider.file).toBeUndefined();
+    expect(outsider.submitter).toBeUndefined();
+    expect(outsider.error).toBeUndefined();
+    expect(outsider.viewerIsTeamMember).toBe(false);
+    const own = await getSubmissionForViewer(submissionId, users.rival.viewer);
+    expect(own.file?.name).toBe("response.conll");
+    expect(own.submitter?.name).toBe("Rita Rival");
+    expect(own.viewerIsTeamMember).toBe(true);
+    expect(own.viewerIsOrganizer).toBe(false);
+  });
+
+  it("shows per-document scores to organizers always, to others only when the phase allows participant analysis", async () => {
+    expect((await getSubmissionForViewer(submissionId, viewers.organizer)).perDocument?.[0]).toMatchObject({ document: "doc1/part 0", metrics: { muc: { recall_num: 1 } } });
+    expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocument).toBeNull();
+    await testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { allowParticipantAnalysis: true } });
+    try {
+      expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocument).toHaveLength(1);
+    } finally {
+      await testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { allowParticipantAnalysis: false } });
+    }
+  });
+});
+
+describe("getLeaderboard from stored rows", () => {
+  it("ranks SCORED public runs per the selection rule, flags baselines, leaves out private and unscored runs", async () => {
+    const db = testDb.prisma;
+    const org = await makeUser(db, "Org");
+    const { phase } = await makeTaskWithPhase(db, { organizerIds: [org.id], phase: { selectionRule: "BEST" } });
+    const u1 = await makeUser(db, "U1");
+    const u2 = await makeUser(db, "U2");
+    const t1 = await makeTeam(db, "Alpha", [u1.id]);
+    const t2 = await makeTeam(db, "Beta", [u2.id]);
+    const tOrg = await makeTeam(db, "Organizers", [org.id]);
+    const at = (m: number) => new Date(Date.UTC(2025, 0, 1, 0, m));
+    const add = async (teamId: string, submitterId: string, minute: number, conll: number, extra: Parameters<typeof insertSubmission>[1] extends infer F ? Partial<F> : never = {}) => {
+      const s = await insertSubmission(db, { phaseId: phase.id, teamId, submitterId, createdAt: at(minute), systemName: `run-${minute}`, ...extra });
+      await insertScores(db, s.id, phase.id, { conll, muc: [minute, 100, minute, 100] });
+      return s.id;
+    };
+    const a1 = await add(t1.id, u1.id, 1, 0.7);
+    const a2 = await add(t1.id, u1.id, 2, 0.6);
+    const b1 = await add(t2.id, u2.id, 3, 0.7);
+    await add(t2.id, u2.id, 4, 0.99, { visibility: "PRIVATE" });
+    await add(t2.id, u2.id, 5, 0.98, { status: "QUEUED" });
+    const base = await add(tOrg.id, org.id, 0, 0.65, { isBaseline: true });
+
+    const board = await getLeaderboard(phase.id, null);
+    expect(board.metric).toBe("conll");
+    expect(board.rows.map((r) => [r.rank, r.submissionId, r.isBaseline])).toEqual([
+      [1, a1, false],
+      [1, b1, false],
+      [null, base, true],
+    ]);
+    expect(board.rows[0].team.name).toMatch(/^Alpha/);
+    expect(board.rows[0].scores.muc).toMatchObject({ recall_num: 1, recall_den: 100 });
+    expect(board.tiePolicy).toMatch(/share a rank/);
+
+    const byMuc = await getLeaderboard(phase.id, null, { metric: "muc", allRuns: "1" });
+    expect(byMuc.rows.map((r) => r.submissionId)).toEqual([b1, a2, a1, base]);
+    expect(byMuc.rows.map((r) => r.rank)).toEqual([1, 2, 3, null]);
+
+    await db.phase.update({ where: { id: phase.id }, data: { selectionRule: "LATEST" } });
+    expect((await getLeaderboard(phase.id, null)).rows.map((r) => r.submissionId)).toEqual([b1, base, a2]);
+
+    const csvLines = leaderboardCsv(board).trim().split("\r\n");
+    expect(csvLines).toHaveLength(4);
+    expect(csvLines[1]).toContain(a1);
+
+    expect((await rejection(getLeaderboard(phase.id, null, { metric: "accuracy" }))).httpStatus).toBe(422);
+  });
+});

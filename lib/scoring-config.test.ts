@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { ScoringConfigError, scoringConfig } from "./scoring-config";
+
+describe("scoringConfig", () => {
+  it("derives the stale threshold and the job expiry from the timeout", () => {
+    expect(scoringConfig({})).toMatchObject({ timeoutMs: 600_000, staleAfterMs: 720_000, jobExpireSeconds: 720, maxAttempts: 5, testDelayMs: 0 });
+    expect(scoringConfig({ SCORING_TIMEOUT_MS: "4000", SCORING_STALE_MS: "5000" })).toMatchObject({ timeoutMs: 4000, staleAfterMs: 5000, jobExpireSeconds: 5 });
+  });
+
+  it("honours the test delay only when NODE_ENV=test", () => {
+    expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_MS: "100", NODE_ENV: "production" }).testDelayMs).toBe(0);
+    expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_MS: "100", NODE_ENV: "test" }).testDelayMs).toBe(100);
+  });
+
+  it("lists every bad value, and refuses a stale threshold or job expiry that a live job could outlast", () => {
+    let error: unknown;
+    try {
+      scoringConfig({ SCORING_TIMEOUT_MS: "60000", SCORING_STALE_MS: "30000", SCORE_JOB_EXPIRE_SECONDS: "10", WORKER_POLL_SECONDS: "fast" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ScoringConfigError);
+    const problems = (error as ScoringConfigError).problems.join("\n");
+    expect(problems).toMatch(/WORKER_POLL_SECONDS: expected a number from 0.5 to 3600 \(got "fast"\)/);
+    expect(problems).toMatch(/SCORING_STALE_MS \(30000\) must be greater than SCORING_TIMEOUT_MS \(60000\)/);
+    expect(problems).toMatch(/SCORE_JOB_EXPIRE_SECONDS \(10\) must be at least/);
+  });
+});

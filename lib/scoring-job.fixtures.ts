@@ -1,0 +1,101 @@
+/**
+ * Test fixtures for the scoring pipeline: rows inserted directly with Prisma (a user, a
+ * team, a task, a phase, an active gold key) and submissions, with small CoNLL-2012 files.
+ * Used by lib/scoring-job.test.ts and lib/worker.test.ts only.
+ */
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "./db/client";
+import { packFile } from "./storage";
+
+/** A CoNLL-2012 file from documents given as `[name, rows]`, rows being `WORD CELL` or "" (sentence break). */
+export function conll(...docs: [name: string, rows: string[]][]): string {
+  return docs.map(([name, rows]) => [`#begin document (${name}); part 0`, ...rows, "#end document"].join("\n")).join("\n") + "\n";
+}
+
+/** Gold key: two documents, singletons included. */
+export const KEY = conll(
+  ["alpha", ["John\t(1)", "saw\t-", "Mary\t(2)", ".\t-", "", "He\t(1)", "greeted\t-", "her\t(2)", "and\t-", "Bill\t(3)", ".\t-"]],
+  ["beta", ["The\t(4", "cat\t4)", "slept\t-", ".\t-", "", "It\t(4)", "dreamt\t-", "of\t-", "mice\t(5)", ".\t-"]],
+);
+
+/** A response that gets some things right and some wrong (one merge, one missed mention). */
+export const RESPONSE = conll(
+  ["alpha", ["John\t(1)", "saw\t-", "Mary\t(1)", ".\t-", "", "He\t(1)", "greeted\t-", "her\t(2)", "and\t-", "Bill\t-", ".\t-"]],
+  ["beta", ["The\t-", "cat\t(4)", "slept\t-", ".\t-", "", "It\t(4)", "dreamt\t-", "of\t-", "mice\t(5)", ".\t-"]],
+);
+
+/** A second gold version: different document set, so old per-document rows must go. */
+export const KEY_V2 = conll(["alpha", ["John\t(1)", "saw\t-", "Mary\t(1)", ".\t-", "", "He\t(1)", "greeted\t-", "her\t(2)", "and\t-", "Bill\t(2)", ".\t-"]]);
+
+/** A file that does not parse: the mention opened on line 3 is never closed. */
+export const BROKEN = "#begin document (alpha); part 0\nJohn\t(1)\nsaw\t(2\n.\t-\n#end document\n";
+
+/** Ids of the rows {@link createPhase} inserted. */
+export interface PhaseFixture {
+  userId: string;
+  teamId: string;
+  taskId: string;
+  phaseId: string;
+}
+
+/**
+ * Inserts a user, a team, a task and a phase, and (unless `gold` is null) an active gold
+ * key version 1.
+ */
+export async function createPhase(
+  db: PrismaClient,
+  options: { gold?: string | null; keepSingletons?: boolean } = {},
+): Promise<PhaseFixture> {
+  const tag = randomUUID().slice(0, 8);
+  const user = await db.user.create({ data: { email: `u-${tag}@example.org`, name: `User ${tag}` } });
+  const team = await db.team.create({ data: { name: `Team ${tag}` } });
+  const task = await db.task.create({
+    data: { slug: `task-${tag}`, title: `Task ${tag}`, keepSingletons: options.keepSingletons ?? true },
+  });
+  const phase = await db.phase.create({
+    data: { taskId: task.id, name: "test", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) },
+  });
+  const fixture = { userId: user.id, teamId: team.id, taskId: task.id, phaseId: phase.id };
+  const gold = options.gold === undefined ? KEY : options.gold;
+  if (gold !== null) await addGold(db, fixture, 1, gold);
+  return fixture;
+}
+
+/** Adds gold key `version` to the phase and makes it the only active one. */
+export async function addGold(db: PrismaClient, f: PhaseFixture, version: number, text: string): Promise<void> {
+  const stored = packFile(Buffer.from(text));
+  await db.$transaction([
+    db.goldKey.updateMany({ where: { phaseId: f.phaseId }, data: { active: false } }),
+    db.goldKey.create({
+      data: {
+        phaseId: f.phaseId,
+        version,
+        fileName: `key-v${version}.conll`,
+        sha256: stored.sha256,
+        gzip: stored.gzip,
+        size: stored.size,
+        documentCount: 0,
+        uploadedById: f.userId,
+        active: true,
+      },
+    }),
+  ]);
+}
+
+/** Inserts a QUEUED submission holding `text`; returns its id. */
+export async function createSubmission(db: PrismaClient, f: PhaseFixture, text: string, fileName = "system.conll"): Promise<string> {
+  const stored = packFile(Buffer.from(text));
+  const row = await db.submission.create({
+    data: {
+      phaseId: f.phaseId,
+      teamId: f.teamId,
+      submitterId: f.userId,
+      systemName: "test system",
+      fileName,
+      sha256: stored.sha256,
+      gzip: stored.gzip,
+      size: stored.size,
+    },
+  });
+  return row.id;
+}

@@ -1,0 +1,64 @@
+/**
+ * The body of the scoring worker thread started by `lib/scoring-job.ts`: parses the gold
+ * key and the response and runs `evaluate`, then posts one {@link ThreadResult} and exits.
+ *
+ * It runs in its own thread so that the job can enforce a wall-clock limit (the thread is
+ * terminated) and a heap limit (`resourceLimits`) on synchronous CPU work, and so that the
+ * worker process keeps answering pg-boss and signals while a big file is scored.
+ *
+ * Gold content never leaves this thread in an error: a gold parse error reports only its
+ * line and column.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { evaluate, type Report } from "../scoring/index";
+import { FormatError, readCorpus } from "../scoring/formats/index";
+import type { Corpus } from "../scoring/types";
+
+/** What the job passes in `workerData`. */
+export interface ThreadInput {
+  keyBytes: Uint8Array;
+  keyFile: string;
+  responseBytes: Uint8Array;
+  responseFile: string;
+  removeSingletons: boolean;
+}
+
+/** The one message the thread posts. */
+export type ThreadResult =
+  | { kind: "report"; report: Report }
+  /** The gold key does not parse (position only: gold content must not leak). */
+  | { kind: "key-format"; line: number; column: number }
+  /** The response does not parse. */
+  | { kind: "response-format"; location: ReturnType<FormatError["toJSON"]>; excerpt: string; message: string }
+  /** `evaluate` (or a reader) threw something other than a FormatError: a scorer bug. */
+  | { kind: "internal"; message: string };
+
+function run(input: ThreadInput): ThreadResult {
+  let key: Corpus;
+  try {
+    key = readCorpus(input.keyBytes, input.keyFile);
+  } catch (error) {
+    if (error instanceof FormatError) return { kind: "key-format", line: error.line, column: error.column };
+    return { kind: "internal", message: `reading the gold key: ${describe(error)}` };
+  }
+  let response: Corpus;
+  try {
+    response = readCorpus(input.responseBytes, input.responseFile);
+  } catch (error) {
+    if (error instanceof FormatError) {
+      return { kind: "response-format", location: error.toJSON(), excerpt: error.excerpt, message: error.message };
+    }
+    return { kind: "internal", message: `reading the submission: ${describe(error)}` };
+  }
+  try {
+    return { kind: "report", report: evaluate(key, response, { removeSingletons: input.removeSingletons }) };
+  } catch (error) {
+    return { kind: "internal", message: `scoring: ${describe(error)}` };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+if (parentPort) parentPort.postMessage(run(workerData as ThreadInput));

@@ -1,0 +1,213 @@
+/**
+ * Gold keys: upload (organizers), version history (organizers), and the active key for the
+ * scoring worker. Gold content never leaves this module except through
+ * {@link loadActiveGold}, which is server-internal (the worker); metadata (file name, sha256,
+ * stats) is organizer-only as well.
+ */
+import { enqueueScoring } from "../queue";
+import { assertCanManageTask, type Viewer } from "../permissions";
+import { packFile, unpackFile } from "../storage";
+import type { Corpus } from "../../scoring/index";
+import { recordAudit } from "./audit";
+import { DB_NULL, defaultDb, lockKey, type Db, type GoldKey } from "./db";
+import { loadPhase } from "./phases";
+import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
+
+/** Counts describing a gold key (all whole numbers). */
+export interface GoldStats {
+  documents: number;
+  tokens: number;
+  mentions: number;
+  entities: number;
+  /** entities with exactly one mention */
+  singletons: number;
+  /** recoverable oddities the reader reported (e.g. repeated spans) */
+  warnings: number;
+}
+
+/** What organizers see of one gold key version (never its content). */
+export interface GoldKeyMeta {
+  id: string;
+  version: number;
+  fileName: string;
+  /** lower-case hex sha256 of the uncompressed file */
+  sha256: string;
+  /** uncompressed size in bytes */
+  size: number;
+  documents: number;
+  stats: GoldStats;
+  active: boolean;
+  uploadedAt: Date;
+  uploadedById: string;
+}
+
+/** The active gold key of a phase, for the scoring worker. */
+export interface ActiveGold {
+  version: number;
+  fileName: string;
+  sha256: string;
+  /** the uncompressed file */
+  bytes: Buffer;
+}
+
+/**
+ * Counts documents, tokens, mentions, entities, singletons and reader warnings of a corpus.
+ */
+export function corpusStats(corpus: Corpus): GoldStats {
+  const stats: GoldStats = { documents: corpus.documents.length, tokens: 0, mentions: 0, entities: 0, singletons: 0, warnings: corpus.warnings.length };
+  for (const doc of corpus.documents) {
+    stats.tokens += doc.tokens.length;
+    stats.entities += doc.entities.length;
+    for (const entity of doc.entities) {
+      stats.mentions += entity.length;
+      if (entity.length === 1) stats.singletons += 1;
+    }
+  }
+  return stats;
+}
+
+/** Metadata of a stored gold key row. */
+export function goldMeta(row: Omit<GoldKey, "gzip">): GoldKeyMeta {
+  return {
+    id: row.id,
+    version: row.version,
+    fileName: row.fileName,
+    sha256: row.sha256,
+    size: row.size,
+    documents: row.documentCount,
+    stats: row.stats as unknown as GoldStats,
+    active: row.active,
+    uploadedAt: row.createdAt,
+    uploadedById: row.uploadedById,
+  };
+}
+
+/** Columns of GoldKey without the file itself. */
+export const GOLD_META_SELECT = {
+  id: true,
+  phaseId: true,
+  version: true,
+  fileName: true,
+  sha256: true,
+  size: true,
+  documentCount: true,
+  stats: true,
+  active: true,
+  createdAt: true,
+  uploadedById: true,
+} as const;
+
+/**
+ * Uploads a new gold key version for a phase and re-queues every submission of the phase.
+ *
+ * Steps: authorize; check size; parse (nothing is stored when that fails); then in one
+ * transaction: version = previous max + 1, make it the only active version, store the file
+ * (gzip + sha256 + size), reset every submission of the phase to QUEUED (attempts 0, error
+ * cleared; existing Score rows stay until the worker replaces them, and the submission's
+ * goldVersion keeps saying which version produced them), and write a `gold.upload` audit
+ * event. After commit, the re-queued submissions are enqueued; if that fails, the error is
+ * logged and the reconciler enqueues them later.
+ *
+ * @param actor the uploader (must organize the phase's task)
+ * @param phaseId the phase
+ * @param fileName the uploaded file's name (its extension picks the format)
+ * @param bytes the file
+ * @returns the new version's metadata and how many submissions were re-queued
+ * @throws UnauthorizedError (401), ForbiddenError (403), NotFoundError (404, no phase),
+ *   TooLargeError (413), ValidationError (422: `formatErrors` with line and column, or an
+ *   empty file)
+ */
+export async function uploadGoldKey(
+  actor: Viewer,
+  phaseId: string,
+  fileName: string,
+  bytes: Uint8Array,
+): Promise<{ gold: GoldKeyMeta; requeued: number }> {
+  const db = defaultDb();
+  const phase = await loadPhase(phaseId, db);
+  const user = await assertCanManageTask(actor, phase.taskId, db);
+  assertUploadSize(bytes.byteLength);
+  const name = cleanFileName(fileName);
+  const stats = corpusStats(parseUpload(bytes, name));
+  const stored = packFile(bytes);
+
+  const { row, requeuedIds } = await db.$transaction(async (tx) => {
+    await lockKey(tx, `gold:${phaseId}`);
+    const last = await tx.goldKey.aggregate({ where: { phaseId }, _max: { version: true } });
+    const version = (last._max.version ?? 0) + 1;
+    await tx.goldKey.updateMany({ where: { phaseId, active: true }, data: { active: false } });
+    const row = await tx.goldKey.create({
+      data: {
+        phaseId,
+        version,
+        fileName: name,
+        sha256: stored.sha256,
+        gzip: stored.gzip,
+        size: stored.size,
+        documentCount: stats.documents,
+        stats: { ...stats },
+        uploadedById: user.userId,
+        active: true,
+      },
+      select: GOLD_META_SELECT,
+    });
+    const requeued = await tx.submission.findMany({ where: { phaseId }, select: { id: true }, orderBy: { createdAt: "asc" } });
+    await tx.submission.updateMany({
+      where: { phaseId },
+      data: { status: "QUEUED", attempts: 0, errorStage: null, errorMessage: null, errorLocation: DB_NULL, startedAt: null },
+    });
+    await recordAudit(tx, {
+      actorId: user.userId,
+      action: "gold.upload",
+      targetType: "gold_key",
+      targetId: row.id,
+      data: { phaseId, version, fileName: name, sha256: stored.sha256, size: stored.size, stats, requeued: requeued.length },
+    });
+    return { row, requeuedIds: requeued.map((s) => s.id) };
+  });
+
+  await enqueueAfterCommit(requeuedIds, `gold v${row.version} of phase ${phaseId}`);
+  return { gold: goldMeta(row), requeued: requeuedIds.length };
+}
+
+/**
+ * Enqueues scoring jobs after a commit. A failure is logged, not thrown: the rows are
+ * QUEUED in the database, and the reconciler enqueues any QUEUED row without a job.
+ *
+ * @param ids submission ids
+ * @param context what the ids are, for the log line
+ */
+export async function enqueueAfterCommit(ids: readonly string[], context: string): Promise<void> {
+  try {
+    await enqueueScoring(ids);
+  } catch (error) {
+    console.error(`enqueueScoring failed for ${ids.length} submission(s) (${context}); the reconciler will retry: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * The active gold key of a phase with its content. Server-internal: for the scoring worker
+ * only; never pass the result to a response.
+ *
+ * @returns version, file name, sha256 and the uncompressed bytes; null when the phase has no gold key
+ * @throws Error when the stored file is corrupt (its sha256 does not match)
+ */
+export async function loadActiveGold(phaseId: string, db: Db = defaultDb()): Promise<ActiveGold | null> {
+  const row = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: { version: true, fileName: true, sha256: true, gzip: true } });
+  if (!row) return null;
+  return { version: row.version, fileName: row.fileName, sha256: row.sha256, bytes: unpackFile(row.gzip, row.sha256) };
+}
+
+/**
+ * Every gold key version of a phase, newest first (metadata only).
+ *
+ * @throws UnauthorizedError (401), ForbiddenError (403) unless the actor organizes the task;
+ *   NotFoundError (404) for an unknown phase
+ */
+export async function listGoldVersions(actor: Viewer, phaseId: string): Promise<GoldKeyMeta[]> {
+  const db = defaultDb();
+  const phase = await loadPhase(phaseId, db);
+  await assertCanManageTask(actor, phase.taskId, db);
+  const rows = await db.goldKey.findMany({ where: { phaseId }, orderBy: { version: "desc" }, select: GOLD_META_SELECT });
+  return rows.map(goldMeta);
+}

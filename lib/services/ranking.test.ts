@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { rankRuns, TIE_POLICY, type Run } from "./ranking";
+import type { MetricsJson } from "./scores";
+
+const t0 = Date.UTC(2025, 0, 1);
+let seq = 0;
+
+/** A run of `team` submitted `minutes` after t0 with the given CoNLL F1 (null: no conll row) and optional MUC F1. */
+function run(team: string, minutes: number, conll: number | null, extra: { muc?: number; baseline?: boolean; id?: string } = {}): Run {
+  const scores: MetricsJson = {};
+  if (conll !== null) scores.conll = { f1: conll };
+  if (extra.muc !== undefined) {
+    scores.muc = { recall: extra.muc, precision: extra.muc, f1: extra.muc, recall_num: 1, recall_den: 1, precision_num: 1, precision_den: 1 };
+  }
+  return { submissionId: extra.id ?? `s${String(seq++).padStart(3, "0")}`, teamId: team, submittedAt: new Date(t0 + minutes * 60_000), isBaseline: extra.baseline ?? false, scores };
+}
+
+const summary = (rows: ReturnType<typeof rankRuns>) => rows.map((r) => [r.rank, r.teamId, r.value]);
+
+describe("rankRuns", () => {
+  it("ranks descending by the metric's F1 with competition ranking (1224)", () => {
+    const runs = [run("a", 1, 0.5), run("b", 2, 0.7), run("c", 3, 0.7), run("d", 4, 0.6)];
+    expect(summary(rankRuns(runs, "conll", "BEST", false))).toEqual([
+      [1, "b", 0.7],
+      [1, "c", 0.7],
+      [3, "d", 0.6],
+      [4, "a", 0.5],
+    ]);
+  });
+
+  it("lists the earlier submission first among equal values, whatever the input order", () => {
+    const late = run("late", 30, 0.8);
+    const early = run("early", 10, 0.8);
+    const middle = run("middle", 20, 0.8);
+    const rows = rankRuns([late, early, middle], "conll", "BEST", false);
+    expect(rows.map((r) => r.teamId)).toEqual(["early", "middle", "late"]);
+    expect(rows.map((r) => r.rank)).toEqual([1, 1, 1]);
+  });
+
+  it("breaks a tie of value and time by submission id, so the order is total", () => {
+    const b = run("x", 5, 0.4, { id: "bbb" });
+    const a = run("y", 5, 0.4, { id: "aaa" });
+    expect(rankRuns([b, a], "conll", "BEST", false).map((r) => r.submissionId)).toEqual(["aaa", "bbb"]);
+  });
+
+  it("treats values that differ in the last bit as different (ties are exact equality)", () => {
+    const x = 0.1 + 0.2; // 0.30000000000000004
+    const rows = rankRuns([run("a", 1, 0.3), run("b", 2, x)], "conll", "BEST", false);
+    expect(summary(rows)).toEqual([
+      [1, "b", x],
+      [2, "a", 0.3],
+    ]);
+  });
+
+  it("BEST keeps each team's highest run; on a tie within the team, the earlier one", () => {
+    const a1 = run("a", 1, 0.6);
+    const a2 = run("a", 2, 0.9);
+    const a3 = run("a", 3, 0.9);
+    const b1 = run("b", 4, 0.7);
+    const rows = rankRuns([a3, a1, b1, a2], "conll", "BEST", false);
+    expect(rows.map((r) => r.submissionId)).toEqual([a2.submissionId, b1.submissionId]);
+    expect(rows.map((r) => r.rank)).toEqual([1, 2]);
+  });
+
+  it("LATEST keeps each team's most recent run even when an earlier one scored higher", () => {
+    const a1 = run("a", 1, 0.9);
+    const a2 = run("a", 5, 0.2);
+    const b1 = run("b", 2, 0.5);
+    const rows = rankRuns([a2, b1, a1], "conll", "LATEST", false);
+    expect(rows.map((r) => r.submissionId)).toEqual([b1.submissionId, a2.submissionId]);
+    expect(summary(rows)).toEqual([
+      [1, "b", 0.5],
+      [2, "a", 0.2],
+    ]);
+  });
+
+  it("allRuns lists every run of every team, ranked together", () => {
+    const runs = [run("a", 1, 0.6), run("a", 2, 0.9), run("b", 3, 0.6)];
+    const rows = rankRuns(runs, "conll", "LATEST", true);
+    expect(summary(rows)).toEqual([
+      [1, "a", 0.9],
+      [2, "a", 0.6],
+      [2, "b", 0.6],
+    ]);
+  });
+
+  it("ranks by the chosen metric, which can reorder the board", () => {
+    const runs = [run("a", 1, 0.9, { muc: 0.1 }), run("b", 2, 0.5, { muc: 0.8 })];
+    expect(rankRuns(runs, "conll", "BEST", false).map((r) => r.teamId)).toEqual(["a", "b"]);
+    expect(summary(rankRuns(runs, "muc", "BEST", false))).toEqual([
+      [1, "b", 0.8],
+      [2, "a", 0.1],
+    ]);
+  });
+
+  it("lists runs missing the metric last and unranked; BEST prefers a run that has it", () => {
+    const a1 = run("a", 1, null);
+    const a2 = run("a", 2, 0.3);
+    const b1 = run("b", 3, null);
+    const c1 = run("c", 4, 0.5);
+    const rows = rankRuns([a1, a2, b1, c1], "conll", "BEST", false);
+    expect(rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [c1.submissionId, 1, 0.5],
+      [a2.submissionId, 2, 0.3],
+      [b1.submissionId, null, null],
+    ]);
+  });
+
+  it("under LATEST a latest run without the metric is listed unranked (not replaced by an older one)", () => {
+    const a1 = run("a", 1, 0.9);
+    const a2 = run("a", 2, null);
+    const rows = rankRuns([a1, a2], "conll", "LATEST", false);
+    expect(rows.map((r) => [r.submissionId, r.rank])).toEqual([[a2.submissionId, null]]);
+  });
+
+  it("lists every baseline in score order without a rank and without shifting participants' ranks", () => {
+    const base1 = run("org", 1, 0.95, { baseline: true });
+    const base2 = run("org", 2, 0.4, { baseline: true });
+    const p1 = run("p", 3, 0.8);
+    const q1 = run("q", 4, 0.8);
+    const r1 = run("r", 5, 0.5);
+    const rows = rankRuns([r1, base2, q1, base1, p1], "conll", "BEST", false);
+    expect(rows.map((r) => [r.submissionId, r.rank, r.isBaseline])).toEqual([
+      [base1.submissionId, null, true],
+      [p1.submissionId, 1, false],
+      [q1.submissionId, 1, false],
+      [r1.submissionId, 3, false],
+      [base2.submissionId, null, true],
+    ]);
+  });
+
+  it("does not mutate its input and returns an empty board for no runs", () => {
+    const runs = [run("a", 2, 0.1), run("b", 1, 0.2)];
+    const copy = structuredClone(runs);
+    rankRuns(runs, "conll", "BEST", false);
+    expect(runs).toEqual(copy);
+    expect(rankRuns([], "conll", "BEST", false)).toEqual([]);
+  });
+
+  it("states the tie policy in one sentence", () => {
+    expect(TIE_POLICY).toMatch(/share a rank/);
+    expect(TIE_POLICY).toMatch(/1, 2, 2, 4/);
+    expect(TIE_POLICY).toMatch(/earlier submission is listed first/);
+  });
+});

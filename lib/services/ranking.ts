@@ -1,0 +1,99 @@
+/**
+ * Leaderboard ranking as a pure function of the scored runs, the selection rule and the
+ * chosen metric (no I/O; see DESIGN.md "Ranking is a pure function").
+ *
+ * - Value: the chosen metric's F1 (for `conll`, its F1). Ties are exact equality of the
+ *   stored doubles.
+ * - Selection per team: BEST = the team's run with the highest value (ties → the earlier
+ *   submission); LATEST = the team's most recently submitted run; `allRuns` = every run.
+ *   Baselines are reference points, not entries: every baseline run is listed, none is
+ *   subject to the per-team selection, and none takes a rank.
+ * - Order: value descending; among equal values the earlier submission first (then the
+ *   smaller id, so the order is total).
+ * - Rank: competition ranking ("1224") among non-baseline runs: 1 + the number of ranked runs
+ *   with a strictly higher value.
+ * - Runs without a value for the metric are listed last, unranked (rank null); under BEST a
+ *   team's run with a value is always preferred to one without.
+ */
+import type { LeaderboardMetric } from "../validations/metrics";
+import { rankingValue, type MetricsJson } from "./scores";
+
+/** The tie policy, as one sentence for the page and the API. */
+export const TIE_POLICY =
+  "Runs with exactly equal scores share a rank (competition ranking: 1, 2, 2, 4), and among equal runs the earlier submission is listed first.";
+
+/** One scored run, as ranking needs it. */
+export interface Run {
+  submissionId: string;
+  teamId: string;
+  submittedAt: Date;
+  isBaseline: boolean;
+  scores: MetricsJson;
+}
+
+/** A run placed on the board. */
+export type RankedRun<R extends Run = Run> = R & {
+  /** competition rank; null for baselines and runs without the metric */
+  rank: number | null;
+  /** the chosen metric's F1; null when the run lacks the metric */
+  value: number | null;
+};
+
+/** Earlier submission first, then smaller id. */
+function earlier(a: Run, b: Run): number {
+  return a.submittedAt.getTime() - b.submittedAt.getTime() || (a.submissionId < b.submissionId ? -1 : a.submissionId > b.submissionId ? 1 : 0);
+}
+
+/** Board order: value descending (missing last), then earlier submission first. */
+function boardOrder(a: { value: number | null } & Run, b: { value: number | null } & Run): number {
+  if (a.value !== b.value) {
+    if (a.value === null) return 1;
+    if (b.value === null) return -1;
+    return b.value - a.value;
+  }
+  return earlier(a, b);
+}
+
+/**
+ * Selects and ranks runs.
+ *
+ * @param runs the phase's scored, public runs (any order; not mutated)
+ * @param metric the metric to rank by
+ * @param rule BEST or LATEST per team (ignored when `allRuns`)
+ * @param allRuns list every run instead of one per team
+ * @returns the listed runs in board order, each with `rank` and `value`
+ */
+export function rankRuns<R extends Run>(runs: readonly R[], metric: LeaderboardMetric, rule: "BEST" | "LATEST", allRuns: boolean): RankedRun<R>[] {
+  const valued = runs.map((r) => ({ ...r, value: rankingValue(r.scores, metric) }));
+  let listed: typeof valued;
+  if (allRuns) {
+    listed = valued;
+  } else {
+    const chosen = new Map<string, (typeof valued)[number]>();
+    listed = valued.filter((r) => r.isBaseline);
+    for (const run of valued) {
+      if (run.isBaseline) continue;
+      const current = chosen.get(run.teamId);
+      if (!current || preferred(run, current, rule)) chosen.set(run.teamId, run);
+    }
+    listed.push(...chosen.values());
+  }
+  listed.sort(boardOrder);
+  // Ranked runs are in descending value order, so equal values are neighbours among them.
+  let ranked = 0;
+  let previous: { value: number; rank: number } | null = null;
+  return listed.map((r) => {
+    if (r.isBaseline || r.value === null) return { ...r, rank: null };
+    ranked += 1;
+    if (previous === null || r.value !== previous.value) previous = { value: r.value, rank: ranked };
+    return { ...r, rank: previous.rank };
+  });
+}
+
+/** Whether `run` should replace `current` as its team's entry under `rule`. */
+function preferred(run: Run & { value: number | null }, current: Run & { value: number | null }, rule: "BEST" | "LATEST"): boolean {
+  if (rule === "LATEST") return earlier(run, current) > 0;
+  if (run.value === null) return false;
+  if (current.value === null) return true;
+  return run.value > current.value || (run.value === current.value && earlier(run, current) < 0);
+}

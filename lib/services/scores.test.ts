@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { LEADERBOARD_CSV_COLUMNS, leaderboardCsv, type LeaderboardRow } from "./leaderboard";
+import { documentScoresToJson, scoresToJson, type ScoreRowLike } from "./scores";
+
+
+const counts = (metric: string, rn: number, rd: number, pn: number, pd: number): ScoreRowLike => {
+  const recall = rn / rd;
+  const precision = pn / pd;
+  return { metric, recallNum: rn, recallDen: rd, precisionNum: pn, precisionDen: pd, recall, precision, f1: (2 * recall * precision) / (recall + precision) };
+};
+const fractionsOnly = (metric: string, recall: number | null, precision: number | null, f1: number): ScoreRowLike => ({
+  metric,
+  recallNum: null,
+  recallDen: null,
+  precisionNum: null,
+  precisionDen: null,
+  recall,
+  precision,
+  f1,
+});
+
+/** Score rows as the worker stores them for one submission. */
+const STORED: ScoreRowLike[] = [
+  fractionsOnly("conll", null, null, 0.61),
+  counts("muc", 1, 3, 1, 2),
+  counts("blanc_coref", 2, 4, 2, 3),
+  counts("blanc_noncoref", 5, 6, 5, 7),
+  fractionsOnly("blanc", 0.6, 0.7, 0.65),
+  counts("bcub", 2.5, 4, 2.5, 3),
+  { ...counts("ignored_metric", 1, 1, 1, 1) },
+];
+
+describe("scoresToJson", () => {
+  it("gives the CLI JSON shape: fractions plus snake_case counts, BLANC link counts, CoNLL f1 only", () => {
+    const json = scoresToJson(STORED);
+    expect(Object.keys(json)).toEqual(["muc", "bcub", "blanc", "conll"]);
+    expect(json.muc).toEqual({ recall: 1 / 3, precision: 1 / 2, f1: (2 * (1 / 3) * (1 / 2)) / (1 / 3 + 1 / 2), recall_num: 1, recall_den: 3, precision_num: 1, precision_den: 2 });
+    expect(json.bcub?.recall_num).toBe(2.5);
+    expect(json.blanc).toEqual({
+      recall: 0.6,
+      precision: 0.7,
+      f1: 0.65,
+      coref_links: { recall_num: 2, recall_den: 4, precision_num: 2, precision_den: 3 },
+      noncoref_links: { recall_num: 5, recall_den: 6, precision_num: 5, precision_den: 7 },
+    });
+    expect(json.conll).toEqual({ f1: 0.61 });
+  });
+
+  it("leaves out metrics without rows, and BLANC link counts when they are not stored", () => {
+    expect(scoresToJson([])).toEqual({});
+    expect(scoresToJson([fractionsOnly("blanc", 0.5, 0.5, 0.5)])).toEqual({ blanc: { recall: 0.5, precision: 0.5, f1: 0.5 } });
+  });
+});
+
+describe("documentScoresToJson", () => {
+  const doc = (document: string, metric: string, rn: number, rd: number, pn: number, pd: number) => ({ document, metric, recallNum: rn, recallDen: rd, precisionNum: pn, precisionDen: pd });
+
+  it("derives fractions, BLANC and CoNLL per document from the counts, documents in name order", () => {
+    const out = documentScoresToJson([
+      doc("d2", "muc", 0, 0, 0, 0),
+      doc("d1", "muc", 1, 2, 1, 1),
+      doc("d1", "bcub", 1, 2, 1, 2),
+      doc("d1", "ceafe", 1, 1, 1, 1),
+      doc("d1", "blanc_coref", 1, 2, 1, 1),
+      doc("d1", "blanc_noncoref", 1, 1, 1, 1),
+    ]);
+    expect(out.map((d) => d.document)).toEqual(["d1", "d2"]);
+    const d1 = out[0].metrics;
+    expect(d1.muc).toMatchObject({ recall: 0.5, precision: 1, recall_num: 1, recall_den: 2 });
+    expect(d1.muc?.f1).toBeCloseTo(2 / 3, 15);
+    expect(d1.bcub?.f1).toBe(0.5);
+    expect(d1.conll?.f1).toBeCloseTo((2 / 3 + 0.5 + 1) / 3, 15);
+    // BLANC: mean of the coreference-link F1 (2/3) and the non-coreference-link F1 (1).
+    expect(d1.blanc?.f1).toBeCloseTo((2 / 3 + 1) / 2, 15);
+    expect(d1.blanc?.coref_links).toEqual({ recall_num: 1, recall_den: 2, precision_num: 1, precision_den: 1 });
+    expect(out[1].metrics).toEqual({ muc: { recall: 0, precision: 0, f1: 0, recall_num: 0, recall_den: 0, precision_num: 0, precision_den: 0 } });
+    expect(out[1].metrics.conll).toBeUndefined();
+  });
+});
+
+describe("leaderboardCsv", () => {
+  const row = (over: Partial<LeaderboardRow>): LeaderboardRow => ({
+    rank: 1,
+    value: 0.61,
+    team: { id: "t1", name: "Team One" },
+    systemName: "sys, v2",
+    submissionId: "11111111-1111-1111-1111-111111111111",
+    submittedAt: new Date("2025-03-01T12:00:00.000Z"),
+    isBaseline: false,
+    paperUrl: null,
+    codeUrl: null,
+    goldVersion: 2,
+    scorerVersion: "0.1.0",
+    scores: scoresToJson(STORED),
+    ...over,
+  });
+
+  it("writes the documented header and full-precision fractions with exact counts", () => {
+    const csv = leaderboardCsv({ rows: [row({})] });
+    const [header, first, last] = csv.split("\r\n");
+    expect(header.split(",")).toEqual(LEADERBOARD_CSV_COLUMNS);
+    expect(last).toBe("");
+    const cells = new Map(LEADERBOARD_CSV_COLUMNS.map((c, i) => [c, parseCsvLine(first)[i]]));
+    expect(cells.get("rank")).toBe("1");
+    expect(cells.get("system")).toBe("sys, v2");
+    expect(cells.get("submitted_at")).toBe("2025-03-01T12:00:00.000Z");
+    expect(cells.get("is_baseline")).toBe("false");
+    expect(cells.get("muc_recall")).toBe(String(1 / 3));
+    expect(cells.get("muc_recall")).toBe("0.3333333333333333");
+    expect(cells.get("muc_recall_den")).toBe("3");
+    expect(cells.get("bcub_recall_num")).toBe("2.5");
+    expect(cells.get("blanc_noncoref_precision_den")).toBe("7");
+    expect(cells.get("conll_f1")).toBe("0.61");
+    expect(cells.get("lea_f1")).toBe("");
+    expect(cells.get("mentions_recall_num")).toBe("");
+  });
+
+  it("leaves the rank empty for baselines and defuses formula-like names", () => {
+    const csv = leaderboardCsv({ rows: [row({ rank: null, isBaseline: true, team: { id: "t", name: "=HYPERLINK(\"x\")" } })] });
+    const cells = parseCsvLine(csv.split("\r\n")[1]);
+    expect(cells[0]).toBe("");
+    expect(cells[1]).toBe("'=HYPERLINK(\"x\")");
+    expect(cells[5]).toBe("true");
+  });
+});
+
+/** Minimal RFC 4180 line parser for the assertions above. */
+function parseCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      out.push(cell);
+      cell = "";
+    } else cell += ch;
+  }
+  out.push(cell);
+  return out;
+}

@@ -1,0 +1,309 @@
+/**
+ * Submissions: upload (checked, stored, queued), one submission as a viewer sees it, and
+ * lists for a team, for the viewer, and for organizers.
+ *
+ * Upload order (each step's error is final; nothing is stored and no quota used before the
+ * last step): sign-in → phase exists → metadata → phase window (baselines skip it) → team
+ * resolution → size → synchronous parse with limits → [personal team created if needed] →
+ * one transaction holding an advisory lock on (team, phase): quota check, insert QUEUED,
+ * audit → after commit, enqueue.
+ *
+ * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
+ * window and the quota, and do not count against it.
+ */
+import { ForbiddenError, NotFoundError } from "../errors";
+import { assertCanManageTask, canManageTask, canViewSubmission, isTeamMember, requireSignedIn, type Viewer } from "../permissions";
+import { packFile } from "../storage";
+import { parseInput } from "../validations/parse";
+import { submissionMetadataSchema } from "../validations/submission";
+import { isLeaderboardMetric } from "../validations/metrics";
+import { recordAudit } from "./audit";
+import { defaultDb, isUuid, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
+import { enqueueAfterCommit } from "./gold";
+import { assertPhaseOpen, loadPhase } from "./phases";
+import { assertQuotaLeft, quotaStatus } from "./quota";
+import { documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { ensurePersonalTeam, findSubmittingTeam } from "./teams";
+import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
+
+/** What an upload sends: the file and its metadata (see `submissionMetadataSchema`). */
+export interface CreateSubmissionInput {
+  viewer: Viewer;
+  phaseId: string;
+  /** team id or name; needed only by users in several teams */
+  team?: string | null;
+  fileName: string;
+  bytes: Uint8Array;
+  systemName: string;
+  description?: string | null;
+  paperUrl?: string | null;
+  codeUrl?: string | null;
+  isBaseline?: boolean;
+  visibility?: SubmissionVisibility;
+  /** the upload time (default: now); for scripts and tests */
+  now?: Date;
+}
+
+/**
+ * Accepts an upload: checks it, stores it QUEUED, and enqueues it for scoring.
+ *
+ * @returns the new submission's id and status (QUEUED)
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
+ *   ValidationError (422) for bad metadata, an unreadable file (`formatErrors` with line and
+ *   column) or, for users in several teams, no `team`; ForbiddenError (403) for naming a team
+ *   one is not in, or a baseline by a non-organizer; PhaseClosedError (409) outside the
+ *   window (message in UTC); TooLargeError (413, message in MB); QuotaExceededError (429)
+ */
+export async function createSubmission(input: CreateSubmissionInput): Promise<{ id: string; status: SubmissionStatus }> {
+  const viewer = requireSignedIn(input.viewer, "Please sign in (or use an API token) to submit.");
+  const now = input.now ?? new Date();
+  const db = defaultDb();
+  const phase = await loadPhase(input.phaseId, db);
+  const meta = parseInput(
+    submissionMetadataSchema,
+    {
+      systemName: input.systemName,
+      description: input.description ?? undefined,
+      paperUrl: input.paperUrl,
+      codeUrl: input.codeUrl,
+      team: input.team,
+      isBaseline: input.isBaseline ?? false,
+      visibility: input.visibility ?? "PUBLIC",
+    },
+    "submission",
+  );
+  if (meta.isBaseline && !(await canManageTask(viewer, phase.taskId, db))) {
+    throw new ForbiddenError("Only the organizers of this task can submit baselines.");
+  }
+  if (!meta.isBaseline) assertPhaseOpen(phase, now);
+  const existingTeam = await findSubmittingTeam(viewer.userId, meta.team, db);
+  assertUploadSize(input.bytes.byteLength);
+  const fileName = cleanFileName(input.fileName);
+  parseUpload(input.bytes, fileName);
+  const stored = packFile(input.bytes);
+  const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
+
+  const id = await db.$transaction(async (tx) => {
+    await lockKey(tx, `quota:${team.id}:${phase.id}`);
+    if (!meta.isBaseline) assertQuotaLeft(await quotaStatus(team.id, phase.id, now, tx, phase), team.name, phase.name);
+    const row = await tx.submission.create({
+      data: {
+        phaseId: phase.id,
+        teamId: team.id,
+        submitterId: viewer.userId,
+        systemName: meta.systemName,
+        description: meta.description,
+        paperUrl: meta.paperUrl,
+        codeUrl: meta.codeUrl,
+        fileName,
+        sha256: stored.sha256,
+        gzip: stored.gzip,
+        size: stored.size,
+        status: "QUEUED",
+        isBaseline: meta.isBaseline,
+        visibility: meta.visibility,
+        createdAt: now,
+      },
+      select: { id: true },
+    });
+    await recordAudit(tx, {
+      actorId: viewer.userId,
+      action: "submission.create",
+      targetType: "submission",
+      targetId: row.id,
+      data: { phaseId: phase.id, teamId: team.id, fileName, sha256: stored.sha256, size: stored.size, isBaseline: meta.isBaseline },
+    });
+    return row.id;
+  });
+  await enqueueAfterCommit([id], `new submission ${id}`);
+  return { id, status: "QUEUED" };
+}
+
+/** One submission as a viewer sees it. Fields marked "team and organizers" are absent for others. */
+export interface SubmissionView {
+  id: string;
+  status: SubmissionStatus;
+  systemName: string;
+  description: string;
+  paperUrl: string | null;
+  codeUrl: string | null;
+  isBaseline: boolean;
+  visibility: SubmissionVisibility;
+  team: { id: string; name: string };
+  task: { id: string; slug: string; title: string; primaryMetric: string };
+  phase: { id: string; name: string; displayTimeZone: string };
+  submittedAt: Date;
+  startedAt: Date | null;
+  scoredAt: Date | null;
+  /** gold key version and scorer version that produced `scores` (null before the first scoring) */
+  goldVersion: number | null;
+  scorerVersion: string | null;
+  /** team and organizers: who uploaded it */
+  submitter?: { id: string; name: string };
+  /** team and organizers: the uploaded file */
+  file?: { name: string; sha256: string; size: number };
+  /** team and organizers: scoring attempts so far */
+  attempts?: number;
+  /** team and organizers: why it failed (null unless FAILED) */
+  error?: { stage: string | null; message: string | null; location: unknown } | null;
+  /** corpus scores (CLI JSON shape); null when there are none yet. After a new gold key they are the previous version's until rescored. */
+  scores: MetricsJson | null;
+  /** per-document scores; organizers always, others only when the phase allows participant analysis; else null */
+  perDocument: { document: string; metrics: MetricsJson }[] | null;
+  viewerIsTeamMember: boolean;
+  viewerIsOrganizer: boolean;
+}
+
+/**
+ * One submission, if the viewer may see it (see `canViewSubmission`). Never includes gold
+ * content or gold metadata.
+ *
+ * @throws NotFoundError (404) when it does not exist or the viewer may not see it
+ */
+export async function getSubmissionForViewer(id: string, viewer: Viewer): Promise<SubmissionView> {
+  const db = defaultDb();
+  const s = isUuid(id)
+    ? await db.submission.findUnique({
+        where: { id },
+        omit: { gzip: true },
+        include: {
+          team: { select: { id: true, name: true } },
+          submitter: { select: { id: true, name: true } },
+          phase: { include: { task: { select: { id: true, slug: true, title: true, primaryMetric: true } } } },
+          scores: true,
+        },
+      })
+    : null;
+  if (!s || !(await canViewSubmission(viewer, s, db))) throw new NotFoundError("No such submission.");
+  const viewerIsOrganizer = await canManageTask(viewer, s.phase.taskId, db);
+  const viewerIsTeamMember = viewer !== null && (await isTeamMember(viewer.userId, s.teamId, db));
+  const insider = viewerIsOrganizer || viewerIsTeamMember;
+  const showDocuments = viewerIsOrganizer || s.phase.allowParticipantAnalysis;
+  const documentRows = showDocuments ? await db.documentScore.findMany({ where: { submissionId: s.id } }) : [];
+  return {
+    id: s.id,
+    status: s.status,
+    systemName: s.systemName,
+    description: s.description,
+    paperUrl: s.paperUrl,
+    codeUrl: s.codeUrl,
+    isBaseline: s.isBaseline,
+    visibility: s.visibility,
+    team: s.team,
+    task: s.phase.task,
+    phase: { id: s.phase.id, name: s.phase.name, displayTimeZone: s.phase.displayTimeZone },
+    submittedAt: s.createdAt,
+    startedAt: s.startedAt,
+    scoredAt: s.scoredAt,
+    goldVersion: s.goldVersion,
+    scorerVersion: s.scorerVersion,
+    ...(insider
+      ? {
+          submitter: s.submitter,
+          file: { name: s.fileName, sha256: s.sha256, size: s.size },
+          attempts: s.attempts,
+          error: s.status === "FAILED" ? { stage: s.errorStage, message: s.errorMessage, location: s.errorLocation } : null,
+        }
+      : {}),
+    scores: s.scores.length > 0 ? scoresToJson(s.scores) : null,
+    perDocument: showDocuments && documentRows.length > 0 ? documentScoresToJson(documentRows) : null,
+    viewerIsTeamMember,
+    viewerIsOrganizer,
+  };
+}
+
+/** A submission in a list. */
+export interface SubmissionSummary {
+  id: string;
+  status: SubmissionStatus;
+  systemName: string;
+  team: { id: string; name: string };
+  submitter: { id: string; name: string };
+  phase: { id: string; name: string };
+  task: { slug: string; primaryMetric: string };
+  submittedAt: Date;
+  scoredAt: Date | null;
+  isBaseline: boolean;
+  visibility: SubmissionVisibility;
+  goldVersion: number | null;
+  /** F1 of the task's primary metric, when scored */
+  primaryF1: number | null;
+  /** the error message when FAILED */
+  errorStage: string | null;
+  errorMessage: string | null;
+}
+
+/** Most rows a list returns. */
+export const MAX_LIST = 1000;
+
+async function listSubmissions(where: Prisma.SubmissionWhereInput, limit: number): Promise<SubmissionSummary[]> {
+  const rows = await defaultDb().submission.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: Math.max(1, Math.min(limit, MAX_LIST)),
+    select: {
+      id: true,
+      status: true,
+      systemName: true,
+      createdAt: true,
+      scoredAt: true,
+      isBaseline: true,
+      visibility: true,
+      goldVersion: true,
+      errorStage: true,
+      errorMessage: true,
+      team: { select: { id: true, name: true } },
+      submitter: { select: { id: true, name: true } },
+      phase: { select: { id: true, name: true, task: { select: { slug: true, primaryMetric: true } } } },
+      scores: { select: { metric: true, f1: true } },
+    },
+  });
+  return rows.map(({ scores, createdAt, phase, ...r }) => {
+    const primary = isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : "conll";
+    return {
+      ...r,
+      phase: { id: phase.id, name: phase.name },
+      task: phase.task,
+      submittedAt: createdAt,
+      primaryF1: scores.find((x) => x.metric === primary)?.f1 ?? null,
+    };
+  });
+}
+
+/**
+ * A team's submissions, newest first (members only).
+ *
+ * @param phaseId only this phase, when given
+ * @param limit at most this many (default and maximum {@link MAX_LIST})
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the viewer is not a member
+ */
+export async function listSubmissionsForTeam(viewer: Viewer, teamId: string, phaseId?: string, limit = MAX_LIST): Promise<SubmissionSummary[]> {
+  const user = requireSignedIn(viewer);
+  if (!isUuid(teamId) || !(await isTeamMember(user.userId, teamId))) throw new NotFoundError("No such team among yours.");
+  if (phaseId !== undefined && !isUuid(phaseId)) return [];
+  return listSubmissions({ teamId, ...(phaseId ? { phaseId } : {}) }, limit);
+}
+
+/**
+ * The submissions of all the viewer's teams in a phase, newest first (for the submit page).
+ *
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase
+ */
+export async function listSubmissionsForViewer(viewer: Viewer, phaseId: string, limit = MAX_LIST): Promise<SubmissionSummary[]> {
+  const user = requireSignedIn(viewer);
+  await loadPhase(phaseId);
+  return listSubmissions({ phaseId, team: { members: { some: { userId: user.userId } } } }, limit);
+}
+
+/**
+ * Every submission of a phase, newest first (organizers only), private ones included.
+ *
+ * @throws UnauthorizedError (401), ForbiddenError (403) unless the viewer organizes the
+ *   task; NotFoundError (404) for an unknown phase
+ */
+export async function listSubmissionsForPhase(viewer: Viewer, phaseId: string, limit = MAX_LIST): Promise<SubmissionSummary[]> {
+  const db = defaultDb();
+  const phase = await loadPhase(phaseId, db);
+  await assertCanManageTask(viewer, phase.taskId, db);
+  return listSubmissions({ phaseId }, limit);
+}

@@ -1,0 +1,219 @@
+/**
+ * Teams: creation, join codes, membership, and which team a submission is made for.
+ *
+ * Join codes are not stored: a team's code is derived from its id with HMAC-SHA256 keyed by
+ * NEXTAUTH_SECRET, so only members (who are shown it) can pass it on, and rotating the
+ * secret invalidates every code. Looking a code up checks it against every team (one HMAC
+ * per team, about a microsecond each).
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { loadEnv } from "../env";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { parseInput } from "../validations/parse";
+import { joinCodeSchema, teamNameSchema } from "../validations/team";
+import { recordAudit } from "./audit";
+import { defaultDb, isUniqueViolation, isUuid, lockKey, type Db, type Team } from "./db";
+
+/** A team as listed for one of its members. */
+export interface TeamSummary {
+  id: string;
+  name: string;
+  /** the listing user's role in the team */
+  role: "OWNER" | "MEMBER";
+  memberCount: number;
+  createdAt: Date;
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/**
+ * The join code of a team: 16 base32 characters (80 bits) of HMAC-SHA256(secret, team id).
+ *
+ * @param teamId the team's id
+ * @param secret defaults to NEXTAUTH_SECRET from the environment
+ * @returns the canonical code (upper case, no separators); show it with {@link formatJoinCode}
+ */
+export function joinCodeFor(teamId: string, secret: string = loadEnv().NEXTAUTH_SECRET): string {
+  const mac = createHmac("sha256", secret).update(`corefboard-team-join:${teamId}`).digest();
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of mac.subarray(0, 10)) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+/** A canonical join code in groups of four: "ABCD-EFGH-IJKL-MNOP". */
+export function formatJoinCode(code: string): string {
+  return code.match(/.{1,4}/g)?.join("-") ?? code;
+}
+
+/**
+ * Creates a team; the creator becomes its OWNER.
+ *
+ * @param userId the creator
+ * @param name 2–64 characters, unique among teams (case-insensitively)
+ * @returns the new team as listed for its creator
+ * @throws ValidationError (422) for a bad or taken name
+ */
+export async function createTeam(userId: string, name: string): Promise<TeamSummary> {
+  const teamName = parseInput(teamNameSchema, name, "team name");
+  const db = defaultDb();
+  if (await teamNameTaken(teamName, db)) throw nameTaken(teamName);
+  try {
+    return await db.$transaction(async (tx) => {
+      const team = await tx.team.create({ data: { name: teamName, members: { create: { userId, role: "OWNER" } } } });
+      await recordAudit(tx, { actorId: userId, action: "team.create", targetType: "team", targetId: team.id, data: { name: teamName } });
+      return { id: team.id, name: team.name, role: "OWNER" as const, memberCount: 1, createdAt: team.createdAt };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(teamName);
+    throw error;
+  }
+}
+
+function nameTaken(name: string): ValidationError {
+  return ValidationError.field("name", `A team named "${name}" already exists. Please choose another name.`);
+}
+
+async function teamNameTaken(name: string, db: Db): Promise<boolean> {
+  return (await db.team.findFirst({ where: { name: { equals: name, mode: "insensitive" } }, select: { id: true } })) !== null;
+}
+
+/**
+ * The join code of a team, for one of its members to pass on.
+ *
+ * @returns the formatted code ("ABCD-EFGH-IJKL-MNOP")
+ * @throws NotFoundError (404) when the team does not exist or the user is not a member
+ */
+export async function getJoinCode(userId: string, teamId: string): Promise<string> {
+  const member = await defaultDb().teamMember.findUnique({ where: { teamId_userId: { teamId, userId } } });
+  if (!member) throw new NotFoundError("No such team among yours.");
+  return formatJoinCode(joinCodeFor(teamId));
+}
+
+/**
+ * Joins the team whose join code this is, as a MEMBER. Joining a team one is already in
+ * changes nothing.
+ *
+ * @param code as typed (case, spaces and hyphens ignored)
+ * @returns the team as listed for the user
+ * @throws ValidationError (422) for a malformed code; NotFoundError (404) when no team has it
+ */
+export async function joinTeam(userId: string, code: string): Promise<TeamSummary> {
+  const wanted = Buffer.from(parseInput(joinCodeSchema, code, "join code"));
+  const db = defaultDb();
+  const secret = loadEnv().NEXTAUTH_SECRET;
+  const teams = await db.team.findMany({ select: { id: true } });
+  const match = teams.find((t) => timingSafeEqual(Buffer.from(joinCodeFor(t.id, secret)), wanted));
+  if (!match) throw new NotFoundError("No team has this join code. Please check it with a member of the team.");
+  await db.$transaction(async (tx) => {
+    const existing = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId: match.id, userId } } });
+    if (existing) return;
+    await tx.teamMember.create({ data: { teamId: match.id, userId, role: "MEMBER" } });
+    await recordAudit(tx, { actorId: userId, action: "team.join", targetType: "team", targetId: match.id });
+  });
+  const summary = (await listTeamsOf(userId)).find((t) => t.id === match.id);
+  if (!summary) throw new Error("joinTeam: membership vanished");
+  return summary;
+}
+
+/**
+ * The teams a user belongs to, oldest membership first.
+ *
+ * @returns id, name, the user's role, member count and creation time of each team
+ */
+export async function listTeamsOf(userId: string, db: Db = defaultDb()): Promise<TeamSummary[]> {
+  const rows = await db.teamMember.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "asc" }, { teamId: "asc" }],
+    select: { role: true, team: { select: { id: true, name: true, createdAt: true, _count: { select: { members: true } } } } },
+  });
+  return rows.map((r) => ({ id: r.team.id, name: r.team.name, role: r.role, memberCount: r.team._count.members, createdAt: r.team.createdAt }));
+}
+
+/**
+ * The user's personal team: when they are in no team, creates a one-person team named after
+ * them (with a short id suffix if the name is taken) and makes them its OWNER. Safe against
+ * concurrent calls for the same user (they serialize on a lock; the later one finds the team).
+ *
+ * @returns the new team, or, when the user already is in a team, the first one they joined
+ * @throws NotFoundError (404) for an unknown user
+ */
+export async function ensurePersonalTeam(userId: string): Promise<Team> {
+  const db = defaultDb();
+  const user = await db.user.findUnique({ where: { id: userId }, select: { name: true } });
+  if (!user) throw new NotFoundError("No such user.");
+  const base = personalTeamName(user.name);
+  const candidates = [base, `${base} (${userId.slice(0, 8)})`, `${base} (${userId.replace(/-/g, "")})`];
+  for (const name of candidates) {
+    try {
+      return await db.$transaction(async (tx) => {
+        await lockKey(tx, `personal-team:${userId}`);
+        const first = await tx.teamMember.findFirst({ where: { userId }, orderBy: [{ createdAt: "asc" }, { teamId: "asc" }], select: { team: true } });
+        if (first) return first.team;
+        if (await teamNameTaken(name, tx)) throw new NameTakenSignal();
+        const team = await tx.team.create({ data: { name, members: { create: { userId, role: "OWNER" } } } });
+        await recordAudit(tx, { actorId: userId, action: "team.create", targetType: "team", targetId: team.id, data: { name, personal: true } });
+        return team;
+      });
+    } catch (error) {
+      if (!(error instanceof NameTakenSignal) && !isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new Error("ensurePersonalTeam: no free team name");
+}
+
+class NameTakenSignal extends Error {}
+
+/** A valid team name from a user's display name (cut to 50 characters, padded if too short). */
+function personalTeamName(userName: string): string {
+  const cleaned = userName.replace(/[\p{Cc}\p{Cf}]/gu, "").trim().slice(0, 50).trim();
+  return cleaned.length >= 2 ? cleaned : `Team ${cleaned || "member"}`.trim();
+}
+
+/**
+ * Which existing team a submission is made for, without creating anything.
+ *
+ * @param userId the submitter
+ * @param teamRef a team id or name (names compare case-insensitively), or null/undefined
+ * @returns the named team; with no name: the user's only team, or null when they are in
+ *   no team (the caller then uses {@link ensurePersonalTeam})
+ * @throws ForbiddenError (403) when the user is not in the named team (or it does not
+ *   exist); ValidationError (422, field `team`) when no team is named and the user is in
+ *   several, listing them
+ */
+export async function findSubmittingTeam(userId: string, teamRef?: string | null, db: Db = defaultDb()): Promise<Team | null> {
+  const rows = await db.teamMember.findMany({ where: { userId }, orderBy: [{ createdAt: "asc" }, { teamId: "asc" }], select: { team: true } });
+  const teams = rows.map((r) => r.team);
+  const ref = teamRef?.trim();
+  if (ref) {
+    const found = teams.find((t) => (isUuid(ref) && t.id === ref.toLowerCase()) || t.name.toLowerCase() === ref.toLowerCase());
+    if (found) return found;
+    const yours = teams.length > 0 ? ` Your teams: ${teams.map((t) => t.name).join(", ")}.` : " You are not in any team yet.";
+    throw new ForbiddenError(`You are not a member of the team "${ref}".${yours}`);
+  }
+  if (teams.length === 0) return null;
+  if (teams.length === 1) return teams[0];
+  throw ValidationError.field(
+    "team",
+    `You are in ${teams.length} teams; please say which one this submission is for (field "team"): ${teams.map((t) => t.name).join(", ")}.`,
+  );
+}
+
+/**
+ * The team a submission is made for (see {@link findSubmittingTeam}), creating the user's
+ * personal team when they are in none.
+ *
+ * @throws as {@link findSubmittingTeam}
+ */
+export async function resolveSubmittingTeam(userId: string, teamRef?: string | null): Promise<Team> {
+  return (await findSubmittingTeam(userId, teamRef)) ?? ensurePersonalTeam(userId);
+}

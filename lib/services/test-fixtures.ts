@@ -1,0 +1,139 @@
+/**
+ * Test fixtures for the service tests: users, tasks with phases, submissions and scores
+ * written straight to the database (bypassing the services under test). Test-only.
+ */
+import type { PrismaClient } from "../db/client";
+import { packFile } from "../storage";
+import type { Viewer } from "../permissions";
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A small CoNLL-2012 key: 2 documents, 12 tokens, 4 entities (2 singletons), 6 mentions. */
+export const SMALL_KEY = [
+  "#begin document (doc1); part 000",
+  "John\t(0)",
+  "saw\t-",
+  "Mary\t(1)",
+  ".\t-",
+  "",
+  "He\t(0)",
+  "waved\t-",
+  "at\t-",
+  "her\t(1)|(2",
+  "dog\t2)",
+  "#end document",
+  "#begin document (doc2); part 000",
+  "It\t(3)",
+  "rained\t-",
+  ".\t-",
+  "#end document",
+  "",
+].join("\n");
+
+/** A file that fails to parse at line 3, column 5 (a mention never closed). */
+export const BROKEN_FILE = ["#begin document (d); part 0", "w\t-", "x\t(7", "y\t-", "#end document", ""].join("\n");
+
+/** UTF-8 bytes of a string. */
+export function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** Creates a user and returns it with its viewer. */
+export async function makeUser(db: PrismaClient, name: string, role: "ADMIN" | "USER" = "USER") {
+  const user = await db.user.create({ data: { email: `${name.toLowerCase().replace(/\W/g, "")}-${unique()}@example.org`, name, role } });
+  return { ...user, viewer: { userId: user.id, role } satisfies NonNullable<Viewer> };
+}
+
+/** Creates a team with the given members (the first is OWNER). */
+export async function makeTeam(db: PrismaClient, name: string, memberIds: string[]) {
+  return db.team.create({
+    data: { name: `${name} ${unique()}`, members: { create: memberIds.map((userId, i) => ({ userId, role: i === 0 ? ("OWNER" as const) : ("MEMBER" as const) })) } },
+  });
+}
+
+type PhaseOverrides = Partial<{
+  name: string;
+  opensAt: Date;
+  closesAt: Date;
+  dailyLimit: number | null;
+  totalLimit: number | null;
+  leaderboardVisibility: "PUBLIC" | "PARTICIPANTS" | "ORGANIZERS";
+  selectionRule: "BEST" | "LATEST";
+  allowParticipantAnalysis: boolean;
+}>;
+
+/** Creates a task with one phase (open from a day ago to a day ahead unless overridden) and optional organizers. */
+export async function makeTaskWithPhase(db: PrismaClient, options: { organizerIds?: string[]; phase?: PhaseOverrides; primaryMetric?: string } = {}) {
+  const day = 24 * 3600 * 1000;
+  const slug = `task-${unique()}`;
+  const task = await db.task.create({
+    data: {
+      slug,
+      title: `Task ${slug}`,
+      primaryMetric: options.primaryMetric ?? "conll",
+      organizers: { create: (options.organizerIds ?? []).map((userId) => ({ userId })) },
+      phases: {
+        create: {
+          name: "test",
+          opensAt: new Date(Date.now() - day),
+          closesAt: new Date(Date.now() + day),
+          ...options.phase,
+        },
+      },
+    },
+    include: { phases: true },
+  });
+  return { task, phase: task.phases[0] };
+}
+
+/** Inserts a submission row directly (default: SCORED, PUBLIC). */
+export async function insertSubmission(
+  db: PrismaClient,
+  fields: {
+    phaseId: string;
+    teamId: string;
+    submitterId: string;
+    systemName?: string;
+    status?: "QUEUED" | "SCORING" | "SCORED" | "FAILED";
+    errorStage?: string | null;
+    visibility?: "PUBLIC" | "PRIVATE";
+    isBaseline?: boolean;
+    createdAt?: Date;
+    goldVersion?: number | null;
+  },
+) {
+  const stored = packFile(bytes(`response ${unique()}`));
+  return db.submission.create({
+    data: {
+      phaseId: fields.phaseId,
+      teamId: fields.teamId,
+      submitterId: fields.submitterId,
+      systemName: fields.systemName ?? "sys",
+      fileName: "response.conll",
+      sha256: stored.sha256,
+      gzip: stored.gzip,
+      size: stored.size,
+      status: fields.status ?? "SCORED",
+      errorStage: fields.errorStage ?? null,
+      visibility: fields.visibility ?? "PUBLIC",
+      isBaseline: fields.isBaseline ?? false,
+      goldVersion: fields.goldVersion ?? (fields.status === undefined || fields.status === "SCORED" ? 1 : null),
+      ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
+    },
+  });
+}
+
+/** Writes Score rows as the worker does: `conll` (f1 only) and `muc` with counts `[rn, rd, pn, pd]`. */
+export async function insertScores(db: PrismaClient, submissionId: string, phaseId: string, scores: { conll?: number; muc?: [number, number, number, number] }) {
+  if (scores.conll !== undefined) {
+    await db.score.create({ data: { submissionId, phaseId, metric: "conll", f1: scores.conll } });
+  }
+  if (scores.muc) {
+    const [recallNum, recallDen, precisionNum, precisionDen] = scores.muc;
+    const recall = recallNum / recallDen;
+    const precision = precisionNum / precisionDen;
+    const f1 = recall + precision === 0 ? 0 : (2 * recall * precision) / (recall + precision);
+    await db.score.create({ data: { submissionId, phaseId, metric: "muc", recallNum, recallDen, precisionNum, precisionDen, recall, precision, f1 } });
+  }
+}

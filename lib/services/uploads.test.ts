@@ -1,0 +1,341 @@
+/**
+ * Gold key uploads, submissions and quotas against a real database. The queue is mocked:
+ * these tests check what is stored and what is enqueued, not pg-boss.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+vi.mock("../queue", () => ({ enqueueScoring: vi.fn(async () => {}) }));
+
+import { useTestDatabase } from "../db/test-db";
+import { DomainError, QuotaExceededError, ValidationError } from "../errors";
+import { enqueueScoring } from "../queue";
+import { unpackFile } from "../storage";
+import { listGoldVersions, loadActiveGold, uploadGoldKey } from "./gold";
+import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
+import { createSubmission, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
+import { createTeam } from "./teams";
+import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, SMALL_KEY } from "./test-fixtures";
+
+const testDb = useTestDatabase();
+const enqueue = vi.mocked(enqueueScoring);
+
+beforeEach(() => {
+  enqueue.mockReset();
+  enqueue.mockResolvedValue(undefined);
+});
+afterEach(() => {
+  delete process.env.UPLOAD_MAX_BYTES;
+});
+
+async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** An organizer, a task with one open phase (overridable), and a participant in a one-person team. */
+async function setup(phase: Parameters<typeof makeTaskWithPhase>[1] extends infer O ? (O extends { phase?: infer P } ? P : never) : never = {}) {
+  const db = testDb.prisma;
+  const organizer = await makeUser(db, "Gold Organizer");
+  const participant = await makeUser(db, "Submitter");
+  const { task, phase: p } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
+  const team = await makeTeam(db, "Team", [participant.id]);
+  return { db, organizer, participant, task, phase: p, team };
+}
+
+const submission = (viewer: CreateSubmissionInput["viewer"], phaseId: string, over: Partial<CreateSubmissionInput> = {}): CreateSubmissionInput => ({
+  viewer,
+  phaseId,
+  fileName: "system.conll",
+  bytes: bytes(SMALL_KEY),
+  systemName: "my-system",
+  ...over,
+});
+
+describe("uploadGoldKey", () => {
+  it("stores version 1 with exact stats, active, and audits it; loadActiveGold returns the same bytes", async () => {
+    const { db, organizer, phase } = await setup();
+    const { gold, requeued } = await uploadGoldKey(organizer.viewer, phase.id, "dir/key.v4_gold_conll", bytes(SMALL_KEY));
+    expect(requeued).toBe(0);
+    expect(gold).toMatchObject({ version: 1, fileName: "key.v4_gold_conll", active: true, documents: 2, size: bytes(SMALL_KEY).byteLength });
+    expect(gold.stats).toEqual({ documents: 2, tokens: 12, mentions: 6, entities: 4, singletons: 2, warnings: 0 });
+    const row = await db.goldKey.findUniqueOrThrow({ where: { id: gold.id } });
+    expect(new TextDecoder().decode(unpackFile(row.gzip, row.sha256))).toBe(SMALL_KEY);
+    const active = await loadActiveGold(phase.id);
+    expect(active?.version).toBe(1);
+    expect(active?.bytes.toString("utf8")).toBe(SMALL_KEY);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "gold.upload", targetId: gold.id } });
+    expect(audit.actorId).toBe(organizer.id);
+    expect(JSON.stringify(audit.data)).not.toContain("John");
+    expect(enqueue).toHaveBeenCalledWith([]);
+  });
+
+  it("a new version becomes the only active one and re-queues every submission of the phase, keeping old scores", async () => {
+    const { db, organizer, participant, phase, team } = await setup();
+    await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY));
+    const scored = await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: participant.id, status: "SCORED", goldVersion: 1 });
+    await insertScores(db, scored.id, phase.id, { conll: 0.42 });
+    const failed = await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: participant.id, status: "FAILED", errorStage: "scoring" });
+    await db.submission.update({ where: { id: failed.id }, data: { attempts: 3, errorMessage: "boom", errorLocation: { line: 1 } } });
+    const elsewhere = await makeTaskWithPhase(db);
+    const untouched = await insertSubmission(db, { phaseId: elsewhere.phase.id, teamId: team.id, submitterId: participant.id, status: "SCORED" });
+    enqueue.mockClear();
+
+    const { gold, requeued } = await uploadGoldKey(organizer.viewer, phase.id, "key2.conll", bytes(SMALL_KEY.replace("It\t(3)", "It\t-")));
+    expect(gold.version).toBe(2);
+    expect(gold.stats).toMatchObject({ mentions: 5, entities: 3, singletons: 1 });
+    expect(requeued).toBe(2);
+    const versions = await db.goldKey.findMany({ where: { phaseId: phase.id }, orderBy: { version: "asc" } });
+    expect(versions.map((v) => [v.version, v.active])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    const after = await db.submission.findMany({ where: { phaseId: phase.id }, orderBy: { createdAt: "asc" } });
+    for (const s of after) {
+      expect([s.status, s.attempts, s.errorStage, s.errorMessage, s.errorLocation]).toEqual(["QUEUED", 0, null, null, null]);
+    }
+    expect(after.find((s) => s.id === scored.id)?.goldVersion).toBe(1);
+    expect(await db.score.count({ where: { submissionId: scored.id } })).toBe(1);
+    expect((await db.submission.findUniqueOrThrow({ where: { id: untouched.id } })).status).toBe("SCORED");
+    expect(enqueue).toHaveBeenCalledTimes(1);
+    expect([...enqueue.mock.calls[0][0]].sort()).toEqual([scored.id, failed.id].sort());
+    expect((await loadActiveGold(phase.id))?.version).toBe(2);
+    expect((await listGoldVersions(organizer.viewer, phase.id)).map((g) => g.version)).toEqual([2, 1]);
+    expect((await rejection(listGoldVersions(participant.viewer, phase.id))).httpStatus).toBe(403);
+  });
+
+  it("a broken file is a 422 with line numbers; nothing is stored, the version and submissions are unchanged", async () => {
+    const { db, organizer, participant, phase, team } = await setup();
+    await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY));
+    const s = await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: participant.id, status: "SCORED" });
+    enqueue.mockClear();
+    const auditsBefore = await db.auditEvent.count();
+    const error = (await rejection(uploadGoldKey(organizer.viewer, phase.id, "broken.conll", bytes(BROKEN_FILE)))) as ValidationError;
+    expect(error.httpStatus).toBe(422);
+    expect(error.formatErrors).toHaveLength(1);
+    expect(error.formatErrors[0]).toMatchObject({ file: "broken.conll", line: 3 });
+    expect(error.toJSON().error.formatErrors).toEqual(error.formatErrors);
+    expect(await db.goldKey.count({ where: { phaseId: phase.id } })).toBe(1);
+    expect((await loadActiveGold(phase.id))?.version).toBe(1);
+    expect((await db.submission.findUniqueOrThrow({ where: { id: s.id } })).status).toBe("SCORED");
+    expect(await db.auditEvent.count()).toBe(auditsBefore);
+    expect(enqueue).not.toHaveBeenCalled();
+  });
+
+  it("only organizers upload (401/403), and the size limit is enforced (413)", async () => {
+    const { db, participant, organizer, phase } = await setup();
+    expect((await rejection(uploadGoldKey(null, phase.id, "k.conll", bytes(SMALL_KEY)))).httpStatus).toBe(401);
+    expect((await rejection(uploadGoldKey(participant.viewer, phase.id, "k.conll", bytes(SMALL_KEY)))).httpStatus).toBe(403);
+    process.env.UPLOAD_MAX_BYTES = "100";
+    expect((await rejection(uploadGoldKey(organizer.viewer, phase.id, "k.conll", bytes(SMALL_KEY)))).httpStatus).toBe(413);
+    expect(await db.goldKey.count({ where: { phaseId: phase.id } })).toBe(0);
+  });
+
+  it("a failed enqueue after commit is logged, not thrown (the reconciler catches up)", async () => {
+    const { organizer, phase } = await setup();
+    enqueue.mockRejectedValueOnce(new Error("queue down"));
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const { gold } = await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY));
+      expect(gold.version).toBe(1);
+      expect(log).toHaveBeenCalledWith(expect.stringContaining("queue down"));
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
+
+/**
+ * Runs `body` while every insert into submissions sleeps 300 ms, so two uploads' check-then-insert
+ * windows overlap for sure: without the (team, phase) lock both would pass the quota check.
+ */
+async function withSlowInserts<T>(body: () => Promise<T>): Promise<T> {
+  const db = testDb.prisma;
+  await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION test_slow_insert() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$ LANGUAGE plpgsql`);
+  await db.$executeRawUnsafe(`CREATE TRIGGER test_slow_insert BEFORE INSERT ON submissions FOR EACH ROW EXECUTE FUNCTION test_slow_insert()`);
+  try {
+    return await body();
+  } finally {
+    await db.$executeRawUnsafe(`DROP TRIGGER test_slow_insert ON submissions`);
+  }
+}
+
+describe("createSubmission", () => {
+  it("stores the file QUEUED, audits it and enqueues it after commit", async () => {
+    const { db, participant, phase, team } = await setup();
+    const result = await createSubmission(submission(participant.viewer, phase.id, { description: "desc", paperUrl: "https://example.org/p" }));
+    expect(result.status).toBe("QUEUED");
+    const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
+    expect([row.teamId, row.submitterId, row.systemName, row.fileName, row.status, row.paperUrl]).toEqual([team.id, participant.id, "my-system", "system.conll", "QUEUED", "https://example.org/p"]);
+    expect(unpackFile(row.gzip, row.sha256).toString("utf8")).toBe(SMALL_KEY);
+    expect(enqueue).toHaveBeenCalledWith([result.id]);
+    expect(await db.auditEvent.count({ where: { action: "submission.create", targetId: result.id } })).toBe(1);
+  });
+
+  it("rejects anonymous viewers (401) and unknown phases (404)", async () => {
+    const { participant, phase } = await setup();
+    expect((await rejection(createSubmission(submission(null, phase.id)))).httpStatus).toBe(401);
+    expect((await rejection(createSubmission(submission(participant.viewer, "00000000-0000-0000-0000-000000000000")))).httpStatus).toBe(404);
+  });
+
+  it("rejects submissions outside the window with 409 and the times in UTC; nothing stored", async () => {
+    const { db, participant, team } = await setup();
+    const closed = await makeTaskWithPhase(db, { phase: { opensAt: new Date("2024-01-01T00:00:00Z"), closesAt: new Date("2024-02-01T12:00:00Z") } });
+    const error = await rejection(createSubmission(submission(participant.viewer, closed.phase.id)));
+    expect(error.httpStatus).toBe(409);
+    expect(error.code).toBe("phase_closed");
+    expect(error.message).toContain("is closed");
+    expect(error.message).toContain("2024-01-01 00:00 UTC");
+    expect(error.message).toContain("2024-02-01 12:00 UTC");
+    const future = await makeTaskWithPhase(db, { phase: { opensAt: new Date("2099-01-01T00:00:00Z"), closesAt: new Date("2099-02-01T00:00:00Z") } });
+    expect((await rejection(createSubmission(submission(participant.viewer, future.phase.id)))).message).toContain("has not opened yet");
+    expect(await db.submission.count({ where: { teamId: team.id } })).toBe(0);
+  });
+
+  it("enforces the daily limit per UTC day (429 with the reset time), and yesterday's runs do not count today", async () => {
+    const { participant, phase, team } = await setup({ dailyLimit: 2 });
+    const today = new Date();
+    const yesterday = new Date(today.getTime() - 24 * 3600 * 1000);
+    await createSubmission(submission(participant.viewer, phase.id, { now: yesterday }));
+    await createSubmission(submission(participant.viewer, phase.id, { now: yesterday }));
+    await createSubmission(submission(participant.viewer, phase.id, { now: today }));
+    await createSubmission(submission(participant.viewer, phase.id, { now: today }));
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { now: today })));
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    expect(error.httpStatus).toBe(429);
+    expect(error.details).toEqual({ limit: "daily", resetsAt: nextUtcMidnight(today).toISOString() });
+    expect(error.message).toContain("00:00 UTC");
+    const status = await quotaStatus(team.id, phase.id, today);
+    expect(status).toMatchObject({ usedToday: 2, dailyLimit: 2, remainingToday: 0, usedTotal: 4, totalLimit: null, remainingTotal: null });
+    expect(status.resetsAt.toISOString()).toBe(nextUtcMidnight(today).toISOString());
+    expect(status.resetsAt.getUTCHours()).toBe(0);
+  });
+
+  it("enforces the total limit across days (429, limit total)", async () => {
+    const { db, participant, phase, team } = await setup({ totalLimit: 2, dailyLimit: 5 });
+    await createSubmission(submission(participant.viewer, phase.id, { now: new Date(Date.now() - 20 * 3600 * 1000) }));
+    await createSubmission(submission(participant.viewer, phase.id));
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { now: new Date(Date.now() + 1000) })));
+    expect(error.httpStatus).toBe(429);
+    expect(error.details).toEqual({ limit: "total" });
+    expect(await db.submission.count({ where: { teamId: team.id, phaseId: phase.id } })).toBe(2);
+  });
+
+  it("two concurrent uploads racing for the last slot: exactly one succeeds", async () => {
+    const { db, participant, phase, team } = await setup({ totalLimit: 3 });
+    await createSubmission(submission(participant.viewer, phase.id));
+    await createSubmission(submission(participant.viewer, phase.id));
+    const results = await withSlowInserts(() =>
+      Promise.allSettled([createSubmission(submission(participant.viewer, phase.id)), createSubmission(submission(participant.viewer, phase.id))]),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].reason).toBeInstanceOf(QuotaExceededError);
+    expect(await db.submission.count({ where: { teamId: team.id, phaseId: phase.id } })).toBe(3);
+  });
+
+  it("a user in no team racing two first uploads for one slot: one personal team, one submission", async () => {
+    const { db, phase } = await setup({ totalLimit: 1 });
+    const newcomer = await makeUser(db, "Racing Newcomer");
+    const results = await withSlowInserts(() =>
+      Promise.allSettled([createSubmission(submission(newcomer.viewer, phase.id)), createSubmission(submission(newcomer.viewer, phase.id))]),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const teams = await db.team.findMany({ where: { members: { some: { userId: newcomer.id } } } });
+    expect(teams.map((t) => t.name)).toEqual(["Racing Newcomer"]);
+    expect(await db.submission.count({ where: { phaseId: phase.id, teamId: teams[0].id } })).toBe(1);
+  });
+
+  it("naming a team one is not in is 403; nothing stored", async () => {
+    const { db, participant, phase } = await setup();
+    const other = await makeUser(db, "Someone Else");
+    const otherTeam = await createTeam(other.id, `Not Yours ${Date.now()}`);
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { team: otherTeam.name })));
+    expect(error.httpStatus).toBe(403);
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+  });
+
+  it("an invalid file is a 422 with its line; nothing stored, no quota used, no personal team created", async () => {
+    const { db, participant, phase, team } = await setup({ dailyLimit: 3 });
+    const before = await quotaStatus(team.id, phase.id);
+    const error = (await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName: "bad.conll", bytes: bytes(BROKEN_FILE) })))) as ValidationError;
+    expect(error.httpStatus).toBe(422);
+    expect(error.formatErrors[0]).toMatchObject({ file: "bad.conll", line: 3 });
+    expect(await quotaStatus(team.id, phase.id)).toEqual(before);
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+    const loner = await makeUser(db, "Loner With Bad File");
+    await rejection(createSubmission(submission(loner.viewer, phase.id, { bytes: bytes(BROKEN_FILE) })));
+    expect(await db.teamMember.count({ where: { userId: loner.id } })).toBe(0);
+    expect(enqueue).not.toHaveBeenCalled();
+  });
+
+  it("a file over the limit is a 413 stating the limit in MB", async () => {
+    const { db, participant, phase } = await setup();
+    process.env.UPLOAD_MAX_BYTES = String(512 * 1024);
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { bytes: new Uint8Array(600 * 1024) })));
+    expect(error.httpStatus).toBe(413);
+    expect(error.message).toContain("0.5 MB");
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+  });
+
+  it("baselines: organizers only; they skip the window and the quota and do not count", async () => {
+    const { db, organizer, participant } = await setup();
+    const closed = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase: { totalLimit: 1, opensAt: new Date("2099-01-01T00:00:00Z"), closesAt: new Date("2099-02-01T00:00:00Z") } });
+    expect((await rejection(createSubmission(submission(participant.viewer, closed.phase.id, { isBaseline: true })))).httpStatus).toBe(403);
+    const orgTeam = await makeTeam(db, "Org team", [organizer.id]);
+    await createSubmission(submission(organizer.viewer, closed.phase.id, { isBaseline: true }));
+    await createSubmission(submission(organizer.viewer, closed.phase.id, { isBaseline: true }));
+    expect(await quotaStatus(orgTeam.id, closed.phase.id)).toMatchObject({ usedTotal: 0, remainingTotal: 1 });
+  });
+});
+
+describe("quota counting", () => {
+  it("counts every status except FAILED at stage platform", async () => {
+    const { db, participant, phase, team } = await setup({ dailyLimit: 10, totalLimit: 10 });
+    const add = (status: "QUEUED" | "SCORING" | "SCORED" | "FAILED", errorStage: string | null = null) =>
+      insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: participant.id, status, errorStage });
+    await add("QUEUED");
+    await add("SCORING");
+    await add("SCORED");
+    await add("FAILED", "validation");
+    await add("FAILED", null);
+    await add("FAILED", "platform");
+    await add("FAILED", "platform");
+    expect(await quotaStatus(team.id, phase.id)).toMatchObject({ usedToday: 5, usedTotal: 5, remainingToday: 5, remainingTotal: 5 });
+  });
+
+  it("quotaForViewer resolves the team like a submission, without creating one", async () => {
+    const { db, participant, phase, team } = await setup({ dailyLimit: 4 });
+    await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: participant.id, status: "QUEUED" });
+    const mine = await quotaForViewer(participant.viewer, phase.id);
+    expect(mine.team?.id).toBe(team.id);
+    expect(mine.quota).toMatchObject({ usedToday: 1, remainingToday: 3 });
+    const loner = await makeUser(db, "Quota Loner");
+    const fresh = await quotaForViewer(loner.viewer, phase.id);
+    expect(fresh).toMatchObject({ team: null, mustChooseTeam: false, quota: { usedToday: 0, remainingToday: 4 } });
+    expect(await db.teamMember.count({ where: { userId: loner.id } })).toBe(0);
+    await makeTeam(db, "Second", [participant.id]);
+    expect(await quotaForViewer(participant.viewer, phase.id)).toMatchObject({ team: null, mustChooseTeam: true, quota: null });
+    expect((await rejection(quotaForViewer(null, phase.id))).httpStatus).toBe(401);
+  });
+});
+
+describe("submission lists", () => {
+  it("team members list their team's runs; organizers list the phase; others get 404/403", async () => {
+    const { db, organizer, participant, phase, team } = await setup();
+    const s = await createSubmission(submission(participant.viewer, phase.id));
+    expect((await listSubmissionsForTeam(participant.viewer, team.id)).map((x) => x.id)).toEqual([s.id]);
+    const stranger = await makeUser(db, "List Stranger");
+    expect((await rejection(listSubmissionsForTeam(stranger.viewer, team.id))).httpStatus).toBe(404);
+    expect((await listSubmissionsForPhase(organizer.viewer, phase.id)).map((x) => [x.id, x.team.id, x.status])).toEqual([[s.id, team.id, "QUEUED"]]);
+    expect((await rejection(listSubmissionsForPhase(participant.viewer, phase.id))).httpStatus).toBe(403);
+    expect((await listSubmissionsForViewer(participant.viewer, phase.id)).map((x) => x.id)).toEqual([s.id]);
+    expect(await listSubmissionsForViewer(stranger.viewer, phase.id)).toEqual([]);
+    expect((await rejection(listSubmissionsForViewer(null, phase.id))).httpStatus).toBe(401);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Who is making the request: from the next-auth session cookie (pages, server actions) or a
+ * bearer API token (`/api/v1` routes). Server-only.
+ *
+ * The JWT only proves who signed in. Each call re-reads the user, so a deleted account loses
+ * access at once and a role change applies on the next request.
+ */
+import { getServerSession } from "next-auth";
+import { authOptions } from "./auth/options";
+import { authenticateBearer } from "./auth/api-tokens";
+import { getUserById, type PublicUser, type UserRole } from "./services/users";
+
+/** The signed-in user, as pages and services see them. */
+export type CurrentUser = PublicUser;
+
+/** The identity that authorization checks take. */
+export interface Viewer {
+  userId: string;
+  role: UserRole;
+}
+
+/**
+ * The user signed in through the session cookie of the current request.
+ *
+ * Call only where `next/headers` works: server components, server actions, route handlers.
+ *
+ * @returns `{id, email, name, role}`, or null when nobody is signed in or the account is gone
+ */
+export async function getCurrentUser(): Promise<CurrentUser | null> {
+  const session = await getServerSession(authOptions);
+  const id = session?.user?.id;
+  if (!id) return null;
+  return getUserById(id);
+}
+
+/**
+ * The viewer of a request: a bearer token when the request carries an `Authorization`
+ * header, else the session cookie.
+ *
+ * A request with an `Authorization` header is judged by that header alone: a bad or revoked
+ * token gives null even when a session cookie is present too.
+ *
+ * @param request the incoming request (route handlers); omit in server components and actions
+ * @returns `{userId, role}`, or null for an anonymous viewer
+ */
+export async function getViewer(request?: Request): Promise<Viewer | null> {
+  const authorization = request?.headers.get("authorization");
+  if (authorization) {
+    const user = await authenticateBearer(authorization);
+    return user ? { userId: user.id, role: user.role } : null;
+  }
+  const user = await getCurrentUser();
+  return user ? { userId: user.id, role: user.role } : null;
+}

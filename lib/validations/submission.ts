@@ -1,0 +1,27 @@
+/** Input schemas for submissions: the metadata sent with the file (form fields or API JSON). */
+import { z } from "zod";
+
+/** An http(s) URL, or empty/absent (→ null). */
+const urlField = z
+  .string()
+  .trim()
+  .max(2000, { error: "at most 2000 characters" })
+  .nullish()
+  .transform((s) => (s ? s : null))
+  .refine((s) => s === null || /^https?:\/\/[^\s/]+\S*$/.test(s), { error: "expected an http:// or https:// URL" });
+
+/** The metadata of a submission. */
+export const submissionMetadataSchema = z.object({
+  systemName: z.string().trim().min(1, { error: "required" }).max(100, { error: "at most 100 characters" }),
+  description: z.string().trim().max(5000, { error: "at most 5000 characters" }).default(""),
+  paperUrl: urlField,
+  codeUrl: urlField,
+  /** Team id or name; required only for users in several teams. */
+  team: z.string().trim().max(100).nullish().transform((s) => (s ? s : null)),
+  /** Organizers only: a reference system shown (flagged) on the leaderboard. */
+  isBaseline: z.boolean().default(false),
+  /** PRIVATE runs are seen only by the team and the organizers, and never ranked. */
+  visibility: z.enum(["PUBLIC", "PRIVATE"]).default("PUBLIC"),
+});
+export type SubmissionMetadataInput = z.input<typeof submissionMetadataSchema>;
+export type SubmissionMetadata = z.output<typeof submissionMetadataSchema>;
