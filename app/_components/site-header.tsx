@@ -15,6 +15,16 @@ export async function SiteHeader() {
           Tasks
         </Link>
         {user && (
+          <Link href="/teams" className="text-sm text-zinc-600 hover:text-zinc-900">
+            Teams
+          </Link>
+        )}
+        {user?.role === "ADMIN" && (
+          <Link href="/tasks/new" className="text-sm text-zinc-600 hover:text-zinc-900">
+            New task
+          </Link>
+        )}
+        {user && (
           <Link href="/account" className="text-sm text-zinc-600 hover:text-zinc-900">
             Account
           </Link>

@@ -217,3 +217,32 @@ export async function findSubmittingTeam(userId: string, teamRef?: string | null
 export async function resolveSubmittingTeam(userId: string, teamRef?: string | null): Promise<Team> {
   return (await findSubmittingTeam(userId, teamRef)) ?? ensurePersonalTeam(userId);
 }
+
+/** A team member as the teams page shows them. */
+export interface TeamMemberView {
+  userId: string;
+  name: string;
+  role: "OWNER" | "MEMBER";
+}
+
+/**
+ * The members of each of the user's teams, owners first, then by joining time. Only teams
+ * the user belongs to are read; nothing else about other users is exposed.
+ *
+ * @param userId the signed-in user
+ * @returns members by team id (teams the user is not in are absent)
+ */
+export async function membersOfMyTeams(userId: string, db: Db = defaultDb()): Promise<Map<string, TeamMemberView[]>> {
+  const rows = await db.teamMember.findMany({
+    where: { team: { members: { some: { userId } } } },
+    orderBy: [{ role: "asc" }, { createdAt: "asc" }],
+    select: { teamId: true, role: true, user: { select: { id: true, name: true } } },
+  });
+  const byTeam = new Map<string, TeamMemberView[]>();
+  for (const row of rows) {
+    const list = byTeam.get(row.teamId) ?? [];
+    list.push({ userId: row.user.id, name: row.user.name, role: row.role });
+    byTeam.set(row.teamId, list);
+  }
+  return byTeam;
+}

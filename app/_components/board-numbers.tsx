@@ -1,0 +1,92 @@
+/**
+ * Exact numbers for score tables (submission page, leaderboard): percentages with 2 decimals
+ * on the page, the exact fraction behind each one in the `title` (hover) text. Server-safe.
+ *
+ * Counts are what the scorer stored: whole numbers for MUC, CEAFm, CEAFe links, mentions and
+ * BLANC links; sums of fractions (printed to 10 significant digits, as the reference scorer
+ * does) for B³, CEAFe similarity and LEA.
+ */
+import type { BlancJson, CountScoreJson, CountsJson } from "../../lib/services/scores";
+
+/** A fraction in [0, 1] as a percentage with 2 decimals, e.g. `0.6315…` → `63.16%`. */
+export function formatPercent(value: number): string {
+  return `${(value * 100).toFixed(2)}%`;
+}
+
+/** A count as the reference scorer prints it: integers plainly, others to 10 significant digits. */
+export function formatCount(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
+}
+
+/** `num/den` of a stored count pair, e.g. `12/20`. */
+export function formatFraction(num: number, den: number): string {
+  return `${formatCount(num)}/${formatCount(den)}`;
+}
+
+/** Greatest common divisor of two non-negative integers. */
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/**
+ * The exact F1 of recall `rn/rd` and precision `pn/pd` as one fraction, when all four are
+ * whole numbers: F1 = 2RP/(R+P) = 2·rn·pn / (rn·pd + pn·rd), reduced.
+ *
+ * @returns e.g. `"24/38"` reduced to `"12/19"`; null when a count is not whole or F1 is 0/0
+ */
+export function exactF1Fraction(c: { recall_num: number; recall_den: number; precision_num: number; precision_den: number }): string | null {
+  const { recall_num: rn, recall_den: rd, precision_num: pn, precision_den: pd } = c;
+  if (![rn, rd, pn, pd].every(Number.isSafeInteger)) return null;
+  const num = 2 * rn * pn;
+  const den = rn * pd + pn * rd;
+  if (!Number.isSafeInteger(num) || !Number.isSafeInteger(den) || den === 0) return null;
+  const g = gcd(num, den) || 1;
+  return `${num / g}/${den / g}`;
+}
+
+/** Full-precision value for hover text. */
+function full(value: number): string {
+  return String(value);
+}
+
+/** Hover text of a recall or precision cell: `"12/20 = 0.6"`. */
+export function ratioTitle(num: number | null, den: number | null, value: number): string {
+  if (num === null || den === null) return `= ${full(value)}`;
+  return `${formatFraction(num, den)} = ${full(value)}`;
+}
+
+/** Hover text of a count metric's F1 cell: the exact fraction and how it is made. */
+export function f1Title(score: CountScoreJson): string {
+  const { recall_num: rn, recall_den: rd, precision_num: pn, precision_den: pd } = score;
+  if (rn === null || rd === null || pn === null || pd === null) return `F1 = ${full(score.f1)}`;
+  const exact = exactF1Fraction({ recall_num: rn, recall_den: rd, precision_num: pn, precision_den: pd });
+  return `F1 = 2RP/(R+P)${exact ? ` = ${exact}` : ""} = ${full(score.f1)} (R = ${formatFraction(rn, rd)}, P = ${formatFraction(pn, pd)})`;
+}
+
+/** Hover text of BLANC recall, precision or F1: the mean of the coreference and non-coreference link scores. */
+export function blancTitle(blanc: BlancJson, part: "recall" | "precision" | "f1"): string {
+  const link = (c: CountsJson | undefined, which: "recall" | "precision") =>
+    c ? (which === "recall" ? formatFraction(c.recall_num, c.recall_den) : formatFraction(c.precision_num, c.precision_den)) : "?";
+  if (part === "f1") return `BLANC F1 = mean of the coreference-link and non-coreference-link F1 = ${full(blanc.f1)}`;
+  const name = part === "recall" ? "recall" : "precision";
+  return `BLANC ${name} = (${link(blanc.coref_links, part)} + ${link(blanc.noncoref_links, part)}) / 2 = ${full(blanc[part])} (coreference links, non-coreference links)`;
+}
+
+/** Hover text of a CoNLL F1 cell. */
+export function conllTitle(value: number): string {
+  return `CoNLL F1 = (MUC F1 + B³ F1 + CEAFe F1) / 3 = ${full(value)}`;
+}
+
+/**
+ * One percentage with its exact value in the `title`, in a `<span>` that keeps the digits
+ * aligned. Optionally the fraction's counts below it (`counts`).
+ */
+export function Percent({ value, title, counts }: { value: number; title: string; counts?: string }) {
+  return (
+    <span title={title} className="tabular-nums" data-exact={full(value)}>
+      {formatPercent(value)}
+      {counts !== undefined && <span className="block text-xs text-zinc-500">{counts}</span>}
+    </span>
+  );
+}

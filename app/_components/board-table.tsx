@@ -1,0 +1,173 @@
+/**
+ * The leaderboard table: rank, team, system (linked to its submission page), submission time,
+ * then F1 per metric (optionally recall and precision too), the ranking metric's column
+ * highlighted. Every number has its exact value in the `title`. Server-safe.
+ */
+import Link from "next/link";
+import type { LeaderboardRow } from "../../lib/services/leaderboard";
+import type { CountScoreJson, MetricsJson } from "../../lib/services/scores";
+import { METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
+import { blancTitle, conllTitle, f1Title, Percent, ratioTitle } from "./board-numbers";
+import { UtcTime } from "./ui";
+
+/** The metrics shown as columns, in order (Mentions is added in front when ranking by it). */
+export const BOARD_METRICS: readonly LeaderboardMetric[] = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
+
+type Part = "recall" | "precision" | "f1";
+
+/** The parts (R, P, F1) a metric's column group has. CoNLL has only F1. */
+function partsOf(metric: LeaderboardMetric, showRp: boolean): Part[] {
+  return showRp && metric !== "conll" ? ["recall", "precision", "f1"] : ["f1"];
+}
+
+const PART_LABEL: Record<Part, string> = { recall: "R", precision: "P", f1: "F1" };
+const PART_NAME: Record<Part, string> = { recall: "recall", precision: "precision", f1: "F1" };
+
+/** One score cell's value and hover text, or null when the run lacks the metric. */
+function scoreCell(scores: MetricsJson, metric: LeaderboardMetric, part: Part): { value: number; title: string } | null {
+  if (metric === "conll") return scores.conll ? { value: scores.conll.f1, title: conllTitle(scores.conll.f1) } : null;
+  if (metric === "blanc") return scores.blanc ? { value: scores.blanc[part], title: blancTitle(scores.blanc, part) } : null;
+  const s: CountScoreJson | undefined = scores[metric];
+  if (!s) return null;
+  if (part === "f1") return { value: s.f1, title: f1Title(s) };
+  return part === "recall"
+    ? { value: s.recall, title: `${METRIC_LABELS[metric]} recall ${ratioTitle(s.recall_num, s.recall_den, s.recall)}` }
+    : { value: s.precision, title: `${METRIC_LABELS[metric]} precision ${ratioTitle(s.precision_num, s.precision_den, s.precision)}` };
+}
+
+/**
+ * The table.
+ *
+ * @param rows the board's rows in board order
+ * @param metric the ranking metric (its columns are highlighted)
+ * @param showRp show recall and precision next to each F1
+ */
+export function BoardTable({ rows, metric, showRp }: { rows: LeaderboardRow[]; metric: LeaderboardMetric; showRp: boolean }) {
+  const metrics = metric === "mentions" ? (["mentions", ...BOARD_METRICS] as LeaderboardMetric[]) : BOARD_METRICS;
+  const highlight = (m: LeaderboardMetric) => (m === metric ? "bg-amber-50" : "");
+  const th = "px-2 py-2 font-medium";
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
+      <table className="w-full text-sm" data-testid="leaderboard-table">
+        <caption className="sr-only">
+          Leaderboard ranked by {METRIC_LABELS[metric]} F1{showRp ? ", with recall and precision" : ""}
+        </caption>
+        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-right`}>
+              Rank
+            </th>
+            <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-left`}>
+              Team
+            </th>
+            <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-left`}>
+              System
+            </th>
+            <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-left`}>
+              Submitted (UTC)
+            </th>
+            {metrics.map((m) =>
+              showRp ? (
+                <th
+                  key={m}
+                  scope={m === "conll" ? "col" : "colgroup"}
+                  colSpan={partsOf(m, true).length}
+                  rowSpan={m === "conll" ? 2 : 1}
+                  className={`${th} text-center normal-case ${highlight(m)}`}
+                  data-testid={`col-${m}`}
+                  aria-sort={m === metric ? "descending" : undefined}
+                >
+                  {METRIC_LABELS[m]}
+                  {m === "conll" && " F1"}
+                  {m === metric && <RankedBy />}
+                </th>
+              ) : (
+                <th key={m} scope="col" className={`${th} text-right normal-case ${highlight(m)}`} data-testid={`col-${m}`} aria-sort={m === metric ? "descending" : undefined}>
+                  {METRIC_LABELS[m]} F1
+                  {m === metric && <RankedBy />}
+                </th>
+              ),
+            )}
+          </tr>
+          {showRp && (
+            <tr>
+              {metrics
+                .filter((m) => m !== "conll")
+                .flatMap((m) =>
+                  partsOf(m, true).map((p) => (
+                    <th key={`${m}-${p}`} scope="col" className={`${th} text-right ${highlight(m)}`} data-testid={`col-${m}-${p}`}>
+                      <abbr title={`${METRIC_LABELS[m]} ${PART_NAME[p]}`} className="no-underline">
+                        {PART_LABEL[p]}
+                      </abbr>
+                    </th>
+                  )),
+                )}
+            </tr>
+          )}
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {rows.map((row) => (
+            <tr key={row.submissionId} data-testid="board-row" data-submission-id={row.submissionId} className={row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}>
+              <td className="px-2 py-2 text-right font-semibold tabular-nums" data-testid="board-rank">
+                {row.rank ?? (
+                  <span className="font-normal text-zinc-400" title={row.isBaseline ? "Baselines are reference points and take no rank." : "No score for this metric."}>
+                    —
+                  </span>
+                )}
+              </td>
+              <td className="px-2 py-2" data-testid="board-team">
+                {row.team.name}
+              </td>
+              <td className="px-2 py-2" data-testid="board-system">
+                <Link href={`/submissions/${row.submissionId}`} className="whitespace-nowrap font-medium underline">
+                  {row.systemName}
+                </Link>
+                {row.isBaseline && (
+                  <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="baseline-label">
+                    baseline
+                  </span>
+                )}
+                {(row.paperUrl || row.codeUrl) && (
+                  <span className="ml-2 space-x-2 text-xs">
+                    {row.paperUrl && (
+                      <a href={row.paperUrl} target="_blank" rel="noopener noreferrer nofollow" className="text-zinc-600 underline">
+                        paper
+                      </a>
+                    )}
+                    {row.codeUrl && (
+                      <a href={row.codeUrl} target="_blank" rel="noopener noreferrer nofollow" className="text-zinc-600 underline">
+                        code
+                      </a>
+                    )}
+                  </span>
+                )}
+              </td>
+              <td className="whitespace-nowrap px-2 py-2 text-zinc-600">
+                <UtcTime date={row.submittedAt} />
+              </td>
+              {metrics.flatMap((m) =>
+                partsOf(m, showRp).map((p) => {
+                  const c = scoreCell(row.scores, m, p);
+                  return (
+                    <td key={`${m}-${p}`} className={`px-2 py-2 text-right ${highlight(m)} ${p === "f1" ? "font-medium" : "text-zinc-600"}`} data-testid={`cell-${m}-${p}`}>
+                      {c ? <Percent value={c.value} title={c.title} /> : <span className="text-zinc-400">—</span>}
+                    </td>
+                  );
+                }),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The "ranked by this column" marker of a header. */
+function RankedBy() {
+  return (
+    <span aria-hidden="true" className="ml-1 text-amber-700" title="Ranked by this column">
+      ▼
+    </span>
+  );
+}

@@ -1,0 +1,103 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import type { MetricsJson } from "../../lib/services/scores";
+import { conllTitle, f1Title, blancTitle, Percent } from "./board-numbers";
+
+/** One document's scores, as `getSubmissionForViewer` returns them. */
+export interface RunDocumentScores {
+  document: string;
+  metrics: MetricsJson;
+}
+
+type Column = "document" | "conll" | "muc" | "bcub" | "ceafm" | "ceafe" | "lea" | "blanc";
+
+const F1_COLUMNS: { key: Exclude<Column, "document">; label: string }[] = [
+  { key: "conll", label: "CoNLL F1" },
+  { key: "muc", label: "MUC F1" },
+  { key: "bcub", label: "B³ F1" },
+  { key: "ceafm", label: "CEAFm F1" },
+  { key: "ceafe", label: "CEAFe F1" },
+  { key: "lea", label: "LEA F1" },
+  { key: "blanc", label: "BLANC F1" },
+];
+
+function f1Of(m: MetricsJson, key: Exclude<Column, "document">): number | null {
+  return m[key]?.f1 ?? null;
+}
+
+/**
+ * Per-document scores: documents × CoNLL F1 and each metric's F1, sortable by any column
+ * (click a header; again to reverse). Exact values on hover.
+ */
+export function RunDocumentTable({ documents }: { documents: RunDocumentScores[] }) {
+  const [sort, setSort] = useState<{ column: Column; descending: boolean }>({ column: "document", descending: false });
+  const rows = useMemo(() => {
+    const sorted = [...documents];
+    const { column, descending } = sort;
+    sorted.sort((a, b) => {
+      let c: number;
+      if (column === "document") c = a.document < b.document ? -1 : a.document > b.document ? 1 : 0;
+      else {
+        const x = f1Of(a.metrics, column);
+        const y = f1Of(b.metrics, column);
+        // Documents without the metric go last either way.
+        if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+        c = x - y;
+      }
+      return (descending ? -c : c) || (a.document < b.document ? -1 : 1);
+    });
+    return sorted;
+  }, [documents, sort]);
+
+  const toggle = (column: Column) =>
+    setSort((s) => (s.column === column ? { column, descending: !s.descending } : { column, descending: column !== "document" }));
+  const ariaSort = (column: Column) => (sort.column === column ? (sort.descending ? "descending" : "ascending") : "none");
+  const arrow = (column: Column) => (sort.column === column ? (sort.descending ? " ↓" : " ↑") : "");
+
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid="document-table">
+        <caption className="sr-only">Scores per document; use the column buttons to sort</caption>
+        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            <th scope="col" aria-sort={ariaSort("document")} className="py-2 pr-4 text-left font-medium">
+              <button type="button" onClick={() => toggle("document")} className="uppercase hover:text-zinc-900">
+                Document{arrow("document")}
+              </button>
+            </th>
+            {F1_COLUMNS.map((c) => (
+              <th key={c.key} scope="col" aria-sort={ariaSort(c.key)} className="py-2 pr-4 text-right font-medium">
+                <button type="button" onClick={() => toggle(c.key)} className="uppercase hover:text-zinc-900">
+                  {c.label}
+                  {arrow(c.key)}
+                </button>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {rows.map((d) => (
+            <tr key={d.document} data-testid="document-row">
+              <th scope="row" className="py-1.5 pr-4 text-left font-mono text-xs font-normal">
+                {d.document}
+              </th>
+              {F1_COLUMNS.map((c) => (
+                <td key={c.key} className="py-1.5 pr-4 text-right">
+                  <DocumentF1 metrics={d.metrics} column={c.key} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function DocumentF1({ metrics, column }: { metrics: MetricsJson; column: Exclude<Column, "document"> }) {
+  if (column === "conll") return metrics.conll ? <Percent value={metrics.conll.f1} title={conllTitle(metrics.conll.f1)} /> : <span>—</span>;
+  if (column === "blanc") return metrics.blanc ? <Percent value={metrics.blanc.f1} title={blancTitle(metrics.blanc, "f1")} /> : <span>—</span>;
+  const s = metrics[column];
+  return s ? <Percent value={s.f1} title={f1Title(s)} /> : <span>—</span>;
+}

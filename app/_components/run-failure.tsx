@@ -1,0 +1,47 @@
+/**
+ * Why a submission failed: the person-readable message, and where in the file when the
+ * problem has a location (line, column, and the offending line's excerpt). Server-safe.
+ */
+import { Notice } from "./ui";
+
+/** The error fields of a FAILED submission (`SubmissionView.error`). */
+export interface RunError {
+  stage: string | null;
+  message: string | null;
+  location: unknown;
+}
+
+/** Reads `{file?, line?, column?, excerpt?}` out of the stored JSON location. */
+function locationOf(location: unknown): { file?: string; line?: number; column?: number; excerpt?: string } | null {
+  if (typeof location !== "object" || location === null) return null;
+  const l = location as Record<string, unknown>;
+  const out = {
+    file: typeof l.file === "string" ? l.file : undefined,
+    line: typeof l.line === "number" ? l.line : undefined,
+    column: typeof l.column === "number" ? l.column : undefined,
+    excerpt: typeof l.excerpt === "string" ? l.excerpt : undefined,
+  };
+  return out.line !== undefined || out.excerpt !== undefined ? out : null;
+}
+
+/** The failure box. */
+export function RunFailure({ error }: { error: RunError }) {
+  const where = locationOf(error.location);
+  return (
+    <div data-testid="run-failure">
+      <Notice kind="error">
+        <p className="font-medium">{error.message ?? "Scoring failed."}</p>
+        {where && (
+          <p className="mt-1 font-mono text-xs">
+            {where.file ?? "file"}
+            {where.line !== undefined && `:${where.line}`}
+            {where.column !== undefined && `:${where.column}`}
+          </p>
+        )}
+        {where?.excerpt && <pre className="mt-2 overflow-x-auto rounded bg-white/70 p-2 font-mono text-xs">{where.excerpt}</pre>}
+        {error.stage === "platform" && <p className="mt-1 text-xs">This was a platform problem: it does not count against your limits.</p>}
+        {error.stage === "validation" && <p className="mt-1 text-xs">Fix the file and submit it again.</p>}
+      </Notice>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The submit page's quota box: runs left today and in total for the submitting team, and
+ * when the daily count resets (00:00 UTC), in UTC and in the reader's local time. Server
+ * component; the local time is formatted in the browser by `RunLocalTime`.
+ */
+import type { QuotaStatus } from "../../lib/services/quota";
+import { RunLocalTime } from "./run-local-time";
+import { UtcTime } from "./ui";
+
+/** "3 of 5 left" / "no limit (2 used)". */
+function left(remaining: number | null, limit: number | null, used: number): string {
+  if (limit === null) return `no limit (${used} used)`;
+  return `${remaining ?? 0} of ${limit} left`;
+}
+
+/** One team's quota as a definition list. */
+export function RunQuotaFigures({ quota }: { quota: QuotaStatus }) {
+  return (
+    <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm">
+      <dt className="text-zinc-500">Today</dt>
+      <dd data-testid="quota-today" className="tabular-nums">
+        {left(quota.remainingToday, quota.dailyLimit, quota.usedToday)}
+      </dd>
+      <dt className="text-zinc-500">In total</dt>
+      <dd data-testid="quota-total" className="tabular-nums">
+        {left(quota.remainingTotal, quota.totalLimit, quota.usedTotal)}
+      </dd>
+    </dl>
+  );
+}
+
+/**
+ * The quota box.
+ *
+ * @param quotas one entry per team shown: a single entry for the submitting team (team
+ *   null when a personal team would be created), or one per team when the user must choose
+ * @param resetsAt the next 00:00 UTC
+ */
+export function RunQuotaBox({ quotas, resetsAt }: { quotas: { team: string | null; quota: QuotaStatus }[]; resetsAt: Date }) {
+  const exhausted = quotas.length === 1 && (quotas[0].quota.remainingToday === 0 || quotas[0].quota.remainingTotal === 0);
+  return (
+    <section aria-labelledby="quota-heading" className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm" data-testid="quota-box">
+      <h2 id="quota-heading" className="text-sm font-semibold text-zinc-900">
+        Runs left
+      </h2>
+      <div className="mt-2 space-y-3">
+        {quotas.map(({ team, quota }) => (
+          <div key={team ?? "personal"}>
+            {quotas.length > 1 && <p className="text-sm font-medium text-zinc-800">{team}</p>}
+            <RunQuotaFigures quota={quota} />
+          </div>
+        ))}
+      </div>
+      {exhausted && (
+        <p className="mt-2 text-sm text-red-700">
+          {quotas[0].quota.remainingTotal === 0 ? "No runs are left in this phase." : "No runs are left today."}
+        </p>
+      )}
+      <p className="mt-3 text-xs text-zinc-600" data-testid="quota-reset">
+        Daily counts reset at 00:00 UTC. Next reset: <UtcTime date={resetsAt} /> (your time:{" "}
+        <RunLocalTime iso={resetsAt.toISOString()} testId="quota-reset-local" />
+        ). Runs that fail because of a platform problem do not count.
+      </p>
+    </section>
+  );
+}

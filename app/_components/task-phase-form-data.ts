@@ -1,0 +1,175 @@
+/**
+ * Phase settings as HTML forms carry them (strings, wall-clock times in the phase's display
+ * zone) and their conversion to the service input (UTC instants, numbers, booleans).
+ * Used by the new-task form and the manage page. Server-side (time-zone conversion).
+ */
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
+import type { FieldError } from "../../lib/errors";
+import { localDateTimeToUtc, zoneForDates } from "../../lib/validations/time";
+
+/** A phase's settings as form strings; times are `datetime-local` values in `displayTimeZone`. */
+export interface PhaseFormValues {
+  name: string;
+  opensAt: string;
+  closesAt: string;
+  displayTimeZone: string;
+  dailyLimit: string;
+  totalLimit: string;
+  leaderboardVisibility: string;
+  selectionRule: string;
+  allowParticipantAnalysis: boolean;
+}
+
+/** The service-side shape of a phase's settings (see `phaseInputSchema`), before validation. */
+export interface PhaseInputDraft {
+  name: string;
+  opensAt?: Date;
+  closesAt?: Date;
+  displayTimeZone: string;
+  dailyLimit: number | null;
+  totalLimit: number | null;
+  leaderboardVisibility: string;
+  selectionRule: string;
+  allowParticipantAnalysis: boolean;
+}
+
+/** Field errors keyed by field path ("slug", "phases.0.closesAt", …): the first message per path. */
+export type FieldErrorMap = Record<string, string>;
+
+/**
+ * Reads a phase's fields from a form.
+ *
+ * @param prefix the name prefix of the phase's inputs, e.g. "phases.0." (or "" for a lone phase)
+ */
+export function phaseValuesFromForm(formData: FormData, prefix = ""): PhaseFormValues {
+  const text = (field: string) => {
+    const value = formData.get(`${prefix}${field}`);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  return {
+    name: text("name"),
+    opensAt: text("opensAt"),
+    closesAt: text("closesAt"),
+    displayTimeZone: text("displayTimeZone") || "UTC",
+    dailyLimit: text("dailyLimit"),
+    totalLimit: text("totalLimit"),
+    leaderboardVisibility: text("leaderboardVisibility"),
+    selectionRule: text("selectionRule"),
+    allowParticipantAnalysis: formData.get(`${prefix}allowParticipantAnalysis`) === "on",
+  };
+}
+
+/**
+ * Converts a phase's form values to service input. Times are read in the chosen display zone
+ * with `localDateTimeToUtc`; an empty limit means "no limit".
+ *
+ * @param path the field-path prefix for errors, e.g. "phases.0." (matches the service's paths)
+ * @returns the draft input, and field errors for values that cannot be converted (the
+ *   corresponding draft fields are left out so the service does not report them twice)
+ */
+export function phaseInputFromValues(values: PhaseFormValues, path = ""): { input: PhaseInputDraft; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const time = (field: "opensAt" | "closesAt"): Date | undefined => {
+    const local = values[field];
+    if (!local) {
+      errors.push({ path: `${path}${field}`, message: "required" });
+      return undefined;
+    }
+    try {
+      return localDateTimeToUtc(local, values.displayTimeZone);
+    } catch {
+      errors.push({ path: `${path}${field}`, message: "expected a date and time, e.g. 2025-03-01 23:59" });
+      return undefined;
+    }
+  };
+  const limit = (field: "dailyLimit" | "totalLimit"): number | null => {
+    const raw = values[field];
+    if (raw === "") return null;
+    if (!/^\d+$/.test(raw)) {
+      errors.push({ path: `${path}${field}`, message: "expected a whole number (or empty for no limit)" });
+      return null;
+    }
+    return Number(raw);
+  };
+  const input: PhaseInputDraft = {
+    name: values.name,
+    displayTimeZone: values.displayTimeZone,
+    dailyLimit: limit("dailyLimit"),
+    totalLimit: limit("totalLimit"),
+    leaderboardVisibility: values.leaderboardVisibility,
+    selectionRule: values.selectionRule,
+    allowParticipantAnalysis: values.allowParticipantAnalysis,
+  };
+  const opensAt = time("opensAt");
+  const closesAt = time("closesAt");
+  if (opensAt) input.opensAt = opensAt;
+  if (closesAt) input.closesAt = closesAt;
+  return { input, errors };
+}
+
+/**
+ * A UTC instant as a `datetime-local` value ("YYYY-MM-DDTHH:mm") in a display zone.
+ *
+ * @param zone "AoE" or an IANA name
+ */
+export function utcToLocalInput(instant: Date, zone: string): string {
+  return format(new TZDate(instant.getTime(), zoneForDates(zone)), "yyyy-MM-dd'T'HH:mm");
+}
+
+/** The form values of a stored phase (times shown in its display zone). */
+export function phaseValuesFromPhase(phase: {
+  name: string;
+  opensAt: Date;
+  closesAt: Date;
+  displayTimeZone: string;
+  dailyLimit: number | null;
+  totalLimit: number | null;
+  leaderboardVisibility: string;
+  selectionRule: string;
+  allowParticipantAnalysis: boolean;
+}): PhaseFormValues {
+  return {
+    name: phase.name,
+    opensAt: utcToLocalInput(phase.opensAt, phase.displayTimeZone),
+    closesAt: utcToLocalInput(phase.closesAt, phase.displayTimeZone),
+    displayTimeZone: phase.displayTimeZone,
+    dailyLimit: phase.dailyLimit === null ? "" : String(phase.dailyLimit),
+    totalLimit: phase.totalLimit === null ? "" : String(phase.totalLimit),
+    leaderboardVisibility: phase.leaderboardVisibility,
+    selectionRule: phase.selectionRule,
+    allowParticipantAnalysis: phase.allowParticipantAnalysis,
+  };
+}
+
+/**
+ * The pre-filled phases of a new task: "development" from today for four weeks, then "test"
+ * for one week, both in UTC, 5 runs a day and 100 in total, public leaderboards, best run.
+ *
+ * @param now the current time (the dates are whole UTC days from it)
+ */
+export function defaultPhaseValues(now: Date): PhaseFormValues[] {
+  const day = (offset: number, time: string) => {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
+    return `${d.toISOString().slice(0, 10)}T${time}`;
+  };
+  const common = { displayTimeZone: "UTC", leaderboardVisibility: "PUBLIC", selectionRule: "BEST", allowParticipantAnalysis: false };
+  return [
+    { ...common, name: "development", opensAt: day(0, "00:00"), closesAt: day(28, "00:00"), dailyLimit: "5", totalLimit: "100" },
+    { ...common, name: "test", opensAt: day(28, "00:00"), closesAt: day(35, "00:00"), dailyLimit: "2", totalLimit: "5" },
+  ];
+}
+
+/**
+ * Field errors as a map from path to the first message per path.
+ *
+ * @param addPrefix put before every path, e.g. "phase." (default: none)
+ */
+export function fieldErrorMap(errors: readonly FieldError[], addPrefix = ""): FieldErrorMap {
+  const map: FieldErrorMap = {};
+  for (const { path, message } of errors) {
+    const key = `${addPrefix}${path}`;
+    if (!(key in map)) map[key] = message;
+  }
+  return map;
+}

@@ -1,0 +1,55 @@
+/**
+ * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&format=json|csv&all=1`: the phase's
+ * leaderboard, the same table as the leaderboard page (`getLeaderboard`).
+ *
+ * - `metric`: one of mentions, muc, bcub, ceafm, ceafe, lea, blanc, conll (default: the
+ *   task's primary metric).
+ * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule).
+ * - `format=json` (default): `{task, phase, metric, allRuns, tiePolicy, generatedAt, rows:
+ *   [{rank, value, team, systemName, submissionId, submittedAt, isBaseline, paperUrl, codeUrl,
+ *   goldVersion, scorerVersion, metrics}]}`, `metrics` in the CLI JSON shape.
+ * - `format=csv`: `leaderboardCsv` (columns in `LEADERBOARD_CSV_COLUMNS`), `text/csv` with a
+ *   `Content-Disposition` file name.
+ *
+ * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
+ * 403 signed-in caller who may not see it, 404 unknown phase, 422 bad parameter.
+ */
+import { z } from "zod";
+import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
+import { getLeaderboard, leaderboardCsv, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+
+export const dynamic = "force-dynamic";
+
+/** Query parameters; the metric and run selection are validated by the service. */
+const querySchema = z.object({
+  metric: z.string().optional(),
+  format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
+  all: z.string().optional(),
+  allRuns: z.string().optional(),
+});
+
+/** A safe download name: `<task>-<phase>-<metric>[-all]-leaderboard.csv`, ASCII only. */
+function csvFileName(board: Leaderboard): string {
+  const part = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
+  return `${part(board.task.slug)}-${part(board.phase.name)}-${board.metric}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
+}
+
+/** The leaderboard as JSON or CSV; see the file comment. */
+export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+  const { phaseId } = await ctx.params;
+  const viewer = await apiViewer(request);
+  const query = parseQuery(request, querySchema);
+  const board = await getLeaderboard(phaseId, viewer, { metric: query.metric, allRuns: query.all ?? query.allRuns });
+  if (query.format === "csv") {
+    return new Response(leaderboardCsv(board), {
+      status: 200,
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${csvFileName(board)}"`,
+        ...NO_STORE_HEADERS,
+      },
+    });
+  }
+  const { rows, ...rest } = board;
+  return jsonResponse({ ...rest, rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores })) });
+});

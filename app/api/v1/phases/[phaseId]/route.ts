@@ -1,0 +1,39 @@
+/**
+ * `PATCH /api/v1/phases/{phaseId}`: change a phase's settings (the task's organizers and
+ * site admins).
+ *
+ * Body (JSON): any subset of `name`, `opensAt`, `closesAt` (ISO 8601 with a zone),
+ * `displayTimeZone`, `dailyLimit`, `totalLimit` (whole numbers, or null for no limit),
+ * `leaderboardVisibility` (PUBLIC | PARTICIPANTS | ORGANIZERS), `selectionRule` (BEST |
+ * LATEST), `allowParticipantAnalysis`. Unknown fields are refused. Audited (`phase.update`).
+ *
+ * Answers 200 `{"phase": {...}}` with the updated settings. Errors: 401 anonymous or bad
+ * token, 403 not an organizer, 404 unknown phase, 413/415/400 body problems, 422 bad fields.
+ */
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../lib/http";
+import { updatePhase } from "../../../../../lib/services/tasks";
+
+export const dynamic = "force-dynamic";
+
+/** Updates the phase; see the file comment. */
+export const PATCH = apiRoute("PATCH /api/v1/phases/:phaseId", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+  const { phaseId } = await ctx.params;
+  const viewer = await apiViewer(request);
+  const patch = await readJson(request);
+  const phase = await updatePhase(viewer, phaseId, patch);
+  return jsonResponse({
+    phase: {
+      id: phase.id,
+      taskId: phase.taskId,
+      name: phase.name,
+      opensAt: phase.opensAt,
+      closesAt: phase.closesAt,
+      displayTimeZone: phase.displayTimeZone,
+      dailyLimit: phase.dailyLimit,
+      totalLimit: phase.totalLimit,
+      leaderboardVisibility: phase.leaderboardVisibility,
+      selectionRule: phase.selectionRule,
+      allowParticipantAnalysis: phase.allowParticipantAnalysis,
+    },
+  });
+});

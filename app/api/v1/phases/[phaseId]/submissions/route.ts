@@ -1,0 +1,54 @@
+/**
+ * `POST /api/v1/phases/{phaseId}/submissions`: upload a system output for scoring.
+ *
+ * Auth: `Authorization: Bearer <token>` (scripts) or the session cookie (the web form).
+ * Body: `multipart/form-data` with `file` (required), `systemName` (required) and optional
+ * `description`, `paperUrl`, `codeUrl`, `team` (team id or name; needed only by users in
+ * several teams).
+ *
+ * Answers `202 {"id", "status": "QUEUED"}` with `Location: /api/v1/submissions/{id}`.
+ * Errors (JSON): 401 no or bad token; 404 unknown phase; 409 phase not open (message with
+ * the window in UTC); 413 body or file over UPLOAD_MAX_BYTES (refused from Content-Length
+ * before the body is read); 415 not multipart; 422 bad fields (`fieldErrors`) or an
+ * unreadable file (`errors: [{file, line, column, expected, found, message}]`, nothing
+ * stored, no quota used); 429 quota used up (message says when it resets); 403 a team the
+ * caller is not in.
+ */
+import { loadEnv } from "../../../../../../lib/env";
+import { apiRoute, apiViewer, assertContentLength, formFile, formText, jsonResponse, MULTIPART_ALLOWANCE_BYTES, readMultipart, type RouteContext } from "../../../../../../lib/http";
+import { requireSignedIn } from "../../../../../../lib/permissions";
+import { assertPhaseOpen, loadPhase } from "../../../../../../lib/services/phases";
+import { createSubmission } from "../../../../../../lib/services/submissions";
+import { assertUploadSize } from "../../../../../../lib/services/uploads";
+
+export const dynamic = "force-dynamic";
+
+/** Uploads a submission; see the file comment for fields and answers. */
+export const POST = apiRoute("POST /api/v1/phases/:phaseId/submissions", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+  const { phaseId } = await ctx.params;
+  const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) or sign in to submit.");
+  const maxFile = loadEnv().UPLOAD_MAX_BYTES;
+  const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
+  // Cheap refusals before the body is read: too large by its declared length, unknown or
+  // closed phase. The service checks all of these again.
+  assertContentLength(request, limit);
+  const phase = await loadPhase(phaseId);
+  assertPhaseOpen(phase, new Date());
+
+  const form = await readMultipart(request, limit);
+  const file = formFile(form, "file");
+  assertUploadSize(file.size, maxFile);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const created = await createSubmission({
+    viewer,
+    phaseId,
+    fileName: file.name || "upload",
+    bytes,
+    systemName: formText(form, "systemName") ?? "",
+    description: formText(form, "description"),
+    paperUrl: formText(form, "paperUrl"),
+    codeUrl: formText(form, "codeUrl"),
+    team: formText(form, "team"),
+  });
+  return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });
+});

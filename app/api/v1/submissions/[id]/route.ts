@@ -1,0 +1,25 @@
+/**
+ * `GET /api/v1/submissions/{id}`: one submission as the caller may see it.
+ *
+ * Auth: bearer token or session cookie; anonymous callers see PUBLIC submissions of
+ * leaderboards visible to everyone.
+ *
+ * Answers 200 with status, metadata, `goldVersion` and `scorerVersion`, and `metrics` (the
+ * CLI JSON shape: `{mentions|muc|bcub|ceafm|ceafe|lea: {recall, precision, f1, recall_num,
+ * recall_den, precision_num, precision_den}, blanc: {recall, precision, f1, coref_links,
+ * noncoref_links}, conll: {f1}}`, fractions in [0, 1]) once scored, else null. The team
+ * and the organizers also get `submitter`, `file`, `attempts` and `error` (when FAILED).
+ * 404 when the submission does not exist or the caller may not see it; 401 for a bad token.
+ */
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../lib/http";
+import { getSubmissionForViewer } from "../../../../../lib/services/submissions";
+
+export const dynamic = "force-dynamic";
+
+/** The submission as JSON; see the file comment. */
+export const GET = apiRoute("GET /api/v1/submissions/:id", async (request: Request, ctx: RouteContext<{ id: string }>) => {
+  const { id } = await ctx.params;
+  const viewer = await apiViewer(request);
+  const { scores, ...view } = await getSubmissionForViewer(id, viewer);
+  return jsonResponse({ ...view, metrics: scores });
+});

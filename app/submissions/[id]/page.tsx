@@ -1,0 +1,174 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { NotFoundError } from "../../../lib/errors";
+import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
+import { getViewer } from "../../../lib/session";
+import { BoardInstant } from "../../_components/board-phase-window";
+import { RunDocumentTable } from "../../_components/run-document-table";
+import { RunFailure } from "../../_components/run-failure";
+import { RunMetricTable } from "../../_components/run-metric-table";
+import { RunStatusBadge } from "../../_components/run-status-badge";
+import { Card, Notice, UtcTime } from "../../_components/ui";
+
+type Params = Promise<{ id: string }>;
+
+export const metadata: Metadata = { title: "Submission" };
+
+/** The submission, or a 404 when it does not exist or the viewer may not see it. */
+async function load(id: string): Promise<SubmissionView> {
+  try {
+    return await getSubmissionForViewer(id, await getViewer());
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+/**
+ * One submission: a live status badge, its metadata (including the gold and scorer versions
+ * behind the scores), the full metric table, the error when it failed, and per-document
+ * scores when the viewer may see them.
+ */
+export default async function SubmissionPage({ params }: { params: Params }) {
+  const { id } = await params;
+  const s = await load(id);
+  const zone = s.phase.displayTimeZone;
+  const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
+  const boardHref = `${taskHref}/phases/${encodeURIComponent(s.phase.id)}/leaderboard`;
+  const rescoring = s.scores !== null && s.status !== "SCORED";
+
+  return (
+    <div className="space-y-6">
+      <header className="space-y-2">
+        <p className="text-sm text-zinc-600">
+          <Link href={taskHref} className="hover:underline">
+            {s.task.title}
+          </Link>{" "}
+          ·{" "}
+          <Link href={boardHref} className="hover:underline">
+            {s.phase.name} leaderboard
+          </Link>
+        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight" data-testid="system-name">
+            {s.systemName}
+          </h1>
+          <RunStatusBadge id={s.id} initialStatus={s.status} />
+          {s.isBaseline && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">baseline</span>}
+          {s.visibility === "PRIVATE" && <span className="rounded bg-zinc-200 px-2 py-0.5 text-xs font-medium text-zinc-800">private</span>}
+        </div>
+        <p className="text-sm text-zinc-700">
+          Team <span className="font-medium" data-testid="team-name">{s.team.name}</span>
+        </p>
+      </header>
+
+      {s.status === "FAILED" && s.error && <RunFailure error={s.error} />}
+
+      <Card
+        title="Scores"
+        description={
+          s.scores
+            ? `Percentages with 2 decimals; hover over a number for its exact value. Recall and precision show their numerator/denominator.`
+            : undefined
+        }
+      >
+        {rescoring && (
+          <div className="mb-4">
+            <Notice kind="info">
+              These scores were produced with gold version {s.goldVersion ?? "?"}; the run is being scored again (for example against a new gold version).
+            </Notice>
+          </div>
+        )}
+        {s.scores ? (
+          <RunMetricTable scores={s.scores} caption={`Scores of ${s.systemName}`} />
+        ) : (
+          <p className="text-sm text-zinc-600" data-testid="no-scores">
+            {s.status === "FAILED" ? "This run has no scores." : "Scores appear here as soon as scoring finishes; this page updates by itself."}
+          </p>
+        )}
+        {s.scores && (
+          <p className="mt-3 text-xs text-zinc-500" data-testid="score-provenance">
+            Scored against gold version {s.goldVersion ?? "?"} with scorer version {s.scorerVersion ?? "?"}
+            {s.scoredAt && (
+              <>
+                {" "}
+                on <UtcTime date={s.scoredAt} />
+              </>
+            )}
+            .
+          </p>
+        )}
+      </Card>
+
+      <Card title="Details">
+        <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
+          <dt className="text-zinc-500">Task</dt>
+          <dd>
+            <Link href={taskHref} className="underline">
+              {s.task.title}
+            </Link>
+          </dd>
+          <dt className="text-zinc-500">Phase</dt>
+          <dd>{s.phase.name}</dd>
+          <dt className="text-zinc-500">Team</dt>
+          <dd>{s.team.name}</dd>
+          {s.submitter && (
+            <>
+              <dt className="text-zinc-500">Submitted by</dt>
+              <dd>{s.submitter.name}</dd>
+            </>
+          )}
+          <dt className="text-zinc-500">System</dt>
+          <dd>{s.systemName}</dd>
+          <dt className="text-zinc-500">Description</dt>
+          <dd className="whitespace-pre-wrap">{s.description || <span className="text-zinc-500">none</span>}</dd>
+          <dt className="text-zinc-500">Paper</dt>
+          <dd>{s.paperUrl ? <ExternalLink href={s.paperUrl} /> : <span className="text-zinc-500">none</span>}</dd>
+          <dt className="text-zinc-500">Code</dt>
+          <dd>{s.codeUrl ? <ExternalLink href={s.codeUrl} /> : <span className="text-zinc-500">none</span>}</dd>
+          <dt className="text-zinc-500">Submitted</dt>
+          <dd>
+            <BoardInstant date={s.submittedAt} zone={zone} testId="submitted-at" />
+          </dd>
+          {s.file && (
+            <>
+              <dt className="text-zinc-500">File</dt>
+              <dd>
+                <span className="font-mono text-xs">{s.file.name}</span>{" "}
+                <span className="text-zinc-500">
+                  ({s.file.size.toLocaleString("en-US")} bytes, sha256 <span className="font-mono text-xs" title={s.file.sha256}>{s.file.sha256.slice(0, 12)}…</span>)
+                </span>
+              </dd>
+            </>
+          )}
+          <dt className="text-zinc-500">Gold version</dt>
+          <dd data-testid="gold-version">{s.goldVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
+          <dt className="text-zinc-500">Scorer version</dt>
+          <dd data-testid="scorer-version">{s.scorerVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
+          {s.attempts !== undefined && (
+            <>
+              <dt className="text-zinc-500">Scoring attempts</dt>
+              <dd>{s.attempts}</dd>
+            </>
+          )}
+        </dl>
+      </Card>
+
+      {s.perDocument && s.perDocument.length > 0 && (
+        <Card title="Scores per document" description="F1 per document; click a column header to sort.">
+          <RunDocumentTable documents={s.perDocument} />
+        </Card>
+      )}
+    </div>
+  );
+}
+
+/** A link to an outside page, opened safely in a new tab. */
+function ExternalLink({ href }: { href: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="break-all underline">
+      {href}
+    </a>
+  );
+}

@@ -1,0 +1,105 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { ValidationError } from "../../../../lib/errors";
+import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
+import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
+import { getViewer } from "../../../../lib/session";
+import { describeActionError, signedOutFailure, type ActionFailure } from "../../../_components/task-action-result";
+import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
+
+/** Every page that shows a task's settings, gold status or organizers. */
+function revalidateTaskPages(): void {
+  revalidatePath("/tasks/[slug]", "page");
+  revalidatePath("/tasks/[slug]/manage", "page");
+}
+
+function formString(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** State of a phase-settings form: the values to show, and the outcome of the last save. */
+export type PhaseSettingsState = {
+  attempt: number;
+  values: PhaseFormValues;
+} & ({ status: "idle" } | { status: "saved" } | ({ status: "error" } & ActionFailure));
+
+/**
+ * Saves a phase's settings (form fields as in the new-task form, without prefix, plus
+ * `phaseId`). `updatePhase` checks that the viewer organizes the phase's task.
+ *
+ * @returns "saved" with the stored values (times in the phase's display zone), or the error
+ *   with field errors and the submitted values
+ */
+export async function updatePhaseAction(previous: PhaseSettingsState, formData: FormData): Promise<PhaseSettingsState> {
+  const values = phaseValuesFromForm(formData);
+  const attempt = previous.attempt + 1;
+  const viewer = await getViewer();
+  if (!viewer) return { attempt, values, status: "error", ...signedOutFailure() };
+  const { input, errors } = phaseInputFromValues(values);
+  try {
+    if (errors.length > 0) {
+      throw new ValidationError("Please correct the marked fields.");
+    }
+    const phase = await updatePhase(viewer, formString(formData, "phaseId"), input);
+    revalidateTaskPages();
+    return { attempt, values: phaseValuesFromPhase(phase), status: "saved" };
+  } catch (error) {
+    return { attempt, values, status: "error", ...describeActionError(error, "updating a phase", errors) };
+  }
+}
+
+/** State of a gold-upload form. */
+export type GoldUploadState =
+  | { status: "idle" }
+  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number }
+  | ({ status: "error" } & ActionFailure);
+
+/**
+ * Uploads a gold key for a phase (form fields `phaseId` and `file`). `uploadGoldKey` checks
+ * that the viewer organizes the phase's task, the size limit and the format; nothing is
+ * stored when a check fails.
+ *
+ * @returns the new version's metadata and how many submissions were re-queued, or the error
+ *   (format errors with file, line, column, expected and found)
+ */
+export async function uploadGoldAction(_previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
+  const viewer = await getViewer();
+  if (!viewer) return { status: "error", ...signedOutFailure() };
+  const file = formData.get("file");
+  if (!(file instanceof File) || (file.size === 0 && file.name === "")) {
+    return { status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] };
+  }
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const result = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes);
+    revalidateTaskPages();
+    return { status: "uploaded", gold: result.gold, requeued: result.requeued };
+  } catch (error) {
+    return { status: "error", ...describeActionError(error, "uploading a gold key") };
+  }
+}
+
+/** State of the add-organizer form. */
+export type AddOrganizerState =
+  | { status: "idle" }
+  | { status: "added"; name: string; added: boolean }
+  | ({ status: "error" } & ActionFailure);
+
+/**
+ * Makes a registered user an organizer of a task (form fields `taskId`, `email`).
+ * `addOrganizer` checks that the viewer organizes the task.
+ */
+export async function addOrganizerAction(_previous: AddOrganizerState, formData: FormData): Promise<AddOrganizerState> {
+  const viewer = await getViewer();
+  if (!viewer) return { status: "error", ...signedOutFailure() };
+  try {
+    const result = await addOrganizer(viewer, formString(formData, "taskId"), formString(formData, "email"));
+    revalidateTaskPages();
+    return { status: "added", name: result.name, added: result.added };
+  } catch (error) {
+    const failure = describeActionError(error, "adding an organizer");
+    return { status: "error", ...failure, message: failure.fieldErrors.email ?? failure.message };
+  }
+}

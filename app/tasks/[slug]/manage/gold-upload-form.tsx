@@ -1,0 +1,127 @@
+"use client";
+
+import { useActionState } from "react";
+import type { FormatProblem } from "../../../../lib/errors";
+import type { GoldKeyMeta } from "../../../../lib/services/gold";
+import { Notice, primaryButton } from "../../../_components/ui";
+import { uploadGoldAction, type GoldUploadState } from "./actions";
+
+/**
+ * Calls the upload action; a request that fails before the action runs (e.g. over the
+ * server's request-body limit) becomes an error message instead of a crashed page.
+ */
+async function upload(previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
+  try {
+    return await uploadGoldAction(previous, formData);
+  } catch {
+    const file = formData.get("file");
+    const size = file instanceof File ? ` (${(file.size / (1024 * 1024)).toFixed(2)} MB)` : "";
+    return {
+      status: "error",
+      message: `The upload${size} did not reach the server or was refused, for example because it is larger than the server accepts for form uploads. Please try again, or ask the site operator about the upload limit.`,
+      fieldErrors: {},
+      formatErrors: [],
+    };
+  }
+}
+
+/** The statistics of a newly uploaded gold key version. */
+function UploadedStats({ gold, requeued }: { gold: GoldKeyMeta; requeued: number }) {
+  const rows: [string, string | number][] = [
+    ["Documents", gold.stats.documents],
+    ["Tokens", gold.stats.tokens],
+    ["Mentions", gold.stats.mentions],
+    ["Entities", gold.stats.entities],
+    ["Singletons", gold.stats.singletons],
+    ["Reader warnings", gold.stats.warnings],
+    ["Size", `${gold.size} bytes`],
+  ];
+  return (
+    <Notice kind="success">
+      <p className="font-medium">
+        Gold key version {gold.version} ({gold.fileName}) is now active. {requeued} submission{requeued === 1 ? " was" : "s were"} re-queued for scoring.
+      </p>
+      <dl className="mt-2 grid grid-cols-[9rem_1fr] gap-y-0.5" data-testid="gold-upload-stats">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt>{label}</dt>
+            <dd className="font-mono tabular-nums" data-testid={`gold-stat-${label.toLowerCase().replace(/\s+/g, "-")}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+        <dt>sha256</dt>
+        <dd className="break-all font-mono text-xs" data-testid="gold-stat-sha256">
+          {gold.sha256}
+        </dd>
+      </dl>
+    </Notice>
+  );
+}
+
+/** Format problems of a rejected file: `file:line:column`, expected and found. */
+function FormatProblems({ problems }: { problems: FormatProblem[] }) {
+  return (
+    <ul className="mt-2 space-y-2" data-testid="gold-format-errors">
+      {problems.map((p, i) => (
+        <li key={i} className="rounded border border-red-200 bg-white px-3 py-2">
+          <p className="font-mono text-xs font-semibold">
+            {p.file}:{p.line}:{p.column}
+          </p>
+          <p className="mt-1">
+            Line {p.line}, column {p.column}: expected <span className="font-medium">{p.expected}</span>, found{" "}
+            <span className="font-mono text-xs">{p.found}</span>
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Uploads a new gold key version for a phase and shows its statistics, or the reasons the
+ * file was refused (with line numbers).
+ */
+export function GoldUploadForm({ phaseId, maxBytes }: { phaseId: string; maxBytes: number }) {
+  const [state, action, pending] = useActionState<GoldUploadState, FormData>(upload, { status: "idle" });
+  const inputId = `gold-file-${phaseId}`;
+  return (
+    <div className="space-y-3">
+      <form action={action} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
+        <input type="hidden" name="phaseId" value={phaseId} />
+        <div className="space-y-1">
+          <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
+            Gold key file
+          </label>
+          <input
+            id={inputId}
+            name="file"
+            type="file"
+            required
+            accept=".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"
+            aria-describedby={`${inputId}-hint`}
+            className="block text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-zinc-100"
+          />
+          <p id={`${inputId}-hint`} className="text-xs text-zinc-500">
+            CoNLL-2012, CorefUD (.conllu) or JSON lines (.jsonl), up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB. Only organizers ever see it.
+          </p>
+        </div>
+        <button type="submit" disabled={pending} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
+          {pending ? "Uploading…" : "Upload gold key"}
+        </button>
+      </form>
+      {state.status === "uploaded" && <UploadedStats gold={state.gold} requeued={state.requeued} />}
+      {state.status === "error" && (
+        <Notice kind="error">
+          <p className="font-medium">{state.formatErrors.length > 0 ? "The file could not be read; nothing was stored." : state.message}</p>
+          {state.formatErrors.length > 0 && <FormatProblems problems={state.formatErrors} />}
+          {Object.entries(state.fieldErrors).map(([field, message]) => (
+            <p key={field} className="mt-1">
+              {message}
+            </p>
+          ))}
+        </Notice>
+      )}
+    </div>
+  );
+}

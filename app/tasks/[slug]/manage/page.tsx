@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { listGoldVersions } from "../../../../lib/services/gold";
+import { listSubmissionsForPhase } from "../../../../lib/services/submissions";
+import type { PhaseView } from "../../../../lib/services/tasks";
+import { uploadLimitBytes } from "../../../../lib/services/uploads";
+import { getUserById } from "../../../../lib/services/users";
+import type { Viewer } from "../../../../lib/session";
+import { TaskPhaseBadge, phaseState } from "../../../_components/task-phase-badge";
+import { phaseValuesFromPhase } from "../../../_components/task-phase-form-data";
+import { Card } from "../../../_components/ui";
+import { loadTaskForPage } from "../load-task";
+import { AddOrganizerForm } from "./add-organizer-form";
+import { GoldUploadForm } from "./gold-upload-form";
+import { GoldVersionsTable } from "./gold-versions-table";
+import { PhaseSettingsForm } from "./phase-settings-form";
+import { PhaseSubmissionsTable } from "./phase-submissions-table";
+
+type Params = { params: Promise<{ slug: string }> };
+
+/** Title: "Manage <task>" (organizers only reach the page; others get the 404 title). */
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { task } = await loadTaskForPage((await params).slug);
+  return { title: task.isOrganizer ? `Manage ${task.title}` : "Not found" };
+}
+
+/** Names of the users who uploaded gold keys, by id. */
+async function uploaderNames(ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const user = await getUserById(id);
+    if (user) names.set(id, user.name);
+  }
+  return names;
+}
+
+/** One phase: settings, gold key upload and versions, submissions. */
+async function PhaseSection({ phase, viewer, now, maxBytes }: { phase: PhaseView; viewer: Viewer; now: Date; maxBytes: number }) {
+  const [versions, submissions] = await Promise.all([listGoldVersions(viewer, phase.id), listSubmissionsForPhase(viewer, phase.id)]);
+  const uploaders = await uploaderNames(versions.map((v) => v.uploadedById));
+  return (
+    <section id={`phase-${phase.id}`} aria-label={`Phase ${phase.name}`} className="space-y-4 scroll-mt-6" data-testid="manage-phase">
+      <div className="flex items-center gap-3">
+        <h2 className="text-xl font-semibold tracking-tight">Phase: {phase.name}</h2>
+        <TaskPhaseBadge state={phaseState(phase, now)} />
+      </div>
+      <Card title="Gold key" description="Uploading a new version makes it the active key and re-queues every submission of this phase for scoring.">
+        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} />
+        <div className="mt-6">
+          <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
+          <GoldVersionsTable versions={versions} uploaders={uploaders} />
+        </div>
+      </Card>
+      <Card title="Settings">
+        <PhaseSettingsForm phaseId={phase.id} initial={phaseValuesFromPhase(phase)} />
+      </Card>
+      <Card title={`Submissions (${submissions.length})`}>
+        <PhaseSubmissionsTable submissions={submissions} />
+      </Card>
+    </section>
+  );
+}
+
+/**
+ * Managing a task (its organizers and site admins only; 404 for everyone else): per phase
+ * the gold key (upload, versions), settings and submissions; and the task's organizers.
+ */
+export default async function ManageTaskPage({ params }: Params) {
+  const { viewer, task, now } = await loadTaskForPage((await params).slug);
+  if (!viewer || !task.isOrganizer) notFound();
+  const maxBytes = uploadLimitBytes();
+  return (
+    <div className="space-y-10">
+      <header className="space-y-1">
+        <p className="text-sm text-zinc-500">
+          <Link href={`/tasks/${encodeURIComponent(task.slug)}`} className="underline hover:text-zinc-900">
+            {task.title}
+          </Link>{" "}
+          / manage
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">Manage {task.title}</h1>
+      </header>
+
+      {task.phases.map((phase) => (
+        <PhaseSection key={phase.id} phase={phase} viewer={viewer} now={now} maxBytes={maxBytes} />
+      ))}
+
+      <Card title="Organizers" description="Organizers can change phases, upload gold keys and see every submission. Site admins can do so for every task.">
+        <ul className="mb-4 space-y-1 text-sm" data-testid="organizer-list">
+          {task.organizers.map((o) => (
+            <li key={o.id}>{o.name}</li>
+          ))}
+        </ul>
+        <AddOrganizerForm taskId={task.id} />
+      </Card>
+    </div>
+  );
+}

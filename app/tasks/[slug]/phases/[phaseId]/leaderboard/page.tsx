@@ -1,0 +1,207 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../lib/errors";
+import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { getViewer } from "../../../../../../lib/session";
+import { isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
+import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
+import { BoardTable } from "../../../../../_components/board-table";
+import { Notice, secondaryButton } from "../../../../../_components/ui";
+
+type Params = Promise<{ slug: string; phaseId: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export const metadata: Metadata = { title: "Leaderboard" };
+
+/** The first value of a query parameter. */
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** True for "1", "true", "yes". */
+function flag(value: string | undefined): boolean {
+  return value !== undefined && ["1", "true", "yes"].includes(value.toLowerCase());
+}
+
+/** The board state a URL describes. */
+interface BoardQuery {
+  metric?: LeaderboardMetric;
+  all: boolean;
+  rp: boolean;
+}
+
+/** The page URL for a board state (only non-default parameters). */
+function boardHref(base: string, q: BoardQuery): string {
+  const params = new URLSearchParams();
+  if (q.metric) params.set("metric", q.metric);
+  if (q.all) params.set("all", "1");
+  if (q.rp) params.set("rp", "1");
+  const s = params.toString();
+  return s ? `${base}?${s}` : base;
+}
+
+const SELECTION_TEXT = {
+  BEST: "Each team is represented by its best run by the chosen metric.",
+  LATEST: "Each team is represented by its most recent run.",
+} as const;
+
+/**
+ * A phase's leaderboard: `?metric=` picks the ranking metric (default: the task's primary
+ * metric), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
+ * precision. Visibility is enforced by `getLeaderboard` (401/403 become a message here,
+ * unknown phases a 404).
+ */
+export default async function LeaderboardPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const { slug, phaseId } = await params;
+  const sp = await searchParams;
+  const rawMetric = first(sp.metric);
+  const badMetric = rawMetric !== undefined && rawMetric !== "" && !isLeaderboardMetric(rawMetric);
+  const query: BoardQuery = {
+    metric: rawMetric && isLeaderboardMetric(rawMetric) ? rawMetric : undefined,
+    all: flag(first(sp.all)),
+    rp: flag(first(sp.rp)),
+  };
+  const base = `/tasks/${encodeURIComponent(slug)}/phases/${encodeURIComponent(phaseId)}/leaderboard`;
+
+  let board: Leaderboard;
+  try {
+    board = await getLeaderboard(phaseId, await getViewer(), { metric: query.metric ?? null, allRuns: query.all });
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
+      return <BoardDenied message={error.message} signIn={error instanceof UnauthorizedError ? boardHref(base, query) : null} />;
+    }
+    throw error;
+  }
+  if (board.task.slug !== slug) notFound();
+
+  const metric = board.metric;
+  const apiQuery = new URLSearchParams({ metric });
+  if (board.allRuns) apiQuery.set("allRuns", "1");
+  const api = `/api/v1/phases/${encodeURIComponent(board.phase.id)}/leaderboard`;
+  const state = { metric: query.metric, all: board.allRuns, rp: query.rp };
+  const taskHref = `/tasks/${encodeURIComponent(board.task.slug)}`;
+  const submitHref = `${taskHref}/phases/${encodeURIComponent(board.phase.id)}/submit`;
+
+  return (
+    <div className="space-y-6">
+      <header className="space-y-1">
+        <p className="text-sm text-zinc-600">
+          <Link href={taskHref} className="hover:underline">
+            {board.task.title}
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">Leaderboard: {board.phase.name} phase</h1>
+        <p className="text-sm text-zinc-700">
+          Ranked by <span className="font-medium" data-testid="ranked-by">{METRIC_LABELS[metric]} F1</span>
+          {metric === board.task.primaryMetric && " (the task's primary metric)"}.{" "}
+          {board.allRuns ? "All runs are listed." : SELECTION_TEXT[board.phase.selectionRule]} Baselines are listed for reference and take no rank.
+        </p>
+      </header>
+
+      {badMetric && (
+        <Notice kind="error">
+          “{rawMetric}” is not a metric. Choose one of: {LEADERBOARD_METRICS.map((m) => METRIC_LABELS[m]).join(", ")}. Showing the default ranking.
+        </Notice>
+      )}
+
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm">
+        <Form action={base} className="flex items-end gap-2" aria-label="Ranking metric">
+          <div className="space-y-1">
+            <label htmlFor="board-metric" className="block text-sm font-medium text-zinc-800">
+              Rank by
+            </label>
+            <BoardMetricSelect key={metric} value={metric} metrics={LEADERBOARD_METRICS.map((m) => ({ value: m, label: `${METRIC_LABELS[m]} F1` }))} />
+          </div>
+          {board.allRuns && <input type="hidden" name="all" value="1" />}
+          {query.rp && <input type="hidden" name="rp" value="1" />}
+          <button type="submit" className={secondaryButton}>
+            Apply
+          </button>
+        </Form>
+
+        <nav aria-label="Runs shown" className="flex rounded-md border border-zinc-300 text-sm">
+          <ToggleLink href={boardHref(base, { ...state, all: false })} current={!board.allRuns}>
+            Best run per team
+          </ToggleLink>
+          <ToggleLink href={boardHref(base, { ...state, all: true })} current={board.allRuns}>
+            All runs
+          </ToggleLink>
+        </nav>
+
+        <Link href={boardHref(base, { ...state, rp: !query.rp })} className={secondaryButton} data-testid="toggle-rp">
+          {query.rp ? "Hide recall and precision" : "Show recall and precision"}
+        </Link>
+
+        <p className="ml-auto space-x-3 text-sm">
+          <a href={`${api}?${apiQuery}`} className="underline">
+            JSON
+          </a>
+          <a href={`${api}?${apiQuery}&format=csv`} className="underline">
+            CSV
+          </a>
+        </p>
+      </div>
+
+      {board.rows.length === 0 ? (
+        <p className="text-sm text-zinc-600" data-testid="board-empty">
+          No scored runs yet in this phase.{" "}
+          <Link href={submitHref} className="underline">
+            Submit a run
+          </Link>
+          .
+        </p>
+      ) : (
+        <BoardTable rows={board.rows} metric={metric} showRp={query.rp} />
+      )}
+
+      <section aria-labelledby="tie-policy" className="space-y-1 text-sm text-zinc-600">
+        <h2 id="tie-policy" className="font-medium text-zinc-800">
+          Ties
+        </h2>
+        <p data-testid="tie-policy">{board.tiePolicy}</p>
+        <p>
+          Percentages have 2 decimals; hover over a number to see its exact value. Times are in UTC (the phase&apos;s time zone is{" "}
+          {board.phase.displayTimeZone}).
+        </p>
+      </section>
+    </div>
+  );
+}
+
+/** One half of a two-way toggle, as a link (`aria-current` marks the active one). */
+function ToggleLink({ href, current, children }: { href: string; current: boolean; children: string }) {
+  return (
+    <Link
+      href={href}
+      aria-current={current ? "page" : undefined}
+      className={`px-3 py-1.5 first:rounded-l-md last:rounded-r-md ${current ? "bg-zinc-900 font-medium text-white" : "text-zinc-700 hover:bg-zinc-100"}`}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** The answer for a viewer who may not see the board (401: with a sign-in link). */
+function BoardDenied({ message, signIn }: { message: string; signIn: string | null }) {
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Leaderboard</h1>
+      <div data-testid="board-denied">
+        <Notice kind="error">
+          {message}
+          {signIn && (
+            <>
+              {" "}
+              <Link href={`/signin?callbackUrl=${encodeURIComponent(signIn)}`} className="font-medium underline">
+                Sign in
+              </Link>
+            </>
+          )}
+        </Notice>
+      </div>
+    </div>
+  );
+}

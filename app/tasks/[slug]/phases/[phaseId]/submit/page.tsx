@@ -1,0 +1,193 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { isDomainError, NotFoundError } from "../../../../../../lib/errors";
+import { quotaForViewer, type QuotaStatus } from "../../../../../../lib/services/quota";
+import { listSubmissionsForViewer, type SubmissionSummary } from "../../../../../../lib/services/submissions";
+import { getTaskForViewer, type PhaseView, type TaskView } from "../../../../../../lib/services/tasks";
+import { getViewer } from "../../../../../../lib/session";
+import { formatUtc } from "../../../../../../lib/validations/time";
+import { BoardPhaseWindow } from "../../../../../_components/board-phase-window";
+import { formatPercent } from "../../../../../_components/board-numbers";
+import { RunQuotaBox } from "../../../../../_components/run-quota-box";
+import { RunStatusLabel } from "../../../../../_components/run-status-label";
+import { RunUploadForm } from "../../../../../_components/run-upload-form";
+import { Card, Notice, UtcTime } from "../../../../../_components/ui";
+
+type Params = Promise<{ slug: string; phaseId: string }>;
+
+export const metadata: Metadata = { title: "Submit a run" };
+
+/** The task and phase of the URL, or a 404 when either is unknown or they do not belong together. */
+async function loadTaskAndPhase(slug: string, phaseId: string, viewer: Awaited<ReturnType<typeof getViewer>>): Promise<{ task: TaskView; phase: PhaseView }> {
+  try {
+    const task = await getTaskForViewer(slug, viewer);
+    const phase = task.phases.find((p) => p.id === phaseId);
+    if (!phase) notFound();
+    return { task, phase };
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+/**
+ * Submit page of a phase: the window, the team's quota (runs left today and in total, and
+ * when the daily count resets), which team submits, and the upload form (closed phases
+ * explain why instead). Anonymous visitors get a link to sign in.
+ */
+export default async function SubmitPage({ params }: { params: Params }) {
+  const { slug, phaseId } = await params;
+  const viewer = await getViewer();
+  const { task, phase } = await loadTaskAndPhase(slug, phaseId, viewer);
+  const here = `/tasks/${encodeURIComponent(task.slug)}/phases/${encodeURIComponent(phase.id)}/submit`;
+  const now = new Date();
+
+  return (
+    <div className="space-y-6">
+      <header className="space-y-1">
+        <p className="text-sm text-zinc-600">
+          <Link href={`/tasks/${encodeURIComponent(task.slug)}`} className="hover:underline">
+            {task.title}
+          </Link>
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">Submit a run: {phase.name} phase</h1>
+      </header>
+
+      <Card title="Submission window" description={`Times are stored in UTC; the phase's time zone is ${phase.displayTimeZone}.`}>
+        <BoardPhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
+        {phase.canViewLeaderboard && (
+          <p className="mt-3 text-sm">
+            <Link href={`/tasks/${encodeURIComponent(task.slug)}/phases/${encodeURIComponent(phase.id)}/leaderboard`} className="font-medium underline">
+              Leaderboard of this phase
+            </Link>
+          </p>
+        )}
+      </Card>
+
+      {!viewer ? (
+        <Notice kind="info">
+          Please{" "}
+          <Link href={`/signin?callbackUrl=${encodeURIComponent(here)}`} className="font-medium underline">
+            sign in
+          </Link>{" "}
+          to submit a run (no account yet?{" "}
+          <Link href="/signup" className="font-medium underline">
+            sign up
+          </Link>
+          ).
+        </Notice>
+      ) : !phase.open ? (
+        <Notice kind="info">
+          <span data-testid="phase-closed">
+            {now < phase.opensAt
+              ? `The ${phase.name} phase has not opened yet: it accepts runs from ${formatUtc(phase.opensAt)}.`
+              : `The ${phase.name} phase is closed: it accepted runs until ${formatUtc(phase.closesAt)}.`}{" "}
+            Uploads are possible only while the phase is open.
+          </span>
+        </Notice>
+      ) : (
+        <SubmitSection phaseId={phase.id} phaseName={phase.name} hasGold={phase.hasGold} viewer={viewer} />
+      )}
+
+      {viewer && <YourRuns viewer={viewer} phaseId={phase.id} />}
+    </div>
+  );
+}
+
+/** Quota box, team line or chooser, and the upload form, for a signed-in viewer of an open phase. */
+async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId: string; phaseName: string; hasGold: boolean; viewer: NonNullable<Awaited<ReturnType<typeof getViewer>>> }) {
+  const q = await quotaForViewer(viewer, phaseId);
+  let quotas: { team: string | null; quota: QuotaStatus }[];
+  if (q.mustChooseTeam) {
+    quotas = await Promise.all(q.teams.map(async (t) => ({ team: t.name, quota: (await quotaForViewer(viewer, phaseId, t.id)).quota! })));
+  } else {
+    quotas = [{ team: q.team?.name ?? null, quota: q.quota! }];
+  }
+  const resetsAt = quotas[0]?.quota.resetsAt ?? new Date();
+  return (
+    <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
+      <Card title="Upload" description={`Your file is checked at once; valid runs are then scored in the background against the ${phaseName} phase's gold key.`}>
+        <p className="mb-4 text-sm text-zinc-700" data-testid="submitting-team">
+          {q.mustChooseTeam ? (
+            "You are in several teams: choose the one this run is for."
+          ) : q.team ? (
+            <>
+              Submitting as team <span className="font-medium">{q.team.name}</span>.
+            </>
+          ) : (
+            "You are not in a team yet: a one-person team will be created for you."
+          )}
+        </p>
+        {!hasGold && (
+          <div className="mb-4">
+            <Notice kind="info">The organizers have not uploaded the gold key yet: runs are accepted and will be scored once it is there.</Notice>
+          </div>
+        )}
+        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} />
+      </Card>
+      <div>
+        <RunQuotaBox quotas={quotas} resetsAt={resetsAt} />
+      </div>
+    </div>
+  );
+}
+
+/** The viewer's teams' runs in this phase, newest first (links to their pages). */
+async function YourRuns({ viewer, phaseId }: { viewer: NonNullable<Awaited<ReturnType<typeof getViewer>>>; phaseId: string }) {
+  let runs: SubmissionSummary[];
+  try {
+    runs = await listSubmissionsForViewer(viewer, phaseId, 20);
+  } catch (error) {
+    if (isDomainError(error)) return null;
+    throw error;
+  }
+  if (runs.length === 0) return null;
+  return (
+    <Card title="Your recent runs in this phase">
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Your teams&apos; runs in this phase, newest first</caption>
+          <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                System
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Team
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Submitted
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Primary F1
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {runs.map((r) => (
+              <tr key={r.id}>
+                <td className="py-2 pr-4">
+                  <Link href={`/submissions/${r.id}`} className="font-medium underline">
+                    {r.systemName}
+                  </Link>
+                </td>
+                <td className="py-2 pr-4">{r.team.name}</td>
+                <td className="py-2 pr-4 text-zinc-600">
+                  <UtcTime date={r.submittedAt} />
+                </td>
+                <td className="py-2 pr-4">
+                  <RunStatusLabel status={r.status} />
+                </td>
+                <td className="py-2 tabular-nums">{r.primaryF1 === null ? "—" : formatPercent(r.primaryF1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,83 @@
+/** One phase on the task page: state, window, limits, rules and the links the viewer may use. */
+import Link from "next/link";
+import type { PhaseView } from "../../../lib/services/tasks";
+import { TaskPhaseBadge, phaseState } from "../../_components/task-phase-badge";
+import { TaskPhaseWindow } from "../../_components/task-phase-window";
+import { secondaryButton, primaryButton } from "../../_components/ui";
+
+const VISIBILITY_TEXT = {
+  PUBLIC: "public",
+  PARTICIPANTS: "participants and organizers",
+  ORGANIZERS: "organizers only",
+} as const;
+
+/** "5 runs per day (UTC days) · 100 in total", or "none". */
+export function limitsText(phase: Pick<PhaseView, "dailyLimit" | "totalLimit">): string {
+  const parts: string[] = [];
+  if (phase.dailyLimit !== null) parts.push(`${phase.dailyLimit} run${phase.dailyLimit === 1 ? "" : "s"} per day (daily counts reset at 00:00 UTC)`);
+  if (phase.totalLimit !== null) parts.push(`${phase.totalLimit} run${phase.totalLimit === 1 ? "" : "s"} in total`);
+  return parts.length > 0 ? parts.join(" · ") : "no limit";
+}
+
+/**
+ * A phase of a task as a card.
+ *
+ * @param slug the task's slug (for links)
+ * @param signedIn whether the viewer is signed in ("Submit a run" needs it)
+ * @param isOrganizer whether the viewer organizes the task ("Manage", gold status)
+ */
+export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { phase: PhaseView; slug: string; now: Date; signedIn: boolean; isOrganizer: boolean }) {
+  const state = phaseState(phase, now);
+  const base = `/tasks/${encodeURIComponent(slug)}`;
+  const phaseBase = `${base}/phases/${phase.id}`;
+  return (
+    <li className="rounded-lg border border-zinc-200 bg-white p-5 shadow-sm" data-testid="phase-card" aria-label={`Phase ${phase.name}`}>
+      <div className="flex flex-wrap items-center gap-3">
+        <h3 className="text-base font-semibold text-zinc-900">{phase.name}</h3>
+        <TaskPhaseBadge state={state} />
+        <span className="text-xs text-zinc-500">display zone: {phase.displayTimeZone === "AoE" ? "AoE (Anywhere on Earth, UTC−12)" : phase.displayTimeZone}</span>
+      </div>
+      <div className="mt-3">
+        <TaskPhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
+      </div>
+      <dl className="mt-3 grid grid-cols-[8.5rem_1fr] gap-y-1 text-sm">
+        <dt className="text-zinc-500">Limits per team</dt>
+        <dd data-testid="phase-limits">{limitsText(phase)}</dd>
+        <dt className="text-zinc-500">Leaderboard</dt>
+        <dd>
+          {VISIBILITY_TEXT[phase.leaderboardVisibility]}; ranks each team&apos;s {phase.selectionRule === "BEST" ? "best" : "latest"} scored run
+        </dd>
+        <dt className="text-zinc-500">Scoring</dt>
+        <dd>
+          {isOrganizer && phase.gold
+            ? `gold key v${phase.gold.version} active`
+            : phase.hasGold
+              ? "ready"
+              : "waiting for the organizers to upload the gold key; runs are queued until then"}
+        </dd>
+      </dl>
+      <div className="mt-4 flex flex-wrap gap-2">
+        {state === "open" && signedIn && (
+          <Link href={`${phaseBase}/submit`} className={primaryButton}>
+            Submit a run
+          </Link>
+        )}
+        {state === "open" && !signedIn && (
+          <Link href={`/signin?callbackUrl=${encodeURIComponent(base)}`} className={secondaryButton}>
+            Sign in to submit
+          </Link>
+        )}
+        {phase.canViewLeaderboard && (
+          <Link href={`${phaseBase}/leaderboard`} className={secondaryButton}>
+            Leaderboard
+          </Link>
+        )}
+        {isOrganizer && (
+          <Link href={`${base}/manage#phase-${phase.id}`} className={secondaryButton}>
+            Manage
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}

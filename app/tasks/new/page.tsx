@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getCurrentUser } from "../../../lib/session";
+import { DEFAULT_PRIMARY_METRIC } from "../../../lib/validations/metrics";
+import { defaultPhaseValues } from "../../_components/task-phase-form-data";
+import { Notice } from "../../_components/ui";
+import { NewTaskForm } from "./new-task-form";
+
+export const metadata: Metadata = { title: "New task" };
+
+/** Creating a task (site admins only; others are told so). */
+export default async function NewTaskPage() {
+  const user = await getCurrentUser();
+  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent("/tasks/new")}`);
+  if (user.role !== "ADMIN") {
+    return (
+      <div className="mx-auto max-w-xl space-y-4">
+        <h1 className="text-2xl font-semibold tracking-tight">New task</h1>
+        <Notice kind="info">
+          Only site admins can create tasks. If you are organizing a shared task, ask a site admin to create it and to add
+          you as an organizer.
+        </Notice>
+        <p className="text-sm">
+          <Link href="/" className="font-medium text-zinc-900 underline">
+            Back to the tasks
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  const initial = {
+    slug: "",
+    title: "",
+    description: "",
+    dataLicense: "",
+    dataSource: "",
+    primaryMetric: DEFAULT_PRIMARY_METRIC,
+    phases: defaultPhaseValues(new Date()),
+  };
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">New task</h1>
+        <p className="mt-1 text-sm text-zinc-600">
+          Times are read in each phase&apos;s display time zone and stored in UTC. The task page shows them in UTC, in that
+          zone, and in each reader&apos;s local time.
+        </p>
+      </div>
+      <NewTaskForm initial={initial} />
+    </div>
+  );
+}

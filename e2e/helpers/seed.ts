@@ -1,0 +1,155 @@
+/**
+ * E2E-only setup commands that no route offers (yet): create a task as a site admin, add an
+ * organizer to it, and upload a gold key as an organizer; and `scenario`, which does a whole
+ * test's setup in one process (users and tokens through the admin CLI's own `runAdmin`, then
+ * the task, organizers and gold keys), because each process start costs seconds. They call the same services the app uses, with the
+ * acting user looked up by e-mail, against DATABASE_URL (the server's database; see
+ * `runScript` in ./server.ts). Not part of the application: nothing in app/ imports this.
+ *
+ *   node --import tsx e2e/helpers/seed.ts create-task --as admin@example.org   < task.json
+ *   node --import tsx e2e/helpers/seed.ts add-organizer --as admin@example.org --task ID --email org@example.org
+ *   node --import tsx e2e/helpers/seed.ts upload-gold --as org@example.org --phase ID --file-name key.conll < key.conll
+ *   node --import tsx e2e/helpers/seed.ts scenario < plan.json   (see ScenarioPlan)
+ *
+ * Each prints one JSON line on stdout: `{id, slug, phases: [{id, name}]}` for create-task,
+ * `{userId, name, added}` for add-organizer, the gold key's metadata for upload-gold,
+ * {@link ScenarioResult} for scenario. Errors go to stderr with exit code 1.
+ */
+import { pathToFileURL } from "node:url";
+import { disconnectPrisma, getPrisma } from "../../lib/db/client";
+import { uploadGoldKey } from "../../lib/services/gold";
+import { addOrganizer, createTask } from "../../lib/services/tasks";
+import { getUserByEmail } from "../../lib/services/users";
+import { runAdmin } from "../../scripts/admin";
+
+/** One account of a scenario; `token` asks for an API token too. */
+export interface ScenarioUserPlan {
+  email: string;
+  name: string;
+  password: string;
+  admin?: boolean;
+  token?: boolean;
+}
+
+/** A whole test setup (see `setupScenario` in ./scenario.ts). */
+export interface ScenarioPlan {
+  /** accounts by key */
+  users: Record<string, ScenarioUserPlan>;
+  /** created by `users[task.as]` (must be an admin) */
+  task?: {
+    as: string;
+    input: unknown;
+    /** keys of users to add as organizers */
+    organizers?: string[];
+    /** gold keys to upload, in order, by phase name, as `users[as]` */
+    gold?: { phase: string; fileName: string; text: string; as: string }[];
+  };
+}
+
+/** What `scenario` prints. */
+export interface ScenarioResult {
+  users: Record<string, { id: string; token: string | null }>;
+  task: { id: string; slug: string; phases: { id: string; name: string }[] } | null;
+  gold: { phase: string; id: string; version: number; fileName: string; sha256: string; size: number; documents: number; stats: Record<string, number> }[];
+}
+
+/** Runs the admin CLI in this process; returns its stdout, throws with its stderr on failure. */
+async function admin(argv: string[]): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runAdmin(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), readStdin: async () => "" });
+  if (code !== 0) throw new Error(`admin ${argv[0]} failed (${code}): ${stderr}`);
+  return stdout;
+}
+
+async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
+  const result: ScenarioResult = { users: {}, task: null, gold: [] };
+  for (const [key, u] of Object.entries(plan.users)) {
+    const out = await admin(["create-user", "--email", u.email, "--name", u.name, "--password", u.password, ...(u.admin ? ["--admin"] : [])]);
+    const id = /\(id ([0-9a-f-]{36})\)/.exec(out)?.[1];
+    if (!id) throw new Error(`create-user printed no id: ${out}`);
+    const token = u.token ? (await admin(["create-token", "--email", u.email, "--name", "e2e"])).trim() : null;
+    result.users[key] = { id, token };
+  }
+  const emailOf = (key: string) => {
+    const u = plan.users[key];
+    if (!u) throw new Error(`scenario: no user "${key}"`);
+    return u.email;
+  };
+  if (plan.task) {
+    const { id, slug } = await createTask(await actor(emailOf(plan.task.as)), plan.task.input);
+    const phases = await getPrisma().phase.findMany({ where: { taskId: id }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+    result.task = { id, slug, phases };
+    for (const key of plan.task.organizers ?? []) await addOrganizer(await actor(emailOf(plan.task.as)), id, emailOf(key));
+    for (const g of plan.task.gold ?? []) {
+      const phase = phases.find((p) => p.name === g.phase);
+      if (!phase) throw new Error(`scenario: no phase "${g.phase}"`);
+      const { gold } = await uploadGoldKey(await actor(emailOf(g.as)), phase.id, g.fileName, Buffer.from(g.text));
+      result.gold.push({ phase: g.phase, id: gold.id, version: gold.version, fileName: gold.fileName, sha256: gold.sha256, size: gold.size, documents: gold.documents, stats: { ...gold.stats } });
+    }
+  }
+  return result;
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function option(args: string[], name: string): string {
+  const i = args.indexOf(name);
+  const value = i >= 0 ? args[i + 1] : undefined;
+  if (!value) throw new Error(`missing ${name}`);
+  return value;
+}
+
+async function actor(email: string) {
+  const user = await getUserByEmail(email);
+  if (!user) throw new Error(`no user ${email}`);
+  return { userId: user.id, role: user.role };
+}
+
+/**
+ * Runs one seed command.
+ *
+ * @param argv the arguments after the script name
+ * @returns the JSON-serializable result to print
+ */
+export async function runSeed(argv: string[]): Promise<unknown> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case "create-task": {
+      const input = JSON.parse((await readStdin()).toString("utf8")) as unknown;
+      const { id, slug } = await createTask(await actor(option(args, "--as")), input);
+      const phases = await getPrisma().phase.findMany({ where: { taskId: id }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+      return { id, slug, phases };
+    }
+    case "scenario":
+      return runScenario(JSON.parse((await readStdin()).toString("utf8")) as ScenarioPlan);
+    case "add-organizer":
+      return addOrganizer(await actor(option(args, "--as")), option(args, "--task"), option(args, "--email"));
+    case "upload-gold": {
+      const bytes = await readStdin();
+      const { gold } = await uploadGoldKey(await actor(option(args, "--as")), option(args, "--phase"), option(args, "--file-name"), bytes);
+      return gold;
+    }
+    default:
+      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold or scenario`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runSeed(process.argv.slice(2)).then(
+    async (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      await disconnectPrisma().catch(() => {});
+      process.exit(0);
+    },
+    async (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      await disconnectPrisma().catch(() => {});
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * Tasks, gold keys and coreference files for end-to-end tests. Tasks are created by a site
+ * admin and gold keys uploaded by an organizer through the e2e-only `e2e/helpers/seed.ts`
+ * (the same services the app uses), against the server's database.
+ */
+import { createUser, type TestUser } from "./accounts";
+import { runScript, uniqueTag } from "./server";
+
+/** A task created for a test. */
+export interface TestTask {
+  id: string;
+  slug: string;
+  /** phases by name */
+  phases: Record<string, { id: string; name: string }>;
+}
+
+/** Settings of one phase (see `phaseInputSchema`); times as Dates or ISO strings. */
+export interface TestPhaseInput {
+  name: string;
+  opensAt: Date | string;
+  closesAt: Date | string;
+  displayTimeZone?: string;
+  dailyLimit?: number | null;
+  totalLimit?: number | null;
+  leaderboardVisibility?: "PUBLIC" | "PARTICIPANTS" | "ORGANIZERS";
+  selectionRule?: "BEST" | "LATEST";
+  allowParticipantAnalysis?: boolean;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+/** A phase open from yesterday until 30 days from now (PUBLIC leaderboard, no limits). */
+export function openPhase(name = "test", extra: Partial<TestPhaseInput> = {}): TestPhaseInput {
+  return { name, opensAt: new Date(Date.now() - DAY), closesAt: new Date(Date.now() + 30 * DAY), ...extra };
+}
+
+/** A phase that closed yesterday (it opened 10 days ago). */
+export function closedPhase(name = "closed", extra: Partial<TestPhaseInput> = {}): TestPhaseInput {
+  return { name, opensAt: new Date(Date.now() - 10 * DAY), closesAt: new Date(Date.now() - DAY), ...extra };
+}
+
+/** Creates a site admin once per worker process and re-uses it. */
+let sharedAdmin: Promise<TestUser> | undefined;
+
+/** A site admin for setup (created on first use, shared by the tests of one worker). */
+export function setupAdmin(): Promise<TestUser> {
+  sharedAdmin ??= createUser({ admin: true, label: "admin" });
+  return sharedAdmin;
+}
+
+/**
+ * Creates a task as a site admin (who becomes its organizer).
+ *
+ * @param options `slug` (default unique "e2e-<tag>"), `title`, `phases` (default one open
+ *   phase "test"), `admin` (default {@link setupAdmin}), `primaryMetric`
+ * @returns the task's id, slug and phases by name
+ */
+export async function createTask(
+  options: { slug?: string; title?: string; phases?: TestPhaseInput[]; admin?: TestUser; primaryMetric?: string } = {},
+): Promise<TestTask> {
+  const admin = options.admin ?? (await setupAdmin());
+  const slug = options.slug ?? `e2e-${uniqueTag()}`;
+  const input = {
+    slug,
+    title: options.title ?? `E2E task ${slug}`,
+    description: "A task created by an end-to-end test.",
+    ...(options.primaryMetric ? { primaryMetric: options.primaryMetric } : {}),
+    phases: (options.phases ?? [openPhase()]).map((p) => ({
+      ...p,
+      opensAt: new Date(p.opensAt).toISOString(),
+      closesAt: new Date(p.closesAt).toISOString(),
+    })),
+  };
+  const { stdout } = await runScript("e2e/helpers/seed.ts", ["create-task", "--as", admin.email], { stdin: JSON.stringify(input) });
+  const created = JSON.parse(stdout.trim().split("\n").pop()!) as { id: string; slug: string; phases: { id: string; name: string }[] };
+  return { id: created.id, slug: created.slug, phases: Object.fromEntries(created.phases.map((p) => [p.name, p])) };
+}
+
+/**
+ * Makes a user an organizer of a task (as the admin by default, through `addOrganizer`).
+ */
+export async function addOrganizer(task: Pick<TestTask, "id">, user: Pick<TestUser, "email">, options: { as?: TestUser } = {}): Promise<void> {
+  const as = options.as ?? (await setupAdmin());
+  await runScript("e2e/helpers/seed.ts", ["add-organizer", "--as", as.email, "--task", task.id, "--email", user.email]);
+}
+
+/** Gold key metadata as the seed command prints it. */
+export interface TestGoldMeta {
+  id: string;
+  version: number;
+  fileName: string;
+  sha256: string;
+  size: number;
+  documents: number;
+  stats: Record<string, number>;
+}
+
+/**
+ * Uploads a gold key to a phase as an organizer of its task (the admin by default).
+ *
+ * @param text the key file; `fileName`'s extension picks the format (default "key.conll")
+ * @returns the new version's metadata
+ */
+export async function uploadGold(phaseId: string, text: string, options: { fileName?: string; as?: TestUser } = {}): Promise<TestGoldMeta> {
+  const as = options.as ?? (await setupAdmin());
+  const { stdout } = await runScript(
+    "e2e/helpers/seed.ts",
+    ["upload-gold", "--as", as.email, "--phase", phaseId, "--file-name", options.fileName ?? "key.conll"],
+    { stdin: text },
+  );
+  return JSON.parse(stdout.trim().split("\n").pop()!) as TestGoldMeta;
+}
+
+/**
+ * A CoNLL-2012 file from documents given as `[name, rows]`: each row is `WORD<TAB>CELL`
+ * (the coreference column, e.g. "(1)", "(2", "2)", "-"), or "" for a sentence break.
+ */
+export function conll(...docs: [name: string, rows: string[]][]): string {
+  return docs.map(([name, rows]) => [`#begin document (${name}); part 0`, ...rows, "#end document"].join("\n")).join("\n") + "\n";
+}
+
+/** A small gold key: two documents with several chains and singletons. */
+export const SMALL_KEY = conll(
+  ["alpha", ["John\t(1)", "saw\t-", "Mary\t(2)", ".\t-", "", "He\t(1)", "greeted\t-", "her\t(2)", "and\t-", "Bill\t(3)", ".\t-"]],
+  ["beta", ["The\t(4", "cat\t4)", "slept\t-", ".\t-", "", "It\t(4)", "dreamt\t-", "of\t-", "mice\t(5)", ".\t-"]],
+);
+
+/** A response for {@link SMALL_KEY} that gets some things right and some wrong. */
+export const SMALL_RESPONSE = conll(
+  ["alpha", ["John\t(1)", "saw\t-", "Mary\t(1)", ".\t-", "", "He\t(1)", "greeted\t-", "her\t(2)", "and\t-", "Bill\t-", ".\t-"]],
+  ["beta", ["The\t-", "cat\t(4)", "slept\t-", ".\t-", "", "It\t(4)", "dreamt\t-", "of\t-", "mice\t(5)", ".\t-"]],
+);

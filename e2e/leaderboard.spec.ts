@@ -1,0 +1,178 @@
+/**
+ * The leaderboard page: re-ranking through the visible "Rank by" control (order and URL
+ * change), the recall/precision toggle, shared ranks for exact ties, "All runs" versus
+ * "Best run per team", the tie policy, and the JSON/CSV links.
+ *
+ * Runs (one team each, uploaded in this order through the API with tokens):
+ * - A "merge-all": every mention in one chain → best MUC, worst B³;
+ * - B "singletons": every mention alone → MUC 0, B³ above A;
+ * - C "partial": two chains right; D "partial-copy": the same file from another team (a tie);
+ * - A2 "draft": team A's second run, with no mentions (hidden by "best run per team").
+ * Every expected order and number is computed here with the scorer library.
+ */
+import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
+import { bearer, createToken, createUser } from "./helpers/accounts";
+import { BASE_URL } from "./helpers/server";
+import { conll, createTask, openPhase, uploadGold, type TestTask } from "./helpers/tasks";
+
+/** Words of the single document; "" is a sentence break. Every 2nd word is a mention. */
+const WORDS = ["Anna", "met", "Ben", ".", "", "She", "thanked", "him", ";", "Carl", "and", "Dora", "saw", "her", ".", "", "Ben", "left", "Carl", "."];
+
+/** A document whose k-th word (blank lines skipped) gets `cells[k]` (default "-"). */
+function doc(cells: (string | null)[]): string {
+  let i = 0;
+  return conll(["d1", WORDS.map((w) => (w === "" ? "" : `${w}\t${cells[i++] ?? "-"}`))]);
+}
+const chains = (ids: (number | null)[]) => doc(ids.flatMap((id) => [id === null ? null : `(${id})`, null]));
+
+// Mentions at words 0,2,4,…,16: chain ids per mention.
+const KEY = chains([1, 2, 1, 2, 3, 4, 1, 2, 3]);
+const RUNS = {
+  A: { system: "merge-all", file: chains([1, 1, 1, 1, 1, 1, 1, 1, 1]) },
+  B: { system: "singletons", file: chains([1, 2, 3, 4, 5, 6, 7, 8, 9]) },
+  C: { system: "partial", file: chains([1, 2, 1, 2, 3, 4, 5, 6, 3]) },
+  D: { system: "partial-copy", file: chains([1, 2, 1, 2, 3, 4, 5, 6, 3]) },
+  A2: { system: "draft", file: chains([null, null, null, null, null, null, null, null, null]) },
+} as const;
+type RunKey = keyof typeof RUNS;
+
+const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+const key = readConll2012(KEY, "key.conll");
+const scores = Object.fromEntries(
+  Object.entries(RUNS).map(([k, r]) => [k, evaluate(key, readConll2012(r.file, `${k}.conll`)).metrics]),
+) as Record<RunKey, MetricScores>;
+
+type BoardMetric = "muc" | "bcub" | "ceafe" | "conll";
+const f1 = (k: RunKey, metric: BoardMetric) => (metric === "conll" ? scores[k].conll!.f1 : scores[k][metric]!.f1);
+
+/** Expected board (best run per team): runs by F1 descending, earlier first; competition ranks. */
+function expectedBoard(metric: BoardMetric, runs: RunKey[] = ["A", "B", "C", "D"]): { systems: string[]; ranks: string[] } {
+  const sorted = [...runs].sort((x, y) => f1(y, metric) - f1(x, metric) || runs.indexOf(x) - runs.indexOf(y));
+  const ranks = sorted.map((k) => String(1 + sorted.filter((o) => f1(o, metric) > f1(k, metric)).length));
+  return { systems: sorted.map((k) => RUNS[k].system), ranks };
+}
+
+let task: TestTask;
+let phaseId: string;
+let boardPath: string;
+
+async function expectBoard(page: Page, metric: BoardMetric) {
+  const { systems, ranks } = expectedBoard(metric);
+  await expect(page.getByTestId("board-system")).toHaveText(systems);
+  await expect(page.getByTestId("board-rank")).toHaveText(ranks);
+}
+
+test.describe.serial("leaderboard", () => {
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    // The design of the runs: MUC and B³ order A, B and C differently, and C = D.
+    expect(f1("A", "muc")).toBeGreaterThan(f1("C", "muc"));
+    expect(f1("C", "bcub")).toBeGreaterThan(f1("B", "bcub"));
+    expect(f1("B", "bcub")).toBeGreaterThan(f1("A", "bcub"));
+    expect(expectedBoard("muc").systems).not.toEqual(expectedBoard("bcub").systems);
+
+    task = await createTask({ phases: [openPhase("test")] });
+    phaseId = task.phases.test.id;
+    boardPath = `/tasks/${task.slug}/phases/${phaseId}/leaderboard`;
+    await uploadGold(phaseId, KEY, { fileName: "key.conll" });
+
+    const users = await Promise.all(["a", "b", "c", "d"].map((l) => createUser({ label: `board-${l}` })));
+    const tokens = await Promise.all(users.map((u) => createToken(u)));
+    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+    const ids: string[] = [];
+    const order: [RunKey, number][] = [["A", 0], ["B", 1], ["C", 2], ["D", 3], ["A2", 0]];
+    for (const [run, who] of order) {
+      const response = await api.post(`/api/v1/phases/${phaseId}/submissions`, {
+        headers: bearer(tokens[who]),
+        multipart: { file: { name: `${run}.conll`, mimeType: "text/plain", buffer: Buffer.from(RUNS[run].file) }, systemName: RUNS[run].system },
+      });
+      expect(response.status(), await response.text()).toBe(202);
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    await expect
+      .poll(
+        async () => {
+          const statuses = await Promise.all(ids.map(async (id, i) => ((await (await api.get(`/api/v1/submissions/${id}`, { headers: bearer(tokens[order[i][1]]) })).json()) as { status: string }).status));
+          return statuses.every((s) => s === "SCORED") ? "all scored" : statuses.join(",");
+        },
+        { timeout: 60_000, intervals: [500] },
+      )
+      .toBe("all scored");
+    await api.dispose();
+  });
+
+  test("default ranking, ties sharing a rank, tie policy and export links", async ({ page }) => {
+    await page.goto(boardPath);
+    await expect(page.getByTestId("ranked-by")).toHaveText("CoNLL F1");
+    await expectBoard(page, "conll");
+    // C and D are identical: same rank, the earlier submission (C) first.
+    const { ranks } = expectedBoard("conll");
+    expect(ranks[0]).toBe(ranks[1]);
+    await expect(page.getByTestId("tie-policy")).toContainText("share a rank");
+    await expect(page.getByRole("link", { name: "CSV" })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll&format=csv`);
+    await expect(page.getByRole("link", { name: "JSON" })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll`);
+    // Exact numbers, with the exact value on hover.
+    const first = page.getByTestId("board-row").first();
+    await expect(first.getByTestId("cell-muc-f1")).toHaveText(pct(f1("C", "muc")));
+    await expect(first.getByTestId("cell-conll-f1").locator("[title]")).toHaveAttribute("title", new RegExp(`${String(f1("C", "conll")).replace(".", "\\.")}$`));
+  });
+
+  test("re-ranking through the Rank by control changes the order and the URL", async ({ page }) => {
+    await page.goto(boardPath);
+    const control = page.getByLabel("Rank by");
+    await control.selectOption("muc");
+    await expect(page).toHaveURL(/[?&]metric=muc(&|$)/);
+    await expect(page.getByTestId("ranked-by")).toHaveText("MUC F1");
+    await expectBoard(page, "muc");
+    // "1224": the tie (C, D) below A shares rank 2, the next run is 4th.
+    expect(expectedBoard("muc").ranks).toEqual(["1", "2", "2", "4"]);
+    await expect(page.getByTestId("col-muc")).toHaveAttribute("aria-sort", "descending");
+
+    await page.getByLabel("Rank by").selectOption("bcub");
+    await expect(page).toHaveURL(/[?&]metric=bcub(&|$)/);
+    await expectBoard(page, "bcub");
+    await expect(page.getByTestId("board-system").first()).toHaveText(RUNS.C.system);
+    await expect(page.getByTestId("board-system").last()).toHaveText(RUNS.A.system);
+  });
+
+  test("the R/P toggle shows recall and precision columns", async ({ page }) => {
+    await page.goto(`${boardPath}?metric=muc`);
+    await expect(page.getByTestId("col-muc-recall")).toHaveCount(0);
+    await page.getByTestId("toggle-rp").click();
+    await expect(page).toHaveURL(/[?&]rp=1/);
+    await expect(page).toHaveURL(/[?&]metric=muc/);
+    await expect(page.getByTestId("col-muc-recall")).toBeVisible();
+    await expect(page.getByTestId("col-bcub-precision")).toBeVisible();
+    const first = page.getByTestId("board-row").first();
+    const a = scores.A.muc!;
+    await expect(first.getByTestId("board-system")).toHaveText(RUNS.A.system);
+    await expect(first.getByTestId("cell-muc-recall")).toHaveText(pct(a.recall));
+    await expect(first.getByTestId("cell-muc-precision")).toHaveText(pct(a.precision));
+    await expect(first.getByTestId("cell-muc-recall").locator("[title]")).toHaveAttribute("title", `MUC recall ${a.recallNum}/${a.recallDen} = ${a.recall}`);
+    await page.getByTestId("toggle-rp").click();
+    await expect(page.getByTestId("col-muc-recall")).toHaveCount(0);
+  });
+
+  test("All runs lists a team's other runs; Best run per team hides them", async ({ page }) => {
+    await page.goto(boardPath);
+    await expect(page.getByTestId("board-row")).toHaveCount(4);
+    await page.getByRole("link", { name: "All runs" }).click();
+    await expect(page).toHaveURL(/[?&]all=1/);
+    await expect(page.getByTestId("board-row")).toHaveCount(5);
+    await expect(page.getByTestId("board-system").last()).toHaveText(RUNS.A2.system);
+    // The metric control keeps "all runs".
+    await page.getByLabel("Rank by").selectOption("lea");
+    await expect(page).toHaveURL(/metric=lea/);
+    await expect(page).toHaveURL(/all=1/);
+    await expect(page.getByTestId("board-row")).toHaveCount(5);
+    await page.getByRole("link", { name: "Best run per team" }).click();
+    await expect(page.getByTestId("board-row")).toHaveCount(4);
+  });
+
+  test("an empty board says so", async ({ page }) => {
+    const empty = await createTask({ phases: [openPhase("dev")] });
+    await page.goto(`/tasks/${empty.slug}/phases/${empty.phases.dev.id}/leaderboard`);
+    await expect(page.getByTestId("board-empty")).toContainText("No scored runs yet");
+  });
+});

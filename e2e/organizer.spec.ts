@@ -1,0 +1,288 @@
+/**
+ * Organizers and teams, end to end:
+ * - a site admin (made with the admin CLI) creates a task with two phases, uploads a valid
+ *   gold key (exact statistics shown) and an invalid one (line-numbered error, nothing
+ *   stored); an anonymous visitor sees the task and its phases without any gold content;
+ *   other users cannot create tasks or reach the manage page;
+ * - a user creates a team and a second user joins it with the join code.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { createUser, signInPage, type TestUser } from "./helpers/accounts";
+import { uniqueTag } from "./helpers/server";
+
+const tag = uniqueTag();
+const slug = `e2e-task-${tag}`;
+const title = `E2E Coreference Task ${tag}`;
+
+/** A tiny CoNLL-2012 key: 2 documents, 12 tokens, 5 mentions, 4 entities, 3 of them singletons. */
+const GOLD = [
+  "#begin document (doc1); part 000",
+  "doc1\t0\t0\tJohn\t(0)",
+  "doc1\t0\t1\tsaw\t-",
+  "doc1\t0\t2\tMary\t(1)",
+  "doc1\t0\t3\t.\t-",
+  "",
+  "doc1\t0\t0\tHe\t(0)",
+  "doc1\t0\t1\twaved\t-",
+  "doc1\t0\t2\tat\t-",
+  "doc1\t0\t3\tthe\t(2",
+  "doc1\t0\t4\tdog\t2)",
+  "#end document",
+  "#begin document (doc2); part 000",
+  "doc2\t0\t0\tShe\t(3)",
+  "doc2\t0\t1\tleft\t-",
+  "doc2\t0\t2\t.\t-",
+  "#end document",
+  "",
+].join("\n");
+/** The same key with a bad chain item on line 8, column 16. */
+const BAD_GOLD = GOLD.replace("doc1\t0\t1\twaved\t-", "doc1\t0\t1\twaved\t(x");
+
+const goldSha256 = createHash("sha256").update(GOLD).digest("hex");
+
+// The files are written in the worker (not when Playwright merely lists the tests) and removed afterwards.
+let dir = "";
+let goldFile = "";
+let badFile = "";
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "corefboard-e2e-gold-"));
+  goldFile = path.join(dir, "key.conll");
+  badFile = path.join(dir, "bad.conll");
+  writeFileSync(goldFile, GOLD);
+  writeFileSync(badFile, BAD_GOLD);
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A UTC instant `days` from now as a `datetime-local` value ("YYYY-MM-DDTHH:mm"). */
+function localInput(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16);
+}
+
+/** A new browser context and page signed in as `user` (close the context when done). */
+async function pageAs(browser: Browser, user: TestUser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signInPage(page, user);
+  return page;
+}
+
+test.describe.serial("an organizer creating a task and uploading gold", () => {
+  let admin: TestUser;
+
+  test.beforeAll(async () => {
+    admin = await createUser({ admin: true, label: "organizer" });
+  });
+
+  test("a site admin creates a task with two phases (inline errors first)", async ({ page }) => {
+    await signInPage(page, admin);
+    await page.goto("/tasks/new");
+    await expect(page.getByRole("heading", { name: "New task" })).toBeVisible();
+
+    await page.getByLabel("Slug").fill("Not A Slug");
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Description").fill("Resolve **all** mentions.\n\n- MUC\n- B³\n\n<script>alert(1)</script>");
+    await page.getByLabel("Data licence").fill("CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)");
+    await page.getByLabel("Data source").fill("LitBank (https://github.com/dbamman/litbank)");
+    await page.getByLabel("Primary metric").selectOption("conll");
+
+    const dev = page.getByRole("group", { name: "Phase 1" });
+    await expect(dev.getByLabel("Phase name")).toHaveValue("development");
+    await dev.getByLabel("Opens").fill(localInput(-1));
+    await dev.getByLabel("Closes").fill(localInput(30));
+    await dev.getByLabel("Runs per team per day").fill("3");
+    await dev.getByLabel("Runs per team in total").fill("");
+
+    const testPhase = page.getByRole("group", { name: "Phase 2" });
+    await expect(testPhase.getByLabel("Phase name")).toHaveValue("test");
+    await testPhase.getByLabel("Display time zone").selectOption("AoE");
+    await testPhase.getByLabel("Opens").fill(localInput(40));
+    await testPhase.getByLabel("Closes").fill(localInput(35));
+    await testPhase.getByLabel("Leaderboard visibility").selectOption("ORGANIZERS");
+
+    await page.getByRole("button", { name: "Create task" }).click();
+    await expect(page.getByRole("main").getByRole("alert")).toContainText("Please correct the marked fields.");
+    await expect(page.getByText("use lower-case letters, digits and single hyphens")).toBeVisible();
+    await expect(testPhase.getByText("must be later than the opening time")).toBeVisible();
+    // The typed values survive the failed attempt.
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(testPhase.getByLabel("Display time zone")).toHaveValue("AoE");
+
+    await page.getByLabel("Slug").fill(slug);
+    await testPhase.getByLabel("Closes").fill(localInput(50));
+    await page.getByRole("button", { name: "Create task" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${slug}/manage$`));
+    await expect(page.getByRole("heading", { name: `Manage ${title}` })).toBeVisible();
+    await expect(page.getByTestId("manage-phase")).toHaveCount(2);
+    await expect(page.getByTestId("organizer-list")).toContainText(admin.name);
+  });
+
+  test("uploads a valid gold key and sees its exact statistics, then an invalid one and its line number", async ({ page }) => {
+    await signInPage(page, admin);
+    await page.goto(`/tasks/${slug}/manage`);
+    const dev = page.getByRole("region", { name: "Phase development" });
+
+    await dev.getByLabel("Gold key file").setInputFiles(goldFile);
+    await dev.getByRole("button", { name: "Upload gold key" }).click();
+    const stats = dev.getByTestId("gold-upload-stats");
+    await expect(stats).toBeVisible();
+    await expect(dev.getByText("Gold key version 1 (key.conll) is now active. 0 submissions were re-queued for scoring.")).toBeVisible();
+    await expect(stats.getByTestId("gold-stat-documents")).toHaveText("2");
+    await expect(stats.getByTestId("gold-stat-tokens")).toHaveText("12");
+    await expect(stats.getByTestId("gold-stat-mentions")).toHaveText("5");
+    await expect(stats.getByTestId("gold-stat-entities")).toHaveText("4");
+    await expect(stats.getByTestId("gold-stat-singletons")).toHaveText("3");
+    await expect(stats.getByTestId("gold-stat-sha256")).toHaveText(goldSha256);
+    await expect(dev.getByTestId("gold-version-row")).toHaveCount(1);
+    await expect(dev.getByTestId("gold-version-row")).toContainText("active");
+
+    await dev.getByLabel("Gold key file").setInputFiles(badFile);
+    await dev.getByRole("button", { name: "Upload gold key" }).click();
+    const problems = dev.getByTestId("gold-format-errors");
+    await expect(problems).toContainText("bad.conll:8:16");
+    await expect(problems).toContainText("Line 8, column 16");
+    await expect(problems).toContainText('found "(x"');
+    await expect(dev.getByText("nothing was stored")).toBeVisible();
+
+    // Nothing was stored: still one version, v1 active.
+    await page.reload();
+    await expect(dev.getByTestId("gold-version-row")).toHaveCount(1);
+    await expect(dev.getByTestId("gold-version-row")).toContainText("v1");
+  });
+
+  test("an organizer changes a phase's settings", async ({ page }) => {
+    await signInPage(page, admin);
+    await page.goto(`/tasks/${slug}/manage`);
+    const settings = page.getByRole("region", { name: "Phase development" }).getByRole("form", { name: "Phase settings" });
+    await settings.getByLabel("Runs per team in total").fill("0");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect(settings.getByText("must be at least 1 (or empty for no limit)")).toBeVisible();
+    await settings.getByLabel("Runs per team in total").fill("10");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect(settings.getByText("Settings saved.")).toBeVisible();
+    await expect(settings.getByLabel("Runs per team in total")).toHaveValue("10");
+  });
+
+  test("an anonymous visitor sees the task and its phases, and no gold content", async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const response = await page.goto(`/tasks/${slug}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByTestId("task-title")).toHaveText(title);
+    await expect(page.getByTestId("task-organizers")).toContainText(admin.name);
+    await expect(page.getByTestId("task-data-license")).toContainText("CC BY 4.0");
+    await expect(page.getByTestId("task-data-license").getByRole("link")).toHaveAttribute("href", "https://creativecommons.org/licenses/by/4.0/");
+    await expect(page.getByTestId("task-data-source")).toContainText("LitBank");
+    // Markdown is rendered; HTML in it is shown as text, not run.
+    await expect(page.getByTestId("task-description").locator("strong")).toHaveText("all");
+    await expect(page.getByTestId("task-description").locator("li")).toHaveText(["MUC", "B³"]);
+    await expect(page.getByTestId("task-description")).toContainText("<script>alert(1)</script>");
+
+    const phases = page.getByTestId("phase-card");
+    await expect(phases).toHaveCount(2);
+    const dev = phases.filter({ hasText: "development" });
+    const testPhase = phases.filter({ hasText: "test" }).filter({ hasNotText: "development" });
+    await expect(dev.getByTestId("phase-state")).toHaveText("open");
+    await expect(dev.getByTestId("phase-limits")).toHaveText("3 runs per day (daily counts reset at 00:00 UTC) · 10 runs in total");
+    await expect(dev.getByRole("link", { name: "Leaderboard" })).toHaveAttribute("href", new RegExp(`/tasks/${slug}/phases/[0-9a-f-]{36}/leaderboard$`));
+    await expect(dev.getByRole("link", { name: "Sign in to submit" })).toBeVisible();
+    await expect(dev.getByRole("link", { name: "Submit a run" })).toHaveCount(0);
+    await expect(dev.getByText("ready", { exact: true })).toBeVisible();
+    await expect(dev.getByTestId("local-time").first()).toBeVisible();
+    await expect(testPhase.getByTestId("phase-state")).toHaveText("upcoming");
+    await expect(testPhase).toContainText("AoE (UTC−12:00)");
+    // ORGANIZERS-only leaderboard: no link for visitors.
+    await expect(testPhase.getByRole("link", { name: "Leaderboard" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /Manage/ })).toHaveCount(0);
+
+    const html = await page.content();
+    for (const secret of ["John", "waved", "doc1", "key.conll", goldSha256, "gold key v1"]) expect(html).not.toContain(secret);
+
+    expect((await page.goto(`/tasks/${slug}/manage`))?.status()).toBe(404);
+    expect((await page.goto(`/tasks/no-such-task-${tag}`))?.status()).toBe(404);
+    await context.close();
+  });
+
+  test("the organizer sees Manage and Submit links; other users cannot create tasks or manage this one", async ({ browser }) => {
+    const organizer = await pageAs(browser, admin);
+    await organizer.goto(`/tasks/${slug}`);
+    await expect(organizer.getByRole("link", { name: "Manage task" })).toBeVisible();
+    const dev = organizer.getByTestId("phase-card").filter({ hasText: "development" });
+    await expect(dev.getByRole("link", { name: "Submit a run" })).toHaveAttribute("href", new RegExp(`/tasks/${slug}/phases/[0-9a-f-]{36}/submit$`));
+    await expect(dev.getByText("gold key v1 active")).toBeVisible();
+    await organizer.context().close();
+
+    const user = await createUser({ label: "participant" });
+    const page = await pageAs(browser, user);
+    await page.goto("/tasks/new");
+    await expect(page.getByText("Only site admins can create tasks.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Create task" })).toHaveCount(0);
+    expect((await page.goto(`/tasks/${slug}/manage`))?.status()).toBe(404);
+    await page.goto(`/tasks/${slug}`);
+    await expect(page.getByTestId("phase-card").filter({ hasText: "development" }).getByRole("link", { name: "Submit a run" })).toBeVisible();
+    expect(await page.content()).not.toContain(goldSha256);
+    await page.context().close();
+  });
+});
+
+test.describe.serial("teams", () => {
+  const teamName = `E2E Team ${tag}`;
+  let joinCode = "";
+  let owner: TestUser;
+  let joiner: TestUser;
+
+  test.beforeAll(async () => {
+    [owner, joiner] = await Promise.all([createUser({ label: "owner" }), createUser({ label: "joiner" })]);
+  });
+
+  test("create a team and read its join code", async ({ page }) => {
+    await signInPage(page, owner);
+    await page.goto("/teams");
+    await expect(page.getByText("You are not in a team yet.")).toBeVisible();
+
+    await page.getByLabel("Team name").fill("x");
+    await page.getByRole("button", { name: "Create team" }).click();
+    await expect(page.getByText("Team name: at least 2 characters.")).toBeVisible();
+
+    await page.getByLabel("Team name").fill(teamName);
+    await page.getByRole("button", { name: "Create team" }).click();
+    await expect(page.getByText(`Team “${teamName}” created.`)).toBeVisible();
+    const team = page.getByTestId("team-item").filter({ hasText: teamName });
+    await expect(team).toContainText("you are its owner");
+    await expect(team.getByTestId("join-code")).toHaveText(/^[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}$/);
+    joinCode = (await team.getByTestId("join-code").textContent()) ?? "";
+
+    // Team names are unique.
+    await page.getByLabel("Team name").fill(teamName.toUpperCase());
+    await page.getByRole("button", { name: "Create team" }).click();
+    await expect(page.getByText(`A team named "${teamName.toUpperCase()}" already exists.`)).toBeVisible();
+  });
+
+  test("a second user joins with the code (a wrong code first)", async ({ page }) => {
+    expect(joinCode).not.toBe("");
+    await signInPage(page, joiner);
+    await page.goto("/teams");
+    await page.getByLabel("Join code").fill("AAAA-AAAA-AAAA-AAAA");
+    await page.getByRole("button", { name: "Join team" }).click();
+    await expect(page.getByText("No team has this join code.")).toBeVisible();
+    await page.getByLabel("Join code").fill("short");
+    await page.getByRole("button", { name: "Join team" }).click();
+    await expect(page.getByText("A join code has 16 letters and digits")).toBeVisible();
+
+    await page.getByLabel("Join code").fill(joinCode.toLowerCase());
+    await page.getByRole("button", { name: "Join team" }).click();
+    await expect(page.getByText(`You joined “${teamName}”.`)).toBeVisible();
+    const team = page.getByTestId("team-item").filter({ hasText: teamName });
+    await expect(team).toContainText("you are a member");
+    await expect(team).toContainText("2 members");
+    await expect(team.getByTestId("team-members")).toHaveText(`${owner.name} (owner), ${joiner.name}`);
+    await expect(team.getByTestId("join-code")).toHaveText(joinCode);
+  });
+
+  test("the teams page asks anonymous visitors to sign in", async ({ page }) => {
+    await page.goto("/teams");
+    await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fteams/);
+  });
+});
