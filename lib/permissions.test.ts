@@ -224,12 +224,15 @@ describe("getSubmissionForViewer contents", () => {
     expect(own.viewerIsOrganizer).toBe(false);
   });
 
-  it("shows per-document scores to organizers always, to others only when the phase allows participant analysis", async () => {
+  it("shows per-document scores to the team and organizers always, to others only when the phase allows participant analysis", async () => {
     expect((await getSubmissionForViewer(submissionId, viewers.organizer)).perDocument?.[0]).toMatchObject({ document: "doc1/part 0", metrics: { muc: { recall_num: 1 } } });
-    expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocument).toBeNull();
+    expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocument).toHaveLength(1);
+    expect((await getSubmissionForViewer(submissionId, viewers.participant)).perDocument).toBeNull();
+    expect((await getSubmissionForViewer(submissionId, null)).perDocument).toBeNull();
     await testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { allowParticipantAnalysis: true } });
     try {
-      expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocument).toHaveLength(1);
+      expect((await getSubmissionForViewer(submissionId, viewers.participant)).perDocument).toHaveLength(1);
+      expect((await getSubmissionForViewer(submissionId, null)).perDocument).toHaveLength(1);
     } finally {
       await testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { allowParticipantAnalysis: false } });
     }

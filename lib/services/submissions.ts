@@ -148,7 +148,7 @@ export interface SubmissionView {
   error?: { stage: string | null; message: string | null; location: unknown } | null;
   /** corpus scores (CLI JSON shape); null when there are none yet. After a new gold key they are the previous version's until rescored. */
   scores: MetricsJson | null;
-  /** per-document scores; organizers always, others only when the phase allows participant analysis; else null */
+  /** per-document scores; the team and organizers always, others only when the phase allows participant analysis; else null */
   perDocument: { document: string; metrics: MetricsJson }[] | null;
   viewerIsTeamMember: boolean;
   viewerIsOrganizer: boolean;
@@ -178,7 +178,9 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
   const viewerIsOrganizer = await canManageTask(viewer, s.phase.taskId, db);
   const viewerIsTeamMember = viewer !== null && (await isTeamMember(viewer.userId, s.teamId, db));
   const insider = viewerIsOrganizer || viewerIsTeamMember;
-  const showDocuments = viewerIsOrganizer || s.phase.allowParticipantAnalysis;
+  // A run's own team always sees its per-document scores; other readers only where the
+  // organizers allow analysis (per-document denominators are gold statistics).
+  const showDocuments = insider || s.phase.allowParticipantAnalysis;
   const documentRows = showDocuments ? await db.documentScore.findMany({ where: { submissionId: s.id } }) : [];
   return {
     id: s.id,
