@@ -24,6 +24,7 @@
  *   error is rethrown so that pg-boss retries with backoff; on the job's last retry the row
  *   ends FAILED, stage `platform`, instead.
  */
+import type { ScoreRowLike } from "./services/scores";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -65,17 +66,8 @@ export const SCORER_VERSION: string = (() => {
   return pkg.version ?? "0.0.0";
 })();
 
-/** A row of the `scores` table as this module writes it. */
-export interface ScoreRow {
-  metric: string;
-  recallNum: number | null;
-  recallDen: number | null;
-  precisionNum: number | null;
-  precisionDen: number | null;
-  recall: number | null;
-  precision: number | null;
-  f1: number;
-}
+/** A row of the `scores` table as this module writes it (the shape the services read back). */
+export type ScoreRow = ScoreRowLike;
 
 /** A row of the `document_scores` table. */
 export interface DocumentScoreRow {

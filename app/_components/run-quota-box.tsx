@@ -1,10 +1,10 @@
 /**
  * The submit page's quota box: runs left today and in total for the submitting team, and
  * when the daily count resets (00:00 UTC), in UTC and in the reader's local time. Server
- * component; the local time is formatted in the browser by `RunLocalTime`.
+ * component; the local time is formatted in the browser by `LocalTime`.
  */
 import type { QuotaStatus } from "../../lib/services/quota";
-import { RunLocalTime } from "./run-local-time";
+import { LocalTime } from "./local-time";
 import { UtcTime } from "./ui";
 
 /** "3 of 5 left" / "no limit (2 used)". */
@@ -58,7 +58,7 @@ export function RunQuotaBox({ quotas, resetsAt }: { quotas: { team: string | nul
       )}
       <p className="mt-3 text-xs text-zinc-600" data-testid="quota-reset">
         Daily counts reset at 00:00 UTC. Next reset: <UtcTime date={resetsAt} /> (your time:{" "}
-        <RunLocalTime iso={resetsAt.toISOString()} testId="quota-reset-local" />
+        <LocalTime iso={resetsAt.toISOString()} testId="quota-reset-local" />
         ). Runs that fail because of a platform problem do not count.
       </p>
     </section>

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { NotFoundError } from "../../../lib/errors";
 import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
 import { getViewer } from "../../../lib/session";
-import { BoardInstant } from "../../_components/board-phase-window";
+import { Instant } from "../../_components/phase-window";
 import { RunDocumentTable } from "../../_components/run-document-table";
 import { RunFailure } from "../../_components/run-failure";
 import { RunMetricTable } from "../../_components/run-metric-table";
@@ -129,7 +129,7 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           <dd>{s.codeUrl ? <ExternalLink href={s.codeUrl} /> : <span className="text-zinc-500">none</span>}</dd>
           <dt className="text-zinc-500">Submitted</dt>
           <dd>
-            <BoardInstant date={s.submittedAt} zone={zone} testId="submitted-at" />
+            <Instant date={s.submittedAt} zone={zone} testId="submitted-at" />
           </dd>
           {s.file && (
             <>

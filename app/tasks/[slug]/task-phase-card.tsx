@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { PhaseView } from "../../../lib/services/tasks";
 import { TaskPhaseBadge, phaseState } from "../../_components/task-phase-badge";
-import { TaskPhaseWindow } from "../../_components/task-phase-window";
+import { PhaseWindow } from "../../_components/phase-window";
 import { secondaryButton, primaryButton } from "../../_components/ui";
 
 const VISIBILITY_TEXT = {
@@ -38,7 +38,7 @@ export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { pha
         <span className="text-xs text-zinc-500">display zone: {phase.displayTimeZone === "AoE" ? "AoE (Anywhere on Earth, UTC−12)" : phase.displayTimeZone}</span>
       </div>
       <div className="mt-3">
-        <TaskPhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
+        <PhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
       </div>
       <dl className="mt-3 grid grid-cols-[8.5rem_1fr] gap-y-1 text-sm">
         <dt className="text-zinc-500">Limits per team</dt>

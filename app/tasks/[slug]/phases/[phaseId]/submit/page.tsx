@@ -7,7 +7,7 @@ import { listSubmissionsForViewer, type SubmissionSummary } from "../../../../..
 import { getTaskForViewer, type PhaseView, type TaskView } from "../../../../../../lib/services/tasks";
 import { getViewer } from "../../../../../../lib/session";
 import { formatUtc } from "../../../../../../lib/validations/time";
-import { BoardPhaseWindow } from "../../../../../_components/board-phase-window";
+import { PhaseWindow } from "../../../../../_components/phase-window";
 import { formatPercent } from "../../../../../_components/board-numbers";
 import { RunQuotaBox } from "../../../../../_components/run-quota-box";
 import { RunStatusLabel } from "../../../../../_components/run-status-label";
@@ -55,7 +55,7 @@ export default async function SubmitPage({ params }: { params: Params }) {
       </header>
 
       <Card title="Submission window" description={`Times are stored in UTC; the phase's time zone is ${phase.displayTimeZone}.`}>
-        <BoardPhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
+        <PhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
         {phase.canViewLeaderboard && (
           <p className="mt-3 text-sm">
             <Link href={`/tasks/${encodeURIComponent(task.slug)}/phases/${encodeURIComponent(phase.id)}/leaderboard`} className="font-medium underline">
