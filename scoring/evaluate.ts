@@ -19,11 +19,14 @@ import { muc } from "./metrics/muc.js";
 
 /** Metrics with recall/precision counts. */
 export const COUNT_METRICS = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea"] as const;
+/** One of `COUNT_METRICS`. */
 export type CountMetric = (typeof COUNT_METRICS)[number];
 /** Every metric `evaluate` can compute (`conll` is derived from muc, bcub and ceafe). */
 export const METRICS = [...COUNT_METRICS, "blanc"] as const;
+/** One of `METRICS`. */
 export type MetricName = (typeof METRICS)[number];
 
+/** What `evaluate` computes, and how. */
 export interface EvaluateOptions {
   /** Metrics to compute (default: all). The CoNLL F1 needs muc, bcub and ceafe. */
   metrics?: readonly MetricName[];
@@ -77,9 +80,10 @@ export interface Report {
  * @param key the key (gold) corpus
  * @param response the response (system) corpus
  * @param options metric selection, singleton removal, B³ weighting
- * @returns corpus totals, per-document counts and scores (fractions in [0, 1]) and
- *   warnings (the corpora's own warnings, missing and response-only documents, repeated
- *   response mentions removed)
+ * @returns corpus totals (counts summed over documents, then divided once: micro-average),
+ *   per-document counts and scores (fractions in [0, 1], not percentages) and warnings (the
+ *   corpora's own warnings, missing and response-only documents, repeated response mentions
+ *   removed). Never throws for corpora the readers returned.
  */
 export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions = {}): Report {
   const metrics = new Set<MetricName>(options.metrics ?? METRICS);
@@ -138,7 +142,7 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
       id: keyDoc.id,
       missingInResponse: !responseDoc,
       counts,
-      scores: scoresFrom(counts, metrics.has("blanc") ? counts.blanc : undefined),
+      scores: scoresFrom(counts),
     });
   }
 
@@ -155,22 +159,23 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
   }
 
   const totalCounts: DocumentReport["counts"] = Object.fromEntries(totals);
+  if (metrics.has("blanc")) totalCounts.blanc = blancTotal;
   return {
     documents: key.documents.length,
-    metrics: scoresFrom(totalCounts, metrics.has("blanc") ? blancTotal : undefined),
+    metrics: scoresFrom(totalCounts),
     perDocument,
     warnings,
   };
 }
 
 /** Fractions from counts, plus the CoNLL F1 when MUC, B³ and CEAFe are all there. */
-function scoresFrom(counts: Partial<Record<CountMetric, Counts>>, blancCounts: BlancCounts | undefined): MetricScores {
+function scoresFrom(counts: DocumentReport["counts"]): MetricScores {
   const out: MetricScores = {};
   for (const m of COUNT_METRICS) {
     const c = counts[m];
     if (c) out[m] = toScore(c);
   }
-  if (blancCounts) out.blanc = { ...blancCounts, ...blancScore(blancCounts) };
+  if (counts.blanc) out.blanc = { ...counts.blanc, ...blancScore(counts.blanc) };
   if (out.muc && out.bcub && out.ceafe) out.conll = { f1: (out.muc.f1 + out.bcub.f1 + out.ceafe.f1) / 3 };
   return out;
 }

@@ -15,6 +15,16 @@ export type Mention = readonly [start: number, end: number];
 /** An entity (cluster, chain): its mentions in reading order. */
 export type Entity = Mention[];
 
+/**
+ * A span `[start, end]` as one number, `start * 2^26 + end`, for maps and sets keyed by span.
+ * Distinct spans get distinct keys while `end` is below 2^26 (67,108,864) and the key stays an
+ * exact double while `start` is below 2^27: far above any document the readers accept with
+ * their default limits (`DEFAULT_LIMITS.maxTokensPerDocument`).
+ */
+export function spanKey(start: number, end: number): number {
+  return start * 67108864 + end;
+}
+
 /** One document of a corpus. */
 export interface Document {
   /**
@@ -54,13 +64,6 @@ export interface Corpus {
   file: string;
   documents: Document[];
   warnings: Warning[];
-}
-
-/** Where a `FormatError` points: 1-based line and column. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column: number;
 }
 
 /**
@@ -128,7 +131,13 @@ function makeExcerpt(lineText: string, column: number): string {
   return `  ${prefix}${cut}${suffix}\n  ${" ".repeat(caretPos)}^`;
 }
 
-/** Quotes a piece of offending text for a message, cut to at most 40 characters. */
+/**
+ * Quotes a piece of offending text for a message.
+ *
+ * @param text any text
+ * @returns a JSON string literal of `text`, cut to its first 40 UTF-16 code units plus `…`
+ *   when longer (so control characters and quotes are escaped)
+ */
 export function quote(text: string): string {
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   return JSON.stringify(shown);

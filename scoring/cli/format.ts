@@ -3,7 +3,7 @@
  * (the JSON shape shared with the web API: fractions in [0, 1], snake_case counts).
  */
 import type { DocumentReport, MetricScores, Report } from "../evaluate.js";
-import type { Score } from "../metrics/counts.js";
+import { toScore, type Counts, type Score } from "../metrics/counts.js";
 
 const COUNT_ROWS = [
   ["mentions", "Mentions"],
@@ -19,37 +19,47 @@ function num(x: number): string {
   return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(10)));
 }
 
-/** A fraction in [0, 1] as a percentage with 2 decimals (rounded). */
+/**
+ * A fraction as a percentage for people.
+ *
+ * @param x a fraction, normally in [0, 1]
+ * @returns `x * 100` with 2 decimals (rounded by `toFixed`) and a `%` sign, e.g. `"58.76%"`
+ */
 export function pct(x: number): string {
   return `${(x * 100).toFixed(2)}%`;
 }
 
+/** The recall, `(num / den)`, precision and `(num / den)` cells of a row. */
+function scoreCells(s: Score): string[] {
+  return [pct(s.recall), `(${num(s.recallNum)} / ${num(s.recallDen)})`, pct(s.precision), `(${num(s.precisionNum)} / ${num(s.precisionDen)})`];
+}
+
 /**
- * A plain-text table: one row per metric with recall and precision (each with numerator
- * and denominator) and F1, then BLANC's link counts and the CoNLL F1.
+ * A plain-text table like the reference scorer's: one row per metric with recall and
+ * precision as percentages (each with its numerator and denominator) and F1, then BLANC with
+ * its coreference and non-coreference link counts, then the CoNLL F1.
+ *
+ * @param scores corpus or document scores (fractions in [0, 1]); metrics absent are left out
+ * @param title an optional first line
+ * @returns the table, columns separated by two spaces, ending with a newline
  */
 export function renderTable(scores: MetricScores, title?: string): string {
   const rows: string[][] = [["Metric", "Recall", "", "Precision", "", "F1"]];
   for (const [key, label] of COUNT_ROWS) {
     const s = scores[key];
-    if (!s) continue;
-    rows.push([label, pct(s.recall), `(${num(s.recallNum)} / ${num(s.recallDen)})`, pct(s.precision), `(${num(s.precisionNum)} / ${num(s.precisionDen)})`, pct(s.f1)]);
+    if (s) rows.push([label, ...scoreCells(s), pct(s.f1)]);
   }
   if (scores.blanc) {
     const b = scores.blanc;
     rows.push(["BLANC", pct(b.recall), "", pct(b.precision), "", pct(b.f1)]);
-    rows.push(["  coref links", pct(ratioOf(b.coref.recallNum, b.coref.recallDen)), `(${b.coref.recallNum} / ${b.coref.recallDen})`, pct(ratioOf(b.coref.precisionNum, b.coref.precisionDen)), `(${b.coref.precisionNum} / ${b.coref.precisionDen})`, ""]);
-    rows.push(["  non-coref links", pct(ratioOf(b.noncoref.recallNum, b.noncoref.recallDen)), `(${b.noncoref.recallNum} / ${b.noncoref.recallDen})`, pct(ratioOf(b.noncoref.precisionNum, b.noncoref.precisionDen)), `(${b.noncoref.precisionNum} / ${b.noncoref.precisionDen})`, ""]);
+    rows.push(["  coref links", ...scoreCells(toScore(b.coref)), ""]);
+    rows.push(["  non-coref links", ...scoreCells(toScore(b.noncoref)), ""]);
   }
   if (scores.conll) rows.push(["CoNLL F1", "", "", "", "", pct(scores.conll.f1)]);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ").trimEnd());
   lines.splice(1, 0, "-".repeat(Math.max(...lines.map((l) => l.length))));
   return (title ? `${title}\n` : "") + lines.join("\n") + "\n";
-}
-
-function ratioOf(n: number, d: number): number {
-  return d === 0 ? 0 : n / d;
 }
 
 /** The JSON shape of one metric with counts. */
@@ -64,15 +74,7 @@ export interface JsonScore {
 }
 
 function jsonScore(s: Score): JsonScore {
-  return {
-    recall: s.recall,
-    precision: s.precision,
-    f1: s.f1,
-    recall_num: s.recallNum,
-    recall_den: s.recallDen,
-    precision_num: s.precisionNum,
-    precision_den: s.precisionDen,
-  };
+  return { recall: s.recall, precision: s.precision, f1: s.f1, ...countsJson(s) };
 }
 
 /**
@@ -101,13 +103,16 @@ export function metricsToJson(scores: MetricScores): Record<string, unknown> {
   return out;
 }
 
-function countsJson(c: { recallNum: number; recallDen: number; precisionNum: number; precisionDen: number }) {
+function countsJson(c: Counts) {
   return { recall_num: c.recallNum, recall_den: c.recallDen, precision_num: c.precisionNum, precision_den: c.precisionDen };
 }
 
 /**
  * The whole report as the CLI's `--format json` object:
- * `{"documents", "metrics", "warnings", "per_document"?}`.
+ * `{"documents", "metrics", "warnings", "per_document"?}`, `metrics` (and each document's)
+ * as `metricsToJson` gives them (fractions in [0, 1]).
+ *
+ * @param perDocument whether to add `per_document`: `[{document, missing_in_response, metrics}]`
  */
 export function reportToJson(report: Report, perDocument: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {

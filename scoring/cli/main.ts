@@ -22,8 +22,11 @@ export interface Io {
   stderr: (text: string) => void;
 }
 
+/** Exit code: scored (warnings, if any, do not change it). */
 export const EXIT_OK = 0;
+/** Exit code: bad usage (unknown option or metric, unreadable file). */
 export const EXIT_USAGE = 2;
+/** Exit code: a `FormatError` in KEY or RESPONSE. */
 export const EXIT_FORMAT = 3;
 
 class UsageError extends Error {}
@@ -40,7 +43,11 @@ interface ScoreOptions {
 /**
  * Runs the CLI with `argv` (without `node` and the script name).
  *
- * @returns the exit code (0 ok, 2 bad usage, 3 format error); never throws
+ * @param argv the arguments, e.g. `["score", "key.conll", "response.conll", "--format", "json"]`
+ * @param io where the output goes: the table or JSON (percentages in the table, fractions in
+ *   [0, 1] in JSON) to `stdout`, warnings, help and errors to `stderr`
+ * @returns the exit code (`EXIT_OK`, `EXIT_USAGE`, `EXIT_FORMAT`, or 1 for an internal
+ *   error, whose stack is printed); never throws
  */
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode = EXIT_OK;

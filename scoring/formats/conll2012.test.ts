@@ -12,7 +12,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FormatError, type Corpus, type Document } from "../types.js";
 import { dataDir } from "../test/data-dir.js";
-import { readConll2012, type ReadLimits } from "./conll2012.js";
+import { formatError } from "../test/format-error.js";
+import { readConll2012 } from "./conll2012.js";
+import type { ReadLimits } from "./limits.js";
 
 const FILE = "test.conll";
 
@@ -57,14 +59,7 @@ interface Expected {
 
 /** Runs `run`, which must throw a FormatError at exactly `want`; returns the error. */
 function expectFormatError(run: () => unknown, want: Expected): FormatError {
-  let caught: unknown;
-  try {
-    run();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught, "expected a FormatError to be thrown").toBeInstanceOf(FormatError);
-  const error = caught as FormatError;
+  const error = formatError(run);
   expect({ file: error.file, line: error.line, column: error.column }).toEqual({
     file: want.file ?? FILE,
     line: want.line,

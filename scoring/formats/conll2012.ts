@@ -22,19 +22,11 @@
  * - text that is not a chain item is an error here (the Perl scorer ignores it);
  * - CRLF line ends are accepted everywhere (the Perl scorer miscounts tokens on `\r` lines).
  */
-import { FormatError, quote, type Corpus, type Document, type Entity, type Warning } from "../types.js";
+import { FormatError, quote, type Corpus, type Document, type Warning } from "../types.js";
+import { EntityNumbering } from "./entities.js";
+import { resolveLimits, type ReadLimits } from "./limits.js";
 import { RepeatedSpanLog } from "./repeats.js";
 import { decodeInput, forEachLine, lineAt, type Input } from "./text.js";
-
-/** Limits that bound the work a reader does; going over one is a `FormatError`. */
-export interface ReadLimits {
-  /** Most documents in one file. */
-  maxDocuments?: number;
-  /** Most tokens in one document. */
-  maxTokensPerDocument?: number;
-  /** Most mentions in one document (checked as mentions open, so `(1(1(1...` is stopped early). */
-  maxMentionsPerDocument?: number;
-}
 
 // The `s` flags let `.` match any character, so a header holding e.g. U+2028 is still a header.
 const BEGIN = /^#\s*begin document\b[ \t]?(.*)$/s;
@@ -54,7 +46,8 @@ const CLOSE = 2; // `N)`
  *
  * @param input the file's text or raw bytes
  * @param file the file name, used in error messages and warnings
- * @param limits optional bounds on documents, tokens and mentions
+ * @param limits optional bounds on documents, tokens and mentions (each one not given is
+ *   unbounded; `readCorpus` fills in `DEFAULT_LIMITS`)
  * @returns the documents in file order with their entities (mentions are inclusive
  *   `[start, end]` document-level token indices), and warnings for oddities that can still
  *   be scored: unnamed documents, a span annotated twice, discarded split antecedents.
@@ -65,14 +58,15 @@ const CLOSE = 2; // `N)`
  */
 export function readConll2012(input: Input, file: string, limits: ReadLimits = {}): Corpus {
   const text = decodeInput(input, file);
-  const maxDocuments = limits.maxDocuments ?? Infinity;
-  const maxTokens = limits.maxTokensPerDocument ?? Infinity;
-  const maxMentions = limits.maxMentionsPerDocument ?? Infinity;
+  const bounds = resolveLimits(limits);
+  const { maxDocuments } = bounds;
 
   const documents: Document[] = [];
   const warnings: Warning[] = [];
   const seenIds = new Map<string, number>();
-  let doc: DocumentBuilder | null = null;
+  // Widened by `as`: TypeScript does not see the assignments in the callback below and
+  // would otherwise narrow `doc` to `null` after it.
+  let doc = null as DocumentBuilder | null;
   let lastLine = 0;
   let lastLineText = "";
 
@@ -130,7 +124,7 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
           });
         }
         seenIds.set(header.id, lineNumber);
-        doc = new DocumentBuilder(file, header, lineNumber, maxTokens, maxMentions, warnings, (n) => lineAt(text, n));
+        doc = new DocumentBuilder(file, header, lineNumber, bounds, warnings, (n) => lineAt(text, n));
         return;
       }
       if (END.test(body)) {
@@ -165,12 +159,11 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
   });
 
   if (doc) {
-    const open: DocumentBuilder = doc;
     throw new FormatError({
       file,
       line: lastLine,
       column: lastLineText.length + 1,
-      expected: `'#end document' for the document ${quote(open.name)} begun at line ${open.line}`,
+      expected: `'#end document' for the document ${quote(doc.name)} begun at line ${doc.line}`,
       found: "the end of the file",
       lineText: lastLineText,
     });
@@ -214,6 +207,8 @@ function parseHeader(rest: string, ordinal: number): Header {
  * sees it, so a line of only e.g. no-break spaces is blank), or -1 for a blank line.
  */
 function firstNonSpace(line: string): number {
+  const c = line.charCodeAt(0);
+  if (c > 32 && c < 127) return 0; // printable ASCII: the common case, without a regex
   return line.search(/\S/);
 }
 
@@ -253,11 +248,9 @@ const OPEN_STRIDE = 3;
 /** Accumulates one document's tokens and mentions while its lines are read. */
 class DocumentBuilder {
   readonly name: string;
-  readonly line: number;
   private readonly tokens: string[] = [];
   private readonly sentenceStarts: number[] = [];
-  private readonly entities: Entity[] = [];
-  private readonly entityOf = new Map<string, number>();
+  private readonly entities = new EntityNumbering();
   /** Chain id -> its open mentions, most recent last, `OPEN_STRIDE` integers each. */
   private readonly open = new Map<string, IntStack>();
   /** The chain items of the line being read, as kind / id start / id end / column (reused). */
@@ -279,15 +272,14 @@ class DocumentBuilder {
   constructor(
     private readonly file: string,
     private readonly header: Header,
-    line: number,
-    private readonly maxTokens: number,
-    private readonly maxMentions: number,
+    /** Line of the `#begin document` header. */
+    readonly line: number,
+    private readonly bounds: Required<ReadLimits>,
     private readonly warnings: Warning[],
     /** The text of a line of the file by number, for the excerpt of an unclosed mention. */
     private readonly lineAt: (lineNumber: number) => string,
   ) {
     this.name = header.name;
-    this.line = line;
   }
 
   sentenceBreak(): void {
@@ -297,12 +289,12 @@ class DocumentBuilder {
   /** Reads one token line; `first` is the 0-based index of its first non-space character. */
   token(line: string, lineNumber: number, first: number): void {
     const index = this.tokens.length;
-    if (index >= this.maxTokens) {
+    if (index >= this.bounds.maxTokensPerDocument) {
       throw new FormatError({
         file: this.file,
         line: lineNumber,
         column: first + 1,
-        expected: `at most ${this.maxTokens} tokens in one document`,
+        expected: `at most ${this.bounds.maxTokensPerDocument} tokens in one document`,
         found: `token ${index + 1} of document ${quote(this.name)}`,
         lineText: line,
       });
@@ -321,11 +313,15 @@ class DocumentBuilder {
     if (lastTab >= 0) {
       lastStart = lastTab + 1;
       raw = line.slice(lastStart);
-      // Tab positions up to the fourth: enough to know whether there are 5 columns or more.
-      const tabs: number[] = [];
-      for (let i = line.indexOf("\t"); i >= 0 && tabs.length < 4; i = line.indexOf("\t", i + 1)) tabs.push(i);
-      if (tabs.length === 4) {
-        word = line.slice(tabs[2] + 1, tabs[3]);
+      // The fourth tab, if any (then there are 5 columns or more), and the third before it.
+      let third = -1;
+      let fourth = line.indexOf("\t");
+      for (let k = 1; k < 4 && fourth >= 0; k++) {
+        third = fourth;
+        fourth = line.indexOf("\t", fourth + 1);
+      }
+      if (fourth >= 0) {
+        word = line.slice(third + 1, fourth);
       } else {
         const before = lastTab > 0 ? line.lastIndexOf("\t", lastTab - 1) : -1; // -1: 2 columns
         word = line.slice(before + 1, lastTab);
@@ -339,9 +335,9 @@ class DocumentBuilder {
       lastStart = trimmedEnd.length - raw.length;
     }
     this.tokens.push(word.trim());
-    const lead = raw.length - raw.trimStart().length;
     const coref = raw.trim();
     if (coref === "" || coref === "-" || coref === "_") return;
+    const lead = raw.length - raw.trimStart().length;
     this.parseCoref(coref, lastStart + lead, index, line, lineNumber);
   }
 
@@ -411,8 +407,8 @@ class DocumentBuilder {
     const d = items.data;
     const n = items.length;
     // 2. Entity numbering as the reference scorer does it: one-token items first, then opens.
-    for (let i = 0; i < n; i += 4) if (d[i] === SINGLE) this.entityIndex(cell.slice(d[i + 1], d[i + 2]));
-    for (let i = 0; i < n; i += 4) if (d[i] === OPEN) this.entityIndex(cell.slice(d[i + 1], d[i + 2]));
+    for (let i = 0; i < n; i += 4) if (d[i] === SINGLE) this.entities.index(cell.slice(d[i + 1], d[i + 2]));
+    for (let i = 0; i < n; i += 4) if (d[i] === OPEN) this.entities.index(cell.slice(d[i + 1], d[i + 2]));
     // 3. Pairing in written order.
     for (let i = 0; i < n; i += 4) {
       const id = cell.slice(d[i + 1], d[i + 2]);
@@ -450,16 +446,6 @@ class DocumentBuilder {
     }
   }
 
-  private entityIndex(id: string): number {
-    let e = this.entityOf.get(id);
-    if (e === undefined) {
-      e = this.entities.length;
-      this.entityOf.set(id, e);
-      this.entities.push([]);
-    }
-    return e;
-  }
-
   /**
    * Throws when one more mention would go over the mention limit. Mentions still open count
    * too: each becomes a mention or an error, and counting them bounds the memory a line like
@@ -467,12 +453,12 @@ class DocumentBuilder {
    */
   private checkMentionLimit(lineNumber: number, line: string, column: number): void {
     const total = this.mentionCount + this.openCount + 1;
-    if (total > this.maxMentions) {
+    if (total > this.bounds.maxMentionsPerDocument) {
       throw new FormatError({
         file: this.file,
         line: lineNumber,
         column,
-        expected: `at most ${this.maxMentions} mentions in one document`,
+        expected: `at most ${this.bounds.maxMentionsPerDocument} mentions in one document`,
         found: `mention ${total} of document ${quote(this.name)}`,
         lineText: line,
       });
@@ -486,8 +472,7 @@ class DocumentBuilder {
   private addMention(id: string, start: number, end: number, lineNumber: number): void {
     // The limit was checked when the mention opened (or, for `(N)`, just before this call).
     this.mentionCount++;
-    const e = this.entityIndex(id);
-    this.entities[e].push([start, end]);
+    const e = this.entities.add(id, start, end);
     if (end !== this.spansToken) {
       this.spansHere.clear();
       this.spansToken = end;
@@ -542,7 +527,7 @@ class DocumentBuilder {
       part: this.header.part,
       tokens: this.tokens,
       sentenceStarts: this.sentenceStarts,
-      entities: this.entities,
+      entities: this.entities.entities,
       line: this.line,
     };
   }

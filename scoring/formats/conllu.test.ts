@@ -11,6 +11,7 @@ import { FormatError, type Corpus, type Entity } from "../types.js";
 import { readConll2012 } from "./conll2012.js";
 import { readCorefUD } from "./conllu.js";
 import { dataDir } from "../test/data-dir.js";
+import { formatError } from "../test/format-error.js";
 
 /** A CoNLL-U word (or range / empty node) line with `misc` in column 10. */
 function row(id: string | number, form: string, misc = "_"): string {
@@ -19,17 +20,6 @@ function row(id: string | number, form: string, misc = "_"): string {
 
 function read(lines: string[], file = "test.conllu"): Corpus {
   return readCorefUD(lines.join("\n") + "\n", file);
-}
-
-/** Runs `f`, expects a FormatError and returns it. */
-function formatError(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(FormatError);
-    return err as FormatError;
-  }
-  throw new Error("expected a FormatError, nothing was thrown");
 }
 
 /** The character a FormatError's column points at in `lines`. */

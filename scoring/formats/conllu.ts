@@ -27,8 +27,9 @@
  * - brackets on empty nodes and multiword-token lines are ignored with a warning;
  * - `Bridge=` and `SplitAnte=` are not identity coreference and are ignored.
  */
-import { FormatError, quote, type Corpus, type Document, type Entity, type Warning } from "../types.js";
-import type { ReadLimits } from "./conll2012.js";
+import { FormatError, quote, spanKey, type Corpus, type Document, type Warning } from "../types.js";
+import { EntityNumbering } from "./entities.js";
+import { resolveLimits, type ReadLimits } from "./limits.js";
 import { decodeInput, forEachLine, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
 
@@ -49,7 +50,8 @@ const EID = /^([^\s()[\]-]+)(?:\[([1-9][0-9]*)\/([1-9][0-9]*)\])?$/;
  * @param input the file's text or raw bytes
  * @param file the file name, used in error messages and warnings (and, without a
  *   `# newdoc id` line, as the document name: its base name without extension)
- * @param limits optional bounds on documents, tokens and mentions
+ * @param limits optional bounds on documents, tokens and mentions (each one not given is
+ *   unbounded; `readCorpus` fills in `DEFAULT_LIMITS`)
  * @returns the documents in file order, `id` and `name` the newdoc id, `part` null,
  *   `tokens` the FORM of each word, with their entities (mentions are inclusive
  *   `[start, end]` document-level word indices), and warnings for oddities that can still
@@ -65,15 +67,14 @@ const EID = /^([^\s()[\]-]+)(?:\[([1-9][0-9]*)\/([1-9][0-9]*)\])?$/;
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
   const text = decodeInput(input, file);
-  const maxDocuments = limits.maxDocuments ?? Infinity;
-  const bounds = {
-    maxTokens: limits.maxTokensPerDocument ?? Infinity,
-    maxMentions: limits.maxMentionsPerDocument ?? Infinity,
-  };
+  const bounds = resolveLimits(limits);
+  const { maxDocuments } = bounds;
   const builders: DocumentBuilder[] = [];
   const warnings: Warning[] = [];
   const seenIds = new Map<string, number>();
-  let doc: DocumentBuilder | null = null;
+  // Widened by `as`: TypeScript does not see the assignments in the callbacks below and
+  // would otherwise narrow `doc` to `null` after them.
+  let doc = null as DocumentBuilder | null;
   let eidField = 0;
   let words = 0;
   let lastLine = 0;
@@ -141,7 +142,7 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
     doc ??= startDocument(null, lineNumber, line);
     if (doc.tokenLine(line, lineNumber, eidField)) words++;
   });
-  if (doc) (doc as DocumentBuilder).finish();
+  doc?.finish();
 
   if (words === 0) {
     throw new FormatError({
@@ -235,17 +236,15 @@ interface Item {
 class DocumentBuilder {
   private readonly tokens: string[] = [];
   private readonly sentenceStarts: number[] = [];
-  private readonly entities: Entity[] = [];
-  private readonly entityOf = new Map<string, number>();
+  private readonly entities = new EntityNumbering();
   private readonly open = new Map<string, OpenMention[]>();
   private readonly pending = new Map<string, Discontinuous[]>();
-  /** span (start * 2^26 + end) -> the entities holding it so far. */
+  /** `spanKey(start, end)` -> the entities holding that span so far. */
   private readonly spans = new Map<number, Set<number>>();
   private readonly repeats = new RepeatedSpanLog();
   private mentionCount = 0;
   private sentenceOpen = false;
   private readonly counts = { joined: 0, emptyNode: 0, multiword: 0 };
-  private finished = false;
 
   constructor(
     private readonly file: string,
@@ -254,7 +253,7 @@ class DocumentBuilder {
     /** Line of the `# newdoc` line, or of the first word when there is none. */
     readonly line: number,
     readonly lineText: string,
-    private readonly bounds: { maxTokens: number; maxMentions: number },
+    private readonly bounds: Required<ReadLimits>,
     private readonly warnings: Warning[],
   ) {}
 
@@ -290,12 +289,12 @@ class DocumentBuilder {
       return false;
     }
     const index = this.tokens.length;
-    if (index >= this.bounds.maxTokens) {
+    if (index >= this.bounds.maxTokensPerDocument) {
       throw this.error(
         lineNumber,
         1,
         line,
-        `at most ${this.bounds.maxTokens} tokens in one document`,
+        `at most ${this.bounds.maxTokensPerDocument} tokens in one document`,
         `word ${index + 1} of document ${quote(this.name ?? "(unnamed)")}`,
       );
     }
@@ -351,8 +350,8 @@ class DocumentBuilder {
       pos = BRACKET.lastIndex;
     }
     // Entity numbering: one-word items first, then opening items.
-    for (const it of items) if (it.kind === "single") this.entityIndex(it.eid);
-    for (const it of items) if (it.kind === "open") this.entityIndex(it.eid);
+    for (const it of items) if (it.kind === "single") this.entities.index(it.eid);
+    for (const it of items) if (it.kind === "open") this.entities.index(it.eid);
     // Pairing in written order.
     for (const it of items) {
       const place = { line: lineNumber, column: it.column, lineText: line };
@@ -436,29 +435,18 @@ class DocumentBuilder {
     this.addMention(it.eid, whole.start, token, place);
   }
 
-  private entityIndex(eid: string): number {
-    let e = this.entityOf.get(eid);
-    if (e === undefined) {
-      e = this.entities.length;
-      this.entityOf.set(eid, e);
-      this.entities.push([]);
-    }
-    return e;
-  }
-
   private addMention(eid: string, start: number, end: number, place: Place): void {
-    if (++this.mentionCount > this.bounds.maxMentions) {
+    if (++this.mentionCount > this.bounds.maxMentionsPerDocument) {
       throw this.error(
         place.line,
         place.column,
         place.lineText,
-        `at most ${this.bounds.maxMentions} mentions in one document`,
+        `at most ${this.bounds.maxMentionsPerDocument} mentions in one document`,
         `mention ${this.mentionCount} of document ${quote(this.name ?? "(unnamed)")}`,
       );
     }
-    const e = this.entityIndex(eid);
-    this.entities[e].push([start, end]);
-    const key = start * 67108864 + end;
+    const e = this.entities.add(eid, start, end);
+    const key = spanKey(start, end);
     const owners = this.spans.get(key);
     if (owners === undefined) {
       this.spans.set(key, new Set([e]));
@@ -468,10 +456,8 @@ class DocumentBuilder {
     }
   }
 
-  /** Checks that nothing is left open at the end of the document. */
+  /** Checks that nothing is left open at the end of the document (called once per document). */
   finish(): void {
-    if (this.finished) return;
-    this.finished = true;
     const where = `the end of document ${quote(this.name ?? "(unnamed)")}`;
     let unclosed: (OpenMention & { eid: string }) | null = null;
     for (const [eid, stack] of this.open) {
@@ -533,7 +519,7 @@ class DocumentBuilder {
       part: null,
       tokens: this.tokens,
       sentenceStarts: this.sentenceStarts,
-      entities: this.entities,
+      entities: this.entities.entities,
       line: this.line,
     };
   }

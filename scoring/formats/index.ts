@@ -5,13 +5,15 @@
  * `detectFormat`). Each reader throws only `FormatError`.
  */
 import type { Corpus } from "../types.js";
-import { readConll2012, type ReadLimits } from "./conll2012.js";
+import { readConll2012 } from "./conll2012.js";
 import { readCorefUD } from "./conllu.js";
 import { readJsonLines } from "./jsonlines.js";
+import { DEFAULT_LIMITS, type ReadLimits } from "./limits.js";
 import type { Input } from "./text.js";
 
 export { FormatError } from "../types.js";
-export { readConll2012, type ReadLimits } from "./conll2012.js";
+export { readConll2012 } from "./conll2012.js";
+export { DEFAULT_LIMITS, type ReadLimits } from "./limits.js";
 export { readCorefUD } from "./conllu.js";
 export { readJsonLines } from "./jsonlines.js";
 
@@ -34,16 +36,6 @@ export function detectFormat(file: string): CorpusFormat {
   if (name.endsWith(".jsonl") || name.endsWith(".jsonlines") || name.endsWith(".json")) return "jsonlines";
   return "conll2012";
 }
-
-/**
- * Limits applied when a caller gives none: generous for any real corpus, but low enough
- * that a hostile file gets a FormatError long before a JavaScript engine limit is reached.
- */
-export const DEFAULT_LIMITS: Required<ReadLimits> = {
-  maxDocuments: 100_000,
-  maxTokensPerDocument: 5_000_000,
-  maxMentionsPerDocument: 2_000_000,
-};
 
 /**
  * Reads a coreference file in any supported format.

@@ -12,16 +12,7 @@ import { readConll2012 } from "./conll2012.js";
 import { detectFormat, readCorpus } from "./index.js";
 import { readJsonLines } from "./jsonlines.js";
 import { dataDir } from "../test/data-dir.js";
-
-function formatError(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(FormatError);
-    return err as FormatError;
-  }
-  throw new Error("expected a FormatError, nothing was thrown");
-}
+import { formatError } from "../test/format-error.js";
 
 /** Reads a single line and returns the error's [line, column, found]. */
 function errorOn(line: string): [number, number, string] {

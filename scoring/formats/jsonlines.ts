@@ -15,7 +15,7 @@
  *   `repeated-span-same-entity` / `repeated-span-other-entity` warnings as the CoNLL readers.
  */
 import { FormatError, quote, type Corpus, type Document, type Entity, type Warning } from "../types.js";
-import type { ReadLimits } from "./conll2012.js";
+import { resolveLimits, type ReadLimits } from "./limits.js";
 import { decodeInput, forEachLine, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
 
@@ -26,7 +26,8 @@ type Path = readonly (string | number)[];
  *
  * @param input the file's text or raw bytes
  * @param file the file name, used in error messages and warnings
- * @param limits optional bounds on documents, tokens and mentions
+ * @param limits optional bounds on documents, tokens and mentions (each one not given is
+ *   unbounded; `readCorpus` fills in `DEFAULT_LIMITS`)
  * @returns one document per non-blank line (`id` and `name` the `doc_key`, `part` null,
  *   `tokens` the concatenated sentences, `sentenceStarts` the index of each sentence's first
  *   token) with entities as inclusive `[start, end]` token indices, and warnings for empty
@@ -39,9 +40,7 @@ type Path = readonly (string | number)[];
  */
 export function readJsonLines(input: Input, file: string, limits: ReadLimits = {}): Corpus {
   const text = decodeInput(input, file);
-  const maxDocuments = limits.maxDocuments ?? Infinity;
-  const maxTokens = limits.maxTokensPerDocument ?? Infinity;
-  const maxMentions = limits.maxMentionsPerDocument ?? Infinity;
+  const { maxDocuments, maxTokensPerDocument, maxMentionsPerDocument } = resolveLimits(limits);
   const documents: Document[] = [];
   const warnings: Warning[] = [];
   const seenIds = new Map<string, number>();
@@ -73,9 +72,10 @@ export function readJsonLines(input: Input, file: string, limits: ReadLimits = {
     }
     seenIds.set(name, lineNumber);
 
-    const { tokens, sentenceStarts } = readSentences(obj.sentences, maxTokens, fail);
-    const entities = readClusters(obj.clusters, tokens.length, maxMentions, fail);
-    const empty = entities.filter((e) => e.length === 0).length;
+    const { tokens, sentenceStarts } = readSentences(obj.sentences, maxTokensPerDocument, fail);
+    const entities = readClusters(obj.clusters, tokens.length, maxMentionsPerDocument, fail);
+    const kept = entities.filter((e) => e.length > 0);
+    const empty = entities.length - kept.length;
     if (empty > 0) {
       warnings.push({
         code: "empty-cluster-dropped",
@@ -85,7 +85,6 @@ export function readJsonLines(input: Input, file: string, limits: ReadLimits = {
         document: name,
       });
     }
-    const kept = entities.filter((e) => e.length > 0);
     const repeats = new RepeatedSpanLog();
     repeats.recordAll(kept, lineNumber);
     warnings.push(...repeats.warnings(file, name));

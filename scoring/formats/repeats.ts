@@ -7,7 +7,7 @@
  *   copy in the entity that appears first is scored, as the reference scorer does).
  * One warning per document and kind, with the count and the first occurrence.
  */
-import { quote, type Entity, type Warning } from "../types.js";
+import { quote, spanKey, type Entity, type Warning } from "../types.js";
 
 interface First {
   start: number;
@@ -45,7 +45,7 @@ export class RepeatedSpanLog {
     const owners = new Map<number, Set<number>>();
     entities.forEach((entity, e) => {
       for (const [start, end] of entity) {
-        const key = start * 67108864 + end;
+        const key = spanKey(start, end);
         const seen = owners.get(key);
         if (!seen) owners.set(key, new Set([e]));
         else {
@@ -56,7 +56,11 @@ export class RepeatedSpanLog {
     });
   }
 
-  /** The warnings for document `document` of `file` (none when nothing repeated). */
+  /**
+   * The warnings for document `document` of `file`: at most one `repeated-span-same-entity`
+   * and one `repeated-span-other-entity`, each with the count and the first repeat (its
+   * `line` when it was recorded); none when nothing repeated.
+   */
   warnings(file: string, document: string): Warning[] {
     const out: Warning[] = [];
     const where = (f: First) => `first: tokens ${f.start === f.end ? f.start : `${f.start}-${f.end}`}${f.line ? `, line ${f.line}` : ""}`;

@@ -1,22 +1,11 @@
 /** Tests for decoding input bytes and iterating over lines (shared by all format readers). */
 import { describe, expect, it } from "vitest";
-import { FormatError } from "../types.js";
+import { formatError } from "../test/format-error.js";
 import { decodeInput, forEachLine, lineAt, locate } from "./text.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const bytes = (...parts: (string | number[])[]) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...utf8(p)] : p)));
-
-/** Runs `run`, which must throw a FormatError; returns it. */
-function formatError(run: () => unknown): FormatError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FormatError);
-    return e as FormatError;
-  }
-  throw new Error("expected a FormatError");
-}
 
 function allLines(text: string): [string, number][] {
   const seen: [string, number][] = [];

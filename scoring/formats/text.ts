@@ -79,7 +79,12 @@ function invalidUtf8Error(file: string, bytes: Uint8Array, bad: number): FormatE
   });
 }
 
-/** 1-based line and column of character offset `at` in `text`, with that line's text. */
+/**
+ * Where character offset `at` (0-based, UTF-16 code units) of `text` is, for an error message.
+ *
+ * @returns the 1-based `line` and `column` and that line's text without its line break (cut
+ *   4,096 characters after `at`, so `column` still indexes it)
+ */
 export function locate(text: string, at: number): { line: number; column: number; lineText: string } {
   let line = 1;
   let lineStart = 0;

@@ -13,7 +13,8 @@ import type { Document, Entity } from "../types.js";
  * nested mentions read back unchanged. Entity ids are the entities' positions (0-based).
  *
  * @param documents documents with tokens (a token's text may be empty: it is written `_`)
- *   and entities whose mentions are inclusive token spans inside the document
+ *   and entities whose mentions are inclusive token spans inside the document (a mention
+ *   past the last token throws a `TypeError`); `part` null is written as part 0
  * @returns the file text, ending with a newline
  */
 export function writeConll2012(documents: ReadonlyArray<Pick<Document, "name" | "part" | "tokens" | "sentenceStarts" | "entities">>): string {

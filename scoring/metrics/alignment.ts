@@ -13,8 +13,19 @@
  * - mention identification counts distinct spans: recall = matched / distinct key spans,
  *   precision = matched / distinct response spans.
  */
-import type { Entity } from "../types.js";
+import { spanKey, type Entity } from "../types.js";
 import type { Counts } from "./counts.js";
+
+/**
+ * For each mention id, the distinct chains holding it, as a compact adjacency list: the
+ * chains holding id `i` are `chains[start[i]]` .. `chains[start[i + 1] - 1]`, in chain order.
+ */
+export interface ChainsHolding {
+  /** `mentionCount + 1` offsets into `chains`. */
+  start: Int32Array;
+  /** Chain indices. */
+  chains: Int32Array;
+}
 
 /** One document's key and response as chains of mention ids. */
 export interface AlignedDocument {
@@ -32,6 +43,14 @@ export interface AlignedDocument {
   keyHasRepeats: boolean;
   /** True when some id occurs more than once over all response chains. */
   responseHasRepeats: boolean;
+  /**
+   * For each id, every key chain holding it (needed only where `keyHasRepeats`, since
+   * otherwise `keyChainOf` says it all). Built on the first call and kept, so the metrics
+   * that need it share one copy.
+   */
+  keyHolding(): ChainsHolding;
+  /** For each id, every response chain holding it; built on the first call, like `keyHolding`. */
+  responseHolding(): ChainsHolding;
   /** Exact-span mention identification counts. */
   mentions: Counts;
   /** How many repeated response copies of key-matched spans were removed. */
@@ -41,9 +60,11 @@ export interface AlignedDocument {
 /**
  * Aligns one document's key and response entities.
  *
- * @param key key entities (mentions are inclusive token spans)
+ * @param key key entities (mentions are inclusive `[start, end]` token spans, indices below
+ *   2^26; see `spanKey`)
  * @param response response entities
- * @returns chains of mention ids and the mention-identification counts (see module doc)
+ * @returns chains of mention ids and the mention-identification counts (integers: distinct
+ *   spans, see the module doc); never throws
  */
 export function alignDocument(key: readonly Entity[], response: readonly Entity[]): AlignedDocument {
   const idOf = new Map<number, number>();
@@ -51,7 +72,7 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
   for (const entity of key) {
     const chain: number[] = [];
     for (const m of entity) {
-      const span = spanKey(m);
+      const span = spanKey(m[0], m[1]);
       let id = idOf.get(span);
       if (id === undefined) {
         id = idOf.size;
@@ -70,7 +91,7 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
   for (const entity of response) {
     const keep: Entity = [];
     for (const m of entity) {
-      const id = idOf.get(spanKey(m));
+      const id = idOf.get(spanKey(m[0], m[1]));
       if (id !== undefined && matched.has(id)) {
         removedRepeats++;
         continue;
@@ -88,7 +109,7 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
   for (const entity of kept) {
     const chain: number[] = [];
     for (const m of entity) {
-      const span = spanKey(m);
+      const span = spanKey(m[0], m[1]);
       let id = idOf.get(span);
       if (id === undefined) {
         id = twinless.get(span);
@@ -105,6 +126,8 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
   const mentionCount = next;
   const keyIndex = chainIndex(keyChains, mentionCount);
   const responseIndex = chainIndex(responseChains, mentionCount);
+  let keyHolding: ChainsHolding | undefined;
+  let responseHolding: ChainsHolding | undefined;
   return {
     mentionCount,
     key: keyChains,
@@ -113,6 +136,8 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
     responseChainOf: responseIndex.chainOf,
     keyHasRepeats: keyIndex.repeats,
     responseHasRepeats: responseIndex.repeats,
+    keyHolding: () => (keyHolding ??= chainsHolding(keyChains, mentionCount)),
+    responseHolding: () => (responseHolding ??= chainsHolding(responseChains, mentionCount)),
     mentions: {
       recallNum: matched.size,
       recallDen: keySpanCount,
@@ -121,11 +146,6 @@ export function alignDocument(key: readonly Entity[], response: readonly Entity[
     },
     removedRepeats,
   };
-}
-
-/** A span as one number (exact for token indices below 2^26). */
-function spanKey(m: readonly [number, number]): number {
-  return m[0] * 67108864 + m[1];
 }
 
 /** For each id the last chain holding it (-1 if none), and whether any id occurs twice. */
@@ -143,11 +163,8 @@ function chainIndex(chains: number[][], n: number): { chainOf: Int32Array; repea
   return { chainOf, repeats };
 }
 
-/**
- * For each id, the distinct chains holding it, as a compact adjacency list
- * (`start[id]..start[id+1]` indexes into `chains`). Used only where ids can repeat.
- */
-export function chainsHolding(chains: number[][], n: number): { start: Int32Array; chains: Int32Array } {
+/** For each of the ids 0..n-1, the distinct chains holding it (see `ChainsHolding`). */
+function chainsHolding(chains: number[][], n: number): ChainsHolding {
   const count = new Int32Array(n + 1);
   const lastSeen = new Int32Array(n).fill(-1);
   for (let c = 0; c < chains.length; c++) {
@@ -171,4 +188,24 @@ export function chainsHolding(chains: number[][], n: number): { start: Int32Arra
     }
   }
   return { start: count, chains: out };
+}
+
+/**
+ * The sizes B³ and CEAF divide by, as the reference scorer (v8.01, `BCUBED`, `CEAF`) counts them.
+ *
+ * @param unit `mention`: the number of mentions of each side, a mention held twice counted
+ *   twice; `entity`: the number of non-empty chains of each side
+ * @returns `key` and `response`, non-negative integers
+ */
+export function sideTotals(doc: AlignedDocument, unit: "mention" | "entity"): { key: number; response: number } {
+  if (unit === "entity") {
+    let key = 0;
+    for (const k of doc.key) if (k.length > 0) key++;
+    return { key, response: doc.response.length };
+  }
+  let key = 0;
+  for (const k of doc.key) key += k.length;
+  let response = 0;
+  for (const r of doc.response) response += r.length;
+  return { key, response };
 }

@@ -15,24 +15,26 @@
  * it loops over response mentions, takes K(m) as the last key entity holding m, and counts
  * |K ∩ R| as the mentions of R that K holds (with their repeats).
  */
-import type { AlignedDocument } from "./alignment.js";
-import { chainsHolding } from "./alignment.js";
+import { sideTotals, type AlignedDocument } from "./alignment.js";
 import type { Counts } from "./counts.js";
 
 /** How B³ weighs mentions: equal weight per mention (reference default) or per entity. */
 export type BcubWeighting = "mention" | "entity";
 
 /**
- * B³ counts for one aligned document.
+ * B³ counts for one aligned document (Bagga & Baldwin 1998; the reference scorer's `BCUBED`).
  *
+ * @param doc the key and response as aligned by `alignDocument`
  * @param weighting `mention` (default): numerators are sums of per-mention fractions and
  *   denominators are mention counts (repeats included); `entity`: numerators are sums of
- *   per-entity averages and denominators are entity counts.
+ *   per-entity averages and denominators are entity counts (non-empty entities).
+ * @returns recall and precision counts (numerators are sums of fractions); `toScore` turns
+ *   them into fractions in [0, 1]. Never throws.
  */
 export function bcub(doc: AlignedDocument, weighting: BcubWeighting = "mention"): Counts {
   const { key, response, keyChainOf } = doc;
   // For each response entity, how many of its mentions each key entity holds.
-  const holding = doc.keyHasRepeats ? chainsHolding(key, doc.mentionCount) : null;
+  const holding = doc.keyHasRepeats ? doc.keyHolding() : null;
   const common = new Float64Array(key.length);
   const stamp = new Int32Array(key.length).fill(-1);
   const recallOfKey = weighting === "entity" ? new Float64Array(key.length) : null;
@@ -70,16 +72,7 @@ export function bcub(doc: AlignedDocument, weighting: BcubWeighting = "mention")
 
   if (recallOfKey) {
     for (let k = 0; k < key.length; k++) if (key[k].length > 0) recallNum += recallOfKey[k] / key[k].length;
-    return {
-      recallNum,
-      recallDen: key.filter((k) => k.length > 0).length,
-      precisionNum,
-      precisionDen: response.length,
-    };
   }
-  let keyMentions = 0;
-  for (const k of key) keyMentions += k.length;
-  let responseMentions = 0;
-  for (const r of response) responseMentions += r.length;
-  return { recallNum, recallDen: keyMentions, precisionNum, precisionDen: responseMentions };
+  const totals = sideTotals(doc, weighting);
+  return { recallNum, recallDen: totals.key, precisionNum, precisionDen: totals.response };
 }

@@ -20,10 +20,8 @@
  * (repeated key spans, repeated twinless response spans) break those identities, so pairs
  * involving them are counted one by one with the reference scorer's set semantics.
  */
-import type { AlignedDocument } from "./alignment.js";
-import { chainsHolding } from "./alignment.js";
-import type { Counts } from "./counts.js";
-import { harmonicMean, ratio } from "./counts.js";
+import type { AlignedDocument, ChainsHolding } from "./alignment.js";
+import { harmonicMean, ratio, type Counts } from "./counts.js";
 
 /** BLANC's two parts as counts: coreference links and non-coreference links. */
 export interface BlancCounts {
@@ -35,15 +33,16 @@ export interface BlancCounts {
 const pairs = (n: number): number => (n * (n - 1)) / 2;
 
 /**
- * BLANC link counts for one aligned document.
+ * BLANC link counts for one aligned document (Luo et al. 2014; the reference scorer's
+ * `BLANC_Internal`).
  *
+ * @param doc the key and response as aligned by `alignDocument`
  * @returns `coref`: recallNum = precisionNum = |C_k ∩ C_r|, recallDen = |C_k|,
- *   precisionDen = |C_r|; `noncoref` likewise with N_k and N_r. All integers.
+ *   precisionDen = |C_r|; `noncoref` likewise with N_k and N_r. All integers; `blancScore`
+ *   turns summed counts into fractions. Never throws.
  */
 export function blanc(doc: AlignedDocument): BlancCounts {
   const { key, response, mentionCount } = doc;
-  const keyHolding = chainsHolding(key, mentionCount);
-  const responseHolding = chainsHolding(response, mentionCount);
   const keyOcc = occurrences(key, mentionCount);
   const responseOcc = occurrences(response, mentionCount);
   // A mention is "plain" when each side holds it at most once.
@@ -108,6 +107,8 @@ export function blanc(doc: AlignedDocument): BlancCounts {
     // Pairs with at least one repeated mention, each unordered pair once.
     const isRepeated = new Uint8Array(mentionCount);
     for (const id of repeated) isRepeated[id] = 1;
+    const keyHolding = doc.keyHolding();
+    const responseHolding = doc.responseHolding();
     const kLinks = (x: number, y: number) => links(keyHolding, keyOcc, key, x, y);
     const rLinks = (x: number, y: number) => links(responseHolding, responseOcc, response, x, y);
     for (const x of repeated) {
@@ -144,7 +145,7 @@ function occurrences(chains: number[][], n: number): Int32Array {
  * x = y: holds x twice); non-coreference if two different chains hold one each.
  */
 function links(
-  holding: { start: Int32Array; chains: Int32Array },
+  holding: ChainsHolding,
   occ: Int32Array,
   chains: number[][],
   x: number,
@@ -165,10 +166,14 @@ function links(
 
 /**
  * BLANC recall, precision and F1 (fractions in [0, 1]) from summed link counts, by the
- * reference scorer's TOTALS rules: each of R, P and F is the mean of the coreference and
- * non-coreference parts (F = (F_c + F_n)/2, not the harmonic mean of R and P). When the key
- * has no coreference links only the non-coreference part is used; when it has no
- * non-coreference links only the coreference part; when it has neither, all are 0.
+ * reference scorer's TOTALS rules (`ComputeBLANCFromCounts`): each of R, P and F is the mean
+ * of the coreference and non-coreference parts (F = (F_c + F_n)/2, not the harmonic mean of
+ * R and P). When the key has no coreference links only the non-coreference part is used;
+ * when it has no non-coreference links only the coreference part; when it has neither, all
+ * are 0. A part's ratio with a zero denominator is 0.
+ *
+ * @param c link counts, e.g. `blanc`'s summed over documents
+ * @returns fractions in [0, 1]; never throws
  */
 export function blancScore(c: BlancCounts): { recall: number; precision: number; f1: number } {
   const rc = ratio(c.coref.recallNum, c.coref.recallDen);

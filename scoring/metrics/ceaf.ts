@@ -11,8 +11,7 @@
  * only inside each connected group of entities that share mentions: entities with nothing
  * in common have similarity 0, so the groups are independent assignment problems.
  */
-import type { AlignedDocument } from "./alignment.js";
-import { chainsHolding } from "./alignment.js";
+import { sideTotals, type AlignedDocument } from "./alignment.js";
 import type { Counts } from "./counts.js";
 import { maxWeightMatching, type WeightedEdge } from "./assignment.js";
 
@@ -20,25 +19,19 @@ import { maxWeightMatching, type WeightedEdge } from "./assignment.js";
 export type CeafVariant = "mention" | "entity";
 
 /**
- * CEAF counts for one aligned document.
+ * CEAF counts for one aligned document (Luo 2005; the reference scorer's `CEAF`).
  *
+ * @param doc the key and response as aligned by `alignDocument`
+ * @param variant `mention` for CEAFm (φ3), `entity` for CEAFe (φ4)
  * @returns recallNum = precisionNum = Φ(g*), the optimal total similarity;
- *   CEAFm: recallDen = key mentions, precisionDen = response mentions;
- *   CEAFe: recallDen = key entities, precisionDen = response entities.
+ *   CEAFm: recallDen = key mentions, precisionDen = response mentions (repeats included);
+ *   CEAFe: recallDen = non-empty key entities, precisionDen = response entities.
+ *   `toScore` turns them into fractions in [0, 1]. Never throws.
  */
 export function ceaf(doc: AlignedDocument, variant: CeafVariant): Counts {
-  const { key, response } = doc;
-  const overlaps = intersections(doc);
-  const total = optimalSimilarity(key, response, overlaps, variant);
-  if (variant === "mention") {
-    let keyMentions = 0;
-    for (const k of key) keyMentions += k.length;
-    let responseMentions = 0;
-    for (const r of response) responseMentions += r.length;
-    return { recallNum: total, recallDen: keyMentions, precisionNum: total, precisionDen: responseMentions };
-  }
-  const keyEntities = key.filter((k) => k.length > 0).length;
-  return { recallNum: total, recallDen: keyEntities, precisionNum: total, precisionDen: response.length };
+  const total = optimalSimilarity(doc.key, doc.response, intersections(doc), variant);
+  const totals = sideTotals(doc, variant);
+  return { recallNum: total, recallDen: totals.key, precisionNum: total, precisionDen: totals.response };
 }
 
 /** A non-empty intersection |K ∩ R| between key entity `key` and response entity `response`. */
@@ -51,7 +44,7 @@ interface Overlap {
 /** All non-empty |K ∩ R| (mentions of K, with repeats, that R holds). */
 function intersections(doc: AlignedDocument): Overlap[] {
   const { key, response, responseChainOf } = doc;
-  const holding = doc.responseHasRepeats ? chainsHolding(response, doc.mentionCount) : null;
+  const holding = doc.responseHasRepeats ? doc.responseHolding() : null;
   const out: Overlap[] = [];
   const count = new Int32Array(response.length);
   const touched: number[] = [];

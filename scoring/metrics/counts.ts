@@ -22,7 +22,7 @@ export interface Score extends Counts {
   f1: number;
 }
 
-/** Counts with every field 0. */
+/** New counts with every field 0 (a fresh object, to sum into with `addCounts`). */
 export function zeroCounts(): Counts {
   return { recallNum: 0, recallDen: 0, precisionNum: 0, precisionDen: 0 };
 }
