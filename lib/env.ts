@@ -11,6 +11,12 @@ export const DEV_NEXTAUTH_SECRET = "corefboard-development-secret-do-not-use-in-
 
 const MB = 1024 * 1024;
 
+/** Default port of the embedded Postgres (EMBEDDED_PG_PORT). */
+export const DEFAULT_EMBEDDED_PG_PORT = 54329;
+
+/** Default data folder of the embedded Postgres, relative to the working directory (EMBEDDED_PG_DATA_DIR). */
+export const DEFAULT_EMBEDDED_PG_DATA_DIR = ".data/postgres";
+
 /** Integer from a string, within [min, max]. */
 const int = (min: number, max: number) =>
   z
@@ -30,9 +36,9 @@ const fields = z.object({
   /** Postgres to use. Unset: start the embedded Postgres (EMBEDDED_PG_*). */
   DATABASE_URL: postgresUrl.optional(),
   /** Port of the embedded Postgres (127.0.0.1 only). */
-  EMBEDDED_PG_PORT: int(1, 65535).default(54329),
+  EMBEDDED_PG_PORT: int(1, 65535).default(DEFAULT_EMBEDDED_PG_PORT),
   /** Data folder of the embedded Postgres. */
-  EMBEDDED_PG_DATA_DIR: z.string().default(".data/postgres"),
+  EMBEDDED_PG_DATA_DIR: z.string().default(DEFAULT_EMBEDDED_PG_DATA_DIR),
   /** Signs NextAuth session tokens. Required in production (at least 32 characters). */
   NEXTAUTH_SECRET: z.string().optional(),
   /** Public base URL of the site, e.g. https://corefboard.example.org. Required in production. */

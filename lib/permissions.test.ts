@@ -5,25 +5,14 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "./db/test-db";
-import { DomainError } from "./errors";
 import { canManageTask, canViewGold, canViewLeaderboard, canViewSubmission, isSiteAdmin, isTaskOrganizer, isTaskParticipant, type Viewer } from "./permissions";
 import { getLeaderboard, leaderboardCsv } from "./services/leaderboard";
 import { getSubmissionForViewer } from "./services/submissions";
-import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, SMALL_KEY } from "./services/test-fixtures";
+import { getTaskForViewer } from "./services/tasks";
+import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type SubmissionFields } from "./services/test-fixtures";
 import { packFile } from "./storage";
 
 const testDb = useTestDatabase();
-
-/** The error a promise rejects with (fails when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error("expected a rejection");
-}
 
 type Who = "anonymous" | "bystander" | "participant" | "organizer" | "admin";
 let viewers: Record<Who, Viewer>;
@@ -119,6 +108,15 @@ describe("leaderboard visibility", () => {
       });
     }
   }
+
+  it("getTaskForViewer's per-phase canViewLeaderboard follows the same table", async () => {
+    const slug = (await testDb.prisma.task.findUniqueOrThrow({ where: { id: ids.taskId } })).slug;
+    for (const who of Object.keys(viewers) as Who[]) {
+      const view = await getTaskForViewer(slug, viewers[who]);
+      const byName = Object.fromEntries(view.phases.map((p) => [p.name, p.canViewLeaderboard]));
+      expect(byName, who).toEqual({ public: expected.PUBLIC[who], participants: expected.PARTICIPANTS[who], organizers: expected.ORGANIZERS[who] });
+    }
+  });
 
   it("getLeaderboard: 404 for an unknown or malformed phase id", async () => {
     expect((await rejection(getLeaderboard("00000000-0000-0000-0000-000000000000", null))).httpStatus).toBe(404);
@@ -250,7 +248,7 @@ describe("getLeaderboard from stored rows", () => {
     const t2 = await makeTeam(db, "Beta", [u2.id]);
     const tOrg = await makeTeam(db, "Organizers", [org.id]);
     const at = (m: number) => new Date(Date.UTC(2025, 0, 1, 0, m));
-    const add = async (teamId: string, submitterId: string, minute: number, conll: number, extra: Parameters<typeof insertSubmission>[1] extends infer F ? Partial<F> : never = {}) => {
+    const add = async (teamId: string, submitterId: string, minute: number, conll: number, extra: Partial<SubmissionFields> = {}) => {
       const s = await insertSubmission(db, { phaseId: phase.id, teamId, submitterId, createdAt: at(minute), systemName: `run-${minute}`, ...extra });
       await insertScores(db, s.id, phase.id, { conll, muc: [minute, 100, minute, 100] });
       return s.id;

@@ -10,12 +10,19 @@
  * - A submission is visible to its team's members and the task's organizers; to others only
  *   when it is PUBLIC and they may see its phase's leaderboard.
  * - Gold keys (even their metadata) are visible to the task's organizers only.
+ *
+ * A service that needs several answers about one viewer and one task in the same request
+ * loads them once with {@link taskStanding} (or {@link submissionAccess}) instead of calling
+ * the single checks again.
  */
 import { ForbiddenError, UnauthorizedError } from "./errors";
-import { defaultDb, type Db, type LeaderboardVisibility, type SubmissionVisibility } from "./services/db";
+import { defaultDb, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./services/db";
 
-/** The person making a request: a signed-in user with their site role, or null (anonymous). */
-export type Viewer = { userId: string; role: "ADMIN" | "USER" } | null;
+/**
+ * The person making a request: a signed-in user with their site role, or null (anonymous).
+ * The one definition of a viewer; `lib/session.ts` builds it from the session or a token.
+ */
+export type Viewer = { userId: string; role: UserRole } | null;
 
 /** A signed-in viewer. */
 export type SignedInViewer = NonNullable<Viewer>;
@@ -33,7 +40,7 @@ export interface SubmissionVisibilityFacts {
   phase: PhaseVisibilityFacts;
 }
 
-/** True when the viewer is a signed-in site admin (from the session's role). */
+/** True when the viewer is a signed-in site admin (the role comes from `lib/session.ts`, which re-reads it each request). */
 export function isSiteAdmin(viewer: Viewer): viewer is SignedInViewer & { role: "ADMIN" } {
   return viewer?.role === "ADMIN";
 }
@@ -80,6 +87,11 @@ export async function assertCanManageTask(viewer: Viewer, taskId: string, db: Db
 /**
  * Whether a user is a participant of a task: a member of a team that has at least one
  * submission (any status, any phase) in it.
+ *
+ * @param userId a user id
+ * @param taskId a task id
+ * @param db client or transaction (default: the shared client)
+ * @returns false also for unknown ids
  */
 export async function isTaskParticipant(userId: string, taskId: string, db: Db = defaultDb()): Promise<boolean> {
   const hit = await db.submission.findFirst({
@@ -89,27 +101,112 @@ export async function isTaskParticipant(userId: string, taskId: string, db: Db =
   return hit !== null;
 }
 
-/** Whether a user belongs to a team. */
+/**
+ * Whether a user belongs to a team (any role).
+ *
+ * @param userId a user id
+ * @param teamId a team id (must be a UUID: Postgres rejects anything else)
+ * @param db client or transaction (default: the shared client)
+ */
 export async function isTeamMember(userId: string, teamId: string, db: Db = defaultDb()): Promise<boolean> {
   const row = await db.teamMember.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { userId: true } });
   return row !== null;
 }
 
 /**
- * Whether the viewer may see a phase's leaderboard, per its visibility (see the module comment).
- *
- * @param phase the phase's task id and leaderboard visibility
+ * What the visibility rules need to know about one viewer in one task, loaded once per
+ * request (see {@link taskStanding}).
  */
-export async function canViewLeaderboard(viewer: Viewer, phase: PhaseVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
-  switch (phase.leaderboardVisibility) {
+export interface TaskStanding {
+  /** site admin or organizer of the task */
+  isOrganizer: boolean;
+  /**
+   * Whether the viewer participates in the task ({@link isTaskParticipant}); false for
+   * anonymous viewers. Read from the database on the first call only.
+   */
+  isParticipant(): Promise<boolean>;
+}
+
+/**
+ * Loads a viewer's standing in a task: one query for the organizer check (none for
+ * anonymous viewers and site admins); the participant check runs later, at most once, when
+ * a rule asks for it.
+ *
+ * @param viewer the viewer (null = anonymous)
+ * @param taskId a task id
+ * @param db client or transaction (default: the shared client)
+ * @returns the standing, for {@link leaderboardVisibleTo}
+ */
+export async function taskStanding(viewer: Viewer, taskId: string, db: Db = defaultDb()): Promise<TaskStanding> {
+  const isOrganizer = await canManageTask(viewer, taskId, db);
+  let participant: Promise<boolean> | undefined;
+  return {
+    isOrganizer,
+    isParticipant: () => (participant ??= viewer ? isTaskParticipant(viewer.userId, taskId, db) : Promise.resolve(false)),
+  };
+}
+
+/**
+ * Whether a viewer with this standing may see a leaderboard of the given visibility (see
+ * the module comment). Organizers see every board; PUBLIC boards need no query.
+ *
+ * @param standing from {@link taskStanding}, for the phase's task
+ * @param visibility the phase's leaderboard visibility
+ */
+export async function leaderboardVisibleTo(standing: TaskStanding, visibility: LeaderboardVisibility): Promise<boolean> {
+  if (standing.isOrganizer) return true;
+  switch (visibility) {
     case "PUBLIC":
       return true;
     case "PARTICIPANTS":
-      if (!viewer) return false;
-      return (await canManageTask(viewer, phase.taskId, db)) || (await isTaskParticipant(viewer.userId, phase.taskId, db));
+      return standing.isParticipant();
     case "ORGANIZERS":
-      return canManageTask(viewer, phase.taskId, db);
+      return false;
   }
+}
+
+/**
+ * Whether the viewer may see a phase's leaderboard, per its visibility (see the module comment).
+ *
+ * @param phase the phase's task id and leaderboard visibility
+ * @returns true for PUBLIC boards (no query); otherwise per {@link leaderboardVisibleTo}
+ */
+export async function canViewLeaderboard(viewer: Viewer, phase: PhaseVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
+  if (phase.leaderboardVisibility === "PUBLIC") return true;
+  return leaderboardVisibleTo(await taskStanding(viewer, phase.taskId, db), phase.leaderboardVisibility);
+}
+
+/** A viewer's access to one submission, from {@link submissionAccess}. */
+export interface SubmissionAccess {
+  /** may see the submission at all (see {@link canViewSubmission}) */
+  visible: boolean;
+  /** member of the submitting team */
+  isTeamMember: boolean;
+  /** organizer of the submission's task (or site admin) */
+  isOrganizer: boolean;
+}
+
+/**
+ * A viewer's access to a submission, with the two facts pages show (team member,
+ * organizer), each read from the database once.
+ *
+ * @param viewer the viewer (null = anonymous)
+ * @param submission the submitting team, the submission's visibility, and its phase's task
+ *   id and leaderboard visibility
+ * @param db client or transaction (default: the shared client)
+ * @returns `{visible, isTeamMember, isOrganizer}`; `visible` is true for team members and
+ *   organizers, and for anyone else only when the submission is PUBLIC and its phase's
+ *   leaderboard is visible to them
+ */
+export async function submissionAccess(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<SubmissionAccess> {
+  // One after the other, not in parallel: `db` may be an interactive transaction.
+  const member = viewer !== null && (await isTeamMember(viewer.userId, submission.teamId, db));
+  const standing = await taskStanding(viewer, submission.phase.taskId, db);
+  const visible =
+    member ||
+    standing.isOrganizer ||
+    (submission.visibility === "PUBLIC" && (await leaderboardVisibleTo(standing, submission.phase.leaderboardVisibility)));
+  return { visible, isTeamMember: member, isOrganizer: standing.isOrganizer };
 }
 
 /**
@@ -119,12 +216,13 @@ export async function canViewLeaderboard(viewer: Viewer, phase: PhaseVisibilityF
  *   only when the submission is PUBLIC and its phase's leaderboard is visible to them
  */
 export async function canViewSubmission(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
-  if (viewer && (await isTeamMember(viewer.userId, submission.teamId, db))) return true;
-  if (await canManageTask(viewer, submission.phase.taskId, db)) return true;
-  return submission.visibility === "PUBLIC" && (await canViewLeaderboard(viewer, submission.phase, db));
+  return (await submissionAccess(viewer, submission, db)).visible;
 }
 
-/** Whether the viewer may see a task's gold keys (content or metadata): organizers only. */
+/**
+ * Whether the viewer may see a task's gold keys (content or metadata): organizers only, the
+ * same rule as {@link canManageTask}.
+ */
 export async function canViewGold(viewer: Viewer, taskId: string, db: Db = defaultDb()): Promise<boolean> {
   return canManageTask(viewer, taskId, db);
 }
@@ -132,6 +230,8 @@ export async function canViewGold(viewer: Viewer, taskId: string, db: Db = defau
 /**
  * Throws unless someone is signed in.
  *
+ * @param message the 401's message (default "Please sign in first.")
+ * @returns the same viewer, typed as signed in
  * @throws UnauthorizedError (401)
  */
 export function requireSignedIn(viewer: Viewer, message = "Please sign in first."): SignedInViewer {

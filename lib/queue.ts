@@ -31,7 +31,7 @@ export interface ScoreJobData {
 }
 
 /**
- * Options of the scoring queue (exported for tests and the worker). Retries: 5, after
+ * Options of the scoring queue, used when {@link ensureScoreQueue} creates it. Retries: 5, after
  * about 5–10, 10–20, 20–40, 40–80 and 80–160 s (pg-boss' jittered backoff on `retryDelay`).
  * `expireInSeconds` here is only the fallback: every job is sent with the configured expiry.
  */
@@ -136,7 +136,10 @@ export async function cancelAbandonedJobs(boss: PgBoss, olderThanMs: number): Pr
   return rows.map((r: { singleton_key: string | null }) => r.singleton_key).filter((k: string | null): k is string => k !== null);
 }
 
-/** Stops the process-wide instance, letting active jobs finish for up to `timeoutMs`. */
+/**
+ * Stops the process-wide instance, letting active jobs finish for up to `timeoutMs`
+ * (milliseconds, default 10 s). Does nothing when none was started.
+ */
 export async function stopBoss(timeoutMs = 10_000): Promise<void> {
   const pending = globalForBoss.corefboardBoss;
   globalForBoss.corefboardBoss = undefined;

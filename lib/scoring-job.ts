@@ -24,17 +24,19 @@
  *   error is rethrown so that pg-boss retries with backoff; on the job's last retry the row
  *   ends FAILED, stage `platform`, instead.
  */
-import type { ScoreRowLike } from "./services/scores";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { getPrisma, type PrismaClient } from "./db/client";
+import { Prisma } from "./generated/prisma/client";
+import type { Db, Tx } from "./services/db";
+import { findActiveGold } from "./services/gold";
+import { BLANC_COREF, BLANC_NONCOREF, type DocumentScoreRowLike, type ScoreRowLike } from "./services/scores";
 import { unpackFile } from "./storage";
 import { scoringConfig, type ScoringConfig } from "./scoring-config";
 import type { ThreadInput, ThreadResult } from "./scoring-thread";
-import { COUNT_METRICS, toScore, type Report } from "../scoring/index";
-import type { Counts } from "../scoring/metrics/counts";
+import { COUNT_METRICS, toScore, type Counts, type Report, type Score } from "../scoring/index";
 
 /** Where a failed submission failed. The quota code does not count stage `platform`. */
 export type ErrorStage = "validation" | "scoring" | "platform";
@@ -65,19 +67,6 @@ export const SCORER_VERSION: string = (() => {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: string };
   return pkg.version ?? "0.0.0";
 })();
-
-/** A row of the `scores` table as this module writes it (the shape the services read back). */
-export type ScoreRow = ScoreRowLike;
-
-/** A row of the `document_scores` table. */
-export interface DocumentScoreRow {
-  document: string;
-  metric: string;
-  recallNum: number;
-  recallDen: number;
-  precisionNum: number;
-  precisionDen: number;
-}
 
 /** Thrown inside the write transaction when the claim is gone; rolls it back. */
 class LostClaimError extends Error {}
@@ -183,14 +172,6 @@ async function claim(
   return `status is ${row.status}`;
 }
 
-/** SCORING → QUEUED, only for this claim. */
-async function release(prisma: PrismaClient, submissionId: string, claim: ClaimToken): Promise<void> {
-  await prisma.$executeRaw`
-    UPDATE submissions SET status = 'QUEUED'
-     WHERE id = ${submissionId}::uuid AND status = 'SCORING'
-           AND attempts = ${claim.attempts} AND started_at = ${claim.startedAt}::timestamptz`;
-}
-
 /** Loads gold and file, runs the scoring thread. Throws ScoringFailure for data/limit problems. */
 async function loadAndScore(
   prisma: PrismaClient,
@@ -207,34 +188,21 @@ async function loadAndScore(
       phase: { select: { id: true, name: true, task: { select: { keepSingletons: true } } } },
     },
   });
-  const gold = await prisma.goldKey.findFirst({
-    where: { phaseId: submission.phase.id, active: true },
-    select: { version: true, fileName: true, sha256: true, gzip: true },
-  });
+  const gold = await findActiveGold(submission.phase.id, prisma);
   if (!gold) {
     throw new ScoringFailure(
       "platform",
       `The phase "${submission.phase.name}" has no active gold key yet, so submissions cannot be scored. The organizers must upload a gold key; submissions are scored again when they do. This does not count against your submission limit.`,
     );
   }
-  let keyBytes: Buffer;
-  try {
-    keyBytes = unpackFile(gold.gzip, gold.sha256);
-  } catch {
-    throw new ScoringFailure(
-      "platform",
-      `The stored gold key (version ${gold.version}) is damaged. The organizers must upload it again. This does not count against your submission limit.`,
-    );
-  }
-  let responseBytes: Buffer;
-  try {
-    responseBytes = unpackFile(submission.gzip, submission.sha256);
-  } catch {
-    throw new ScoringFailure(
-      "platform",
-      "The stored copy of your file is damaged (its checksum does not match). Please submit it again. This does not count against your submission limit.",
-    );
-  }
+  const keyBytes = unpackOrFail(
+    gold,
+    `The stored gold key (version ${gold.version}) is damaged. The organizers must upload it again. This does not count against your submission limit.`,
+  );
+  const responseBytes = unpackOrFail(
+    submission,
+    "The stored copy of your file is damaged (its checksum does not match). Please submit it again. This does not count against your submission limit.",
+  );
   const result = await runThread(
     {
       keyBytes,
@@ -266,6 +234,15 @@ async function loadAndScore(
         "platform",
         "The scorer hit an internal error on this submission. This is a bug in the platform, not a problem with your file, and does not count against your submission limit. Please tell the organizers.",
       );
+  }
+}
+
+/** A stored file's bytes (checksum verified), or a `platform` ScoringFailure with `message`. */
+function unpackOrFail(stored: { gzip: Uint8Array; sha256: string }, message: string): Buffer {
+  try {
+    return unpackFile(stored.gzip, stored.sha256);
+  } catch {
+    throw new ScoringFailure("platform", message);
   }
 }
 
@@ -339,22 +316,28 @@ function threadBootstrap(): string {
   return bootstrap;
 }
 
-/** The Score rows for a report: one per metric (see the file comment of the schema). */
-export function scoreRows(report: Report): ScoreRow[] {
-  const rows: ScoreRow[] = [];
+/**
+ * The Score rows for a report, one per metric: the count metrics (mentions, muc, bcub,
+ * ceafm, ceafe, lea) and `blanc_coref`/`blanc_noncoref` with exact counts and fractions;
+ * `blanc` with fractions only; `conll` with F1 only. Fractions are in [0, 1].
+ *
+ * @param report from `evaluate`
+ * @returns the rows without submission and phase ids (metrics the report lacks are absent)
+ */
+export function scoreRows(report: Report): ScoreRowLike[] {
+  const rows: ScoreRowLike[] = [];
   const m = report.metrics;
+  const counted = (metric: string, s: Score): ScoreRowLike => ({ metric, ...pick(s), recall: s.recall, precision: s.precision, f1: s.f1 });
+  const uncounted = { recallNum: null, recallDen: null, precisionNum: null, precisionDen: null };
   for (const metric of COUNT_METRICS) {
     const s = m[metric];
-    if (s) rows.push({ metric, ...pick(s), recall: s.recall, precision: s.precision, f1: s.f1 });
+    if (s) rows.push(counted(metric, s));
   }
   if (m.blanc) {
-    rows.push({ metric: "blanc", recallNum: null, recallDen: null, precisionNum: null, precisionDen: null, recall: m.blanc.recall, precision: m.blanc.precision, f1: m.blanc.f1 });
-    for (const [metric, counts] of [["blanc_coref", m.blanc.coref], ["blanc_noncoref", m.blanc.noncoref]] as const) {
-      const s = toScore(counts);
-      rows.push({ metric, ...pick(s), recall: s.recall, precision: s.precision, f1: s.f1 });
-    }
+    rows.push({ metric: "blanc", ...uncounted, recall: m.blanc.recall, precision: m.blanc.precision, f1: m.blanc.f1 });
+    rows.push(counted(BLANC_COREF, toScore(m.blanc.coref)), counted(BLANC_NONCOREF, toScore(m.blanc.noncoref)));
   }
-  if (m.conll) rows.push({ metric: "conll", recallNum: null, recallDen: null, precisionNum: null, precisionDen: null, recall: null, precision: null, f1: m.conll.f1 });
+  if (m.conll) rows.push({ metric: "conll", ...uncounted, recall: null, precision: null, f1: m.conll.f1 });
   return rows;
 }
 
@@ -362,28 +345,77 @@ export function scoreRows(report: Report): ScoreRow[] {
  * The DocumentScore rows for a report: per key document, one row per metric with counts
  * (mentions, muc, bcub, ceafm, ceafe, lea, blanc_coref, blanc_noncoref). `blanc` and `conll`
  * have no counts of their own and follow from these rows.
+ *
+ * @param report from `evaluate`
+ * @returns the rows without the submission id
  */
-export function documentScoreRows(report: Report): DocumentScoreRow[] {
-  const rows: DocumentScoreRow[] = [];
+export function documentScoreRows(report: Report): DocumentScoreRowLike[] {
+  const rows: DocumentScoreRowLike[] = [];
   for (const doc of report.perDocument) {
     for (const metric of COUNT_METRICS) {
       const c = doc.counts[metric];
       if (c) rows.push({ document: doc.id, metric, ...pick(c) });
     }
     if (doc.counts.blanc) {
-      rows.push({ document: doc.id, metric: "blanc_coref", ...pick(doc.counts.blanc.coref) });
-      rows.push({ document: doc.id, metric: "blanc_noncoref", ...pick(doc.counts.blanc.noncoref) });
+      rows.push({ document: doc.id, metric: BLANC_COREF, ...pick(doc.counts.blanc.coref) });
+      rows.push({ document: doc.id, metric: BLANC_NONCOREF, ...pick(doc.counts.blanc.noncoref) });
     }
   }
   return rows;
 }
 
+/** Only the four counts (a Score also carries its fractions). */
 function pick(c: Counts): Counts {
   return { recallNum: c.recallNum, recallDen: c.recallDen, precisionNum: c.precisionNum, precisionDen: c.precisionDen };
 }
 
 /** Interactive-transaction limits for the write (large corpora have many document rows). */
 const WRITE_TX = { maxWait: 10_000, timeout: 120_000 };
+
+/**
+ * `UPDATE submissions SET <set>` for this claim only: the row must still be SCORING with
+ * the claim's `attempts` and `started_at`.
+ *
+ * @returns the number of rows updated (1, or 0 when the claim is gone)
+ */
+function updateIfClaimed(db: Db, submissionId: string, claim: ClaimToken, set: Prisma.Sql): Promise<number> {
+  return db.$executeRaw`
+    UPDATE submissions SET ${set}
+     WHERE id = ${submissionId}::uuid AND status = 'SCORING'
+       AND attempts = ${claim.attempts} AND started_at = ${claim.startedAt}::timestamptz`;
+}
+
+/** SCORING → QUEUED, only for this claim. */
+async function release(prisma: PrismaClient, submissionId: string, claim: ClaimToken): Promise<void> {
+  await updateIfClaimed(prisma, submissionId, claim, Prisma.sql`status = 'QUEUED'`);
+}
+
+/**
+ * Ends this claim in one transaction: `set` on the submission row (only while the claim
+ * holds), the old Score/DocumentScore rows deleted, then `write` (new rows, if any).
+ *
+ * @returns true when written; false when the claim was gone (nothing written)
+ */
+async function finishClaim(
+  prisma: PrismaClient,
+  submissionId: string,
+  claim: ClaimToken,
+  set: Prisma.Sql,
+  write: (tx: Tx) => Promise<void> = async () => {},
+): Promise<boolean> {
+  try {
+    await prisma.$transaction(async (tx) => {
+      if ((await updateIfClaimed(tx, submissionId, claim, set)) !== 1) throw new LostClaimError();
+      await tx.score.deleteMany({ where: { submissionId } });
+      await tx.documentScore.deleteMany({ where: { submissionId } });
+      await write(tx);
+    }, WRITE_TX);
+    return true;
+  } catch (error) {
+    if (error instanceof LostClaimError) return false;
+    throw error;
+  }
+}
 
 /** SCORING → SCORED with the score rows, in one transaction, only for this claim. */
 async function writeScores(
@@ -396,27 +428,14 @@ async function writeScores(
 ): Promise<boolean> {
   const scores = scoreRows(report).map((r) => ({ ...r, submissionId, phaseId }));
   const documents = documentScoreRows(report).map((r) => ({ ...r, submissionId }));
-  try {
-    await prisma.$transaction(async (tx) => {
-      const updated = await tx.$executeRaw`
-        UPDATE submissions
-           SET status = 'SCORED', scored_at = now(), gold_version = ${goldVersion}, scorer_version = ${SCORER_VERSION},
-               error_stage = NULL, error_message = NULL, error_location = NULL
-         WHERE id = ${submissionId}::uuid AND status = 'SCORING'
-           AND attempts = ${claim.attempts} AND started_at = ${claim.startedAt}::timestamptz`;
-      if (updated !== 1) throw new LostClaimError();
-      await tx.score.deleteMany({ where: { submissionId } });
-      await tx.documentScore.deleteMany({ where: { submissionId } });
-      await tx.score.createMany({ data: scores });
-      for (let i = 0; i < documents.length; i += 5000) {
-        await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
-      }
-    }, WRITE_TX);
-    return true;
-  } catch (error) {
-    if (error instanceof LostClaimError) return false;
-    throw error;
-  }
+  const set = Prisma.sql`status = 'SCORED', scored_at = now(), gold_version = ${goldVersion}, scorer_version = ${SCORER_VERSION},
+                         error_stage = NULL, error_message = NULL, error_location = NULL`;
+  return finishClaim(prisma, submissionId, claim, set, async (tx) => {
+    await tx.score.createMany({ data: scores });
+    for (let i = 0; i < documents.length; i += 5000) {
+      await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
+    }
+  });
 }
 
 /** SCORING → FAILED, only for this claim; old scores are removed. */
@@ -429,23 +448,9 @@ async function writeFailure(
   location: Record<string, unknown> | null,
 ): Promise<boolean> {
   const locationJson = location === null ? null : JSON.stringify(location);
-  try {
-    await prisma.$transaction(async (tx) => {
-      const updated = await tx.$executeRaw`
-        UPDATE submissions
-           SET status = 'FAILED', scored_at = NULL, gold_version = NULL, scorer_version = NULL,
-               error_stage = ${stage}, error_message = ${message}, error_location = ${locationJson}::jsonb
-         WHERE id = ${submissionId}::uuid AND status = 'SCORING'
-           AND attempts = ${claim.attempts} AND started_at = ${claim.startedAt}::timestamptz`;
-      if (updated !== 1) throw new LostClaimError();
-      await tx.score.deleteMany({ where: { submissionId } });
-      await tx.documentScore.deleteMany({ where: { submissionId } });
-    }, WRITE_TX);
-    return true;
-  } catch (error) {
-    if (error instanceof LostClaimError) return false;
-    throw error;
-  }
+  const set = Prisma.sql`status = 'FAILED', scored_at = NULL, gold_version = NULL, scorer_version = NULL,
+                         error_stage = ${stage}, error_message = ${message}, error_location = ${locationJson}::jsonb`;
+  return finishClaim(prisma, submissionId, claim, set);
 }
 
 function formatDuration(ms: number): string {

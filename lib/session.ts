@@ -8,16 +8,17 @@
 import { getServerSession } from "next-auth";
 import { authOptions } from "./auth/options";
 import { authenticateBearer } from "./auth/api-tokens";
-import { getUserById, type PublicUser, type UserRole } from "./services/users";
+import type { SignedInViewer } from "./permissions";
+import { getUserById, type PublicUser } from "./services/users";
 
 /** The signed-in user, as pages and services see them. */
 export type CurrentUser = PublicUser;
 
-/** The identity that authorization checks take. */
-export interface Viewer {
-  userId: string;
-  role: UserRole;
-}
+/**
+ * A signed-in viewer, `{userId, role}`: `SignedInViewer` from `lib/permissions.ts` (where
+ * `Viewer` itself also admits null for anonymous). Kept under this name for the pages.
+ */
+export type Viewer = SignedInViewer;
 
 /**
  * The user signed in through the session cookie of the current request.
@@ -43,12 +44,8 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
  * @param request the incoming request (route handlers); omit in server components and actions
  * @returns `{userId, role}`, or null for an anonymous viewer
  */
-export async function getViewer(request?: Request): Promise<Viewer | null> {
+export async function getViewer(request?: Request): Promise<SignedInViewer | null> {
   const authorization = request?.headers.get("authorization");
-  if (authorization) {
-    const user = await authenticateBearer(authorization);
-    return user ? { userId: user.id, role: user.role } : null;
-  }
-  const user = await getCurrentUser();
+  const user = authorization ? await authenticateBearer(authorization) : await getCurrentUser();
   return user ? { userId: user.id, role: user.role } : null;
 }

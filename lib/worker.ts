@@ -19,6 +19,7 @@ import { getPrisma } from "./db/client";
 import { getBoss, SCORE_QUEUE, stopBoss, type ScoreJobData } from "./queue";
 import { reconcile } from "./reconciler";
 import { scoreSubmission, type ScoreOutcome } from "./scoring-job";
+import { isUuid } from "./services/db";
 import type { ScoringConfig } from "./scoring-config";
 
 /** Options of {@link startWorker}. */
@@ -41,8 +42,6 @@ export interface WorkerHandle {
   /** Graceful stop (see the file comment); safe to call twice. */
   stop(): Promise<void>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Starts a worker: pg-boss, the pollers and the periodic reconciler.
@@ -81,7 +80,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   const runJob = async (job: PgBoss.JobWithMetadata<ScoreJobData>): Promise<unknown> => {
     const started = Date.now();
     const submissionId = job.data?.submissionId;
-    if (typeof submissionId !== "string" || !UUID.test(submissionId)) {
+    if (typeof submissionId !== "string" || !isUuid(submissionId)) {
       log(`job=${job.id} status=DISCARDED reason="payload has no valid submissionId" ms=0`);
       return { status: "DISCARDED" };
     }

@@ -6,10 +6,10 @@
  * - A revoked token stops working at once. Revocation is permanent.
  */
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { getPrisma } from "../db/client";
 import { sha256Hex } from "../storage";
 import { fieldErrors, tokenNameSchema } from "./schemas";
+import { isUuid } from "../services/db";
 import { UserInputError, type PublicUser } from "../services/users";
 
 /** Prefix of every token, so leaked tokens are easy to recognize (and to scan for). */
@@ -79,7 +79,7 @@ export async function listApiTokens(userId: string): Promise<ApiTokenInfo[]> {
  *   `userId` (another user's token is never touched)
  */
 export async function revokeApiToken(userId: string, tokenId: string): Promise<boolean> {
-  if (!z.uuid().safeParse(tokenId).success) return false;
+  if (!isUuid(tokenId)) return false;
   const { count } = await getPrisma().apiToken.updateMany({
     where: { id: tokenId, userId, revokedAt: null },
     data: { revokedAt: new Date() },

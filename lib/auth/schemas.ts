@@ -16,13 +16,26 @@ export const emailSchema = z
   .max(254, { error: "That email address is too long." })
   .pipe(z.email({ error: "Enter a valid email address." }));
 
+/**
+ * A short label typed by a person: trimmed, 1–100 characters, no control characters.
+ *
+ * @param messages what to say when it is missing (or blank), too long, or holds control characters
+ */
+function labelSchema(messages: { missing: string; tooLong: string; control: string }) {
+  return z
+    .string({ error: messages.missing })
+    .trim()
+    .min(1, { error: messages.missing })
+    .max(100, { error: messages.tooLong })
+    .regex(/^[^\p{Cc}]*$/u, { error: messages.control });
+}
+
 /** A display name: trimmed, 1–100 characters, no control characters. */
-export const nameSchema = z
-  .string({ error: "Enter your name." })
-  .trim()
-  .min(1, { error: "Enter your name." })
-  .max(100, { error: "Names can be at most 100 characters." })
-  .regex(/^[^\p{Cc}]*$/u, { error: "Names cannot contain control characters." });
+export const nameSchema = labelSchema({
+  missing: "Enter your name.",
+  tooLong: "Names can be at most 100 characters.",
+  control: "Names cannot contain control characters.",
+});
 
 /** A new password: at least {@link MIN_PASSWORD_LENGTH} characters, at most 72 UTF-8 bytes. */
 export const newPasswordSchema = z
@@ -38,6 +51,7 @@ export const signUpSchema = z.object({
   name: nameSchema,
   password: newPasswordSchema,
 });
+/** What the sign-up form sends (before trimming and lower-casing). */
 export type SignUpInput = z.input<typeof signUpSchema>;
 
 /** Sign-in input: only bounded, not checked for strength (old passwords stay valid). */
@@ -46,13 +60,12 @@ export const credentialsSchema = z.object({
   password: z.string().min(1).max(1024),
 });
 
-/** Name of an API token, e.g. "laptop" or "CI". */
-export const tokenNameSchema = z
-  .string({ error: "Give the token a name." })
-  .trim()
-  .min(1, { error: "Give the token a name." })
-  .max(100, { error: "Token names can be at most 100 characters." })
-  .regex(/^[^\p{Cc}]*$/u, { error: "Token names cannot contain control characters." });
+/** Name of an API token, e.g. "laptop" or "CI": trimmed, 1–100 characters, no control characters. */
+export const tokenNameSchema = labelSchema({
+  missing: "Give the token a name.",
+  tooLong: "Token names can be at most 100 characters.",
+  control: "Token names cannot contain control characters.",
+});
 
 /**
  * Turns a zod error into one message per field (the first problem of each).

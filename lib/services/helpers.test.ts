@@ -1,21 +1,11 @@
 /** Pure helpers of the services: upload checks, UTC days, the phase window. */
 import { describe, expect, it } from "vitest";
-import { DomainError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import { assertPhaseOpen, isPhaseOpen } from "./phases";
 import { nextUtcMidnight, utcDayStart } from "./quota";
-import { bytes, BROKEN_FILE, SMALL_KEY } from "./test-fixtures";
+import { bytes, BROKEN_FILE, SMALL_KEY, thrown } from "./test-fixtures";
 import { corpusStats } from "./gold";
 import { assertUploadSize, cleanFileName, formatMegabytes, parseUpload } from "./uploads";
-
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("uploads", () => {
   it("states sizes in MB and rejects files over the limit with 413", () => {

@@ -14,8 +14,6 @@ import { loadPhase } from "./phases";
 import { rankRuns, TIE_POLICY, type Run } from "./ranking";
 import { scoresToJson, type CountsJson, type MetricsJson } from "./scores";
 
-export { TIE_POLICY, rankRuns } from "./ranking";
-
 /** One row of a leaderboard. */
 export interface LeaderboardRow {
   /** competition rank; null for baselines and runs lacking the metric */

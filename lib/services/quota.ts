@@ -12,7 +12,7 @@ import type { Viewer } from "../permissions";
 import { formatUtc } from "../validations/time";
 import { defaultDb, type Db, type Phase, type Prisma } from "./db";
 import { loadPhase } from "./phases";
-import { findSubmittingTeam, listTeamsOf } from "./teams";
+import { listTeamsOf, pickSubmittingTeam } from "./teams";
 
 /** A team's use of a phase's limits at one moment. Remaining counts are null without a limit. */
 export interface QuotaStatus {
@@ -36,7 +36,12 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(utcDayStart(now).getTime() + 24 * 3600 * 1000);
 }
 
-/** Prisma filter for the submissions that count against a team's quota in a phase. */
+/**
+ * Prisma filter for the submissions that count against a team's quota in a phase: not
+ * baselines, and not FAILED at stage `platform` (see the module comment).
+ *
+ * @returns a `where` for `submission.count` / `findMany`
+ */
 export function countedSubmissions(teamId: string, phaseId: string): Prisma.SubmissionWhereInput {
   return {
     teamId,
@@ -68,6 +73,11 @@ export async function quotaStatus(
     db.submission.count({ where }),
     db.submission.count({ where: { ...where, createdAt: { gte: utcDayStart(now), lt: nextUtcMidnight(now) } } }),
   ]);
+  return quotaOf(limits, usedToday, usedTotal, now);
+}
+
+/** The quota for given limits and use counts at `now` (no query). */
+function quotaOf(limits: Pick<Phase, "dailyLimit" | "totalLimit">, usedToday: number, usedTotal: number, now: Date): QuotaStatus {
   const remaining = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
   return {
     usedToday,
@@ -129,20 +139,9 @@ export async function quotaForViewer(viewer: Viewer, phaseId: string, teamRef?: 
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
   const teams = (await listTeamsOf(viewer.userId, db)).map((t) => ({ id: t.id, name: t.name }));
-  let team: Awaited<ReturnType<typeof findSubmittingTeam>>;
-  try {
-    team = await findSubmittingTeam(viewer.userId, teamRef, db);
-  } catch (error) {
-    if (!teamRef && teams.length > 1) return { teams, team: null, mustChooseTeam: true, quota: null };
-    throw error;
-  }
-  if (!team) {
-    return {
-      teams,
-      team: null,
-      mustChooseTeam: false,
-      quota: { usedToday: 0, dailyLimit: phase.dailyLimit, remainingToday: phase.dailyLimit, usedTotal: 0, totalLimit: phase.totalLimit, remainingTotal: phase.totalLimit, resetsAt: nextUtcMidnight(now) },
-    };
-  }
-  return { teams, team: { id: team.id, name: team.name }, mustChooseTeam: false, quota: await quotaStatus(team.id, phaseId, now, db, phase) };
+  if (!teamRef && teams.length > 1) return { teams, team: null, mustChooseTeam: true, quota: null };
+  const team = pickSubmittingTeam(teams, teamRef);
+  // No team yet: the personal team created on the first submission starts with zero use.
+  const quota = team ? await quotaStatus(team.id, phaseId, now, db, phase) : quotaOf(phase, 0, 0, now);
+  return { teams, team, mustChooseTeam: false, quota };
 }

@@ -12,7 +12,7 @@
  * window and the quota, and do not count against it.
  */
 import { ForbiddenError, NotFoundError } from "../errors";
-import { assertCanManageTask, canManageTask, canViewSubmission, isTeamMember, requireSignedIn, type Viewer } from "../permissions";
+import { assertCanManageTask, canManageTask, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { packFile } from "../storage";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema } from "../validations/submission";
@@ -158,7 +158,13 @@ export interface SubmissionView {
  * One submission, if the viewer may see it (see `canViewSubmission`). Never includes gold
  * content or gold metadata.
  *
- * @throws NotFoundError (404) when it does not exist or the viewer may not see it
+ * @param id the submission id (any string: a malformed id is a 404 like an unknown one)
+ * @param viewer the viewer (null = anonymous)
+ * @returns the {@link SubmissionView}: submitter, file, attempts and error only for the team
+ *   and the organizers; per-document scores for them, and for others only when the phase
+ *   allows participant analysis
+ * @throws NotFoundError (404) when it does not exist or the viewer may not see it (the same
+ *   answer, so that other teams' private runs stay unknown)
  */
 export async function getSubmissionForViewer(id: string, viewer: Viewer): Promise<SubmissionView> {
   const db = defaultDb();
@@ -174,9 +180,9 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
         },
       })
     : null;
-  if (!s || !(await canViewSubmission(viewer, s, db))) throw new NotFoundError("No such submission.");
-  const viewerIsOrganizer = await canManageTask(viewer, s.phase.taskId, db);
-  const viewerIsTeamMember = viewer !== null && (await isTeamMember(viewer.userId, s.teamId, db));
+  const access = s ? await submissionAccess(viewer, s, db) : null;
+  if (!s || !access?.visible) throw new NotFoundError("No such submission.");
+  const { isOrganizer: viewerIsOrganizer, isTeamMember: viewerIsTeamMember } = access;
   const insider = viewerIsOrganizer || viewerIsTeamMember;
   // A run's own team always sees its per-document scores; other readers only where the
   // organizers allow analysis (per-document denominators are gold statistics).
@@ -238,6 +244,7 @@ export interface SubmissionSummary {
 /** Most rows a list returns. */
 export const MAX_LIST = 1000;
 
+/** The submissions matching `where` (already authorized by the caller), newest first, at most `limit` (clamped to 1..{@link MAX_LIST}). */
 async function listSubmissions(where: Prisma.SubmissionWhereInput, limit: number): Promise<SubmissionSummary[]> {
   const rows = await defaultDb().submission.findMany({
     where,

@@ -6,7 +6,7 @@
  * its own visibility, which is applied per phase.
  */
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
-import { assertCanManageTask, canManageTask, canViewLeaderboard, isSiteAdmin, type Viewer } from "../permissions";
+import { assertCanManageTask, isSiteAdmin, leaderboardVisibleTo, taskStanding, type Viewer } from "../permissions";
 import { parseInput } from "../validations/parse";
 import {
   createTaskSchema,
@@ -240,14 +240,16 @@ export async function getTaskForViewer(slug: string, viewer: Viewer, now: Date =
     },
   });
   if (!task) throw new NotFoundError("No such task.");
-  const isOrganizer = await canManageTask(viewer, task.id, db);
+  // One organizer check and at most one participant check for all phases.
+  const standing = await taskStanding(viewer, task.id, db);
+  const isOrganizer = standing.isOrganizer;
   const phases: PhaseView[] = [];
   for (const { goldKeys, createdAt: _c, updatedAt: _u, taskId: _t, ...phase } of task.phases) {
     const active = goldKeys[0] ?? null;
     phases.push({
       ...phase,
       open: isPhaseOpen(phase, now),
-      canViewLeaderboard: isOrganizer || (await canViewLeaderboard(viewer, { taskId: task.id, leaderboardVisibility: phase.leaderboardVisibility }, db)),
+      canViewLeaderboard: await leaderboardVisibleTo(standing, phase.leaderboardVisibility),
       hasGold: active !== null,
       ...(isOrganizer ? { gold: active && goldMeta(active) } : {}),
     });

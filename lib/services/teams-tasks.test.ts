@@ -1,7 +1,7 @@
 /** Teams (creation, join codes, team resolution) and tasks/phases (creation, changes, views) against a real database. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { DomainError, ValidationError } from "../errors";
+import { ValidationError } from "../errors";
 import type { Viewer } from "../permissions";
 import { addOrganizer, addPhase, createTask, getTaskForViewer, listTasksForViewer, updatePhase } from "./tasks";
 import {
@@ -15,20 +15,10 @@ import {
   listTeamsOf,
   resolveSubmittingTeam,
 } from "./teams";
-import { makeUser } from "./test-fixtures";
+import { makeUser, rejection } from "./test-fixtures";
 import { packFile } from "../storage";
 
 const testDb = useTestDatabase();
-
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("join codes", () => {
   it("are deterministic per team and secret, 16 base32 characters, different across teams and secrets", () => {

@@ -26,6 +26,9 @@ export interface TeamSummary {
 
 const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
+/** A user's teams in the order every list uses: oldest membership first. */
+const MEMBERSHIP_ORDER = [{ createdAt: "asc" as const }, { teamId: "asc" as const }];
+
 /**
  * The join code of a team: 16 base32 characters (80 bits) of HMAC-SHA256(secret, team id).
  *
@@ -50,7 +53,12 @@ export function joinCodeFor(teamId: string, secret: string = loadEnv().NEXTAUTH_
   return out;
 }
 
-/** A canonical join code in groups of four: "ABCD-EFGH-IJKL-MNOP". */
+/**
+ * A canonical join code in groups of four, for display.
+ *
+ * @param code e.g. "ABCDEFGHIJKLMNOP" (from {@link joinCodeFor})
+ * @returns e.g. "ABCD-EFGH-IJKL-MNOP"
+ */
 export function formatJoinCode(code: string): string {
   return code.match(/.{1,4}/g)?.join("-") ?? code;
 }
@@ -133,7 +141,7 @@ export async function joinTeam(userId: string, code: string): Promise<TeamSummar
 export async function listTeamsOf(userId: string, db: Db = defaultDb()): Promise<TeamSummary[]> {
   const rows = await db.teamMember.findMany({
     where: { userId },
-    orderBy: [{ createdAt: "asc" }, { teamId: "asc" }],
+    orderBy: MEMBERSHIP_ORDER,
     select: { role: true, team: { select: { id: true, name: true, createdAt: true, _count: { select: { members: true } } } } },
   });
   return rows.map((r) => ({ id: r.team.id, name: r.team.name, role: r.role, memberCount: r.team._count.members, createdAt: r.team.createdAt }));
@@ -157,7 +165,7 @@ export async function ensurePersonalTeam(userId: string): Promise<Team> {
     try {
       return await db.$transaction(async (tx) => {
         await lockKey(tx, `personal-team:${userId}`);
-        const first = await tx.teamMember.findFirst({ where: { userId }, orderBy: [{ createdAt: "asc" }, { teamId: "asc" }], select: { team: true } });
+        const first = await tx.teamMember.findFirst({ where: { userId }, orderBy: MEMBERSHIP_ORDER, select: { team: true } });
         if (first) return first.team;
         if (await teamNameTaken(name, tx)) throw new NameTakenSignal();
         const team = await tx.team.create({ data: { name, members: { create: { userId, role: "OWNER" } } } });
@@ -184,15 +192,27 @@ function personalTeamName(userName: string): string {
  *
  * @param userId the submitter
  * @param teamRef a team id or name (names compare case-insensitively), or null/undefined
+ * @param db client or transaction (default: the shared client)
  * @returns the named team; with no name: the user's only team, or null when they are in
  *   no team (the caller then uses {@link ensurePersonalTeam})
- * @throws ForbiddenError (403) when the user is not in the named team (or it does not
- *   exist); ValidationError (422, field `team`) when no team is named and the user is in
- *   several, listing them
+ * @throws as {@link pickSubmittingTeam}
  */
 export async function findSubmittingTeam(userId: string, teamRef?: string | null, db: Db = defaultDb()): Promise<Team | null> {
-  const rows = await db.teamMember.findMany({ where: { userId }, orderBy: [{ createdAt: "asc" }, { teamId: "asc" }], select: { team: true } });
-  const teams = rows.map((r) => r.team);
+  const rows = await db.teamMember.findMany({ where: { userId }, orderBy: MEMBERSHIP_ORDER, select: { team: true } });
+  return pickSubmittingTeam(rows.map((r) => r.team), teamRef);
+}
+
+/**
+ * The rule of {@link findSubmittingTeam}, on teams already loaded (no query).
+ *
+ * @param teams the user's teams, oldest membership first (as {@link listTeamsOf} gives them)
+ * @param teamRef a team id or name (names compare case-insensitively), or null/undefined
+ * @returns the named team; with no name: the only team, or null for none
+ * @throws ForbiddenError (403) when no team in `teams` matches `teamRef` (named teams the
+ *   user is not in, and teams that do not exist, alike); ValidationError (422, field `team`)
+ *   when no team is named and there are several, listing them
+ */
+export function pickSubmittingTeam<T extends { id: string; name: string }>(teams: readonly T[], teamRef?: string | null): T | null {
   const ref = teamRef?.trim();
   if (ref) {
     const found = teams.find((t) => (isUuid(ref) && t.id === ref.toLowerCase()) || t.name.toLowerCase() === ref.toLowerCase());

@@ -1,8 +1,11 @@
 /**
  * Test fixtures for the service tests: users, tasks with phases, submissions and scores
- * written straight to the database (bypassing the services under test). Test-only.
+ * written straight to the database (bypassing the services under test), and the helpers
+ * that catch a service's DomainError. Test-only.
  */
+import { expect } from "vitest";
 import type { PrismaClient } from "../db/client";
+import { DomainError } from "../errors";
 import { packFile } from "../storage";
 import type { Viewer } from "../permissions";
 
@@ -34,6 +37,36 @@ export const SMALL_KEY = [
 /** A file that fails to parse at line 3, column 5 (a mention never closed). */
 export const BROKEN_FILE = ["#begin document (d); part 0", "w\t-", "x\t(7", "y\t-", "#end document", ""].join("\n");
 
+/**
+ * The DomainError a promise rejects with.
+ *
+ * @throws (fails the test) when it resolves, or rejects with anything but a DomainError
+ */
+export async function rejection(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error("expected a rejection");
+}
+
+/**
+ * The DomainError a synchronous call throws.
+ *
+ * @throws (fails the test) when it returns, or throws anything but a DomainError
+ */
+export function thrown(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    return error as DomainError;
+  }
+  throw new Error("expected a throw");
+}
+
 /** UTF-8 bytes of a string. */
 export function bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
@@ -52,7 +85,8 @@ export async function makeTeam(db: PrismaClient, name: string, memberIds: string
   });
 }
 
-type PhaseOverrides = Partial<{
+/** Phase fields a test may set in {@link makeTaskWithPhase}. */
+export type PhaseOverrides = Partial<{
   name: string;
   opensAt: Date;
   closesAt: Date;
@@ -87,22 +121,22 @@ export async function makeTaskWithPhase(db: PrismaClient, options: { organizerId
   return { task, phase: task.phases[0] };
 }
 
-/** Inserts a submission row directly (default: SCORED, PUBLIC). */
-export async function insertSubmission(
-  db: PrismaClient,
-  fields: {
-    phaseId: string;
-    teamId: string;
-    submitterId: string;
-    systemName?: string;
-    status?: "QUEUED" | "SCORING" | "SCORED" | "FAILED";
-    errorStage?: string | null;
-    visibility?: "PUBLIC" | "PRIVATE";
-    isBaseline?: boolean;
-    createdAt?: Date;
-    goldVersion?: number | null;
-  },
-) {
+/** The fields of {@link insertSubmission}. */
+export interface SubmissionFields {
+  phaseId: string;
+  teamId: string;
+  submitterId: string;
+  systemName?: string;
+  status?: "QUEUED" | "SCORING" | "SCORED" | "FAILED";
+  errorStage?: string | null;
+  visibility?: "PUBLIC" | "PRIVATE";
+  isBaseline?: boolean;
+  createdAt?: Date;
+  goldVersion?: number | null;
+}
+
+/** Inserts a submission row directly (default: SCORED, PUBLIC; gold version 1 when SCORED). */
+export async function insertSubmission(db: PrismaClient, fields: SubmissionFields) {
   const stored = packFile(bytes(`response ${unique()}`));
   return db.submission.create({
     data: {

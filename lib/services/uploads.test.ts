@@ -7,14 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("../queue", () => ({ enqueueScoring: vi.fn(async () => {}) }));
 
 import { useTestDatabase } from "../db/test-db";
-import { DomainError, QuotaExceededError, ValidationError } from "../errors";
+import { QuotaExceededError, ValidationError } from "../errors";
 import { enqueueScoring } from "../queue";
 import { unpackFile } from "../storage";
-import { listGoldVersions, loadActiveGold, uploadGoldKey } from "./gold";
+import { findActiveGold, listGoldVersions, uploadGoldKey } from "./gold";
 import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
 import { createSubmission, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
 import { createTeam } from "./teams";
-import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, SMALL_KEY } from "./test-fixtures";
+import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 const enqueue = vi.mocked(enqueueScoring);
@@ -27,18 +27,8 @@ afterEach(() => {
   delete process.env.UPLOAD_MAX_BYTES;
 });
 
-async function rejection(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error("expected a rejection");
-}
-
 /** An organizer, a task with one open phase (overridable), and a participant in a one-person team. */
-async function setup(phase: Parameters<typeof makeTaskWithPhase>[1] extends infer O ? (O extends { phase?: infer P } ? P : never) : never = {}) {
+async function setup(phase: PhaseOverrides = {}) {
   const db = testDb.prisma;
   const organizer = await makeUser(db, "Gold Organizer");
   const participant = await makeUser(db, "Submitter");
@@ -57,7 +47,7 @@ const submission = (viewer: CreateSubmissionInput["viewer"], phaseId: string, ov
 });
 
 describe("uploadGoldKey", () => {
-  it("stores version 1 with exact stats, active, and audits it; loadActiveGold returns the same bytes", async () => {
+  it("stores version 1 with exact stats, active, and audits it; findActiveGold returns the same bytes", async () => {
     const { db, organizer, phase } = await setup();
     const { gold, requeued } = await uploadGoldKey(organizer.viewer, phase.id, "dir/key.v4_gold_conll", bytes(SMALL_KEY));
     expect(requeued).toBe(0);
@@ -65,9 +55,9 @@ describe("uploadGoldKey", () => {
     expect(gold.stats).toEqual({ documents: 2, tokens: 12, mentions: 6, entities: 4, singletons: 2, warnings: 0 });
     const row = await db.goldKey.findUniqueOrThrow({ where: { id: gold.id } });
     expect(new TextDecoder().decode(unpackFile(row.gzip, row.sha256))).toBe(SMALL_KEY);
-    const active = await loadActiveGold(phase.id);
+    const active = await findActiveGold(phase.id);
     expect(active?.version).toBe(1);
-    expect(active?.bytes.toString("utf8")).toBe(SMALL_KEY);
+    expect(unpackFile(active!.gzip, active!.sha256).toString("utf8")).toBe(SMALL_KEY);
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "gold.upload", targetId: gold.id } });
     expect(audit.actorId).toBe(organizer.id);
     expect(JSON.stringify(audit.data)).not.toContain("John");
@@ -103,7 +93,7 @@ describe("uploadGoldKey", () => {
     expect((await db.submission.findUniqueOrThrow({ where: { id: untouched.id } })).status).toBe("SCORED");
     expect(enqueue).toHaveBeenCalledTimes(1);
     expect([...enqueue.mock.calls[0][0]].sort()).toEqual([scored.id, failed.id].sort());
-    expect((await loadActiveGold(phase.id))?.version).toBe(2);
+    expect((await findActiveGold(phase.id))?.version).toBe(2);
     expect((await listGoldVersions(organizer.viewer, phase.id)).map((g) => g.version)).toEqual([2, 1]);
     expect((await rejection(listGoldVersions(participant.viewer, phase.id))).httpStatus).toBe(403);
   });
@@ -120,7 +110,7 @@ describe("uploadGoldKey", () => {
     expect(error.formatErrors[0]).toMatchObject({ file: "broken.conll", line: 3 });
     expect(error.toJSON().error.formatErrors).toEqual(error.formatErrors);
     expect(await db.goldKey.count({ where: { phaseId: phase.id } })).toBe(1);
-    expect((await loadActiveGold(phase.id))?.version).toBe(1);
+    expect((await findActiveGold(phase.id))?.version).toBe(1);
     expect((await db.submission.findUniqueOrThrow({ where: { id: s.id } })).status).toBe("SCORED");
     expect(await db.auditEvent.count()).toBe(auditsBefore);
     expect(enqueue).not.toHaveBeenCalled();

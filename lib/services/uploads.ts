@@ -10,7 +10,12 @@ import type { Corpus } from "../../scoring/index";
 
 const MB = 1024 * 1024;
 
-/** The largest accepted upload in bytes (UPLOAD_MAX_BYTES, uncompressed). */
+/**
+ * The largest accepted upload in bytes (UPLOAD_MAX_BYTES, uncompressed; read from the
+ * environment on each call).
+ *
+ * @throws EnvError when the environment is invalid
+ */
 export function uploadLimitBytes(): number {
   return loadEnv().UPLOAD_MAX_BYTES;
 }

@@ -10,6 +10,7 @@ import { UserRole } from "../generated/prisma/enums";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/password";
 import { credentialsSchema, emailSchema, fieldErrors, nameSchema, newPasswordSchema, signUpSchema } from "../auth/schemas";
 import { z } from "zod";
+import { isUniqueViolation, isUuid } from "./db";
 
 export { UserRole };
 
@@ -22,8 +23,10 @@ export interface PublicUser {
 }
 
 /**
- * Input rejected by validation (HTTP 422 through `lib/errors.ts`); `fields` maps a field name
- * to its message, for forms.
+ * Input rejected by validation: a {@link ValidationError} (HTTP 422) whose message joins the
+ * field messages, plus `fields`, the same problems as a map from field name to message (the
+ * shape the sign-up and account forms show). Thrown by the account services
+ * (`signUp`, `createUser`, `createApiToken`).
  */
 export class UserInputError extends ValidationError {
   constructor(readonly fields: Record<string, string>) {
@@ -31,13 +34,17 @@ export class UserInputError extends ValidationError {
   }
 }
 
-/** The email address already belongs to an account (a 422 on the `email` field). */
+const EMAIL_TAKEN = "An account with this email address already exists.";
+
+/**
+ * The email address already belongs to an account: a {@link ValidationError} (422) on the
+ * `email` field whose message names the address, with `fields` as in {@link UserInputError}.
+ * Not a UserInputError, so that callers can tell it apart (the admin CLI exits 1, not 2).
+ */
 export class EmailTakenError extends ValidationError {
-  readonly fields = { email: "An account with this email address already exists." };
+  readonly fields = { email: EMAIL_TAKEN };
   constructor(readonly email: string) {
-    super(`An account with the email address ${email} already exists.`, {
-      fieldErrors: [{ path: "email", message: "An account with this email address already exists." }],
-    });
+    super(`An account with the email address ${email} already exists.`, { fieldErrors: [{ path: "email", message: EMAIL_TAKEN }] });
   }
 }
 
@@ -92,7 +99,7 @@ async function insertUser(email: string, name: string, password: string, role: U
     return await prisma.user.create({ data: { email, name, passwordHash, role }, select: publicFields });
   } catch (error) {
     // Lost a race with a concurrent sign-up for the same address.
-    if ((error as { code?: string }).code === "P2002") throw new EmailTakenError(email);
+    if (isUniqueViolation(error)) throw new EmailTakenError(email);
     throw error;
   }
 }
@@ -128,7 +135,7 @@ export async function verifyCredentials(email: string, password: string): Promis
  * @returns the user, or null when there is none (or the id is not a UUID)
  */
 export async function getUserById(id: string): Promise<PublicUser | null> {
-  if (!z.uuid().safeParse(id).success) return null;
+  if (!isUuid(id)) return null;
   return getPrisma().user.findUnique({ where: { id }, select: publicFields });
 }
 

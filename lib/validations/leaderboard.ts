@@ -13,4 +13,5 @@ export const leaderboardQuerySchema = z.object({
   metric: metricSchema.optional(),
   allRuns: queryBoolean,
 });
+/** A validated leaderboard query: `metric` (absent = the task's primary metric) and `allRuns`. */
 export type LeaderboardQuery = z.output<typeof leaderboardQuerySchema>;

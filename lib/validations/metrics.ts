@@ -10,7 +10,9 @@ export const COUNT_METRIC_NAMES = ["mentions", "muc", "bcub", "ceafm", "ceafe", 
 /** Every metric a leaderboard can rank by, in display order. */
 export const LEADERBOARD_METRICS = [...COUNT_METRIC_NAMES, "blanc", "conll"] as const;
 
+/** One of {@link COUNT_METRIC_NAMES}. */
 export type CountMetricName = (typeof COUNT_METRIC_NAMES)[number];
+/** One of {@link LEADERBOARD_METRICS}. */
 export type LeaderboardMetric = (typeof LEADERBOARD_METRICS)[number];
 
 /** Default primary metric of a task: the CoNLL F1 (mean of MUC, B³ and CEAFe F1). */

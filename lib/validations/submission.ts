@@ -23,5 +23,7 @@ export const submissionMetadataSchema = z.object({
   /** PRIVATE runs are seen only by the team and the organizers, and never ranked. */
   visibility: z.enum(["PUBLIC", "PRIVATE"]).default("PUBLIC"),
 });
+/** Submission metadata as a form or API client sends it. */
 export type SubmissionMetadataInput = z.input<typeof submissionMetadataSchema>;
+/** Submission metadata after validation: trimmed, defaults applied, empty URLs and team as null. */
 export type SubmissionMetadata = z.output<typeof submissionMetadataSchema>;

@@ -48,7 +48,12 @@ export const phaseFieldsSchema = z.object({
   allowParticipantAnalysis: z.boolean(),
 });
 
-/** Checks that a phase closes after it opens (shared by create and update). */
+/**
+ * Checks that a phase closes after it opens (shared by create and update).
+ *
+ * @returns null when `closesAt` is later than `opensAt`; else the problem, worded to follow
+ *   the field's name ("must be later than the opening time")
+ */
 export function phaseWindowProblem(opensAt: Date, closesAt: Date): string | null {
   return closesAt.getTime() > opensAt.getTime() ? null : "must be later than the opening time";
 }
@@ -67,6 +72,7 @@ export const phaseInputSchema = phaseFieldsSchema
   const problem = phaseWindowProblem(p.opensAt, p.closesAt);
   if (problem) ctx.addIssue({ code: "custom", path: ["closesAt"], message: problem });
 });
+/** A validated new phase: UTC instants, defaults applied. */
 export type PhaseInput = z.output<typeof phaseInputSchema>;
 
 /**
@@ -74,6 +80,7 @@ export type PhaseInput = z.output<typeof phaseInputSchema>;
  * is; `null` clears a limit). Unknown fields are rejected. The service checks the merged window.
  */
 export const phasePatchSchema = phaseFieldsSchema.partial().strict();
+/** A validated phase change: only the fields sent. */
 export type PhasePatch = z.output<typeof phasePatchSchema>;
 
 /** A new task with its phases. */
@@ -99,7 +106,9 @@ export const createTaskSchema = z
       seen.add(p.name);
     });
   });
+/** A new task as a form or API client sends it (times as ISO strings or Dates). */
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
+/** A validated new task: trimmed, defaults applied, times as UTC instants. */
 export type CreateTaskData = z.output<typeof createTaskSchema>;
 
 /** Adding an organizer by e-mail address. */
