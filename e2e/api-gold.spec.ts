@@ -9,7 +9,7 @@
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { anonymousContext, bearer, signedInContext, type TestUser } from "./helpers/accounts";
 import { setupScenario } from "./helpers/scenario";
-import { conll, openPhase } from "./helpers/tasks";
+import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
 
 /** Token text that only the gold key contains. */
 const TOKEN_CANARY = "GOLDCANARY7731";
@@ -81,25 +81,10 @@ test("gold content and gold metadata never reach anyone but organizers", async (
   const [participantToken, rivalToken, outsiderToken] = [participant.token!, rival.token!, outsider.token!];
 
   // Submissions: the participant's (bearer), a partial one, and the rival's.
-  const post = async (token: string, text: string, systemName: string) => {
-    const response = await request.post(`/api/v1/phases/${phaseId}/submissions`, {
-      headers: bearer(token),
-      multipart: { file: { name: "out.conll", mimeType: "text/plain", buffer: Buffer.from(text) }, systemName },
-    });
-    expect(response.status(), await response.text()).toBe(202);
-    return ((await response.json()) as { id: string }).id;
-  };
-  const ownId = await post(participantToken, RESPONSE, "Participant Full");
-  const partialId = await post(participantToken, PARTIAL_RESPONSE, "Participant Partial");
-  const rivalId = await post(rivalToken, RESPONSE, "Rival System");
-  for (const id of [ownId, partialId, rivalId]) {
-    await expect
-      .poll(async () => ((await (await request.get(`/api/v1/submissions/${id}`, { headers: bearer(participantToken) })).json()) as { status: string }).status, {
-        timeout: 60_000,
-        intervals: [250, 500, 1000],
-      })
-      .toBe("SCORED");
-  }
+  const ownId = await postRun(request, phaseId, participantToken, RESPONSE, "Participant Full");
+  const partialId = await postRun(request, phaseId, participantToken, PARTIAL_RESPONSE, "Participant Partial");
+  const rivalId = await postRun(request, phaseId, rivalToken, RESPONSE, "Rival System");
+  for (const id of [ownId, partialId, rivalId]) await waitScored(request, id, participantToken);
 
   const forbidden = [TOKEN_CANARY, ...CHAIN_CANARIES, META_CANARY, gold.sha256];
   let checked = 0;

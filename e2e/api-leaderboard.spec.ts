@@ -8,22 +8,12 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { anonymousContext, bearer, signedInContext } from "./helpers/accounts";
 import { setupScenario } from "./helpers/scenario";
-import { closedPhase, openPhase, SMALL_KEY, SMALL_RESPONSE } from "./helpers/tasks";
+import { closedPhase, openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
 
 /** Uploads SMALL_RESPONSE (or `text`) and waits until the worker has scored it. */
 async function submitScored(request: APIRequestContext, phaseId: string, token: string, systemName: string, text = SMALL_RESPONSE): Promise<string> {
-  const response = await request.post(`/api/v1/phases/${phaseId}/submissions`, {
-    headers: bearer(token),
-    multipart: { file: { name: "out.conll", mimeType: "text/plain", buffer: Buffer.from(text) }, systemName },
-  });
-  expect(response.status(), await response.text()).toBe(202);
-  const { id } = (await response.json()) as { id: string };
-  await expect
-    .poll(async () => ((await (await request.get(`/api/v1/submissions/${id}`, { headers: bearer(token) })).json()) as { status: string }).status, {
-      timeout: 60_000,
-      intervals: [250, 500, 1000],
-    })
-    .toBe("SCORED");
+  const id = await postRun(request, phaseId, token, text, systemName);
+  await waitScored(request, id, token);
   return id;
 }
 

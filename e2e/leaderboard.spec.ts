@@ -12,9 +12,9 @@
  */
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
-import { bearer, createToken, createUser } from "./helpers/accounts";
+import { createToken, createUser } from "./helpers/accounts";
 import { BASE_URL } from "./helpers/server";
-import { conll, createTask, openPhase, uploadGold, type TestTask } from "./helpers/tasks";
+import { conll, createTask, openPhase, postRun, uploadGold, waitScored, type TestTask } from "./helpers/tasks";
 
 /** Words of the single document; "" is a sentence break. Every 2nd word is a mention. */
 const WORDS = ["Anna", "met", "Ben", ".", "", "She", "thanked", "him", ";", "Carl", "and", "Dora", "saw", "her", ".", "", "Ben", "left", "Carl", "."];
@@ -80,25 +80,10 @@ test.describe.serial("leaderboard", () => {
     const users = await Promise.all(["a", "b", "c", "d"].map((l) => createUser({ label: `board-${l}` })));
     const tokens = await Promise.all(users.map((u) => createToken(u)));
     const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    const ids: string[] = [];
     const order: [RunKey, number][] = [["A", 0], ["B", 1], ["C", 2], ["D", 3], ["A2", 0]];
-    for (const [run, who] of order) {
-      const response = await api.post(`/api/v1/phases/${phaseId}/submissions`, {
-        headers: bearer(tokens[who]),
-        multipart: { file: { name: `${run}.conll`, mimeType: "text/plain", buffer: Buffer.from(RUNS[run].file) }, systemName: RUNS[run].system },
-      });
-      expect(response.status(), await response.text()).toBe(202);
-      ids.push(((await response.json()) as { id: string }).id);
-    }
-    await expect
-      .poll(
-        async () => {
-          const statuses = await Promise.all(ids.map(async (id, i) => ((await (await api.get(`/api/v1/submissions/${id}`, { headers: bearer(tokens[order[i][1]]) })).json()) as { status: string }).status));
-          return statuses.every((s) => s === "SCORED") ? "all scored" : statuses.join(",");
-        },
-        { timeout: 60_000, intervals: [500] },
-      )
-      .toBe("all scored");
+    const ids: string[] = [];
+    for (const [run, who] of order) ids.push(await postRun(api, phaseId, tokens[who], RUNS[run].file, RUNS[run].system, `${run}.conll`));
+    for (const [i, id] of ids.entries()) await waitScored(api, id, tokens[order[i][1]]);
     await api.dispose();
   });
 

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { createUser, signInPage, type TestUser } from "./helpers/accounts";
 import { uniqueTag } from "./helpers/server";
 
@@ -60,6 +60,12 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A UTC instant `days` from now as a `datetime-local` value ("YYYY-MM-DDTHH:mm"). */
 function localInput(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16);
+}
+
+/** Types `value` into the field labelled `label` (within `scope`), then presses the button named `button`. */
+async function fillAndSubmit(scope: Page | Locator, label: string, value: string, button: string): Promise<void> {
+  await scope.getByLabel(label).fill(value);
+  await scope.getByRole("button", { name: button }).click();
 }
 
 /** A new browser context and page signed in as `user` (close the context when done). */
@@ -156,11 +162,9 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await signInPage(page, admin);
     await page.goto(`/tasks/${slug}/manage`);
     const settings = page.getByRole("region", { name: "Phase development" }).getByRole("form", { name: "Phase settings" });
-    await settings.getByLabel("Runs per team in total").fill("0");
-    await settings.getByRole("button", { name: "Save settings" }).click();
+    await fillAndSubmit(settings, "Runs per team in total", "0", "Save settings");
     await expect(settings.getByText("must be at least 1 (or empty for no limit)")).toBeVisible();
-    await settings.getByLabel("Runs per team in total").fill("10");
-    await settings.getByRole("button", { name: "Save settings" }).click();
+    await fillAndSubmit(settings, "Runs per team in total", "10", "Save settings");
     await expect(settings.getByText("Settings saved.")).toBeVisible();
     await expect(settings.getByLabel("Runs per team in total")).toHaveValue("10");
   });
@@ -242,12 +246,10 @@ test.describe.serial("teams", () => {
     await page.goto("/teams");
     await expect(page.getByText("You are not in a team yet.")).toBeVisible();
 
-    await page.getByLabel("Team name").fill("x");
-    await page.getByRole("button", { name: "Create team" }).click();
+    await fillAndSubmit(page, "Team name", "x", "Create team");
     await expect(page.getByText("Team name: at least 2 characters.")).toBeVisible();
 
-    await page.getByLabel("Team name").fill(teamName);
-    await page.getByRole("button", { name: "Create team" }).click();
+    await fillAndSubmit(page, "Team name", teamName, "Create team");
     await expect(page.getByText(`Team “${teamName}” created.`)).toBeVisible();
     const team = page.getByTestId("team-item").filter({ hasText: teamName });
     await expect(team).toContainText("you are its owner");
@@ -255,8 +257,7 @@ test.describe.serial("teams", () => {
     joinCode = (await team.getByTestId("join-code").textContent()) ?? "";
 
     // Team names are unique.
-    await page.getByLabel("Team name").fill(teamName.toUpperCase());
-    await page.getByRole("button", { name: "Create team" }).click();
+    await fillAndSubmit(page, "Team name", teamName.toUpperCase(), "Create team");
     await expect(page.getByText(`A team named "${teamName.toUpperCase()}" already exists.`)).toBeVisible();
   });
 
@@ -264,15 +265,12 @@ test.describe.serial("teams", () => {
     expect(joinCode).not.toBe("");
     await signInPage(page, joiner);
     await page.goto("/teams");
-    await page.getByLabel("Join code").fill("AAAA-AAAA-AAAA-AAAA");
-    await page.getByRole("button", { name: "Join team" }).click();
+    await fillAndSubmit(page, "Join code", "AAAA-AAAA-AAAA-AAAA", "Join team");
     await expect(page.getByText("No team has this join code.")).toBeVisible();
-    await page.getByLabel("Join code").fill("short");
-    await page.getByRole("button", { name: "Join team" }).click();
+    await fillAndSubmit(page, "Join code", "short", "Join team");
     await expect(page.getByText("A join code has 16 letters and digits")).toBeVisible();
 
-    await page.getByLabel("Join code").fill(joinCode.toLowerCase());
-    await page.getByRole("button", { name: "Join team" }).click();
+    await fillAndSubmit(page, "Join code", joinCode.toLowerCase(), "Join team");
     await expect(page.getByText(`You joined “${teamName}”.`)).toBeVisible();
     const team = page.getByTestId("team-item").filter({ hasText: teamName });
     await expect(team).toContainText("you are a member");

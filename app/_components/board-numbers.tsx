@@ -8,13 +8,13 @@
  */
 import type { BlancJson, CountScoreJson, CountsJson } from "../../lib/services/scores";
 
-/** A fraction in [0, 1] as a percentage with 2 decimals, e.g. `0.6315…` → `63.16%`. */
+/** A fraction in [0, 1] as a percentage with 2 decimals, e.g. `0.6315…` → `63.16%`. The one place scores become percentages. */
 export function formatPercent(value: number): string {
   return `${(value * 100).toFixed(2)}%`;
 }
 
 /** A count as the reference scorer prints it: integers plainly, others to 10 significant digits. */
-export function formatCount(value: number): string {
+function formatCount(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
 }
 
@@ -35,7 +35,7 @@ function gcd(a: number, b: number): number {
  *
  * @returns e.g. `"24/38"` reduced to `"12/19"`; null when a count is not whole or F1 is 0/0
  */
-export function exactF1Fraction(c: { recall_num: number; recall_den: number; precision_num: number; precision_den: number }): string | null {
+function exactF1Fraction(c: { recall_num: number; recall_den: number; precision_num: number; precision_den: number }): string | null {
   const { recall_num: rn, recall_den: rd, precision_num: pn, precision_den: pd } = c;
   if (![rn, rd, pn, pd].every(Number.isSafeInteger)) return null;
   const num = 2 * rn * pn;
@@ -64,13 +64,25 @@ export function f1Title(score: CountScoreJson): string {
   return `F1 = 2RP/(R+P)${exact ? ` = ${exact}` : ""} = ${full(score.f1)} (R = ${formatFraction(rn, rd)}, P = ${formatFraction(pn, pd)})`;
 }
 
+/** A BLANC link count's recall or precision as `num/den`, or "?" when it is not stored. */
+function linkFraction(c: CountsJson | undefined, part: "recall" | "precision"): string {
+  if (!c) return "?";
+  return part === "recall" ? formatFraction(c.recall_num, c.recall_den) : formatFraction(c.precision_num, c.precision_den);
+}
+
 /** Hover text of BLANC recall, precision or F1: the mean of the coreference and non-coreference link scores. */
 export function blancTitle(blanc: BlancJson, part: "recall" | "precision" | "f1"): string {
-  const link = (c: CountsJson | undefined, which: "recall" | "precision") =>
-    c ? (which === "recall" ? formatFraction(c.recall_num, c.recall_den) : formatFraction(c.precision_num, c.precision_den)) : "?";
   if (part === "f1") return `BLANC F1 = mean of the coreference-link and non-coreference-link F1 = ${full(blanc.f1)}`;
-  const name = part === "recall" ? "recall" : "precision";
-  return `BLANC ${name} = (${link(blanc.coref_links, part)} + ${link(blanc.noncoref_links, part)}) / 2 = ${full(blanc[part])} (coreference links, non-coreference links)`;
+  return `BLANC ${part} = (${linkFraction(blanc.coref_links, part)} + ${linkFraction(blanc.noncoref_links, part)}) / 2 = ${full(blanc[part])} (coreference links, non-coreference links)`;
+}
+
+/**
+ * The counts shown under BLANC recall or precision: `"coref · non-coref"` link fractions,
+ * e.g. `"3/4 · 10/12"`; undefined unless both link counts are stored.
+ */
+export function blancCounts(blanc: BlancJson, part: "recall" | "precision"): string | undefined {
+  if (!blanc.coref_links || !blanc.noncoref_links) return undefined;
+  return `${linkFraction(blanc.coref_links, part)} · ${linkFraction(blanc.noncoref_links, part)}`;
 }
 
 /** Hover text of a CoNLL F1 cell. */
@@ -79,8 +91,11 @@ export function conllTitle(value: number): string {
 }
 
 /**
- * One percentage with its exact value in the `title`, in a `<span>` that keeps the digits
- * aligned. Optionally the fraction's counts below it (`counts`).
+ * One score as a percentage with 2 decimals, in a `<span>` that keeps the digits aligned;
+ * the exact value is in `data-exact`, and `title` is the hover text.
+ *
+ * @param value a fraction in [0, 1] (not a percentage)
+ * @param counts optional text under the percentage, e.g. the fraction's `num/den`
  */
 export function Percent({ value, title, counts }: { value: number; title: string; counts?: string }) {
   return (

@@ -11,7 +11,7 @@ import { blancTitle, conllTitle, f1Title, Percent, ratioTitle } from "./board-nu
 import { UtcTime } from "./ui";
 
 /** The metrics shown as columns, in order (Mentions is added in front when ranking by it). */
-export const BOARD_METRICS: readonly LeaderboardMetric[] = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
+const BOARD_METRICS: readonly LeaderboardMetric[] = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
 
 type Part = "recall" | "precision" | "f1";
 

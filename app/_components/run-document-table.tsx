@@ -2,13 +2,11 @@
 
 import { useMemo, useState } from "react";
 import type { MetricsJson } from "../../lib/services/scores";
+import type { SubmissionView } from "../../lib/services/submissions";
 import { conllTitle, f1Title, blancTitle, Percent } from "./board-numbers";
 
 /** One document's scores, as `getSubmissionForViewer` returns them. */
-export interface RunDocumentScores {
-  document: string;
-  metrics: MetricsJson;
-}
+export type RunDocumentScores = NonNullable<SubmissionView["perDocument"]>[number];
 
 type Column = "document" | "conll" | "muc" | "bcub" | "ceafm" | "ceafe" | "lea" | "blanc";
 

@@ -2,14 +2,11 @@
  * Why a submission failed: the person-readable message, and where in the file when the
  * problem has a location (line, column, and the offending line's excerpt). Server-safe.
  */
+import type { SubmissionView } from "../../lib/services/submissions";
 import { Notice } from "./ui";
 
 /** The error fields of a FAILED submission (`SubmissionView.error`). */
-export interface RunError {
-  stage: string | null;
-  message: string | null;
-  location: unknown;
-}
+export type RunError = NonNullable<SubmissionView["error"]>;
 
 /** Reads `{file?, line?, column?, excerpt?}` out of the stored JSON location. */
 function locationOf(location: unknown): { file?: string; line?: number; column?: number; excerpt?: string } | null {

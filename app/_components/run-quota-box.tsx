@@ -14,7 +14,7 @@ function left(remaining: number | null, limit: number | null, used: number): str
 }
 
 /** One team's quota as a definition list. */
-export function RunQuotaFigures({ quota }: { quota: QuotaStatus }) {
+function RunQuotaFigures({ quota }: { quota: QuotaStatus }) {
   return (
     <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm">
       <dt className="text-zinc-500">Today</dt>

@@ -14,7 +14,7 @@ const STYLES: Record<RunStatus, string> = {
 };
 
 /** What each status means, for the `title`. */
-export const STATUS_HELP: Record<RunStatus, string> = {
+const STATUS_HELP: Record<RunStatus, string> = {
   QUEUED: "Waiting for a scoring worker.",
   SCORING: "Being scored now.",
   SCORED: "Scored: the numbers below are final for this gold version.",

@@ -2,22 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Field, Notice, primaryButton } from "./ui";
-
-/** A file-format problem as the API reports it (1-based line and column). */
-export interface RunFormatProblem {
-  file: string;
-  line: number;
-  column: number;
-  expected: string;
-  found: string;
-  message: string;
-}
+import type { FormatProblem } from "../../lib/errors";
+import { Field, Notice, primaryButton, SelectField, TextAreaField } from "./ui";
 
 /** What the form shows after a failed upload. */
 interface UploadFailure {
   message: string;
-  problems: RunFormatProblem[];
+  problems: FormatProblem[];
   fieldErrors: Record<string, string>;
 }
 
@@ -40,7 +31,7 @@ function failureFrom(status: number, body: unknown): UploadFailure {
         ? "The upload did not reach the server. Please check your connection and try again."
         : `The upload failed (HTTP ${status}). Please try again.`;
   const list = (Array.isArray(error?.errors) ? error.errors : Array.isArray(error?.formatErrors) ? error.formatErrors : []) as unknown[];
-  const problems = list.filter((p): p is RunFormatProblem => typeof p === "object" && p !== null && "line" in p);
+  const problems = list.filter((p): p is FormatProblem => typeof p === "object" && p !== null && "line" in p);
   const fieldErrors: Record<string, string> = {};
   if (Array.isArray(error?.fieldErrors)) {
     for (const f of error.fieldErrors as { path?: unknown; message?: unknown }[]) {
@@ -100,28 +91,15 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
   return (
     <form onSubmit={submit} className="space-y-4" aria-describedby={failure ? "upload-error" : undefined}>
       {teams && (
-        <div className="space-y-1">
-          <label htmlFor="field-team" className="block text-sm font-medium text-zinc-800">
-            Team
-          </label>
-          <select
-            id="field-team"
-            name="team"
-            required
-            defaultValue=""
-            className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200"
-          >
-            <option value="" disabled>
-              Choose the team this run is for
-            </option>
-            {teams.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-          {failure?.fieldErrors.team && <p className="text-sm text-red-700">{failure.fieldErrors.team}</p>}
-        </div>
+        <SelectField
+          label="Team"
+          name="team"
+          required
+          defaultValue=""
+          placeholder="Choose the team this run is for"
+          options={teams.map((t) => [t.id, t.name] as const)}
+          error={failure?.fieldErrors.team}
+        />
       )}
       <Field
         label="System output file"
@@ -132,19 +110,7 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
         error={failure?.fieldErrors.file}
       />
       <Field label="System name" name="systemName" required maxLength={100} placeholder="e.g. span-bert-large" error={failure?.fieldErrors.systemName} />
-      <div className="space-y-1">
-        <label htmlFor="field-description" className="block text-sm font-medium text-zinc-800">
-          Description <span className="font-normal text-zinc-500">(optional)</span>
-        </label>
-        <textarea
-          id="field-description"
-          name="description"
-          rows={3}
-          maxLength={5000}
-          className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200"
-        />
-        {failure?.fieldErrors.description && <p className="text-sm text-red-700">{failure.fieldErrors.description}</p>}
-      </div>
+      <TextAreaField label="Description (optional)" name="description" rows={3} maxLength={5000} error={failure?.fieldErrors.description} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Paper URL (optional)" name="paperUrl" type="url" placeholder="https://…" error={failure?.fieldErrors.paperUrl} />
         <Field label="Code URL (optional)" name="codeUrl" type="url" placeholder="https://…" error={failure?.fieldErrors.codeUrl} />
@@ -161,7 +127,7 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
 }
 
 /** The upload progress bar with its percentage. */
-export function RunUploadProgress({ percent, checking }: { percent: number; checking: boolean }) {
+function RunUploadProgress({ percent, checking }: { percent: number; checking: boolean }) {
   return (
     <div className="space-y-1" data-testid="upload-progress">
       <div className="flex justify-between text-xs text-zinc-600">
@@ -186,7 +152,7 @@ export function RunUploadProgress({ percent, checking }: { percent: number; chec
 }
 
 /** The error box of a failed upload: the message, then the first few format problems and a count. */
-export function RunUploadFailure({ failure }: { failure: UploadFailure }) {
+function RunUploadFailure({ failure }: { failure: UploadFailure }) {
   const { problems } = failure;
   return (
     <div id="upload-error" data-testid="upload-error">

@@ -92,7 +92,7 @@ function SafeLink({ href, children }: { href: string; children: ReactNode }) {
  * @param text one line or paragraph of source text
  * @param keyPrefix a prefix for React keys
  */
-export function renderInline(text: string, keyPrefix = "i"): ReactNode[] {
+function renderInline(text: string, keyPrefix = "i"): ReactNode[] {
   const out: ReactNode[] = [];
   let last = 0;
   let n = 0;
@@ -176,11 +176,11 @@ function BlockView({ block, index }: { block: Block; index: number }) {
 }
 
 /** Renders a Markdown text safely (see the module comment). Empty text renders nothing. */
-export function TaskMarkdown({ source, className = "" }: { source: string; className?: string }) {
+export function TaskMarkdown({ source }: { source: string }) {
   const blocks = parseBlocks(source);
   if (blocks.length === 0) return null;
   return (
-    <div className={`space-y-3 text-sm leading-relaxed text-zinc-800 ${className}`}>
+    <div className="space-y-3 text-sm leading-relaxed text-zinc-800">
       {blocks.map((block, i) => (
         <BlockView key={i} block={block} index={i} />
       ))}

@@ -2,12 +2,12 @@
  * The inputs of one phase's settings, shared by the new-task form and the manage page.
  * Server-safe (no hooks); the surrounding form owns state and submission.
  */
-import type { FieldErrorMap, PhaseFormValues } from "./task-phase-form-data";
-import { CheckboxField, SelectField } from "./task-inputs";
-import { Field } from "./ui";
+import type { FieldErrorMap } from "./task-action-result";
+import type { PhaseFormValues } from "./task-phase-form-data";
+import { CheckboxField, Field, SelectField } from "./ui";
 
 /** Display time zones offered in forms: UTC, AoE, then common IANA zones west to east. */
-export const TIME_ZONE_OPTIONS: readonly (readonly [string, string])[] = [
+const TIME_ZONE_OPTIONS: readonly (readonly [string, string])[] = [
   ["UTC", "UTC"],
   ["AoE", "AoE — Anywhere on Earth (UTC−12)"],
   ["Pacific/Honolulu", "Pacific/Honolulu"],
@@ -34,14 +34,14 @@ export const TIME_ZONE_OPTIONS: readonly (readonly [string, string])[] = [
 ];
 
 /** Leaderboard visibility choices. */
-export const VISIBILITY_OPTIONS: readonly (readonly [string, string])[] = [
+const VISIBILITY_OPTIONS: readonly (readonly [string, string])[] = [
   ["PUBLIC", "Public — anyone"],
   ["PARTICIPANTS", "Participants — teams that submitted, and organizers"],
   ["ORGANIZERS", "Organizers only"],
 ];
 
 /** Selection rule choices. */
-export const SELECTION_OPTIONS: readonly (readonly [string, string])[] = [
+const SELECTION_OPTIONS: readonly (readonly [string, string])[] = [
   ["BEST", "Best run per team"],
   ["LATEST", "Latest run per team"],
 ];

@@ -6,6 +6,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { FieldError } from "../../lib/errors";
+import type { PhaseView } from "../../lib/services/tasks";
 import { localDateTimeToUtc, zoneForDates } from "../../lib/validations/time";
 
 /** A phase's settings as form strings; times are `datetime-local` values in `displayTimeZone`. */
@@ -33,9 +34,6 @@ export interface PhaseInputDraft {
   selectionRule: string;
   allowParticipantAnalysis: boolean;
 }
-
-/** Field errors keyed by field path ("slug", "phases.0.closesAt", …): the first message per path. */
-export type FieldErrorMap = Record<string, string>;
 
 /**
  * Reads a phase's fields from a form.
@@ -113,22 +111,18 @@ export function phaseInputFromValues(values: PhaseFormValues, path = ""): { inpu
  *
  * @param zone "AoE" or an IANA name
  */
-export function utcToLocalInput(instant: Date, zone: string): string {
+function utcToLocalInput(instant: Date, zone: string): string {
   return format(new TZDate(instant.getTime(), zoneForDates(zone)), "yyyy-MM-dd'T'HH:mm");
 }
 
-/** The form values of a stored phase (times shown in its display zone). */
-export function phaseValuesFromPhase(phase: {
-  name: string;
-  opensAt: Date;
-  closesAt: Date;
-  displayTimeZone: string;
-  dailyLimit: number | null;
-  totalLimit: number | null;
-  leaderboardVisibility: string;
-  selectionRule: string;
-  allowParticipantAnalysis: boolean;
-}): PhaseFormValues {
+/** The settings of a stored phase that its form edits. */
+type PhaseSettings = Pick<
+  PhaseView,
+  "name" | "opensAt" | "closesAt" | "displayTimeZone" | "dailyLimit" | "totalLimit" | "leaderboardVisibility" | "selectionRule" | "allowParticipantAnalysis"
+>;
+
+/** The form values of a stored phase (times shown in its display zone; no limit as ""). */
+export function phaseValuesFromPhase(phase: PhaseSettings): PhaseFormValues {
   return {
     name: phase.name,
     opensAt: utcToLocalInput(phase.opensAt, phase.displayTimeZone),
@@ -143,8 +137,9 @@ export function phaseValuesFromPhase(phase: {
 }
 
 /**
- * The pre-filled phases of a new task: "development" from today for four weeks, then "test"
- * for one week, both in UTC, 5 runs a day and 100 in total, public leaderboards, best run.
+ * The pre-filled phases of a new task, both in UTC with public leaderboards ranking each
+ * team's best run: "development" from today for four weeks (5 runs a day, 100 in total),
+ * then "test" for one week (2 runs a day, 5 in total).
  *
  * @param now the current time (the dates are whole UTC days from it)
  */
@@ -158,18 +153,4 @@ export function defaultPhaseValues(now: Date): PhaseFormValues[] {
     { ...common, name: "development", opensAt: day(0, "00:00"), closesAt: day(28, "00:00"), dailyLimit: "5", totalLimit: "100" },
     { ...common, name: "test", opensAt: day(28, "00:00"), closesAt: day(35, "00:00"), dailyLimit: "2", totalLimit: "5" },
   ];
-}
-
-/**
- * Field errors as a map from path to the first message per path.
- *
- * @param addPrefix put before every path, e.g. "phase." (default: none)
- */
-export function fieldErrorMap(errors: readonly FieldError[], addPrefix = ""): FieldErrorMap {
-  const map: FieldErrorMap = {};
-  for (const { path, message } of errors) {
-    const key = `${addPrefix}${path}`;
-    if (!(key in map)) map[key] = message;
-  }
-  return map;
 }

@@ -1,28 +1,32 @@
 /**
- * Small shared form and layout pieces, styled with Tailwind. Server-safe (no hooks).
+ * Small shared form, table and layout pieces, styled with Tailwind. Server-safe (no hooks),
+ * so client components use them too.
  */
-import type { InputHTMLAttributes, ReactNode } from "react";
+import Link from "next/link";
+import { Fragment, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
-const inputClass =
+const controlClass =
   "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-zinc-400 " +
   "focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200 aria-[invalid=true]:border-red-500";
 
-/** A labelled input with an optional inline error (linked through `aria-describedby`). */
-export function Field({
-  label,
-  name,
-  error,
-  hint,
-  ...input
-}: { label: string; name: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = input.id ?? `field-${name}`;
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+/** What every labelled control takes: its label, input name, and optional inline error and hint. */
+interface LabelledProps {
+  label: string;
+  name: string;
+  /** shown under the control (instead of the hint) and linked through `aria-describedby` */
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** The `aria-describedby` of a control: its error and hint paragraphs, when present. */
+function describedBy(id: string, error?: string, hint?: ReactNode): string | undefined {
+  return [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+}
+
+/** The hint (when there is no error) or the error under a control. */
+function HintAndError({ id, error, hint }: { id: string; error?: string; hint?: ReactNode }) {
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
-        {label}
-      </label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} className={inputClass} {...input} />
+    <>
       {hint && !error && (
         <p id={`${id}-hint`} className="text-xs text-zinc-500">
           {hint}
@@ -33,6 +37,98 @@ export function Field({
           {error}
         </p>
       )}
+    </>
+  );
+}
+
+/** A label above a control, then its hint or error. */
+function LabelledControl({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
+        {label}
+      </label>
+      {children}
+      <HintAndError id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** A labelled input with an optional inline error (linked through `aria-describedby`). The id defaults to `field-<name>`. */
+export function Field({ label, name, error, hint, ...input }: LabelledProps & InputHTMLAttributes<HTMLInputElement>) {
+  const id = input.id ?? `field-${name}`;
+  return (
+    <LabelledControl id={id} label={label} error={error} hint={hint}>
+      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={controlClass} {...input} />
+    </LabelledControl>
+  );
+}
+
+/**
+ * A labelled `<select>` with options given as `[value, label]` pairs, styled and wired like
+ * {@link Field}.
+ *
+ * @param placeholder the text of a first, disabled option with the value "" (pair it with
+ *   `defaultValue=""` and `required` to make the user choose)
+ */
+export function SelectField({
+  label,
+  name,
+  error,
+  hint,
+  options,
+  placeholder,
+  ...select
+}: LabelledProps & { options: readonly (readonly [string, string])[]; placeholder?: string } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = select.id ?? `field-${name}`;
+  return (
+    <LabelledControl id={id} label={label} error={error} hint={hint}>
+      <select id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={controlClass} {...select}>
+        {placeholder !== undefined && (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        )}
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </LabelledControl>
+  );
+}
+
+/** A labelled `<textarea>`, styled and wired like {@link Field}. */
+export function TextAreaField({ label, name, error, hint, ...area }: LabelledProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = area.id ?? `field-${name}`;
+  return (
+    <LabelledControl id={id} label={label} error={error} hint={hint}>
+      <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={controlClass} {...area} />
+    </LabelledControl>
+  );
+}
+
+/** A checkbox with its label on the right. The form value is "on" when checked. */
+export function CheckboxField({ label, name, error, hint, ...input }: LabelledProps & InputHTMLAttributes<HTMLInputElement>) {
+  const id = input.id ?? `field-${name}`;
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center gap-2">
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, error, hint)}
+          className="h-4 w-4 rounded border-zinc-300 text-zinc-900 focus:ring-zinc-300"
+          {...input}
+        />
+        <label htmlFor={id} className="text-sm text-zinc-800">
+          {label}
+        </label>
+      </div>
+      <HintAndError id={id} error={error} hint={hint} />
     </div>
   );
 }
@@ -61,6 +157,48 @@ export const secondaryButton =
   "inline-flex items-center justify-center rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 " +
   "hover:bg-zinc-100 focus:outline-none focus:ring-2 focus:ring-zinc-200 disabled:cursor-not-allowed disabled:opacity-60";
 
+/**
+ * A one-field form: the field (children) and its submit button side by side (stacked on
+ * small screens), then `notice` (e.g. the outcome of the last submission) below. Browser
+ * validation is off: the server action reports problems inline.
+ *
+ * @param action the form action (from `useActionState`)
+ * @param submit the button text; `pendingText` replaces it while `pending`
+ * @param primary the primary button style (default: secondary)
+ * @param fieldClassName the width of the field's box
+ */
+export function InlineForm({
+  action,
+  submit,
+  pendingText,
+  pending,
+  primary = false,
+  fieldClassName = "min-w-0 sm:flex-1",
+  notice,
+  children,
+}: {
+  action: (formData: FormData) => void;
+  submit: string;
+  pendingText: string;
+  pending: boolean;
+  primary?: boolean;
+  fieldClassName?: string;
+  notice?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-3">
+      <form action={action} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+        <div className={fieldClassName}>{children}</div>
+        <button type="submit" disabled={pending} className={`${primary ? primaryButton : secondaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
+          {pending ? pendingText : submit}
+        </button>
+      </form>
+      {notice}
+    </div>
+  );
+}
+
 /** A white card with a title, for page sections. */
 export function Card({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
@@ -69,6 +207,57 @@ export function Card({ title, description, children }: { title: string; descript
       {description && <p className="mt-1 text-sm text-zinc-600">{description}</p>}
       <div className="mt-4">{children}</div>
     </section>
+  );
+}
+
+/** A column of a {@link Table}: its header text, optionally right-aligned or for screen readers only. */
+export type TableColumn = string | { label: string; right?: boolean; srOnly?: boolean };
+
+/**
+ * A plain data table that scrolls sideways when too wide: small grey upper-case headers, rows
+ * divided by thin lines. Header cells have `pr-4` except the last; give body cells the same
+ * padding so the columns line up.
+ *
+ * @param columns the header row
+ * @param label the table's accessible name (`aria-label`), or `caption` for a screen-reader caption
+ * @param children the body rows (`<tr>` elements)
+ */
+export function Table({ columns, label, caption, testId, children }: { columns: readonly TableColumn[]; label?: string; caption?: string; testId?: string; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" aria-label={label} data-testid={testId}>
+        {caption && <caption className="sr-only">{caption}</caption>}
+        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            {columns.map((column, i) => {
+              const { label: text, right = false, srOnly = false } = typeof column === "string" ? { label: column } : column;
+              return (
+                <th key={i} scope="col" className={`py-2 font-medium ${i < columns.length - 1 ? "pr-4" : ""} ${right ? "text-right" : ""}`}>
+                  {srOnly ? <span className="sr-only">{text}</span> : text}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The small line of links above a page's title (back to the task, …), separated by "·". */
+export function Breadcrumbs({ links }: { links: readonly { href: string; label: string }[] }) {
+  return (
+    <p className="text-sm text-zinc-600">
+      {links.map((link, i) => (
+        <Fragment key={link.href}>
+          {i > 0 && " · "}
+          <Link href={link.href} className="hover:underline">
+            {link.label}
+          </Link>
+        </Fragment>
+      ))}
+    </p>
   );
 }
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { listApiTokens } from "../../lib/auth/api-tokens";
 import { getCurrentUser } from "../../lib/session";
-import { Card, UtcTime, secondaryButton } from "../_components/ui";
+import { Card, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
 import { CreateTokenForm } from "./create-token-form";
 
@@ -40,50 +40,37 @@ export default async function AccountPage() {
       >
         <CreateTokenForm />
         {tokens.length > 0 && (
-          <div className="mt-6 overflow-x-auto">
-            <table className="w-full text-left text-sm" aria-label="Your API tokens">
-              <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
-                <tr>
-                  <th className="py-2 pr-4 font-medium">Name</th>
-                  <th className="py-2 pr-4 font-medium">Created</th>
-                  <th className="py-2 pr-4 font-medium">Last used</th>
-                  <th className="py-2 pr-4 font-medium">Status</th>
-                  <th className="py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
+          <div className="mt-6">
+            <Table label="Your API tokens" columns={["Name", "Created", "Last used", "Status", { label: "Actions", srOnly: true }]}>
+              {tokens.map((token) => (
+                <tr key={token.id} data-testid="token-row">
+                  <td className="py-2 pr-4 font-medium">{token.name}</td>
+                  <td className="py-2 pr-4 text-zinc-600">
+                    <UtcTime date={token.createdAt} />
+                  </td>
+                  <td className="py-2 pr-4 text-zinc-600">{token.lastUsedAt ? <UtcTime date={token.lastUsedAt} /> : "never"}</td>
+                  <td className="py-2 pr-4">
+                    {token.revokedAt ? (
+                      <span className="text-zinc-500">
+                        revoked <UtcTime date={token.revokedAt} />
+                      </span>
+                    ) : (
+                      <span className="text-emerald-700">active</span>
+                    )}
+                  </td>
+                  <td className="py-2 text-right">
+                    {!token.revokedAt && (
+                      <form action={revokeTokenAction}>
+                        <input type="hidden" name="tokenId" value={token.id} />
+                        <button type="submit" className={secondaryButton} aria-label={`Revoke ${token.name}`}>
+                          Revoke
+                        </button>
+                      </form>
+                    )}
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {tokens.map((token) => (
-                  <tr key={token.id} data-testid="token-row">
-                    <td className="py-2 pr-4 font-medium">{token.name}</td>
-                    <td className="py-2 pr-4 text-zinc-600">
-                      <UtcTime date={token.createdAt} />
-                    </td>
-                    <td className="py-2 pr-4 text-zinc-600">{token.lastUsedAt ? <UtcTime date={token.lastUsedAt} /> : "never"}</td>
-                    <td className="py-2 pr-4">
-                      {token.revokedAt ? (
-                        <span className="text-zinc-500">
-                          revoked <UtcTime date={token.revokedAt} />
-                        </span>
-                      ) : (
-                        <span className="text-emerald-700">active</span>
-                      )}
-                    </td>
-                    <td className="py-2 text-right">
-                      {!token.revokedAt && (
-                        <form action={revokeTokenAction}>
-                          <input type="hidden" name="tokenId" value={token.id} />
-                          <button type="submit" className={secondaryButton} aria-label={`Revoke ${token.name}`}>
-                            Revoke
-                          </button>
-                        </form>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
           </div>
         )}
       </Card>

@@ -2,10 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { createTeam, joinTeam } from "../../lib/services/teams";
-import { getCurrentUser } from "../../lib/session";
-import { describeActionError, signedOutFailure, type ActionFailure } from "../_components/task-action-result";
+import { runAction, type ActionFailure } from "../_components/task-action-result";
 
-/** State of the create-team and join-team forms. */
+/** State of the create-team and join-team forms; `value` is the text to show again after an error. */
 export type TeamFormState =
   | { status: "idle" }
   | { status: "done"; teamName: string; attempt: number }
@@ -20,39 +19,49 @@ function nextAttempt(previous: TeamFormState): number {
   return previous.status === "idle" ? 1 : previous.attempt + 1;
 }
 
-/** Creates a team (form field `name`); the signed-in user becomes its owner. */
+/**
+ * Creates a team (form field `name`); the signed-in user becomes its owner.
+ *
+ * @returns "done" with the team's name, or the error (the name's problem as the message)
+ */
 export async function createTeamAction(previous: TeamFormState, formData: FormData): Promise<TeamFormState> {
   const name = field(formData, "name");
   const attempt = nextAttempt(previous);
-  const user = await getCurrentUser();
-  if (!user) return { status: "error", value: name, attempt, ...signedOutFailure() };
-  try {
-    const team = await createTeam(user.id, name);
-    revalidatePath("/teams");
-    return { status: "done", teamName: team.name, attempt };
-  } catch (error) {
-    const failure = describeActionError(error, "creating a team");
-    // The schema reports the bare value (path ""); the service reports "name".
-    const schemaProblem = failure.fieldErrors[""];
-    const message = failure.fieldErrors.name ?? (schemaProblem ? `Team name: ${schemaProblem}.` : failure.message);
-    return { status: "error", value: name, attempt, ...failure, message };
-  }
+  return runAction<TeamFormState>(
+    "creating a team",
+    async (viewer) => {
+      const team = await createTeam(viewer.userId, name);
+      revalidatePath("/teams");
+      return { status: "done", teamName: team.name, attempt };
+    },
+    (failure) => {
+      // The schema reports the bare value (path ""); the service reports "name".
+      const schemaProblem = failure.fieldErrors[""];
+      const message = failure.fieldErrors.name ?? (schemaProblem ? `Team name: ${schemaProblem}.` : failure.message);
+      return { status: "error", value: name, attempt, ...failure, message };
+    },
+  );
 }
 
-/** Joins the team with this join code (form field `code`). */
+/**
+ * Joins the team with this join code (form field `code`).
+ *
+ * @returns "done" with the team's name, or the error (the code's problem as the message)
+ */
 export async function joinTeamAction(previous: TeamFormState, formData: FormData): Promise<TeamFormState> {
   const code = field(formData, "code");
   const attempt = nextAttempt(previous);
-  const user = await getCurrentUser();
-  if (!user) return { status: "error", value: code, attempt, ...signedOutFailure() };
-  try {
-    const team = await joinTeam(user.id, code);
-    revalidatePath("/teams");
-    return { status: "done", teamName: team.name, attempt };
-  } catch (error) {
-    const failure = describeActionError(error, "joining a team");
-    const problem = failure.fieldErrors[""] ?? failure.fieldErrors.code;
-    const message = problem ? `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.` : failure.message;
-    return { status: "error", value: code, attempt, ...failure, message };
-  }
+  return runAction<TeamFormState>(
+    "joining a team",
+    async (viewer) => {
+      const team = await joinTeam(viewer.userId, code);
+      revalidatePath("/teams");
+      return { status: "done", teamName: team.name, attempt };
+    },
+    (failure) => {
+      const problem = failure.fieldErrors[""] ?? failure.fieldErrors.code;
+      const message = problem ? `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.` : failure.message;
+      return { status: "error", value: code, attempt, ...failure, message };
+    },
+  );
 }

@@ -1,9 +1,10 @@
 "use client";
 
 import { useActionState } from "react";
-import { Field, Notice, primaryButton, secondaryButton } from "../_components/ui";
+import { Field, InlineForm, Notice } from "../_components/ui";
 import { createTeamAction, joinTeamAction, type TeamFormState } from "./actions";
 
+/** The key that re-mounts a form after each attempt, so its fields show the state's value. */
 function attemptOf(state: TeamFormState): number {
   return state.status === "idle" ? 0 : state.attempt;
 }
@@ -12,25 +13,25 @@ function attemptOf(state: TeamFormState): number {
 export function CreateTeamForm() {
   const [state, action, pending] = useActionState<TeamFormState, FormData>(createTeamAction, { status: "idle" });
   return (
-    <div className="space-y-3">
-      <form key={attemptOf(state)} action={action} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-        <div className="min-w-0 sm:flex-1">
-          <Field
-            label="Team name"
-            name="name"
-            required
-            maxLength={64}
-            defaultValue={state.status === "error" ? state.value : ""}
-            error={state.status === "error" ? state.message : undefined}
-            hint="2–64 characters, unique on this site."
-          />
-        </div>
-        <button type="submit" disabled={pending} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
-          {pending ? "Creating…" : "Create team"}
-        </button>
-      </form>
-      {state.status === "done" && <Notice kind="success">Team “{state.teamName}” created. Share its join code (below) with your teammates.</Notice>}
-    </div>
+    <InlineForm
+      key={attemptOf(state)}
+      action={action}
+      submit="Create team"
+      pendingText="Creating…"
+      pending={pending}
+      primary
+      notice={state.status === "done" && <Notice kind="success">Team “{state.teamName}” created. Share its join code (below) with your teammates.</Notice>}
+    >
+      <Field
+        label="Team name"
+        name="name"
+        required
+        maxLength={64}
+        defaultValue={state.status === "error" ? state.value : ""}
+        error={state.status === "error" ? state.message : undefined}
+        hint="2–64 characters, unique on this site."
+      />
+    </InlineForm>
   );
 }
 
@@ -38,25 +39,24 @@ export function CreateTeamForm() {
 export function JoinTeamForm() {
   const [state, action, pending] = useActionState<TeamFormState, FormData>(joinTeamAction, { status: "idle" });
   return (
-    <div className="space-y-3">
-      <form key={attemptOf(state)} action={action} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-        <div className="min-w-0 sm:flex-1">
-          <Field
-            label="Join code"
-            name="code"
-            required
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="ABCD-EFGH-IJKL-MNOP"
-            defaultValue={state.status === "error" ? state.value : ""}
-            error={state.status === "error" ? state.message : undefined}
-          />
-        </div>
-        <button type="submit" disabled={pending} className={`${secondaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
-          {pending ? "Joining…" : "Join team"}
-        </button>
-      </form>
-      {state.status === "done" && <Notice kind="success">You joined “{state.teamName}”.</Notice>}
-    </div>
+    <InlineForm
+      key={attemptOf(state)}
+      action={action}
+      submit="Join team"
+      pendingText="Joining…"
+      pending={pending}
+      notice={state.status === "done" && <Notice kind="success">You joined “{state.teamName}”.</Notice>}
+    >
+      <Field
+        label="Join code"
+        name="code"
+        required
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="ABCD-EFGH-IJKL-MNOP"
+        defaultValue={state.status === "error" ? state.value : ""}
+        error={state.status === "error" ? state.message : undefined}
+      />
+    </InlineForm>
   );
 }

@@ -16,11 +16,13 @@
  * {@link ScenarioResult} for scenario. Errors go to stderr with exit code 1.
  */
 import { pathToFileURL } from "node:url";
-import { disconnectPrisma, getPrisma } from "../../lib/db/client";
+import { disconnectPrisma } from "../../lib/db/client";
+import type { Viewer } from "../../lib/permissions";
 import { uploadGoldKey } from "../../lib/services/gold";
-import { addOrganizer, createTask } from "../../lib/services/tasks";
+import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/tasks";
 import { getUserByEmail } from "../../lib/services/users";
 import { runAdmin } from "../../scripts/admin";
+import type { TestGoldMeta } from "./tasks";
 
 /** One account of a scenario; `token` asks for an API token too. */
 export interface ScenarioUserPlan {
@@ -50,7 +52,7 @@ export interface ScenarioPlan {
 export interface ScenarioResult {
   users: Record<string, { id: string; token: string | null }>;
   task: { id: string; slug: string; phases: { id: string; name: string }[] } | null;
-  gold: { phase: string; id: string; version: number; fileName: string; sha256: string; size: number; documents: number; stats: Record<string, number> }[];
+  gold: (TestGoldMeta & { phase: string })[];
 }
 
 /** Runs the admin CLI in this process; returns its stdout, throws with its stderr on failure. */
@@ -77,10 +79,11 @@ async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
     return u.email;
   };
   if (plan.task) {
-    const { id, slug } = await createTask(await actor(emailOf(plan.task.as)), plan.task.input);
-    const phases = await getPrisma().phase.findMany({ where: { taskId: id }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+    const creator = await actor(emailOf(plan.task.as));
+    const { id, slug } = await createTask(creator, plan.task.input);
+    const phases = await phasesOf(slug, creator);
     result.task = { id, slug, phases };
-    for (const key of plan.task.organizers ?? []) await addOrganizer(await actor(emailOf(plan.task.as)), id, emailOf(key));
+    for (const key of plan.task.organizers ?? []) await addOrganizer(creator, id, emailOf(key));
     for (const g of plan.task.gold ?? []) {
       const phase = phases.find((p) => p.name === g.phase);
       if (!phase) throw new Error(`scenario: no phase "${g.phase}"`);
@@ -104,10 +107,16 @@ function option(args: string[], name: string): string {
   return value;
 }
 
-async function actor(email: string) {
+/** The acting user with this e-mail address, as services take it. */
+async function actor(email: string): Promise<NonNullable<Viewer>> {
   const user = await getUserByEmail(email);
   if (!user) throw new Error(`no user ${email}`);
   return { userId: user.id, role: user.role };
+}
+
+/** A task's phases (id and name), read through the service the task page uses. */
+async function phasesOf(slug: string, viewer: Viewer): Promise<{ id: string; name: string }[]> {
+  return (await getTaskForViewer(slug, viewer)).phases.map(({ id, name }) => ({ id, name }));
 }
 
 /**
@@ -116,14 +125,14 @@ async function actor(email: string) {
  * @param argv the arguments after the script name
  * @returns the JSON-serializable result to print
  */
-export async function runSeed(argv: string[]): Promise<unknown> {
+async function runSeed(argv: string[]): Promise<unknown> {
   const [command, ...args] = argv;
   switch (command) {
     case "create-task": {
       const input = JSON.parse((await readStdin()).toString("utf8")) as unknown;
-      const { id, slug } = await createTask(await actor(option(args, "--as")), input);
-      const phases = await getPrisma().phase.findMany({ where: { taskId: id }, select: { id: true, name: true }, orderBy: { name: "asc" } });
-      return { id, slug, phases };
+      const creator = await actor(option(args, "--as"));
+      const { id, slug } = await createTask(creator, input);
+      return { id, slug, phases: await phasesOf(slug, creator) };
     }
     case "scenario":
       return runScenario(JSON.parse((await readStdin()).toString("utf8")) as ScenarioPlan);

@@ -1,9 +1,12 @@
 /**
- * Tasks, gold keys and coreference files for end-to-end tests. Tasks are created by a site
- * admin and gold keys uploaded by an organizer through the e2e-only `e2e/helpers/seed.ts`
- * (the same services the app uses), against the server's database.
+ * Tasks, gold keys, runs and coreference files for end-to-end tests. Tasks are created by a
+ * site admin and gold keys uploaded by an organizer through the e2e-only
+ * `e2e/helpers/seed.ts` (the same services the app uses), against the server's database;
+ * runs are uploaded through the API, as participants' scripts do.
  */
-import { createUser, type TestUser } from "./accounts";
+import { expect, type APIRequestContext } from "@playwright/test";
+import type { GoldKeyMeta } from "../../lib/services/gold";
+import { bearer, createUser, type TestUser } from "./accounts";
 import { runScript, uniqueTag } from "./server";
 
 /** A task created for a test. */
@@ -43,7 +46,7 @@ export function closedPhase(name = "closed", extra: Partial<TestPhaseInput> = {}
 let sharedAdmin: Promise<TestUser> | undefined;
 
 /** A site admin for setup (created on first use, shared by the tests of one worker). */
-export function setupAdmin(): Promise<TestUser> {
+function setupAdmin(): Promise<TestUser> {
   sharedAdmin ??= createUser({ admin: true, label: "admin" });
   return sharedAdmin;
 }
@@ -84,16 +87,8 @@ export async function addOrganizer(task: Pick<TestTask, "id">, user: Pick<TestUs
   await runScript("e2e/helpers/seed.ts", ["add-organizer", "--as", as.email, "--task", task.id, "--email", user.email]);
 }
 
-/** Gold key metadata as the seed command prints it. */
-export interface TestGoldMeta {
-  id: string;
-  version: number;
-  fileName: string;
-  sha256: string;
-  size: number;
-  documents: number;
-  stats: Record<string, number>;
-}
+/** Gold key metadata as the seed commands print it (the service's `GoldKeyMeta`, in part). */
+export type TestGoldMeta = Pick<GoldKeyMeta, "id" | "version" | "fileName" | "sha256" | "size" | "documents" | "stats">;
 
 /**
  * Uploads a gold key to a phase as an organizer of its task (the admin by default).
@@ -109,6 +104,35 @@ export async function uploadGold(phaseId: string, text: string, options: { fileN
     { stdin: text },
   );
   return JSON.parse(stdout.trim().split("\n").pop()!) as TestGoldMeta;
+}
+
+/**
+ * Uploads a run with `POST /api/v1/phases/{phaseId}/submissions` and a bearer token, and
+ * expects 202.
+ *
+ * @param fileName the uploaded file's name (default "out.conll")
+ * @returns the new submission's id
+ */
+export async function postRun(request: APIRequestContext, phaseId: string, token: string, text: string, systemName: string, fileName = "out.conll"): Promise<string> {
+  const response = await request.post(`/api/v1/phases/${phaseId}/submissions`, {
+    headers: bearer(token),
+    multipart: { file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) }, systemName },
+  });
+  expect(response.status(), await response.text()).toBe(202);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * Polls `GET /api/v1/submissions/{id}` as `token` until the worker has scored the run; fails
+ * when it is not SCORED within 60 s.
+ */
+export async function waitScored(request: APIRequestContext, id: string, token: string): Promise<void> {
+  await expect
+    .poll(async () => ((await (await request.get(`/api/v1/submissions/${id}`, { headers: bearer(token) })).json()) as { status: string }).status, {
+      timeout: 60_000,
+      intervals: [250, 500, 1000],
+    })
+    .toBe("SCORED");
 }
 
 /**

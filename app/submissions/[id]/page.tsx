@@ -9,7 +9,7 @@ import { RunDocumentTable } from "../../_components/run-document-table";
 import { RunFailure } from "../../_components/run-failure";
 import { RunMetricTable } from "../../_components/run-metric-table";
 import { RunStatusBadge } from "../../_components/run-status-badge";
-import { Card, Notice, UtcTime } from "../../_components/ui";
+import { Breadcrumbs, Card, Notice, UtcTime } from "../../_components/ui";
 
 type Params = Promise<{ id: string }>;
 
@@ -41,15 +41,12 @@ export default async function SubmissionPage({ params }: { params: Params }) {
   return (
     <div className="space-y-6">
       <header className="space-y-2">
-        <p className="text-sm text-zinc-600">
-          <Link href={taskHref} className="hover:underline">
-            {s.task.title}
-          </Link>{" "}
-          ·{" "}
-          <Link href={boardHref} className="hover:underline">
-            {s.phase.name} leaderboard
-          </Link>
-        </p>
+        <Breadcrumbs
+          links={[
+            { href: taskHref, label: s.task.title },
+            { href: boardHref, label: `${s.phase.name} leaderboard` },
+          ]}
+        />
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight" data-testid="system-name">
             {s.systemName}

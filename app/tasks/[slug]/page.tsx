@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { METRIC_LABELS, isLeaderboardMetric } from "../../../lib/validations/metrics";
+import { metricF1Name } from "../../_components/metric-name";
 import { TaskLinkifiedText, TaskMarkdown } from "../../_components/task-markdown";
 import { secondaryButton } from "../../_components/ui";
 import { loadTaskForPage } from "./load-task";
@@ -12,12 +12,6 @@ type Params = { params: Promise<{ slug: string }> };
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { task } = await loadTaskForPage((await params).slug);
   return { title: task.title };
-}
-
-/** "CoNLL F1 (mean of MUC, B³ and CEAFe F1)", "MUC F1", … */
-function metricName(metric: string): string {
-  if (metric === "conll") return "CoNLL F1 (mean of MUC, B³ and CEAFe F1)";
-  return isLeaderboardMetric(metric) ? `${METRIC_LABELS[metric]} F1` : metric;
 }
 
 /**
@@ -72,7 +66,7 @@ export default async function TaskPage({ params }: Params) {
           Scoring
         </h2>
         <p className="text-zinc-700">
-          Ranked by <span className="font-medium text-zinc-900">{metricName(task.primaryMetric)}</span>; singletons are{" "}
+          Ranked by <span className="font-medium text-zinc-900">{metricF1Name(task.primaryMetric)}</span>; singletons are{" "}
           {task.keepSingletons ? "kept" : "removed"}; mention matching is {task.mentionMatching}. Scores match
           the CoNLL reference scorer.
         </p>

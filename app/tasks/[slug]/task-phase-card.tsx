@@ -12,7 +12,7 @@ const VISIBILITY_TEXT = {
 } as const;
 
 /** "5 runs per day (UTC days) · 100 in total", or "none". */
-export function limitsText(phase: Pick<PhaseView, "dailyLimit" | "totalLimit">): string {
+function limitsText(phase: Pick<PhaseView, "dailyLimit" | "totalLimit">): string {
   const parts: string[] = [];
   if (phase.dailyLimit !== null) parts.push(`${phase.dailyLimit} run${phase.dailyLimit === 1 ? "" : "s"} per day (daily counts reset at 00:00 UTC)`);
   if (phase.totalLimit !== null) parts.push(`${phase.totalLimit} run${phase.totalLimit === 1 ? "" : "s"} in total`);

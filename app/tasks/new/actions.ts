@@ -3,10 +3,9 @@
 import { redirect } from "next/navigation";
 import { ValidationError, type FieldError } from "../../../lib/errors";
 import { createTask } from "../../../lib/services/tasks";
-import { getViewer } from "../../../lib/session";
 import { createTaskSchema, MAX_PHASES } from "../../../lib/validations/task";
 import { parseInput } from "../../../lib/validations/parse";
-import { describeActionError, signedOutFailure, type ActionFailure } from "../../_components/task-action-result";
+import { runAction, type ActionFailure } from "../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, type PhaseFormValues } from "../../_components/task-phase-form-data";
 
 /** The new-task form's values as typed. */
@@ -56,9 +55,6 @@ function valuesFromForm(formData: FormData): NewTaskValues {
 export async function createTaskAction(previous: NewTaskState, formData: FormData): Promise<NewTaskState> {
   const values = valuesFromForm(formData);
   const attempt = previous.status === "error" ? previous.attempt + 1 : 1;
-  const viewer = await getViewer();
-  if (!viewer) return { status: "error", values, attempt, ...signedOutFailure() };
-
   const converted = values.phases.map((p, i) => phaseInputFromValues(p, `phases.${i}.`));
   const earlier: FieldError[] = converted.flatMap((c) => c.errors);
   const input = {
@@ -70,16 +66,18 @@ export async function createTaskAction(previous: NewTaskState, formData: FormDat
     primaryMetric: values.primaryMetric,
     phases: converted.map((c) => c.input),
   };
-  let slug: string;
-  try {
-    // Times or limits that could not be read: report them with every other problem, create nothing.
-    if (earlier.length > 0) {
-      parseInput(createTaskSchema, input, "task");
-      throw new ValidationError("Please correct the marked fields.");
-    }
-    slug = (await createTask(viewer, input)).slug;
-  } catch (error) {
-    return { status: "error", values, attempt, ...describeActionError(error, "creating a task", earlier) };
-  }
-  redirect(`/tasks/${encodeURIComponent(slug)}/manage`);
+  return runAction<NewTaskState>(
+    "creating a task",
+    async (viewer) => {
+      // Times or limits that could not be read: report them with every other problem, create nothing.
+      if (earlier.length > 0) {
+        parseInput(createTaskSchema, input, "task");
+        throw new ValidationError("Please correct the marked fields.");
+      }
+      const { slug } = await createTask(viewer, input);
+      redirect(`/tasks/${encodeURIComponent(slug)}/manage`);
+    },
+    (failure) => ({ status: "error", values, attempt, ...failure }),
+    earlier,
+  );
 }

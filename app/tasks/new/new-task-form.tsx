@@ -1,15 +1,13 @@
 "use client";
 
 import { useActionState } from "react";
-import { LEADERBOARD_METRICS, METRIC_LABELS } from "../../../lib/validations/metrics";
-import { SelectField, TextAreaField } from "../../_components/task-inputs";
+import { LEADERBOARD_METRICS } from "../../../lib/validations/metrics";
+import { metricF1Name } from "../../_components/metric-name";
 import { TaskPhaseFields } from "../../_components/task-phase-fields";
-import { Field, Notice, primaryButton } from "../../_components/ui";
+import { Field, Notice, primaryButton, SelectField, TextAreaField } from "../../_components/ui";
 import { createTaskAction, type NewTaskState, type NewTaskValues } from "./actions";
 
-const METRIC_OPTIONS = LEADERBOARD_METRICS.map(
-  (m) => [m, m === "conll" ? "CoNLL F1 (mean of MUC, B³ and CEAFe F1)" : `${METRIC_LABELS[m]} F1`] as const,
-);
+const METRIC_OPTIONS = LEADERBOARD_METRICS.map((m) => [m, metricF1Name(m)] as const);
 
 /**
  * The new-task form: task fields and two phases. After a failed attempt the form is

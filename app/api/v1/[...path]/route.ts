@@ -11,6 +11,7 @@ function notFound(request: Request): Response {
   return jsonResponse({ error: { code: "not_found", message: `No API route ${request.method} ${path}. See GET /api/v1/tasks to start.` } }, { status: 404 });
 }
 
+/** Every method answers the same JSON 404. */
 export const GET = notFound;
 export const POST = notFound;
 export const PUT = notFound;

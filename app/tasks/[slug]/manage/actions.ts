@@ -4,8 +4,7 @@ import { revalidatePath } from "next/cache";
 import { ValidationError } from "../../../../lib/errors";
 import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
 import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
-import { getViewer } from "../../../../lib/session";
-import { describeActionError, signedOutFailure, type ActionFailure } from "../../../_components/task-action-result";
+import { runAction, type ActionFailure } from "../../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
 
 /** Every page that shows a task's settings, gold status or organizers. */
@@ -35,19 +34,18 @@ export type PhaseSettingsState = {
 export async function updatePhaseAction(previous: PhaseSettingsState, formData: FormData): Promise<PhaseSettingsState> {
   const values = phaseValuesFromForm(formData);
   const attempt = previous.attempt + 1;
-  const viewer = await getViewer();
-  if (!viewer) return { attempt, values, status: "error", ...signedOutFailure() };
   const { input, errors } = phaseInputFromValues(values);
-  try {
-    if (errors.length > 0) {
-      throw new ValidationError("Please correct the marked fields.");
-    }
-    const phase = await updatePhase(viewer, formString(formData, "phaseId"), input);
-    revalidateTaskPages();
-    return { attempt, values: phaseValuesFromPhase(phase), status: "saved" };
-  } catch (error) {
-    return { attempt, values, status: "error", ...describeActionError(error, "updating a phase", errors) };
-  }
+  return runAction<PhaseSettingsState>(
+    "updating a phase",
+    async (viewer) => {
+      if (errors.length > 0) throw new ValidationError("Please correct the marked fields.");
+      const phase = await updatePhase(viewer, formString(formData, "phaseId"), input);
+      revalidateTaskPages();
+      return { attempt, values: phaseValuesFromPhase(phase), status: "saved" };
+    },
+    (failure) => ({ attempt, values, status: "error", ...failure }),
+    errors,
+  );
 }
 
 /** State of a gold-upload form. */
@@ -65,23 +63,23 @@ export type GoldUploadState =
  *   (format errors with file, line, column, expected and found)
  */
 export async function uploadGoldAction(_previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
-  const viewer = await getViewer();
-  if (!viewer) return { status: "error", ...signedOutFailure() };
-  const file = formData.get("file");
-  if (!(file instanceof File) || (file.size === 0 && file.name === "")) {
-    return { status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] };
-  }
-  try {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const result = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes);
-    revalidateTaskPages();
-    return { status: "uploaded", gold: result.gold, requeued: result.requeued };
-  } catch (error) {
-    return { status: "error", ...describeActionError(error, "uploading a gold key") };
-  }
+  return runAction<GoldUploadState>(
+    "uploading a gold key",
+    async (viewer) => {
+      const file = formData.get("file");
+      if (!(file instanceof File) || (file.size === 0 && file.name === "")) {
+        return { status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] };
+      }
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const { gold, requeued } = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes);
+      revalidateTaskPages();
+      return { status: "uploaded", gold, requeued };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
 }
 
-/** State of the add-organizer form. */
+/** State of the add-organizer form; `added` is false when the user already organized the task. */
 export type AddOrganizerState =
   | { status: "idle" }
   | { status: "added"; name: string; added: boolean }
@@ -90,16 +88,17 @@ export type AddOrganizerState =
 /**
  * Makes a registered user an organizer of a task (form fields `taskId`, `email`).
  * `addOrganizer` checks that the viewer organizes the task.
+ *
+ * @returns "added" with the user's name, or the error (the e-mail's problem as the message)
  */
 export async function addOrganizerAction(_previous: AddOrganizerState, formData: FormData): Promise<AddOrganizerState> {
-  const viewer = await getViewer();
-  if (!viewer) return { status: "error", ...signedOutFailure() };
-  try {
-    const result = await addOrganizer(viewer, formString(formData, "taskId"), formString(formData, "email"));
-    revalidateTaskPages();
-    return { status: "added", name: result.name, added: result.added };
-  } catch (error) {
-    const failure = describeActionError(error, "adding an organizer");
-    return { status: "error", ...failure, message: failure.fieldErrors.email ?? failure.message };
-  }
+  return runAction<AddOrganizerState>(
+    "adding an organizer",
+    async (viewer) => {
+      const { name, added } = await addOrganizer(viewer, formString(formData, "taskId"), formString(formData, "email"));
+      revalidateTaskPages();
+      return { status: "added", name, added };
+    },
+    (failure) => ({ status: "error", ...failure, message: failure.fieldErrors.email ?? failure.message }),
+  );
 }

@@ -1,7 +1,7 @@
 /** Every submission of a phase, for its organizers (private ones included), newest first. */
 import Link from "next/link";
 import type { SubmissionSummary } from "../../../../lib/services/submissions";
-import { UtcTime } from "../../../_components/ui";
+import { Table, UtcTime } from "../../../_components/ui";
 
 const STATUS_STYLES: Record<SubmissionSummary["status"], string> = {
   QUEUED: "text-zinc-600",
@@ -10,49 +10,33 @@ const STATUS_STYLES: Record<SubmissionSummary["status"], string> = {
   FAILED: "text-red-700",
 };
 
-/** A table of submissions: team, system, status, submission time, and a link to each. */
+/** A table of submissions: team, system, status (error message on hover), submission time, gold version, and a link to each. */
 export function PhaseSubmissionsTable({ submissions }: { submissions: SubmissionSummary[] }) {
   if (submissions.length === 0) return <p className="text-sm text-zinc-600">No submissions yet.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" aria-label="Submissions">
-        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th className="py-2 pr-3 font-medium">Team</th>
-            <th className="py-2 pr-3 font-medium">System</th>
-            <th className="py-2 pr-3 font-medium">Status</th>
-            <th className="py-2 pr-3 font-medium">Submitted</th>
-            <th className="py-2 pr-3 font-medium">Gold</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Details</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">
-          {submissions.map((s) => (
-            <tr key={s.id} data-testid="phase-submission-row">
-              <td className="py-2 pr-3">{s.team.name}</td>
-              <td className="py-2 pr-3">
-                {s.systemName}
-                {s.isBaseline && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">baseline</span>}
-                {s.visibility !== "PUBLIC" && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">private</span>}
-              </td>
-              <td className={`py-2 pr-3 font-medium ${STATUS_STYLES[s.status]}`} title={s.errorMessage ?? undefined}>
-                {s.status.toLowerCase()}
-              </td>
-              <td className="py-2 pr-3 text-zinc-600">
-                <UtcTime date={s.submittedAt} />
-              </td>
-              <td className="py-2 pr-3 text-zinc-600">{s.goldVersion === null ? "—" : `v${s.goldVersion}`}</td>
-              <td className="py-2 text-right">
-                <Link href={`/submissions/${s.id}`} className="font-medium text-zinc-900 underline">
-                  Details
-                </Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label="Submissions" columns={["Team", "System", "Status", "Submitted", "Gold", { label: "Details", srOnly: true }]}>
+      {submissions.map((s) => (
+        <tr key={s.id} data-testid="phase-submission-row">
+          <td className="py-2 pr-4">{s.team.name}</td>
+          <td className="py-2 pr-4">
+            {s.systemName}
+            {s.isBaseline && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">baseline</span>}
+            {s.visibility !== "PUBLIC" && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">private</span>}
+          </td>
+          <td className={`py-2 pr-4 font-medium ${STATUS_STYLES[s.status]}`} title={s.errorMessage ?? undefined}>
+            {s.status.toLowerCase()}
+          </td>
+          <td className="py-2 pr-4 text-zinc-600">
+            <UtcTime date={s.submittedAt} />
+          </td>
+          <td className="py-2 pr-4 text-zinc-600">{s.goldVersion === null ? "—" : `v${s.goldVersion}`}</td>
+          <td className="py-2 text-right">
+            <Link href={`/submissions/${s.id}`} className="font-medium text-zinc-900 underline">
+              Details
+            </Link>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

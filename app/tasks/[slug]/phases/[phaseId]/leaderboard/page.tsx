@@ -8,7 +8,7 @@ import { getViewer } from "../../../../../../lib/session";
 import { isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardTable } from "../../../../../_components/board-table";
-import { Notice, secondaryButton } from "../../../../../_components/ui";
+import { Breadcrumbs, Notice, secondaryButton } from "../../../../../_components/ui";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -88,11 +88,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   return (
     <div className="space-y-6">
       <header className="space-y-1">
-        <p className="text-sm text-zinc-600">
-          <Link href={taskHref} className="hover:underline">
-            {board.task.title}
-          </Link>
-        </p>
+        <Breadcrumbs links={[{ href: taskHref, label: board.task.title }]} />
         <h1 className="text-2xl font-semibold tracking-tight">Leaderboard: {board.phase.name} phase</h1>
         <p className="text-sm text-zinc-700">
           Ranked by <span className="font-medium" data-testid="ranked-by">{METRIC_LABELS[metric]} F1</span>

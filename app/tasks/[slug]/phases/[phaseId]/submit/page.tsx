@@ -1,56 +1,42 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { isDomainError, NotFoundError } from "../../../../../../lib/errors";
+import { isDomainError } from "../../../../../../lib/errors";
 import { quotaForViewer, type QuotaStatus } from "../../../../../../lib/services/quota";
 import { listSubmissionsForViewer, type SubmissionSummary } from "../../../../../../lib/services/submissions";
-import { getTaskForViewer, type PhaseView, type TaskView } from "../../../../../../lib/services/tasks";
-import { getViewer } from "../../../../../../lib/session";
+import type { Viewer } from "../../../../../../lib/session";
 import { formatUtc } from "../../../../../../lib/validations/time";
 import { PhaseWindow } from "../../../../../_components/phase-window";
 import { formatPercent } from "../../../../../_components/board-numbers";
 import { RunQuotaBox } from "../../../../../_components/run-quota-box";
 import { RunStatusLabel } from "../../../../../_components/run-status-label";
 import { RunUploadForm } from "../../../../../_components/run-upload-form";
-import { Card, Notice, UtcTime } from "../../../../../_components/ui";
+import { Breadcrumbs, Card, Notice, Table, UtcTime } from "../../../../../_components/ui";
+import { loadTaskForPage } from "../../../load-task";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 
 export const metadata: Metadata = { title: "Submit a run" };
 
-/** The task and phase of the URL, or a 404 when either is unknown or they do not belong together. */
-async function loadTaskAndPhase(slug: string, phaseId: string, viewer: Awaited<ReturnType<typeof getViewer>>): Promise<{ task: TaskView; phase: PhaseView }> {
-  try {
-    const task = await getTaskForViewer(slug, viewer);
-    const phase = task.phases.find((p) => p.id === phaseId);
-    if (!phase) notFound();
-    return { task, phase };
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
-
 /**
  * Submit page of a phase: the window, the team's quota (runs left today and in total, and
  * when the daily count resets), which team submits, and the upload form (closed phases
- * explain why instead). Anonymous visitors get a link to sign in.
+ * explain why instead). Anonymous visitors get a link to sign in. 404 for an unknown task, or
+ * a phase that is not the task's.
  */
 export default async function SubmitPage({ params }: { params: Params }) {
   const { slug, phaseId } = await params;
-  const viewer = await getViewer();
-  const { task, phase } = await loadTaskAndPhase(slug, phaseId, viewer);
-  const here = `/tasks/${encodeURIComponent(task.slug)}/phases/${encodeURIComponent(phase.id)}/submit`;
-  const now = new Date();
+  const { viewer, task, now } = await loadTaskForPage(slug);
+  const phase = task.phases.find((p) => p.id === phaseId);
+  if (!phase) notFound();
+  const taskHref = `/tasks/${encodeURIComponent(task.slug)}`;
+  const phaseHref = `${taskHref}/phases/${encodeURIComponent(phase.id)}`;
+  const here = `${phaseHref}/submit`;
 
   return (
     <div className="space-y-6">
       <header className="space-y-1">
-        <p className="text-sm text-zinc-600">
-          <Link href={`/tasks/${encodeURIComponent(task.slug)}`} className="hover:underline">
-            {task.title}
-          </Link>
-        </p>
+        <Breadcrumbs links={[{ href: taskHref, label: task.title }]} />
         <h1 className="text-2xl font-semibold tracking-tight">Submit a run: {phase.name} phase</h1>
       </header>
 
@@ -58,7 +44,7 @@ export default async function SubmitPage({ params }: { params: Params }) {
         <PhaseWindow opensAt={phase.opensAt} closesAt={phase.closesAt} zone={phase.displayTimeZone} />
         {phase.canViewLeaderboard && (
           <p className="mt-3 text-sm">
-            <Link href={`/tasks/${encodeURIComponent(task.slug)}/phases/${encodeURIComponent(phase.id)}/leaderboard`} className="font-medium underline">
+            <Link href={`${phaseHref}/leaderboard`} className="font-medium underline">
               Leaderboard of this phase
             </Link>
           </p>
@@ -96,7 +82,7 @@ export default async function SubmitPage({ params }: { params: Params }) {
 }
 
 /** Quota box, team line or chooser, and the upload form, for a signed-in viewer of an open phase. */
-async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId: string; phaseName: string; hasGold: boolean; viewer: NonNullable<Awaited<ReturnType<typeof getViewer>>> }) {
+async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId: string; phaseName: string; hasGold: boolean; viewer: Viewer }) {
   const q = await quotaForViewer(viewer, phaseId);
   let quotas: { team: string | null; quota: QuotaStatus }[];
   if (q.mustChooseTeam) {
@@ -134,7 +120,7 @@ async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId:
 }
 
 /** The viewer's teams' runs in this phase, newest first (links to their pages). */
-async function YourRuns({ viewer, phaseId }: { viewer: NonNullable<Awaited<ReturnType<typeof getViewer>>>; phaseId: string }) {
+async function YourRuns({ viewer, phaseId }: { viewer: Viewer; phaseId: string }) {
   let runs: SubmissionSummary[];
   try {
     runs = await listSubmissionsForViewer(viewer, phaseId, 20);
@@ -145,49 +131,25 @@ async function YourRuns({ viewer, phaseId }: { viewer: NonNullable<Awaited<Retur
   if (runs.length === 0) return null;
   return (
     <Card title="Your recent runs in this phase">
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Your teams&apos; runs in this phase, newest first</caption>
-          <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                System
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Team
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Submitted
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Status
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                Primary F1
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {runs.map((r) => (
-              <tr key={r.id}>
-                <td className="py-2 pr-4">
-                  <Link href={`/submissions/${r.id}`} className="font-medium underline">
-                    {r.systemName}
-                  </Link>
-                </td>
-                <td className="py-2 pr-4">{r.team.name}</td>
-                <td className="py-2 pr-4 text-zinc-600">
-                  <UtcTime date={r.submittedAt} />
-                </td>
-                <td className="py-2 pr-4">
-                  <RunStatusLabel status={r.status} />
-                </td>
-                <td className="py-2 tabular-nums">{r.primaryF1 === null ? "—" : formatPercent(r.primaryF1)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table caption="Your teams' runs in this phase, newest first" columns={["System", "Team", "Submitted", "Status", "Primary F1"]}>
+        {runs.map((r) => (
+          <tr key={r.id}>
+            <td className="py-2 pr-4">
+              <Link href={`/submissions/${r.id}`} className="font-medium underline">
+                {r.systemName}
+              </Link>
+            </td>
+            <td className="py-2 pr-4">{r.team.name}</td>
+            <td className="py-2 pr-4 text-zinc-600">
+              <UtcTime date={r.submittedAt} />
+            </td>
+            <td className="py-2 pr-4">
+              <RunStatusLabel status={r.status} />
+            </td>
+            <td className="py-2 tabular-nums">{r.primaryF1 === null ? "—" : formatPercent(r.primaryF1)}</td>
+          </tr>
+        ))}
+      </Table>
     </Card>
   );
 }
