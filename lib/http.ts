@@ -57,6 +57,17 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
 }
 
 /**
+ * An unexpected error for the server log: its name, the start of its message and its stack
+ * frames. The message is cut because database client errors can quote a query's arguments,
+ * which for a gold upload would be gold content; the log must not carry it.
+ */
+function describeForLog(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 200);
+  const frames = (error.stack ?? "").split("\n").filter((line) => line.trimStart().startsWith("at "));
+  return [`${error.name}: ${error.message.slice(0, 200)}`, ...frames.slice(0, 12)].join("\n");
+}
+
+/**
  * The JSON error answer for anything a handler threw.
  *
  * - `DomainError`: its status and `errorResponseBody` body. For a file that could not be
@@ -72,7 +83,7 @@ export function errorResponse(error: unknown, context = "api"): Response {
   if (error instanceof HttpError) {
     return jsonResponse({ error: { code: error.code, message: error.message } }, { status: error.status });
   }
-  if (!isDomainError(error)) console.error(`${context}: unexpected error`, error);
+  if (!isDomainError(error)) console.error(`${context}: unexpected error: ${describeForLog(error)}`);
   const { status, body } = errorResponseBody(error);
   if (error instanceof ValidationError && error.formatErrors.length > 0) {
     body.error.errors = error.formatErrors;

@@ -218,9 +218,12 @@ async function loadAndScore(
     case "report":
       return { report: result.report, goldVersion: gold.version };
     case "key-format":
+      // Where the gold key is broken is a fact about the gold: it goes to the operators' log,
+      // not to the submitting team.
+      console.error(`scoring: submission ${submissionId}: gold key v${gold.version} does not parse at line ${result.line}, column ${result.column}`);
       throw new ScoringFailure(
         "platform",
-        `The active gold key (version ${gold.version}) could not be read (line ${result.line}, column ${result.column}). The organizers must fix it and upload it again. This does not count against your submission limit.`,
+        `The active gold key (version ${gold.version}) could not be read. The organizers must fix it and upload it again. This does not count against your submission limit.`,
       );
     case "response-format":
       throw new ScoringFailure(
