@@ -1,0 +1,146 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { NotFoundError } from "../../../../../../../lib/errors";
+import { getTeamProgress, type TeamProgress } from "../../../../../../../lib/services/progress";
+import { getViewer } from "../../../../../../../lib/session";
+import { METRIC_LABELS } from "../../../../../../../lib/validations/metrics";
+import { formatInZone } from "../../../../../../../lib/validations/time";
+import { Percent } from "../../../../../../_components/board-numbers";
+import { ProgressChart } from "../../../../../../_components/charts/progress-chart";
+import { metricF1Name } from "../../../../../../_components/metric-name";
+import { Table, UtcTime } from "../../../../../../_components/ui";
+
+type Params = Promise<{ slug: string; phaseId: string; teamId: string }>;
+
+export const metadata: Metadata = { title: "Team progress" };
+
+/** The team's progress, or a 404 (unknown phase or team, or nothing the viewer may see). */
+async function load(phaseId: string, teamId: string): Promise<TeamProgress> {
+  try {
+    return await getTeamProgress(await getViewer(), phaseId, teamId);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+/**
+ * A team's progress in a phase: its scored runs over time on the task's primary metric (a
+ * chart, with the numbers in a table under it), then the runs with links to their pages.
+ * The team's members and the task's organizers see private runs too; others only public
+ * runs, and only when they may see the phase's leaderboard (`getTeamProgress`). 404 for an
+ * unknown phase or team, a phase of another task, or when the viewer may see nothing.
+ */
+export default async function TeamProgressPage({ params }: { params: Params }) {
+  const { slug, phaseId, teamId } = await params;
+  const progress = await load(phaseId, teamId);
+  const { task, phase, team, metric, points } = progress;
+  if (task.slug !== slug) notFound();
+
+  const taskHref = `/tasks/${encodeURIComponent(task.slug)}`;
+  const phaseHref = `${taskHref}/phases/${encodeURIComponent(phase.id)}`;
+  const zone = phase.displayTimeZone;
+  const metricLabel = `${METRIC_LABELS[metric]} F1`;
+  const insider = progress.viewerIsTeamMember || progress.viewerIsOrganizer;
+  const bestValue = points.reduce((m, p) => Math.max(m, p.value), -Infinity);
+
+  return (
+    <div className="space-y-6">
+      <header className="space-y-1">
+        <nav aria-label="Breadcrumb" className="text-sm text-zinc-600">
+          <ol className="flex flex-wrap items-center gap-x-1.5">
+            <li>
+              <Link href={taskHref} className="hover:underline">
+                {task.title}
+              </Link>
+            </li>
+            <li aria-hidden="true">›</li>
+            <li>
+              <Link href={`${phaseHref}/leaderboard`} className="hover:underline">
+                {phase.name} phase
+              </Link>
+            </li>
+            <li aria-hidden="true">›</li>
+            <li aria-current="page" className="text-zinc-900">
+              Team progress
+            </li>
+          </ol>
+        </nav>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          Progress of <span data-testid="progress-team">{team.name}</span>
+        </h1>
+        <p className="text-sm text-zinc-700">
+          Scored runs of the {phase.name} phase over time, valued by the task&apos;s primary metric,{" "}
+          <span className="font-medium" data-testid="progress-metric">
+            {metricF1Name(metric)}
+          </span>
+          .{" "}
+          {insider
+            ? "Private runs are included because you are a member of this team or an organizer of the task; others see only public runs."
+            : "Only the team's public runs are shown."}
+        </p>
+      </header>
+
+      <ProgressChart
+        points={points.map((p) => ({
+          id: p.id,
+          label: p.isBaseline ? `${p.systemName} (baseline)` : p.systemName,
+          at: p.submittedAt.toISOString(),
+          value: p.value,
+          href: `/submissions/${encodeURIComponent(p.id)}`,
+        }))}
+        metricLabel={metricLabel}
+        timeZone={zone}
+      />
+
+      <section aria-labelledby="runs-heading" className="space-y-2">
+        <h2 id="runs-heading" className="text-base font-semibold text-zinc-900">
+          Runs
+        </h2>
+        {points.length === 0 ? (
+          <p className="text-sm text-zinc-600" data-testid="progress-empty">
+            No scored runs yet in this phase.{" "}
+            {progress.viewerIsTeamMember && (
+              <Link href={`${phaseHref}/submit`} className="underline">
+                Submit a run
+              </Link>
+            )}
+          </p>
+        ) : (
+          <div className="rounded-lg border border-zinc-200 bg-white px-4 shadow-sm">
+            <Table
+              caption={`Scored runs of ${team.name} in the ${phase.name} phase, oldest first`}
+              testId="progress-runs"
+              columns={[{ label: "#", right: true }, "System", "Submitted (UTC)", { label: metricLabel, right: true }]}
+            >
+              {points.map((p, i) => (
+                <tr key={p.id} data-testid="progress-run" data-submission-id={p.id}>
+                  <td className="py-2 pr-4 text-right tabular-nums text-zinc-500">{i + 1}</td>
+                  <td className="py-2 pr-4">
+                    <Link href={`/submissions/${encodeURIComponent(p.id)}`} className="font-medium underline">
+                      {p.systemName}
+                    </Link>
+                    {p.isBaseline && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">baseline</span>}
+                    {p.visibility === "PRIVATE" && <span className="ml-2 rounded bg-zinc-200 px-1.5 py-0.5 text-xs font-medium text-zinc-800">private</span>}
+                    {p.value === bestValue && <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-900">best</span>}
+                  </td>
+                  <td className="whitespace-nowrap py-2 pr-4 text-zinc-600">
+                    <UtcTime date={p.submittedAt} />
+                    {zone !== "UTC" && <span className="block text-xs text-zinc-500">{formatInZone(p.submittedAt, zone)}</span>}
+                  </td>
+                  <td className="py-2 text-right font-medium">
+                    <Percent value={p.value} title={`${metricLabel} = ${p.value}`} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </div>
+        )}
+        <p className="text-xs text-zinc-500">
+          Percentages have 2 decimals; hover over a number to see its exact value. The chart shows times in the phase&apos;s time zone ({zone}).
+        </p>
+      </section>
+    </div>
+  );
+}

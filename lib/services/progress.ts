@@ -1,0 +1,102 @@
+/**
+ * A team's progress in a phase: its SCORED runs in submission order, each valued by the
+ * task's primary metric F1 (the value the leaderboard ranks by), for the progress chart.
+ *
+ * Visibility follows `submissionAccess` (lib/permissions.ts): the team's members and the
+ * task's organizers see every run of the team; anyone else only PUBLIC runs, and only when
+ * the phase's leaderboard is visible to them. When an outsider would see nothing (hidden
+ * board, or no public scored run) the answer is the same 404 as for an unknown team, so that
+ * private runs stay unknown.
+ */
+import { NotFoundError } from "../errors";
+import { isTeamMember, leaderboardVisibleTo, taskStanding, type Viewer } from "../permissions";
+import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
+import { defaultDb, isUuid, type SubmissionVisibility } from "./db";
+import { loadPhase } from "./phases";
+import { rankingValue, scoresToJson } from "./scores";
+
+/** Most runs a progress answer holds (the latest ones); quotas keep real teams far below it. */
+export const MAX_PROGRESS_POINTS = 1000;
+
+/** One scored run of the team. */
+export interface ProgressPoint {
+  id: string;
+  systemName: string;
+  submittedAt: Date;
+  /** the primary metric's F1, a fraction in [0, 1] */
+  value: number;
+  isBaseline: boolean;
+  /** PRIVATE runs are only ever returned to the team and the organizers */
+  visibility: SubmissionVisibility;
+}
+
+/** A team's progress in a phase, from {@link getTeamProgress}. */
+export interface TeamProgress {
+  phase: { id: string; name: string; displayTimeZone: string };
+  task: { slug: string; title: string; primaryMetric: string };
+  team: { id: string; name: string };
+  /** the metric the points are valued by: the task's primary metric (conll when it is not a known metric) */
+  metric: LeaderboardMetric;
+  /** oldest first */
+  points: ProgressPoint[];
+  /** the viewer is a member of the team */
+  viewerIsTeamMember: boolean;
+  /** the viewer organizes the task (or is a site admin) */
+  viewerIsOrganizer: boolean;
+}
+
+/**
+ * The team's SCORED runs in the phase that the viewer may see, oldest first (ties by id),
+ * each with the primary metric's F1. Runs without a score for that metric are left out.
+ *
+ * @param viewer the viewer (null = anonymous)
+ * @param phaseId the phase (any string: a malformed id is a 404 like an unknown one)
+ * @param teamId the team (likewise)
+ * @throws NotFoundError (404) for an unknown phase or team; for a viewer outside the team
+ *   and the organizers when the phase's leaderboard is hidden from them or none of the
+ *   team's scored runs in the phase is PUBLIC
+ */
+export async function getTeamProgress(viewer: Viewer, phaseId: string, teamId: string): Promise<TeamProgress> {
+  const db = defaultDb();
+  const phase = await loadPhase(phaseId, db);
+  const team = isUuid(teamId) ? await db.team.findUnique({ where: { id: teamId }, select: { id: true, name: true } }) : null;
+  if (!team) throw new NotFoundError("No such team.");
+
+  // The same rules as `submissionAccess`, decided once for all the team's runs in the phase.
+  const member = viewer !== null && (await isTeamMember(viewer.userId, team.id, db));
+  const standing = await taskStanding(viewer, phase.taskId, db);
+  const insider = member || standing.isOrganizer;
+  if (!insider && !(await leaderboardVisibleTo(standing, phase.leaderboardVisibility))) throw new NotFoundError("No such team in this phase.");
+
+  const metric = isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC;
+  const rows = await db.submission.findMany({
+    where: { phaseId: phase.id, teamId: team.id, status: "SCORED", ...(insider ? {} : { visibility: "PUBLIC" as const }) },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: MAX_PROGRESS_POINTS,
+    select: {
+      id: true,
+      systemName: true,
+      createdAt: true,
+      isBaseline: true,
+      visibility: true,
+      scores: { where: { metric } },
+    },
+  });
+  const points: ProgressPoint[] = [];
+  for (const s of rows.reverse()) {
+    const value = rankingValue(scoresToJson(s.scores), metric);
+    if (value === null) continue;
+    points.push({ id: s.id, systemName: s.systemName, submittedAt: s.createdAt, value, isBaseline: s.isBaseline, visibility: s.visibility });
+  }
+  if (!insider && points.length === 0) throw new NotFoundError("No such team in this phase.");
+
+  return {
+    phase: { id: phase.id, name: phase.name, displayTimeZone: phase.displayTimeZone },
+    task: { slug: phase.task.slug, title: phase.task.title, primaryMetric: phase.task.primaryMetric },
+    team,
+    metric,
+    points,
+    viewerIsTeamMember: member,
+    viewerIsOrganizer: standing.isOrganizer,
+  };
+}
