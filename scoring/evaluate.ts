@@ -7,6 +7,8 @@
  *   warning.
  * - Each metric returns exact counts per document; corpus scores sum them and divide once.
  * - The CoNLL F1 is the unweighted mean of the MUC, B³ and CEAFe F1.
+ * - Optional metrics (`OPTIONAL_METRICS`), off by default so the output is otherwise
+ *   unchanged: `mcf`, mapped cluster F (P95-1038, `analysis/mapped-cluster-f.ts`).
  */
 import type { Corpus, Entity, Warning } from "./types.js";
 import { alignDocument } from "./metrics/alignment.js";
@@ -16,6 +18,7 @@ import { ceaf } from "./metrics/ceaf.js";
 import { addCounts, toScore, zeroCounts, type Counts, type Score } from "./metrics/counts.js";
 import { lea } from "./metrics/lea.js";
 import { muc } from "./metrics/muc.js";
+import { MAPPED_F_THRESHOLD, mappedClusterF } from "./analysis/mapped-cluster-f.js";
 
 /** Metrics with recall/precision counts. */
 export const COUNT_METRICS = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea"] as const;
@@ -25,6 +28,15 @@ export type CountMetric = (typeof COUNT_METRICS)[number];
 export const METRICS = [...COUNT_METRICS, "blanc"] as const;
 /** One of `METRICS`. */
 export type MetricName = (typeof METRICS)[number];
+/**
+ * Count metrics computed only when asked for by their own option (not part of `METRICS`,
+ * nor of the CoNLL F1): `mcf`, mapped cluster F (`EvaluateOptions.mappedClusterF`).
+ */
+export const OPTIONAL_METRICS = ["mcf"] as const;
+/** One of `OPTIONAL_METRICS`. */
+export type OptionalMetric = (typeof OPTIONAL_METRICS)[number];
+/** Count metrics summed over documents: the standard ones, then the optional ones. */
+const ALL_COUNT_METRICS = [...COUNT_METRICS, ...OPTIONAL_METRICS] as const;
 
 /** What `evaluate` computes, and how. */
 export interface EvaluateOptions {
@@ -35,6 +47,14 @@ export interface EvaluateOptions {
   removeSingletons?: boolean;
   /** B³ weighting: `mention` (default, the reference scorer's) or `entity`. */
   bcubWeighting?: BcubWeighting;
+  /**
+   * Also compute mapped cluster F (`mcf`, P95-1038) on each document's raw entities: after
+   * `removeSingletons` but before the alignment that keeps each response span in one
+   * entity only, so overlapping entities count as they are. `true` uses the paper's
+   * threshold 0.2 (`MAPPED_F_THRESHOLD`); `{ threshold }` sets the F a pair must exceed, a
+   * number in [0, 1]. Default off: reports are then exactly as without this option.
+   */
+  mappedClusterF?: boolean | { threshold: number };
 }
 
 /** BLANC's fractions plus the link counts they come from. */
@@ -54,6 +74,8 @@ export interface MetricScores {
   lea?: Score;
   blanc?: BlancScore;
   conll?: { f1: number };
+  /** Mapped cluster F, only when `EvaluateOptions.mappedClusterF` is on. */
+  mcf?: Score;
 }
 
 /** One key document's counts and scores. */
@@ -61,7 +83,7 @@ export interface DocumentReport {
   id: string;
   /** True when the response has no document with this id (scored as empty). */
   missingInResponse: boolean;
-  counts: Partial<Record<CountMetric, Counts>> & { blanc?: BlancCounts };
+  counts: Partial<Record<CountMetric | OptionalMetric, Counts>> & { blanc?: BlancCounts };
   scores: MetricScores;
 }
 
@@ -79,19 +101,21 @@ export interface Report {
  *
  * @param key the key (gold) corpus
  * @param response the response (system) corpus
- * @param options metric selection, singleton removal, B³ weighting
+ * @param options metric selection, singleton removal, B³ weighting, optional metrics
  * @returns corpus totals (counts summed over documents, then divided once: micro-average),
  *   per-document counts and scores (fractions in [0, 1], not percentages) and warnings (the
  *   corpora's own warnings, missing and response-only documents, repeated response mentions
- *   removed). Never throws for corpora the readers returned.
+ *   removed). Never throws for corpora the readers returned and valid options.
+ * @throws RangeError when `options.mappedClusterF.threshold` is not a number in [0, 1]
  */
 export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions = {}): Report {
   const metrics = new Set<MetricName>(options.metrics ?? METRICS);
+  const mcfThreshold = mappedClusterFThreshold(options.mappedClusterF);
   const warnings: Warning[] = [...key.warnings, ...response.warnings];
   const responseById = new Map(response.documents.map((d) => [d.id, d]));
   const keyIds = new Set(key.documents.map((d) => d.id));
 
-  const totals = new Map<CountMetric, Counts>();
+  const totals = new Map<CountMetric | OptionalMetric, Counts>();
   const blancTotal: BlancCounts = { coref: zeroCounts(), noncoref: zeroCounts() };
   const perDocument: DocumentReport[] = [];
 
@@ -132,7 +156,10 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
       addCounts(blancTotal.coref, counts.blanc.coref);
       addCounts(blancTotal.noncoref, counts.blanc.noncoref);
     }
-    for (const m of COUNT_METRICS) {
+    if (mcfThreshold !== null) {
+      counts.mcf = mappedClusterF(keyEntities, responseEntities, { threshold: mcfThreshold }).counts;
+    }
+    for (const m of ALL_COUNT_METRICS) {
       const c = counts[m];
       if (!c) continue;
       const total = totals.get(m) ?? zeroCounts();
@@ -177,5 +204,16 @@ function scoresFrom(counts: DocumentReport["counts"]): MetricScores {
   }
   if (counts.blanc) out.blanc = { ...counts.blanc, ...blancScore(counts.blanc) };
   if (out.muc && out.bcub && out.ceafe) out.conll = { f1: (out.muc.f1 + out.bcub.f1 + out.ceafe.f1) / 3 };
+  if (counts.mcf) out.mcf = toScore(counts.mcf);
   return out;
+}
+
+/** The mapped cluster F threshold `option` asks for, or `null` when the metric is off. */
+function mappedClusterFThreshold(option: EvaluateOptions["mappedClusterF"]): number | null {
+  if (option === undefined || option === false) return null;
+  const threshold = option === true ? MAPPED_F_THRESHOLD : option.threshold;
+  if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
+    throw new RangeError(`mappedClusterF threshold must be a number in [0, 1], got ${String(threshold)}`);
+  }
+  return threshold;
 }

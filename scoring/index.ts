@@ -1,11 +1,33 @@
 /**
- * Corefboard's scoring library: readers for coreference formats, the metrics, and
- * `evaluate`. Framework-free: it imports nothing from lib/, app/, Next or Prisma.
+ * Corefboard's scoring library: readers for coreference formats, the metrics, `evaluate`,
+ * and from `analysis/` the paired bootstrap over documents and mapped cluster F.
+ * Framework-free: it imports nothing from lib/, app/, Next or Prisma.
  */
 export * from "./types.js";
 export { readConll2012 } from "./formats/conll2012.js";
 export type { ReadLimits } from "./formats/limits.js";
-export { evaluate, METRICS, COUNT_METRICS, type MetricName, type CountMetric, type EvaluateOptions, type Report, type DocumentReport, type MetricScores, type BlancScore } from "./evaluate.js";
+export { evaluate, METRICS, COUNT_METRICS, OPTIONAL_METRICS, type MetricName, type CountMetric, type OptionalMetric, type EvaluateOptions, type Report, type DocumentReport, type MetricScores, type BlancScore } from "./evaluate.js";
 export { toScore, type Counts, type Score } from "./metrics/counts.js";
 export { blancScore, type BlancCounts } from "./metrics/blanc.js";
 export type { BcubWeighting } from "./metrics/bcub.js";
+export {
+  pairedBootstrap,
+  bootstrapInterval,
+  reportDocuments,
+  BOOTSTRAP_SEED,
+  DEFAULT_BOOTSTRAP_SAMPLES,
+  MAX_BOOTSTRAP_SAMPLES,
+  type DocumentCounts,
+  type RunDocuments,
+  type BootstrapOptions,
+  type MetricComparison,
+  type PairedBootstrapResult,
+  type Interval,
+} from "./analysis/bootstrap.js";
+export {
+  mappedClusterF,
+  MAPPED_F_THRESHOLD,
+  type MappedClusterF,
+  type MappedClusterFOptions,
+  type MappedEntity,
+} from "./analysis/mapped-cluster-f.js";

@@ -12,6 +12,7 @@ const COUNT_ROWS = [
   ["ceafm", "CEAFm"],
   ["ceafe", "CEAFe"],
   ["lea", "LEA"],
+  ["mcf", "Mapped F"],
 ] as const;
 
 /** A count as the reference scorer prints it: integers plainly, fractions to 10 digits. */
@@ -36,8 +37,9 @@ function scoreCells(s: Score): string[] {
 
 /**
  * A plain-text table like the reference scorer's: one row per metric with recall and
- * precision as percentages (each with its numerator and denominator) and F1, then BLANC with
- * its coreference and non-coreference link counts, then the CoNLL F1.
+ * precision as percentages (each with its numerator and denominator) and F1 (the optional
+ * mapped cluster F, when computed, as "Mapped F" after LEA), then BLANC with its coreference
+ * and non-coreference link counts, then the CoNLL F1.
  *
  * @param scores corpus or document scores (fractions in [0, 1]); metrics absent are left out
  * @param title an optional first line
@@ -79,7 +81,7 @@ function jsonScore(s: Score): JsonScore {
 
 /**
  * Metric scores in the public JSON shape:
- * `{"mentions"|"muc"|"bcub"|"ceafm"|"ceafe"|"lea": {recall, precision, f1, recall_num,
+ * `{"mentions"|"muc"|"bcub"|"ceafm"|"ceafe"|"lea"|"mcf": {recall, precision, f1, recall_num,
  * recall_den, precision_num, precision_den}, "blanc": {recall, precision, f1, coref_links,
  * noncoref_links}, "conll": {f1}}`, all fractions in [0, 1]. Metrics not computed are left out.
  */

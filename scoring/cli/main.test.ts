@@ -78,6 +78,32 @@ describe("corefboard score", () => {
     expect(removed.metrics.bcub.f1).not.toBeCloseTo(kept.metrics.bcub.f1, 6);
   });
 
+  it("--mapped-cluster-f [threshold] adds a Mapped F row and an mcf object", async () => {
+    // TC-A key {a} {b c} {d e f}, response {a} {b c x} {d y} {x'}: F = 1, 4/5 and 2/5 with
+    // the matching key entities, all above 0.2, so YES-YES = 1 + 2 + 1 = 4 of 6 key spans
+    // and 7 response spans. With threshold 0.5 the {d y} pair (2/5) no longer maps: 3.
+    const table = await run("score", KEY, RESPONSE, "--mapped-cluster-f");
+    expect(table.code).toBe(EXIT_OK);
+    expect(table.stdout).toMatch(/Mapped F\s+66\.67%\s+\(4 \/ 6\)\s+57\.14%\s+\(4 \/ 7\)\s+61\.54%/);
+    expect(table.stdout.indexOf("Mapped F")).toBeGreaterThan(table.stdout.indexOf("LEA"));
+    expect(table.stdout.indexOf("Mapped F")).toBeLessThan(table.stdout.indexOf("BLANC"));
+    expect((await run("score", KEY, RESPONSE)).stdout).not.toContain("Mapped F");
+
+    const json = JSON.parse((await run("score", KEY, RESPONSE, "--format", "json", "--mapped-cluster-f", "--per-document")).stdout);
+    expect(json.metrics.mcf).toMatchObject({ recall_num: 4, recall_den: 6, precision_num: 4, precision_den: 7 });
+    expect(json.metrics.mcf.recall).toBeCloseTo(4 / 6, 15);
+    expect(json.per_document[0].metrics.mcf).toEqual(json.metrics.mcf);
+    const strict = JSON.parse((await run("score", KEY, RESPONSE, "--format", "json", "--metrics", "muc", "--mapped-cluster-f", "0.5")).stdout);
+    expect(Object.keys(strict.metrics)).toEqual(["muc", "mcf"]);
+    expect(strict.metrics.mcf).toMatchObject({ recall_num: 3, recall_den: 6, precision_num: 3, precision_den: 7 });
+
+    for (const bad of ["1.5", "-0.1", "abc", "0x1", ""]) {
+      const r = await run("score", KEY, RESPONSE, `--mapped-cluster-f=${bad}`);
+      expect(r.code).toBe(EXIT_USAGE);
+      expect(r.stderr).toContain("--mapped-cluster-f threshold must be a number in [0, 1]");
+    }
+  });
+
   it("warns about key documents missing from the response and response-only documents", async () => {
     const dir = mkdtempSync(join(tmpdir(), "corefboard-cli-"));
     const key = join(dir, "key.conll");

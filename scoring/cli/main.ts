@@ -5,13 +5,15 @@
  *                                 [--per-document] [--remove-singletons]
  *                                 [--bcub-weighting mention|entity]
  *                                 [--input-format conll2012|conllu|jsonlines]
+ *                                 [--mapped-cluster-f [threshold]]
  *
  * Exit codes: 0 scored; 2 bad usage (unknown option or metric, unreadable file);
  * 3 a format error in KEY or RESPONSE (printed with file, line and column).
  */
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
-import { evaluate, METRICS, type MetricName } from "../evaluate.js";
+import { MAPPED_F_THRESHOLD } from "../analysis/mapped-cluster-f.js";
+import { evaluate, METRICS, type EvaluateOptions, type MetricName } from "../evaluate.js";
 import { CORPUS_FORMATS, readCorpus, type CorpusFormat } from "../formats/index.js";
 import { FormatError } from "../types.js";
 import { renderTable, reportToJson } from "./format.js";
@@ -38,6 +40,8 @@ interface ScoreOptions {
   removeSingletons?: boolean;
   bcubWeighting: "mention" | "entity";
   inputFormat?: CorpusFormat;
+  /** `true` for the flag alone, the threshold text when one is given. */
+  mappedClusterF?: true | string;
 }
 
 /**
@@ -68,6 +72,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option("--remove-singletons", "drop singleton entities from key and response before scoring")
     .addOption(new Option("--bcub-weighting <weighting>", "B³ weighting").choices(["mention", "entity"]).default("mention"))
     .addOption(new Option("--input-format <format>", "input format (default: from the file extension)").choices([...CORPUS_FORMATS]))
+    .option(
+      "--mapped-cluster-f [threshold]",
+      `also compute mapped cluster F ("Mapped F", P95-1038): a response entity maps to a key entity when their F exceeds threshold, a number in [0, 1] (default ${MAPPED_F_THRESHOLD}); put it after KEY and RESPONSE when giving no threshold`,
+    )
     .action(async (keyPath: string, responsePath: string, options: ScoreOptions) => {
       exitCode = await score(keyPath, responsePath, options, io);
     });
@@ -90,8 +98,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 async function score(keyPath: string, responsePath: string, options: ScoreOptions, io: Io): Promise<number> {
   let metrics: MetricName[];
+  let mappedClusterF: EvaluateOptions["mappedClusterF"];
   try {
     metrics = parseMetrics(options.metrics);
+    mappedClusterF = parseMappedClusterF(options.mappedClusterF);
   } catch (error) {
     io.stderr(`corefboard: ${(error as Error).message}\n`);
     return EXIT_USAGE;
@@ -112,6 +122,7 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
       metrics,
       removeSingletons: options.removeSingletons,
       bcubWeighting: options.bcubWeighting,
+      mappedClusterF,
     });
     if (options.format === "json") {
       io.stdout(`${JSON.stringify(reportToJson(report, Boolean(options.perDocument)))}\n`);
@@ -150,4 +161,20 @@ function parseMetrics(list: string | undefined): MetricName[] {
   }
   if (out.size === 0) throw new UsageError("--metrics names no metric");
   return [...out];
+}
+
+/**
+ * Parses `--mapped-cluster-f [threshold]`: absent → off, alone → the paper's 0.2, else a
+ * decimal number in [0, 1] (e.g. `0.5`, `.3`, `1`).
+ */
+function parseMappedClusterF(value: true | string | undefined): EvaluateOptions["mappedClusterF"] {
+  if (value === undefined) return undefined;
+  if (value === true) return true;
+  const threshold = Number(value);
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(value.trim()) || !(threshold >= 0 && threshold <= 1)) {
+    throw new UsageError(
+      `--mapped-cluster-f threshold must be a number in [0, 1], got ${JSON.stringify(value)} (with no threshold, put the option after KEY and RESPONSE)`,
+    );
+  }
+  return { threshold };
 }
