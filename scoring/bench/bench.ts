@@ -10,6 +10,9 @@
  * (c) one document with 5,000 key entities. Target: under 5 s.
  * Times are reported for parsing (CoNLL-2012 text of key and response) and for scoring
  * (`evaluate` with every metric) separately, plus their sum.
+ * (d) the analyses of one run on the full LitBank corpus (error analysis, pronoun
+ *     disclosure, paired bootstrap with 1,000 samples and a 95 % interval; see
+ *     `analysis-bench.ts`). Target: under 2 s.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -18,6 +21,7 @@ import { evaluate } from "../evaluate.js";
 import { readConll2012 } from "../formats/conll2012.js";
 import { writeConll2012 } from "../formats/write-conll2012.js";
 import { generatePair, type DocumentSpec } from "./generate.js";
+import { runAnalysisBench } from "./analysis-bench.js";
 
 interface Case {
   id: string;
@@ -85,7 +89,9 @@ function runCase(c: Case): void {
 }
 
 const only = process.argv[2];
-if (only) {
+if (only === "d") {
+  process.stdout.write(`${JSON.stringify(runAnalysisBench())}\n`);
+} else if (only) {
   const c = CASES.find((x) => x.id === only);
   if (!c) throw new Error(`unknown case ${only}`);
   runCase(c);
@@ -109,5 +115,20 @@ if (only) {
       `  wall time: parse ${r.parseSeconds.toFixed(3)} s + score ${r.scoreSeconds.toFixed(3)} s = ${total.toFixed(3)} s (target < ${c.targetSeconds} s: ${r.scoreSeconds < c.targetSeconds ? "met" : "MISSED"} for scoring, ${total < c.targetSeconds ? "met" : "missed"} with parsing)`,
     );
     console.log(`  peak memory (maxRSS of the process): ${r.maxRssMiB.toFixed(1)} MiB; CoNLL F1 ${(r.conllF1 * 100).toFixed(2)}\n`);
+  }
+  const child = spawnSync(process.execPath, ["--import", "tsx", self, "d"], { encoding: "utf8" });
+  console.log("(d) analyses of one run on the full LitBank corpus: error analysis + pronoun disclosure, paired bootstrap (1,000 samples) + 95 % interval");
+  if (child.status !== 0) {
+    console.error(child.stderr);
+    process.exitCode = 1;
+  } else {
+    const r = JSON.parse(child.stdout.trim().split("\n").pop()!);
+    if (typeof r === "string") console.log(`  skipped: ${r}\n`);
+    else {
+      const total = r.analysisSeconds + r.bootstrapSeconds;
+      console.log(`  input: ${r.documents} docs, ${r.tokens} tokens, ${r.keyMentions} key mentions`);
+      console.log(`  wall time: error analysis + disclosure ${r.analysisSeconds.toFixed(3)} s + bootstrap ${r.bootstrapSeconds.toFixed(3)} s = ${total.toFixed(3)} s (target < 2 s: ${total < 2 ? "met" : "MISSED"})`);
+      console.log(`  for reference: parse ${r.parseSeconds.toFixed(3)} s, evaluate ${r.evaluateSeconds.toFixed(3)} s; peak memory ${r.maxRssMiB.toFixed(1)} MiB\n`);
+    }
   }
 }
