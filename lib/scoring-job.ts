@@ -12,7 +12,8 @@
  *    `SCORING_TIMEOUT_MS`: `evaluate` is synchronous CPU work and could not be interrupted
  *    on the main thread.
  * 4. **Write**, in one transaction: the row goes SCORING → SCORED only if it is still held
- *    by this claim (same `attempts` and `started_at`), the old Score/DocumentScore rows are replaced. A stale
+ *    by this claim (same `attempts` and `started_at`), the old Score/DocumentScore/RunAnalysis
+ *    rows are replaced. A stale
  *    worker that wakes up late finds the claim gone and writes nothing.
  *
  * Failures:
@@ -36,7 +37,8 @@ import { BLANC_COREF, BLANC_NONCOREF, type DocumentScoreRowLike, type ScoreRowLi
 import { unpackFile } from "./storage";
 import { scoringConfig, type ScoringConfig } from "./scoring-config";
 import type { ThreadInput, ThreadResult } from "./scoring-thread";
-import { COUNT_METRICS, toScore, type Counts, type Report, type Score } from "../scoring/index";
+import { COUNT_METRICS, OPTIONAL_METRICS, toScore, type Counts, type Report, type Score } from "../scoring/index";
+import type { RunAnalysisResult } from "../scoring/analysis/index";
 
 /** Where a failed submission failed. The quota code does not count stage `platform`. */
 export type ErrorStage = "validation" | "scoring" | "platform";
@@ -102,7 +104,7 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
   try {
     if (config.testDelayMs > 0) await sleep(config.testDelayMs, options.signal);
     options.signal?.throwIfAborted();
-    let result: { report: Report; goldVersion: number };
+    let result: Scored;
     try {
       result = await loadAndScore(prisma, submissionId, config, options.signal);
     } catch (error) {
@@ -111,7 +113,7 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
       if (!written) return { status: "SKIPPED", submissionId, reason: "claim lost before the failure was recorded" };
       return { status: "FAILED", submissionId, attempt, errorStage: error.stage, errorMessage: error.message };
     }
-    const written = await writeScores(prisma, submissionId, claimed.phaseId, token, result.report, result.goldVersion);
+    const written = await writeScores(prisma, submissionId, claimed.phaseId, token, result);
     if (!written) return { status: "SKIPPED", submissionId, reason: "claim lost before the scores were written" };
     return {
       status: "SCORED",
@@ -172,20 +174,27 @@ async function claim(
   return `status is ${row.status}`;
 }
 
+/** What the scoring thread produced, and with which gold key version. */
+interface Scored {
+  report: Report;
+  analysis: RunAnalysisResult;
+  goldVersion: number;
+}
+
 /** Loads gold and file, runs the scoring thread. Throws ScoringFailure for data/limit problems. */
 async function loadAndScore(
   prisma: PrismaClient,
   submissionId: string,
   config: ScoringConfig,
   signal: AbortSignal | undefined,
-): Promise<{ report: Report; goldVersion: number }> {
+): Promise<Scored> {
   const submission = await prisma.submission.findUniqueOrThrow({
     where: { id: submissionId },
     select: {
       fileName: true,
       sha256: true,
       gzip: true,
-      phase: { select: { id: true, name: true, task: { select: { keepSingletons: true } } } },
+      phase: { select: { id: true, name: true, task: { select: { keepSingletons: true, mappedClusterF: true, pronounLexicon: true } } } },
     },
   });
   const gold = await findActiveGold(submission.phase.id, prisma);
@@ -210,13 +219,15 @@ async function loadAndScore(
       responseBytes,
       responseFile: submission.fileName,
       removeSingletons: !submission.phase.task.keepSingletons,
+      mappedClusterF: submission.phase.task.mappedClusterF,
+      pronounLexicon: submission.phase.task.pronounLexicon,
     },
     config,
     signal,
   );
   switch (result.kind) {
     case "report":
-      return { report: result.report, goldVersion: gold.version };
+      return { report: result.report, analysis: result.analysis, goldVersion: gold.version };
     case "key-format":
       // Where the gold key is broken is a fact about the gold: it goes to the operators' log,
       // not to the submitting team.
@@ -332,7 +343,7 @@ export function scoreRows(report: Report): ScoreRowLike[] {
   const m = report.metrics;
   const counted = (metric: string, s: Score): ScoreRowLike => ({ metric, ...pick(s), recall: s.recall, precision: s.precision, f1: s.f1 });
   const uncounted = { recallNum: null, recallDen: null, precisionNum: null, precisionDen: null };
-  for (const metric of COUNT_METRICS) {
+  for (const metric of [...COUNT_METRICS, ...OPTIONAL_METRICS]) {
     const s = m[metric];
     if (s) rows.push(counted(metric, s));
   }
@@ -355,7 +366,7 @@ export function scoreRows(report: Report): ScoreRowLike[] {
 export function documentScoreRows(report: Report): DocumentScoreRowLike[] {
   const rows: DocumentScoreRowLike[] = [];
   for (const doc of report.perDocument) {
-    for (const metric of COUNT_METRICS) {
+    for (const metric of [...COUNT_METRICS, ...OPTIONAL_METRICS]) {
       const c = doc.counts[metric];
       if (c) rows.push({ document: doc.id, metric, ...pick(c) });
     }
@@ -411,6 +422,7 @@ async function finishClaim(
       if ((await updateIfClaimed(tx, submissionId, claim, set)) !== 1) throw new LostClaimError();
       await tx.score.deleteMany({ where: { submissionId } });
       await tx.documentScore.deleteMany({ where: { submissionId } });
+      await tx.runAnalysis.deleteMany({ where: { submissionId } });
       await write(tx);
     }, WRITE_TX);
     return true;
@@ -420,17 +432,27 @@ async function finishClaim(
   }
 }
 
-/** SCORING → SCORED with the score rows, in one transaction, only for this claim. */
-async function writeScores(
-  prisma: PrismaClient,
-  submissionId: string,
-  phaseId: string,
-  claim: ClaimToken,
-  report: Report,
-  goldVersion: number,
-): Promise<boolean> {
+/**
+ * The RunAnalysis row for a run's analyses (JSON columns).
+ *
+ * @param analysis from the scoring thread
+ * @returns the error totals, the per-document error counts (`{document, counts}` in key
+ *   order) and the per-pronoun-type disclosure counts
+ */
+export function analysisRow(analysis: RunAnalysisResult): { errorCounts: Prisma.InputJsonObject; documentErrors: Prisma.InputJsonArray; pronounDisclosure: Prisma.InputJsonObject } {
+  return {
+    errorCounts: { ...analysis.errors.totals },
+    documentErrors: analysis.errors.perDocument.map((d) => ({ document: d.id, counts: { ...d.counts } })),
+    pronounDisclosure: JSON.parse(JSON.stringify(analysis.disclosure)) as Prisma.InputJsonObject,
+  };
+}
+
+/** SCORING → SCORED with the score rows and the analysis, in one transaction, only for this claim. */
+async function writeScores(prisma: PrismaClient, submissionId: string, phaseId: string, claim: ClaimToken, scored: Scored): Promise<boolean> {
+  const { report, goldVersion } = scored;
   const scores = scoreRows(report).map((r) => ({ ...r, submissionId, phaseId }));
   const documents = documentScoreRows(report).map((r) => ({ ...r, submissionId }));
+  const analysis = { submissionId, ...analysisRow(scored.analysis) };
   const set = Prisma.sql`status = 'SCORED', scored_at = now(), gold_version = ${goldVersion}, scorer_version = ${SCORER_VERSION},
                          error_stage = NULL, error_message = NULL, error_location = NULL`;
   return finishClaim(prisma, submissionId, claim, set, async (tx) => {
@@ -438,6 +460,7 @@ async function writeScores(
     for (let i = 0; i < documents.length; i += 5000) {
       await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
     }
+    await tx.runAnalysis.create({ data: analysis });
   });
 }
 

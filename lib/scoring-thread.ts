@@ -11,6 +11,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { evaluate, type Report } from "../scoring/index";
+import { analyzeRun, ENGLISH_PRONOUNS, parsePronounLexicon, type RunAnalysisResult } from "../scoring/analysis/index";
 import { FormatError, readCorpus } from "../scoring/formats/index";
 import type { Corpus } from "../scoring/types";
 
@@ -21,11 +22,15 @@ export interface ThreadInput {
   responseBytes: Uint8Array;
   responseFile: string;
   removeSingletons: boolean;
+  /** compute the optional mapped cluster F metric (`mcf`) */
+  mappedClusterF: boolean;
+  /** the task's pronoun list (scoring/analysis/pronouns.ts format), or null for English */
+  pronounLexicon: string | null;
 }
 
 /** The one message the thread posts. */
 export type ThreadResult =
-  | { kind: "report"; report: Report }
+  | { kind: "report"; report: Report; analysis: RunAnalysisResult }
   /** The gold key does not parse (position only: gold content must not leak). */
   | { kind: "key-format"; line: number; column: number }
   /** The response does not parse. */
@@ -51,7 +56,11 @@ function run(input: ThreadInput): ThreadResult {
     return { kind: "internal", message: `reading the submission: ${describe(error)}` };
   }
   try {
-    return { kind: "report", report: evaluate(key, response, { removeSingletons: input.removeSingletons }) };
+    const report = evaluate(key, response, { removeSingletons: input.removeSingletons, mappedClusterF: input.mappedClusterF });
+    // The task's list was validated when it was saved; a failure here is a platform bug.
+    const lexicon = input.pronounLexicon === null ? ENGLISH_PRONOUNS : parsePronounLexicon(input.pronounLexicon, "the task's pronoun list");
+    const analysis = analyzeRun(key, response, { removeSingletons: input.removeSingletons, lexicon });
+    return { kind: "report", report, analysis };
   } catch (error) {
     return { kind: "internal", message: `scoring: ${describe(error)}` };
   }

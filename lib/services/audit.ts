@@ -12,6 +12,7 @@ export type AuditAction =
   | "phase.create"
   | "phase.update"
   | "task.organizer.add"
+  | "task.analysis.update"
   | "gold.upload"
   | "submission.create"
   | "team.create"

@@ -9,7 +9,8 @@ import { assertCanManageTask, type Viewer } from "../permissions";
 import { packFile } from "../storage";
 import type { Corpus } from "../../scoring/index";
 import { recordAudit } from "./audit";
-import { DB_NULL, defaultDb, lockKey, type Db, type GoldKey } from "./db";
+import { defaultDb, lockKey, type Db, type GoldKey } from "./db";
+import { requeueSubmissions } from "./requeue";
 import { loadPhase } from "./phases";
 import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
 
@@ -161,11 +162,7 @@ export async function uploadGoldKey(
       },
       select: GOLD_META_SELECT,
     });
-    const requeued = await tx.submission.findMany({ where: { phaseId }, select: { id: true }, orderBy: { createdAt: "asc" } });
-    await tx.submission.updateMany({
-      where: { phaseId },
-      data: { status: "QUEUED", attempts: 0, errorStage: null, errorMessage: null, errorLocation: DB_NULL, startedAt: null },
-    });
+    const requeued = await requeueSubmissions(tx, { phaseId });
     await recordAudit(tx, {
       actorId: user.userId,
       action: "gold.upload",
@@ -173,7 +170,7 @@ export async function uploadGoldKey(
       targetId: row.id,
       data: { phaseId, version, fileName: name, sha256: stored.sha256, size: stored.size, stats, requeued: requeued.length },
     });
-    return { row, requeuedIds: requeued.map((s) => s.id) };
+    return { row, requeuedIds: requeued };
   });
 
   await enqueueAfterCommit(requeuedIds, `gold v${row.version} of phase ${phaseId}`);

@@ -4,8 +4,14 @@
  */
 import { z } from "zod";
 
-/** Metrics with recall/precision numerators and denominators, in display order. */
-export const COUNT_METRIC_NAMES = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea"] as const;
+/**
+ * Metrics with recall/precision numerators and denominators, in display order. `mcf`
+ * (mapped cluster F) is optional: only tasks that switch it on have it.
+ */
+export const COUNT_METRIC_NAMES = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "mcf"] as const;
+
+/** Metrics only some tasks compute (see `Task.mappedClusterF`); pages hide them when no run has them. */
+export const OPTIONAL_METRIC_NAMES: readonly LeaderboardMetric[] = ["mcf"];
 
 /** Every metric a leaderboard can rank by, in display order. */
 export const LEADERBOARD_METRICS = [...COUNT_METRIC_NAMES, "blanc", "conll"] as const;
@@ -28,6 +34,7 @@ export const METRIC_LABELS: Record<LeaderboardMetric, string> = {
   lea: "LEA",
   blanc: "BLANC",
   conll: "CoNLL",
+  mcf: "Mapped F",
 };
 
 /** A metric name from a form or query string. */

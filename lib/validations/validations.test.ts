@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { METRICS } from "../../scoring/index";
+import { METRICS, OPTIONAL_METRICS } from "../../scoring/index";
 import { DomainError, errorResponseBody, PhaseClosedError, QuotaExceededError, TooLargeError, ValidationError } from "../errors";
 import { joinCodeSchema } from "./team";
 import { leaderboardQuerySchema } from "./leaderboard";
@@ -26,7 +26,7 @@ function fieldErrors(schema: Parameters<typeof parseInput>[0], input: unknown): 
 
 describe("metric names", () => {
   it("are the scorer's metrics plus the derived conll", () => {
-    expect([...LEADERBOARD_METRICS].sort()).toEqual([...METRICS, "conll"].sort());
+    expect([...LEADERBOARD_METRICS].sort()).toEqual([...METRICS, ...OPTIONAL_METRICS, "conll"].sort());
   });
 });
 
