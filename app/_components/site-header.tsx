@@ -14,6 +14,9 @@ export async function SiteHeader() {
         <Link href="/#tasks" className="text-sm text-zinc-600 hover:text-zinc-900">
           Tasks
         </Link>
+        <Link href="/metrics" className="text-sm text-zinc-600 hover:text-zinc-900">
+          Metrics
+        </Link>
         {user && (
           <Link href="/teams" className="text-sm text-zinc-600 hover:text-zinc-900">
             Teams
