@@ -1,17 +1,29 @@
 /**
  * The leaderboard table: rank, team, system (linked to its submission page), submission time,
  * then F1 per metric (optionally recall and precision too), the ranking metric's column
- * highlighted. Every number has its exact value in the `title`. Server-safe.
+ * highlighted. Every number has its exact value in the `title`. Column headers link to the
+ * metric's explanation page. With significance facts, a run that is not significantly
+ * different from the run listed directly above it carries a "≈" marker, and the 95 % interval of
+ * the ranking metric can be shown. Server-safe.
  */
 import Link from "next/link";
 import type { LeaderboardRow } from "../../lib/services/leaderboard";
+import type { BoardSignificance } from "../../lib/services/significance";
+import { metricHref } from "./metric-link";
 import type { CountScoreJson, MetricsJson } from "../../lib/services/scores";
 import { METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
 import { blancTitle, conllTitle, f1Title, Percent, ratioTitle } from "./board-numbers";
 import { UtcTime } from "./ui";
 
-/** The metrics shown as columns, in order (Mentions is added in front when ranking by it). */
+/** The metrics shown as columns, in order (Mentions is added in front when ranking by it, mapped F at the end when some run has it). */
 const BOARD_METRICS: readonly LeaderboardMetric[] = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
+
+/** The board's metric columns for these rows. */
+function boardMetrics(rows: readonly LeaderboardRow[], metric: LeaderboardMetric): LeaderboardMetric[] {
+  const metrics: LeaderboardMetric[] = metric === "mentions" ? ["mentions", ...BOARD_METRICS] : [...BOARD_METRICS];
+  if (metric === "mcf" || rows.some((r) => r.scores.mcf)) metrics.push("mcf");
+  return metrics;
+}
 
 type Part = "recall" | "precision" | "f1";
 
@@ -41,9 +53,24 @@ function scoreCell(scores: MetricsJson, metric: LeaderboardMetric, part: Part): 
  * @param rows the board's rows in board order
  * @param metric the ranking metric (its columns are highlighted)
  * @param showRp show recall and precision next to each F1
+ * @param significance the board's bootstrap facts (markers; intervals when computed), or null
+ * @param teamHref the page of a team's progress in this phase
  */
-export function BoardTable({ rows, metric, showRp }: { rows: LeaderboardRow[]; metric: LeaderboardMetric; showRp: boolean }) {
-  const metrics = metric === "mentions" ? (["mentions", ...BOARD_METRICS] as LeaderboardMetric[]) : BOARD_METRICS;
+export function BoardTable({
+  rows,
+  metric,
+  showRp,
+  significance = null,
+  teamHref,
+}: {
+  rows: LeaderboardRow[];
+  metric: LeaderboardMetric;
+  showRp: boolean;
+  significance?: BoardSignificance | null;
+  teamHref?: (teamId: string) => string;
+}) {
+  const metrics = boardMetrics(rows, metric);
+  const showCi = significance !== null && Object.values(significance.rows).some((r) => r.interval !== null);
   const highlight = (m: LeaderboardMetric) => (m === metric ? "bg-amber-50" : "");
   const th = "px-2 py-2 font-medium";
   return (
@@ -77,16 +104,20 @@ export function BoardTable({ rows, metric, showRp }: { rows: LeaderboardRow[]; m
                   data-testid={`col-${m}`}
                   aria-sort={m === metric ? "descending" : undefined}
                 >
-                  {METRIC_LABELS[m]}
-                  {m === "conll" && " F1"}
+                  <MetricHeader metric={m} label={`${METRIC_LABELS[m]}${m === "conll" ? " F1" : ""}`} />
                   {m === metric && <RankedBy />}
                 </th>
               ) : (
                 <th key={m} scope="col" className={`${th} text-right normal-case ${highlight(m)}`} data-testid={`col-${m}`} aria-sort={m === metric ? "descending" : undefined}>
-                  {METRIC_LABELS[m]} F1
+                  <MetricHeader metric={m} label={`${METRIC_LABELS[m]} F1`} />
                   {m === metric && <RankedBy />}
                 </th>
               ),
+            )}
+            {showCi && (
+              <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-right normal-case`} data-testid="col-ci">
+                95 % interval ({METRIC_LABELS[metric]} F1)
+              </th>
             )}
           </tr>
           {showRp && (
@@ -106,9 +137,27 @@ export function BoardTable({ rows, metric, showRp }: { rows: LeaderboardRow[]; m
           )}
         </thead>
         <tbody className="divide-y divide-zinc-100">
-          {rows.map((row) => (
-            <tr key={row.submissionId} data-testid="board-row" data-submission-id={row.submissionId} className={row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}>
-              <td className="px-2 py-2 text-right font-semibold tabular-nums" data-testid="board-rank">
+          {rows.map((row) => {
+            const sig = significance?.rows[row.submissionId] ?? null;
+            return (
+            <tr
+              key={row.submissionId}
+              data-testid="board-row"
+              data-submission-id={row.submissionId}
+              data-p-value={sig?.versusAbove ? String(sig.versusAbove.pValue) : undefined}
+              className={row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}
+            >
+              <td className="whitespace-nowrap px-2 py-2 text-right font-semibold tabular-nums" data-testid="board-rank">
+                {sig?.versusAbove && !sig.versusAbove.significant && significance && (
+                  <Link
+                    href={`/compare?a=${encodeURIComponent(sig.versusAbove.submissionId)}&b=${encodeURIComponent(row.submissionId)}`}
+                    className="mr-1 font-normal text-sky-700 no-underline"
+                    data-testid="not-significant"
+                    title={`Not significantly different from the run listed directly above (p = ${formatP(sig.versusAbove.pValue)} ≥ ${significance.level}, paired bootstrap over documents, ${significance.samples.toLocaleString("en")} samples). Click to compare the two runs.`}
+                  >
+                    ≈<span className="sr-only"> not significantly different from the run above, p = {formatP(sig.versusAbove.pValue)}</span>
+                  </Link>
+                )}
                 {row.rank ?? (
                   <span className="font-normal text-zinc-400" title={row.isBaseline ? "Baselines are reference points and take no rank." : "No score for this metric."}>
                     —
@@ -116,7 +165,13 @@ export function BoardTable({ rows, metric, showRp }: { rows: LeaderboardRow[]; m
                 )}
               </td>
               <td className="px-2 py-2" data-testid="board-team">
-                {row.team.name}
+                {teamHref ? (
+                  <Link href={teamHref(row.team.id)} className="underline decoration-zinc-300 hover:decoration-zinc-700" title={`${row.team.name}: progress over time`}>
+                    {row.team.name}
+                  </Link>
+                ) : (
+                  row.team.name
+                )}
               </td>
               <td className="px-2 py-2" data-testid="board-system">
                 <Link href={`/submissions/${row.submissionId}`} className="whitespace-nowrap font-medium underline">
@@ -155,11 +210,37 @@ export function BoardTable({ rows, metric, showRp }: { rows: LeaderboardRow[]; m
                   );
                 }),
               )}
+              {showCi && (
+                <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums text-zinc-700" data-testid="cell-ci">
+                  {sig?.interval ? (
+                    <span title={`95 % percentile bootstrap interval over documents (${significance!.samples.toLocaleString("en")} samples)`}>
+                      {(sig.interval.lo * 100).toFixed(2)} – {(sig.interval.hi * 100).toFixed(2)}
+                    </span>
+                  ) : (
+                    <span className="text-zinc-400">—</span>
+                  )}
+                </td>
+              )}
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A p-value for people: 3 decimals, or "< 0.001". */
+function formatP(p: number): string {
+  return p < 0.001 ? "< 0.001" : p.toFixed(3);
+}
+
+/** A column header linking to the metric's explanation page. */
+function MetricHeader({ metric, label }: { metric: LeaderboardMetric; label: string }) {
+  return (
+    <Link href={metricHref(metric)} className="underline decoration-zinc-300 decoration-dotted underline-offset-2 hover:decoration-zinc-700" title={`What is ${METRIC_LABELS[metric]}?`} data-testid={`metric-link-${metric}`}>
+      {label}
+    </Link>
   );
 }
 

@@ -2,14 +2,17 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NotFoundError } from "../../../lib/errors";
+import { getRunAnalysis } from "../../../lib/services/analysis";
+import { listComparableRuns } from "../../../lib/services/significance";
 import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
 import { getViewer } from "../../../lib/session";
 import { Instant } from "../../_components/phase-window";
+import { RunDisclosureTable, RunErrorSummary } from "../../_components/run-analysis";
 import { RunDocumentTable } from "../../_components/run-document-table";
 import { RunFailure } from "../../_components/run-failure";
 import { RunMetricTable } from "../../_components/run-metric-table";
 import { RunStatusBadge } from "../../_components/run-status-badge";
-import { Breadcrumbs, Card, Notice, UtcTime } from "../../_components/ui";
+import { Breadcrumbs, Card, Notice, secondaryButton, UtcTime } from "../../_components/ui";
 
 type Params = Promise<{ id: string }>;
 
@@ -33,6 +36,8 @@ async function load(id: string): Promise<SubmissionView> {
 export default async function SubmissionPage({ params }: { params: Params }) {
   const { id } = await params;
   const s = await load(id);
+  const viewer = await getViewer();
+  const [analysis, comparable] = await Promise.all([getRunAnalysis(viewer, s.id), listComparableRuns(viewer, s.id)]);
   const zone = s.phase.displayTimeZone;
   const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
   const boardHref = `${taskHref}/phases/${encodeURIComponent(s.phase.id)}/leaderboard`;
@@ -155,6 +160,48 @@ export default async function SubmissionPage({ params }: { params: Params }) {
       {s.perDocument && s.perDocument.length > 0 && (
         <Card title="Scores per document" description="F1 per document; click a column header to sort.">
           <RunDocumentTable documents={s.perDocument} />
+        </Card>
+      )}
+
+      {analysis.available && (
+        <Card
+          title="Error analysis"
+          description="Differences between key and response entities in the categories of Kummerfeld & Klein (2013): a mention off by a boundary, missing and extra mentions and entities, key entities divided across response entities, and response entities conflating key entities."
+        >
+          <RunErrorSummary analysis={analysis} />
+        </Card>
+      )}
+
+      {analysis.disclosure && (
+        <Card
+          title="Pronoun resolution: standard disclosure"
+          description="Byron's (2001) standard disclosure of pronoun resolution results, with the resolution rate RR."
+        >
+          <RunDisclosureTable disclosure={analysis.disclosure} />
+        </Card>
+      )}
+
+      {comparable.length > 0 && (
+        <Card title="Compare with another run" description="Per-metric differences with paired-bootstrap p-values, and per-document differences.">
+          <form action="/compare" method="get" className="flex flex-wrap items-end gap-2" data-testid="compare-form">
+            <input type="hidden" name="a" value={s.id} />
+            <div className="space-y-1">
+              <label htmlFor="compare-b" className="block text-sm font-medium text-zinc-800">
+                Other run
+              </label>
+              <select id="compare-b" name="b" className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm">
+                {comparable.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.team} · {r.systemName}
+                    {r.isBaseline ? " (baseline)" : ""} · {r.submittedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className={secondaryButton}>
+              Compare
+            </button>
+          </form>
         </Card>
       )}
     </div>

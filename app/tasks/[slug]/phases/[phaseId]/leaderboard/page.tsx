@@ -4,10 +4,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../lib/errors";
 import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { boardSignificance, type BoardSignificance } from "../../../../../../lib/services/significance";
+import type { MetricsJson } from "../../../../../../lib/services/scores";
 import { getViewer } from "../../../../../../lib/session";
-import { isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
+import { isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, OPTIONAL_METRIC_NAMES, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardTable } from "../../../../../_components/board-table";
+import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
+import { metricHref } from "../../../../../_components/metric-link";
 import { Breadcrumbs, Notice, secondaryButton } from "../../../../../_components/ui";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
@@ -30,6 +34,7 @@ interface BoardQuery {
   metric?: LeaderboardMetric;
   all: boolean;
   rp: boolean;
+  ci: boolean;
 }
 
 /** The page URL for a board state (only non-default parameters). */
@@ -38,9 +43,29 @@ function boardHref(base: string, q: BoardQuery): string {
   if (q.metric) params.set("metric", q.metric);
   if (q.all) params.set("all", "1");
   if (q.rp) params.set("rp", "1");
+  if (q.ci) params.set("ci", "1");
   const s = params.toString();
   return s ? `${base}?${s}` : base;
 }
+
+/**
+ * A run's recall and precision on a metric, for the precision/recall chart. CoNLL has none
+ * of its own: its point is the mean recall and the mean precision of MUC, B³ and CEAFe (as
+ * the CoNLL F1 is their mean F1).
+ */
+function recallPrecision(scores: MetricsJson, metric: LeaderboardMetric): { recall: number; precision: number } | null {
+  if (metric === "conll") {
+    const parts = [scores.muc, scores.bcub, scores.ceafe];
+    if (parts.some((p) => !p)) return null;
+    const mean = (f: (p: NonNullable<(typeof parts)[number]>) => number) => parts.reduce((sum, p) => sum + f(p!), 0) / 3;
+    return { recall: mean((p) => p.recall), precision: mean((p) => p.precision) };
+  }
+  const s = metric === "blanc" ? scores.blanc : scores[metric];
+  return s ? { recall: s.recall, precision: s.precision } : null;
+}
+
+/** The metrics of the F1 chart. */
+const CHART_METRICS = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"] as const satisfies readonly LeaderboardMetric[];
 
 const SELECTION_TEXT = {
   BEST: "Each team is represented by its best run by the chosen metric.",
@@ -62,6 +87,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     metric: rawMetric && isLeaderboardMetric(rawMetric) ? rawMetric : undefined,
     all: flag(first(sp.all)),
     rp: flag(first(sp.rp)),
+    ci: flag(first(sp.ci)),
   };
   const base = `/tasks/${encodeURIComponent(slug)}/phases/${encodeURIComponent(phaseId)}/leaderboard`;
 
@@ -76,13 +102,34 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     throw error;
   }
   if (board.task.slug !== slug) notFound();
+  const significance: BoardSignificance = await boardSignificance(board, { intervals: query.ci });
 
   const metric = board.metric;
   const apiQuery = new URLSearchParams({ metric });
   if (board.allRuns) apiQuery.set("allRuns", "1");
   const api = `/api/v1/phases/${encodeURIComponent(board.phase.id)}/leaderboard`;
-  const state = { metric: query.metric, all: board.allRuns, rp: query.rp };
+  const state = { metric: query.metric, all: board.allRuns, rp: query.rp, ci: query.ci };
+  // The charts show the first 8 runs of the board (8 distinct colours).
+  const chartRuns = board.rows
+    .filter((r) => r.value !== null)
+    .slice(0, 8)
+    .map((r) => {
+      const primary = recallPrecision(r.scores, metric);
+      return {
+        id: r.submissionId,
+        label: `${r.team.name} · ${r.systemName}${r.isBaseline ? " (baseline)" : ""}`,
+        metrics: CHART_METRICS.filter((m) => m === "conll" ? r.scores.conll : r.scores[m]).map((m) => ({
+          metric: m,
+          label: METRIC_LABELS[m],
+          f1: (m === "conll" ? r.scores.conll?.f1 : r.scores[m]?.f1) ?? 0,
+        })),
+        primary: primary ? { recall: primary.recall, precision: primary.precision } : null,
+      };
+    });
   const taskHref = `/tasks/${encodeURIComponent(board.task.slug)}`;
+  const phaseBase = `${taskHref}/phases/${encodeURIComponent(board.phase.id)}`;
+  const hasMappedF = metric === "mcf" || board.rows.some((r) => r.scores.mcf);
+  const selectable = LEADERBOARD_METRICS.filter((m) => hasMappedF || !OPTIONAL_METRIC_NAMES.includes(m));
   const submitHref = `${taskHref}/phases/${encodeURIComponent(board.phase.id)}/submit`;
 
   return (
@@ -109,7 +156,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
             <label htmlFor="board-metric" className="block text-sm font-medium text-zinc-800">
               Rank by
             </label>
-            <BoardMetricSelect key={metric} value={metric} metrics={LEADERBOARD_METRICS.map((m) => ({ value: m, label: `${METRIC_LABELS[m]} F1` }))} />
+            <BoardMetricSelect key={metric} value={metric} metrics={selectable.map((m) => ({ value: m, label: `${METRIC_LABELS[m]} F1` }))} />
           </div>
           {board.allRuns && <input type="hidden" name="all" value="1" />}
           {query.rp && <input type="hidden" name="rp" value="1" />}
@@ -131,6 +178,10 @@ export default async function LeaderboardPage({ params, searchParams }: { params
           {query.rp ? "Hide recall and precision" : "Show recall and precision"}
         </Link>
 
+        <Link href={boardHref(base, { ...state, ci: !query.ci })} className={secondaryButton} data-testid="toggle-ci">
+          {query.ci ? "Hide 95 % intervals" : `Show 95 % intervals (${METRIC_LABELS[metric]} F1)`}
+        </Link>
+
         <p className="ml-auto space-x-3 text-sm">
           <a href={`${api}?${apiQuery}`} className="underline">
             JSON
@@ -150,7 +201,31 @@ export default async function LeaderboardPage({ params, searchParams }: { params
           .
         </p>
       ) : (
-        <BoardTable rows={board.rows} metric={metric} showRp={query.rp} />
+        <>
+          <BoardTable
+            rows={board.rows}
+            metric={metric}
+            showRp={query.rp}
+            significance={significance}
+            teamHref={(teamId) => `${phaseBase}/teams/${encodeURIComponent(teamId)}`}
+          />
+          <section aria-labelledby="significance" className="space-y-1 text-sm text-zinc-600">
+            <h2 id="significance" className="font-medium text-zinc-800">
+              Significance
+            </h2>
+            <p data-testid="significance-note">
+              <span className="text-sky-700">≈</span> marks a run whose {METRIC_LABELS[metric]} F1 is not significantly different from the run
+              listed directly above it (two-sided p ≥ {significance.level}; baselines count as reference points), by a paired bootstrap over documents (Koehn 2004; Berg-Kirkpatrick et al.
+              2012) with {significance.samples.toLocaleString("en")} samples and the fixed seed {significance.seed}. Click a marker to compare the two
+              runs. {query.ci && "Intervals are 95 % percentile bootstrap intervals of the run's F1 over documents."}{" "}
+              <Link href={metricHref(metric)} className="underline">
+                How {METRIC_LABELS[metric]} is computed
+              </Link>
+              .
+            </p>
+          </section>
+          {chartRuns.length > 0 && <LeaderboardCharts runs={chartRuns} primaryLabel={metric === "conll" ? "CoNLL (mean of MUC, B³ and CEAFe)" : METRIC_LABELS[metric]} />}
+        </>
       )}
 
       <section aria-labelledby="tie-policy" className="space-y-1 text-sm text-zinc-600">

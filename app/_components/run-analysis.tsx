@@ -1,0 +1,110 @@
+/**
+ * A run's analyses on its submission page: the Kummerfeld & Klein error counts (in total and
+ * per document, each document linked to its error view) and Byron's pronoun standard
+ * disclosure with the resolution rate. Server-safe: the data comes from `getRunAnalysis`,
+ * which already left out what the viewer may not see.
+ */
+import Link from "next/link";
+import type { RunAnalysisView } from "../../lib/services/analysis";
+import { ERROR_KIND_LABELS, ERROR_KIND_ORDER } from "./error-kinds";
+import { documentHref } from "./doc-links";
+import { Table } from "./ui";
+
+/**
+ * The error-analysis card body.
+ *
+ * @param analysis from `getRunAnalysis`
+ */
+export function RunErrorSummary({ analysis }: { analysis: RunAnalysisView }) {
+  if (!analysis.canViewErrors) {
+    return (
+      <p className="text-sm text-zinc-600" data-testid="errors-hidden">
+        The error analysis shows where the gold key&apos;s mentions and entities are, so on this phase only the task&apos;s organizers can see it.
+        Organizers can allow participants to see it (typically on a development phase).
+      </p>
+    );
+  }
+  if (!analysis.errorTotals || !analysis.documents) return <p className="text-sm text-zinc-600">The error analysis appears once the run is scored.</p>;
+  const totals = analysis.errorTotals;
+  return (
+    <div className="space-y-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7" data-testid="error-totals">
+        {ERROR_KIND_ORDER.map((kind) => (
+          <div key={kind} className="rounded-md border border-zinc-200 p-2" data-testid={`error-total-${kind}`}>
+            <dt className="text-xs text-zinc-500">{ERROR_KIND_LABELS[kind]}</dt>
+            <dd className="text-lg font-semibold tabular-nums">{totals[kind].toLocaleString("en")}</dd>
+          </div>
+        ))}
+      </dl>
+      <Table caption="Errors per document" testId="error-documents" columns={["Document", ...ERROR_KIND_ORDER.map((k) => ({ label: ERROR_KIND_LABELS[k], right: true }))]}>
+        {analysis.documents.map((d) => (
+          <tr key={d.document}>
+            <td className="py-1.5 pr-4">
+              <Link href={documentHref(analysis.submissionId, d.document)} className="font-mono text-xs underline">
+                {d.document}
+              </Link>
+            </td>
+            {ERROR_KIND_ORDER.map((k, i) => (
+              <td key={k} className={`py-1.5 text-right tabular-nums ${i < ERROR_KIND_ORDER.length - 1 ? "pr-4" : ""} ${d.counts[k] === 0 ? "text-zinc-400" : ""}`}>
+                {d.counts[k]}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}
+
+/**
+ * Byron's (2001) standard disclosure: one column per pronoun type found in the key, rows A–E,
+ * correct resolutions and the resolution rate.
+ *
+ * @param disclosure the table from `getRunAnalysis` (exclusions already applied)
+ */
+export function RunDisclosureTable({ disclosure }: { disclosure: NonNullable<RunAnalysisView["disclosure"]> }) {
+  if (disclosure.columns.length <= 1) {
+    return <p className="text-sm text-zinc-600">No pronoun of the task&apos;s lexicon ({disclosure.language}) occurs in the key.</p>;
+  }
+  return (
+    <div className="space-y-2">
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm tabular-nums" data-testid="disclosure-table">
+          <caption className="sr-only">Pronoun standard disclosure</caption>
+          <thead className="border-b border-zinc-200 text-xs text-zinc-500">
+            <tr>
+              <th scope="col" className="py-2 pr-4 text-left font-medium">
+                Pronoun lexical type
+              </th>
+              {disclosure.columns.map((c, i) => (
+                <th key={c} scope="col" className={`py-2 pr-3 text-right font-medium ${i === disclosure.columns.length - 1 ? "text-zinc-800" : ""}`}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {disclosure.rows.map((row) => (
+              <tr key={row.id} data-testid={`disclosure-row-${row.id}`} className={row.id === "rr" || row.id === "referential" || row.id === "evaluation" ? "bg-zinc-50 font-medium" : ""}>
+                <th scope="row" className="py-1.5 pr-4 text-left font-medium text-zinc-700">
+                  {row.label}
+                </th>
+                {row.values.map((v, i) => (
+                  <td key={i} className="py-1.5 pr-3 text-right">
+                    {v === null ? <span className="text-zinc-400">—</span> : row.id === "rr" ? `${(v * 100).toFixed(2)} %` : v.toLocaleString("en")}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="text-xs text-zinc-500">
+        Lexicon: {disclosure.language}.{" "}
+        {disclosure.excludedCategories.length > 0 ? `Referential exclusions: ${disclosure.excludedCategories.join(", ")}.` : "No referential exclusions."} A
+        pronoun is referential when it is a key mention of its own. It is resolved correctly when its response entity holds an earlier mention of its
+        key entity, or, for a key pronoun with no earlier key mention, when the response gives it no antecedent either. RR = correct / C (Byron 2001).
+      </p>
+    </div>
+  );
+}
