@@ -129,7 +129,7 @@ export function TaskPhaseFields({
       />
       <div className="sm:col-span-2">
         <CheckboxField
-          label="Participants may see per-document scores of their runs"
+          label="Allow participant analysis: everyone who may see a run also sees its error analysis, document views and per-document scores (they reveal the gold key; typically on for a development phase, off for a test phase)"
           name={name("allowParticipantAnalysis")}
           id={id("allowParticipantAnalysis")}
           defaultChecked={values.allowParticipantAnalysis}

@@ -62,11 +62,12 @@ export interface ScriptResult {
  * DATABASE_URL (and `stdin` on its standard input, if given).
  *
  * @param script path relative to the root, e.g. "scripts/admin.ts"
+ * @param options `stdin`; `env`, extra environment variables
  * @returns stdout and stderr
  * @throws Error with both outputs when the script exits non-zero
  */
-export function runScript(script: string, args: string[], options: { stdin?: string } = {}): Promise<ScriptResult> {
-  const env = { ...process.env, DATABASE_URL: serverDatabaseUrl(), NODE_ENV: "test" as const, LOG_LEVEL: "warn" };
+export function runScript(script: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<ScriptResult> {
+  const env = { ...process.env, ...options.env, DATABASE_URL: serverDatabaseUrl(), NODE_ENV: "test" as const, LOG_LEVEL: "warn" };
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${script} ${args[0] ?? ""} failed (${error.code ?? error.message}):\n${stderr}\n${stdout}`));

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "../../../../lib/errors";
 import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
+import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
 import { runAction, type ActionFailure } from "../../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
@@ -100,5 +101,81 @@ export async function addOrganizerAction(_previous: AddOrganizerState, formData:
       return { status: "added", name, added };
     },
     (failure) => ({ status: "error", ...failure, message: failure.fieldErrors.email ?? failure.message }),
+  );
+}
+
+/** What the analysis-settings form shows: the stored (or submitted) settings. */
+export interface AnalysisSettingsValues {
+  /** the task uses the shipped English lexicon */
+  englishLexicon: boolean;
+  /** the pronoun list as text (the English lexicon formatted, when in use) */
+  lexiconText: string;
+  /** the categories of the stored lexicon, in first-use order */
+  categories: string[];
+  excludedCategories: string[];
+  mappedClusterF: boolean;
+  /** the English lexicon as text, when known (the task used it when the page was loaded or last saved) */
+  englishText: string | null;
+}
+
+/** State of the analysis-settings form: the values to show, and the outcome of the last save. */
+export type AnalysisSettingsState = {
+  attempt: number;
+  values: AnalysisSettingsValues;
+} & ({ status: "idle" } | { status: "saved"; requeued: number } | ({ status: "error" } & ActionFailure));
+
+/**
+ * The form's values for stored settings (the manage page builds its first values the same way).
+ *
+ * @param settings from `updateTaskAnalysisSettings`
+ * @param englishText the English lexicon's text known so far (kept when the task uses another list)
+ */
+function analysisValuesFromSettings(settings: TaskAnalysisSettings, englishText: string | null): AnalysisSettingsValues {
+  return {
+    englishLexicon: settings.englishLexicon,
+    lexiconText: settings.lexiconText,
+    categories: settings.categories,
+    excludedCategories: settings.excludedCategories,
+    mappedClusterF: settings.mappedClusterF,
+    englishText: settings.englishLexicon ? settings.lexiconText : englishText,
+  };
+}
+
+/**
+ * Saves a task's analysis settings (form fields `taskId`; `englishLexicon` checkbox: use the
+ * shipped English lexicon; `pronounLexicon`: the list otherwise; `exclude`: one value per
+ * excluded category; `mappedClusterF` checkbox). `updateTaskAnalysisSettings` checks that the
+ * viewer organizes the task, reads the list (format errors with line and column) and
+ * re-queues the task's submissions when what scoring computes changes.
+ *
+ * @returns "saved" with the stored settings and how many submissions were re-queued, or the
+ *   error with the submitted values
+ */
+export async function updateTaskAnalysisAction(previous: AnalysisSettingsState, formData: FormData): Promise<AnalysisSettingsState> {
+  const attempt = previous.attempt + 1;
+  const english = formData.get("englishLexicon") === "on";
+  const rawText = formData.get("pronounLexicon");
+  const text = typeof rawText === "string" ? rawText : "";
+  const excluded = formData.getAll("exclude").filter((v): v is string => typeof v === "string");
+  const mappedClusterF = formData.get("mappedClusterF") === "on";
+  const submitted: AnalysisSettingsValues = {
+    ...previous.values,
+    englishLexicon: english,
+    lexiconText: english && previous.values.englishText !== null ? previous.values.englishText : text,
+    excludedCategories: excluded,
+    mappedClusterF,
+  };
+  return runAction<AnalysisSettingsState>(
+    "updating a task's analysis settings",
+    async (viewer) => {
+      const { settings, requeued } = await updateTaskAnalysisSettings(viewer, formString(formData, "taskId"), {
+        pronounLexicon: english ? null : text,
+        pronounExclusions: excluded,
+        mappedClusterF,
+      });
+      revalidateTaskPages();
+      return { attempt, values: analysisValuesFromSettings(settings, previous.values.englishText), status: "saved", requeued };
+    },
+    (failure) => ({ attempt, values: submitted, status: "error", ...failure }),
   );
 }

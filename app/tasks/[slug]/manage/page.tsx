@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { listGoldVersions } from "../../../../lib/services/gold";
 import { listSubmissionsForPhase } from "../../../../lib/services/submissions";
+import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import type { PhaseView } from "../../../../lib/services/tasks";
 import { uploadLimitBytes } from "../../../../lib/services/uploads";
 import { getUserById } from "../../../../lib/services/users";
@@ -11,7 +12,9 @@ import { TaskPhaseBadge, phaseState } from "../../../_components/task-phase-badg
 import { phaseValuesFromPhase } from "../../../_components/task-phase-form-data";
 import { Card } from "../../../_components/ui";
 import { loadTaskForPage } from "../load-task";
+import type { AnalysisSettingsValues } from "./actions";
 import { AddOrganizerForm } from "./add-organizer-form";
+import { AnalysisSettingsForm } from "./analysis-settings-form";
 import { GoldUploadForm } from "./gold-upload-form";
 import { GoldVersionsTable } from "./gold-versions-table";
 import { PhaseSettingsForm } from "./phase-settings-form";
@@ -62,14 +65,28 @@ async function PhaseSection({ phase, viewer, now, maxBytes }: { phase: PhaseView
   );
 }
 
+/** The analysis-settings form's first values (as `updateTaskAnalysisAction` builds them after a save). */
+function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues {
+  return {
+    englishLexicon: settings.englishLexicon,
+    lexiconText: settings.lexiconText,
+    categories: settings.categories,
+    excludedCategories: settings.excludedCategories,
+    mappedClusterF: settings.mappedClusterF,
+    englishText: settings.englishLexicon ? settings.lexiconText : null,
+  };
+}
+
 /**
  * Managing a task (its organizers and site admins only; 404 for everyone else): per phase
- * the gold key (upload, versions), settings and submissions; and the task's organizers.
+ * the gold key (upload, versions), settings and submissions; the task's analysis settings;
+ * and the task's organizers.
  */
 export default async function ManageTaskPage({ params }: Params) {
   const { viewer, task, now } = await loadTaskForPage((await params).slug);
   if (!viewer || !task.isOrganizer) notFound();
   const maxBytes = uploadLimitBytes();
+  const analysis = await getTaskAnalysisSettings(viewer, task.id);
   return (
     <div className="space-y-10">
       <header className="space-y-1">
@@ -85,6 +102,13 @@ export default async function ManageTaskPage({ params }: Params) {
       {task.phases.map((phase) => (
         <PhaseSection key={phase.id} phase={phase} viewer={viewer} now={now} maxBytes={maxBytes} />
       ))}
+
+      <Card
+        title="Analysis"
+        description="What the analysis pages show for every run of this task: the pronoun standard disclosure (its pronoun list and referential exclusions) and the optional mapped cluster F metric. Whether participants may see the error analysis of their runs is decided per phase, in the phase's settings."
+      >
+        <AnalysisSettingsForm taskId={task.id} initial={analysisValues(analysis)} />
+      </Card>
 
       <Card title="Organizers" description="Organizers can change phases, upload gold keys and see every submission. Site admins can do so for every task.">
         <ul className="mb-4 space-y-1 text-sm" data-testid="organizer-list">

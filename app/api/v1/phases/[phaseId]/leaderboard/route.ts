@@ -2,14 +2,21 @@
  * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&format=json|csv&all=1`: the phase's
  * leaderboard, the same table as the leaderboard page (`getLeaderboard`).
  *
- * - `metric`: one of mentions, muc, bcub, ceafm, ceafe, lea, blanc, conll (default: the
- *   task's primary metric).
+ * - `metric`: one of mentions, muc, bcub, ceafm, ceafe, lea, mcf (tasks that compute mapped
+ *   cluster F), blanc, conll (default: the task's primary metric).
  * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule).
  * - `format=json` (default): `{task, phase, metric, allRuns, tiePolicy, generatedAt, rows:
  *   [{rank, value, team, systemName, submissionId, submittedAt, isBaseline, paperUrl, codeUrl,
  *   goldVersion, scorerVersion, metrics}]}`, `metrics` in the CLI JSON shape.
+ * - `significance=1` (JSON only): adds `significance: {metric, samples, seed, level}` and to
+ *   each row `significance: {versusAbove: {submissionId, delta, pValue, significant} | null,
+ *   interval: {lo, hi} | null} | null` (`boardSignificance`): each ranked run against the
+ *   ranked run directly above it, by the paired bootstrap over documents on the board's
+ *   metric (two-sided p-values, significant below `level`); null for baselines and unranked
+ *   rows. `intervals=1` adds each ranked run's 95 % bootstrap interval of the metric's F1
+ *   (it implies `significance=1`).
  * - `format=csv`: `leaderboardCsv` (columns in `LEADERBOARD_CSV_COLUMNS`), `text/csv` with a
- *   `Content-Disposition` file name.
+ *   `Content-Disposition` file name (the significance parameters are ignored).
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase, 422 bad parameter.
@@ -17,6 +24,7 @@
 import { z } from "zod";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
 import { getLeaderboard, leaderboardCsv, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { boardSignificance } from "../../../../../../lib/services/significance";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +34,14 @@ const querySchema = z.object({
   format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
   all: z.string().optional(),
   allRuns: z.string().optional(),
+  significance: z.string().optional(),
+  intervals: z.string().optional(),
 });
+
+/** A query-string switch: "1", "true", "yes" (any case) are on; anything else or absent is off. */
+function isOn(value: string | undefined): boolean {
+  return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
+}
 
 /** A safe download name: `<task>-<phase>-<metric>[-all]-leaderboard.csv`, ASCII only. */
 function csvFileName(board: Leaderboard): string {
@@ -51,5 +66,14 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
     });
   }
   const { rows, ...rest } = board;
-  return jsonResponse({ ...rest, rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores })) });
+  const intervals = isOn(query.intervals);
+  if (!isOn(query.significance) && !intervals) {
+    return jsonResponse({ ...rest, rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores })) });
+  }
+  const { rows: marks, ...significance } = await boardSignificance(board, { intervals });
+  return jsonResponse({
+    ...rest,
+    significance,
+    rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores, significance: marks[row.submissionId] ?? null })),
+  });
 });

@@ -1,0 +1,44 @@
+/**
+ * `GET /api/v1/compare?a={id}&b={id}&samples=1000`: two scored runs of one phase compared
+ * (`compareRuns`): the paired bootstrap over documents on every metric (deltas are A − B,
+ * two-sided p-values, 95 % intervals of the delta) and, when the caller may see both runs'
+ * per-document scores, the per-document differences on the task's primary metric.
+ *
+ * - `a`, `b`: submission ids (required);
+ * - `samples`: bootstrap samples, a whole number from 1 to 10,000 (default 1,000).
+ *
+ * Auth: bearer token or session cookie; the caller must be allowed to see both runs.
+ *
+ * Answers 200 `{task, phase, a, b, bootstrap, documentMetric, documents}` (`documents` null
+ * when the per-document scores are hidden from the caller). 404 when a run does not exist
+ * or is hidden from the caller; 422 for a bad parameter, the same run twice, runs of
+ * different phases, runs not both scored or scored against different gold versions; 401
+ * for a bad token.
+ */
+import { z } from "zod";
+import { apiRoute, apiViewer, jsonResponse, parseQuery } from "../../../../lib/http";
+import { compareRuns } from "../../../../lib/services/significance";
+
+export const dynamic = "force-dynamic";
+
+/** Most bootstrap samples a caller may ask for. */
+const MAX_SAMPLES = 10_000;
+
+const querySchema = z.object({
+  a: z.string({ error: "required: the first run's id" }).trim().min(1, { error: "required: the first run's id" }),
+  b: z.string({ error: "required: the second run's id" }).trim().min(1, { error: "required: the second run's id" }),
+  samples: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}$/, { error: `must be a whole number from 1 to ${MAX_SAMPLES.toLocaleString("en")}` })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: "must be at least 1" }).max(MAX_SAMPLES, { error: `must be at most ${MAX_SAMPLES.toLocaleString("en")}` }))
+    .optional(),
+});
+
+/** The comparison as JSON; see the file comment. */
+export const GET = apiRoute("GET /api/v1/compare", async (request: Request) => {
+  const viewer = await apiViewer(request);
+  const query = parseQuery(request, querySchema);
+  return jsonResponse(await compareRuns(viewer, query.a, query.b, { samples: query.samples }));
+});

@@ -1,0 +1,228 @@
+/**
+ * A run's analyses (getRunAnalysis, getDocumentAnalysis) against a real database, with runs
+ * scored by the worker's own code (`scoreSubmission`): who sees the error analysis, and
+ * that what the worker stores equals what the scoring functions compute.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../db/test-db";
+import { NotFoundError } from "../errors";
+import type { Viewer } from "../permissions";
+import { stopBoss } from "../queue";
+import { scoringConfig, type ScoringConfig } from "../scoring-config";
+import { analysisRow, scoreSubmission } from "../scoring-job";
+import { BROKEN, KEY, RESPONSE, addGold, createSubmission, type PhaseFixture } from "../scoring-job.fixtures";
+import { packFile } from "../storage";
+import { analyzeDocumentErrors, analyzeRun, disclosureTable, ENGLISH_PRONOUNS, ERROR_KINDS } from "../../scoring/analysis/index";
+import { readCorpus } from "../../scoring/formats/index";
+import { getDocumentAnalysis, getRunAnalysis, mayViewErrorAnalysis } from "./analysis";
+import { makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
+
+const testDb = useTestDatabase();
+afterAll(() => stopBoss(1000));
+
+const CONFIG: ScoringConfig = scoringConfig({ SCORING_TIMEOUT_MS: "20000", SCORING_STALE_MS: "30000" });
+const WORKER = { workerId: "test", config: CONFIG };
+
+/** The analyses of RESPONSE against KEY as the scoring functions compute them. */
+function expectedAnalysis(removeSingletons = false) {
+  return analyzeRun(readCorpus(KEY, "key.conll"), readCorpus(RESPONSE, "system.conll"), { removeSingletons, lexicon: ENGLISH_PRONOUNS });
+}
+
+/**
+ * A task (organizer), a phase with gold KEY, a team (member) with a scored run of RESPONSE,
+ * and an outsider (signed in, in no team of the task).
+ */
+async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PUBLIC" | "PRIVATE"; keepSingletons?: boolean } = {}) {
+  const db = testDb.prisma;
+  const organizer = await makeUser(db, "Organizer");
+  const member = await makeUser(db, "Member");
+  const outsider = await makeUser(db, "Outsider");
+  const team = await makeTeam(db, "Runners", [member.id]);
+  const { task, phase: row } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
+  if (options.keepSingletons !== undefined) await db.task.update({ where: { id: task.id }, data: { keepSingletons: options.keepSingletons } });
+  const f: PhaseFixture = { userId: member.id, teamId: team.id, taskId: task.id, phaseId: row.id };
+  await addGold(db, f, 1, KEY);
+  const id = await createSubmission(db, f, RESPONSE);
+  if (options.visibility) await db.submission.update({ where: { id }, data: { visibility: options.visibility } });
+  expect(await scoreSubmission(id, WORKER)).toMatchObject({ status: "SCORED" });
+  return { id, f, task, phase: row, organizer: organizer.viewer as Viewer, member: member.viewer as Viewer, outsider: outsider.viewer as Viewer };
+}
+
+describe("the worker's RunAnalysis row", () => {
+  it("holds exactly what analyzeRun computes on the same files; getRunAnalysis shows it to the organizers", async () => {
+    const run = await scoredRun();
+    const expected = expectedAnalysis();
+    const row = await testDb.prisma.runAnalysis.findUniqueOrThrow({ where: { submissionId: run.id } });
+    expect(row.errorCounts).toEqual(expected.errors.totals);
+    expect(row.documentErrors).toEqual(expected.errors.perDocument.map((d) => ({ document: d.id, counts: d.counts })));
+    expect(row.pronounDisclosure).toEqual(JSON.parse(JSON.stringify(expected.disclosure)));
+    expect({ errorCounts: row.errorCounts, documentErrors: row.documentErrors, pronounDisclosure: row.pronounDisclosure }).toEqual(analysisRow(expected));
+    // The fixture has errors of several kinds and pronouns to disclose, so the check means something.
+    expect(Object.values(expected.errors.totals).reduce((a, b) => a + b, 0)).toBeGreaterThan(2);
+    expect(expected.disclosure.total.raw).toBeGreaterThan(0);
+
+    const view = await getRunAnalysis(run.organizer, run.id);
+    expect(view).toMatchObject({ submissionId: run.id, available: true, canViewErrors: true });
+    expect(view.errorTotals).toEqual(expected.errors.totals);
+    expect(Object.keys(view.errorTotals!)).toEqual([...ERROR_KINDS]);
+    expect(view.documents).toEqual(expected.errors.perDocument.map((d) => ({ document: d.id, counts: d.counts })));
+    expect(view.disclosure).toEqual({ ...disclosureTable(expected.disclosure, []), language: "en", excludedCategories: [] });
+  });
+
+  it("follows the task's keepSingletons = false (singletons dropped from the error analysis and the document view)", async () => {
+    const run = await scoredRun({}, { keepSingletons: false });
+    const expected = expectedAnalysis(true);
+    expect(expected.errors.totals).not.toEqual(expectedAnalysis(false).errors.totals);
+    const view = await getRunAnalysis(run.organizer, run.id);
+    expect(view.errorTotals).toEqual(expected.errors.totals);
+    const doc = await getDocumentAnalysis(run.organizer, run.id, view.documents![1].document);
+    expect(doc.key.every((e) => e.length > 1)).toBe(true);
+    expect(doc.response.every((e) => e.length > 1)).toBe(true);
+    expect(doc.counts).toEqual(view.documents![1].counts);
+  });
+
+  it("a re-score that ends FAILED deletes the row: the run then has no analysis", async () => {
+    const run = await scoredRun();
+    expect(await testDb.prisma.runAnalysis.count({ where: { submissionId: run.id } })).toBe(1);
+    // The team's file replaced by one that does not parse, then re-queued (as a new gold key would).
+    const broken = packFile(Buffer.from(BROKEN));
+    await testDb.prisma.submission.update({
+      where: { id: run.id },
+      data: { status: "QUEUED", gzip: broken.gzip, sha256: broken.sha256, size: broken.size },
+    });
+    expect(await scoreSubmission(run.id, WORKER)).toMatchObject({ status: "FAILED", errorStage: "validation" });
+    expect(await testDb.prisma.runAnalysis.count({ where: { submissionId: run.id } })).toBe(0);
+    expect(await getRunAnalysis(run.organizer, run.id)).toEqual({
+      submissionId: run.id,
+      available: false,
+      canViewErrors: true,
+      errorTotals: null,
+      documents: null,
+      disclosure: null,
+    });
+    expect(await rejection(getDocumentAnalysis(run.organizer, run.id, "alpha/part 0"))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("a run not yet scored has no analysis (available: false)", async () => {
+    const run = await scoredRun();
+    await testDb.prisma.submission.update({ where: { id: run.id }, data: { status: "QUEUED" } });
+    expect(await getRunAnalysis(run.organizer, run.id)).toMatchObject({ available: false, errorTotals: null, documents: null, disclosure: null });
+  });
+});
+
+describe("who sees the error analysis", () => {
+  it("phase without participant analysis: the organizers see counts and document views; the run's team and outsiders only the disclosure", async () => {
+    const run = await scoredRun({ allowParticipantAnalysis: false });
+    const expected = expectedAnalysis();
+    const docId = expected.errors.perDocument[0].id;
+
+    const forOrganizer = await getRunAnalysis(run.organizer, run.id);
+    expect(forOrganizer.canViewErrors).toBe(true);
+    expect(forOrganizer.errorTotals).toEqual(expected.errors.totals);
+    expect(forOrganizer.documents).toHaveLength(2);
+    const doc = await getDocumentAnalysis(run.organizer, run.id, docId);
+    expect(doc.document.id).toBe(docId);
+
+    for (const viewer of [run.member, run.outsider, null]) {
+      const view = await getRunAnalysis(viewer, run.id);
+      expect(view).toMatchObject({ available: true, canViewErrors: false, errorTotals: null, documents: null });
+      expect(view.disclosure).toEqual(forOrganizer.disclosure);
+      expect(view.disclosure!.columns).toEqual(["he", "her", "it", "Total"]);
+      const error = await rejection(getDocumentAnalysis(viewer, run.id, docId));
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error.httpStatus).toBe(404);
+    }
+  });
+
+  it("phase with participant analysis: the run's team and outsiders (public run, public board) see the errors too", async () => {
+    const run = await scoredRun({ allowParticipantAnalysis: true });
+    const expected = expectedAnalysis();
+    for (const viewer of [run.member, run.outsider, null, run.organizer]) {
+      const view = await getRunAnalysis(viewer, run.id);
+      expect(view.canViewErrors).toBe(true);
+      expect(view.errorTotals).toEqual(expected.errors.totals);
+      expect(view.documents?.map((d) => d.document)).toEqual(["alpha/part 0", "beta/part 0"]);
+      const doc = await getDocumentAnalysis(viewer, run.id, "beta/part 0");
+      expect(doc.counts).toEqual(expected.errors.perDocument[1].counts);
+    }
+  });
+
+  it("a private run stays hidden from outsiders even where the phase allows participant analysis", async () => {
+    const run = await scoredRun({ allowParticipantAnalysis: true }, { visibility: "PRIVATE" });
+    for (const viewer of [run.outsider, null]) {
+      expect(await rejection(getRunAnalysis(viewer, run.id))).toBeInstanceOf(NotFoundError);
+      expect(await rejection(getDocumentAnalysis(viewer, run.id, "alpha/part 0"))).toBeInstanceOf(NotFoundError);
+    }
+    expect((await getRunAnalysis(run.member, run.id)).canViewErrors).toBe(true);
+  });
+
+  it("an ORGANIZERS-only board: anonymous viewers and outsiders get 404 from both functions", async () => {
+    const run = await scoredRun({ leaderboardVisibility: "ORGANIZERS", allowParticipantAnalysis: true });
+    for (const viewer of [null, run.outsider]) {
+      const a = await rejection(getRunAnalysis(viewer, run.id));
+      expect(a).toBeInstanceOf(NotFoundError);
+      const b = await rejection(getDocumentAnalysis(viewer, run.id, "alpha/part 0"));
+      expect(b).toBeInstanceOf(NotFoundError);
+    }
+    expect((await getRunAnalysis(run.organizer, run.id)).canViewErrors).toBe(true);
+  });
+
+  it("unknown and malformed ids and unknown documents are 404", async () => {
+    const run = await scoredRun();
+    expect(await rejection(getRunAnalysis(run.organizer, "not-a-uuid"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(getRunAnalysis(run.organizer, "00000000-0000-4000-8000-000000000000"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(getDocumentAnalysis(run.organizer, run.id, "gamma/part 0"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(getDocumentAnalysis(run.organizer, "not-a-uuid", "alpha/part 0"))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("mayViewErrorAnalysis: organizers always; others who see the run only when the phase allows it", () => {
+    expect(mayViewErrorAnalysis({ visible: true, isOrganizer: true }, false)).toBe(true);
+    expect(mayViewErrorAnalysis({ visible: true, isOrganizer: false }, false)).toBe(false);
+    expect(mayViewErrorAnalysis({ visible: true, isOrganizer: false }, true)).toBe(true);
+    expect(mayViewErrorAnalysis({ visible: false, isOrganizer: false }, true)).toBe(false);
+  });
+});
+
+describe("getDocumentAnalysis", () => {
+  it("gives the document's tokens, key and response entities, the errors as analyzeDocumentErrors finds them, its scores and the document list", async () => {
+    const run = await scoredRun();
+    const key = readCorpus(KEY, "key.conll");
+    const response = readCorpus(RESPONSE, "system.conll");
+    for (const [i, keyDoc] of key.documents.entries()) {
+      const view = await getDocumentAnalysis(run.organizer, run.id, keyDoc.id);
+      const expected = analyzeDocumentErrors(keyDoc.entities, response.documents[i].entities);
+      expect(view.document).toEqual({ id: keyDoc.id, tokens: keyDoc.tokens, sentenceStarts: keyDoc.sentenceStarts });
+      expect(view.key).toEqual(keyDoc.entities);
+      expect(view.response).toEqual(response.documents[i].entities);
+      expect(view.missingInResponse).toBe(false);
+      expect(view.counts).toEqual(expected.counts);
+      expect(view.errors).toEqual(expected.errors);
+      expect(view.documentIds).toEqual(["alpha/part 0", "beta/part 0"]);
+      expect(view.scores?.muc).toBeDefined();
+      expect(view.scores?.conll?.f1).toEqual(expect.any(Number));
+      // Exactly these fields: nothing else of the task (its settings) reaches the view.
+      expect(view.submission.task).toEqual({ slug: run.task.slug, title: run.task.title });
+      expect(view.submission).toMatchObject({
+        id: run.id,
+        systemName: "test system",
+        team: { id: run.f.teamId },
+        phase: { id: run.phase.id, name: run.phase.name },
+        goldVersion: 1,
+      });
+    }
+  });
+
+  it("a key document the run lacks: every key entity is missing, marked missingInResponse", async () => {
+    const run = await scoredRun();
+    const onlyAlpha = RESPONSE.slice(0, RESPONSE.indexOf("#begin document (beta)"));
+    const stored = packFile(Buffer.from(onlyAlpha));
+    await testDb.prisma.submission.update({ where: { id: run.id }, data: { status: "QUEUED", gzip: stored.gzip, sha256: stored.sha256, size: stored.size } });
+    expect(await scoreSubmission(run.id, WORKER)).toMatchObject({ status: "SCORED" });
+    const view = await getDocumentAnalysis(run.organizer, run.id, "beta/part 0");
+    expect(view.missingInResponse).toBe(true);
+    expect(view.response).toEqual([]);
+    expect(view.counts["missing-entity"]).toBe(view.key.length);
+    const run2 = await getRunAnalysis(run.organizer, run.id);
+    expect(run2.documents![1]).toEqual({ document: "beta/part 0", counts: view.counts });
+  });
+});

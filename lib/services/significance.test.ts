@@ -1,0 +1,307 @@
+/**
+ * Significance (compareRuns, boardSignificance) against a real database, on runs scored by
+ * the worker's own code (`scoreSubmission`) over a key of many small documents.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "../db/test-db";
+import { NotFoundError, ValidationError } from "../errors";
+import type { Viewer } from "../permissions";
+import { stopBoss } from "../queue";
+import { scoringConfig, type ScoringConfig } from "../scoring-config";
+import { scoreSubmission } from "../scoring-job";
+import { addGold, conll, createSubmission, type PhaseFixture } from "../scoring-job.fixtures";
+import { BOOTSTRAP_SEED, DEFAULT_BOOTSTRAP_SAMPLES, pairedBootstrap, reportDocuments } from "../../scoring/analysis/index";
+import { readCorpus } from "../../scoring/formats/index";
+import { evaluate } from "../../scoring/index";
+import { getLeaderboard } from "./leaderboard";
+import { boardSignificance, compareRuns, listComparableRuns, loadRunDocuments, SIGNIFICANCE_LEVEL } from "./significance";
+import { makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
+
+const testDb = useTestDatabase();
+afterAll(() => stopBoss(1000));
+
+const CONFIG: ScoringConfig = scoringConfig({ SCORING_TIMEOUT_MS: "20000", SCORING_STALE_MS: "30000" });
+const WORKER = { workerId: "test", config: CONFIG };
+
+/** Number of documents of the key: enough for the bootstrap to tell runs apart. */
+const DOCS = 30;
+
+/** One document's rows: two people, each mentioned twice; `merged` puts all four mentions in one entity. */
+function rows(merged: boolean): string[] {
+  const second = merged ? 1 : 2;
+  return ["Anna\t(1)", "met\t-", "Ben\t(" + second + ")", ".\t-", "", "She\t(1)", "thanked\t-", "him\t(" + second + ")", ".\t-"];
+}
+
+/** A file of DOCS documents, `merged(i)` telling which documents conflate the two people. */
+function file(merged: (i: number) => boolean): string {
+  return conll(...Array.from({ length: DOCS }, (_, i) => [`d${String(i).padStart(2, "0")}`, rows(merged(i))] as [string, string[]]));
+}
+
+const KEY = file(() => false);
+/** The key itself: perfect on every metric. */
+const PERFECT = KEY;
+/** Every document conflated. */
+const POOR = file(() => true);
+/** A third of the documents conflated. */
+const MEDIUM = file((i) => i % 3 === 0);
+
+/**
+ * A task (organizer), a phase with gold KEY, two teams (A and B, one member each) and an
+ * outsider; `runs` are scored for team A, B, A, B, … in order.
+ */
+async function phaseWithRuns(runs: string[], phase: PhaseOverrides = {}) {
+  const db = testDb.prisma;
+  const organizer = await makeUser(db, "Organizer");
+  const memberA = await makeUser(db, "Member A");
+  const memberB = await makeUser(db, "Member B");
+  const outsider = await makeUser(db, "Outsider");
+  const teamA = await makeTeam(db, "Team A", [memberA.id]);
+  const teamB = await makeTeam(db, "Team B", [memberB.id]);
+  const { task, phase: row } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
+  const fA: PhaseFixture = { userId: memberA.id, teamId: teamA.id, taskId: task.id, phaseId: row.id };
+  const fB: PhaseFixture = { userId: memberB.id, teamId: teamB.id, taskId: task.id, phaseId: row.id };
+  await addGold(db, fA, 1, KEY);
+  const ids: string[] = [];
+  for (const [i, text] of runs.entries()) {
+    const id = await createSubmission(db, i % 2 === 0 ? fA : fB, text);
+    expect(await scoreSubmission(id, WORKER)).toMatchObject({ status: "SCORED" });
+    ids.push(id);
+  }
+  return {
+    ids,
+    task,
+    phase: row,
+    fA,
+    organizer: organizer.viewer as Viewer,
+    memberA: memberA.viewer as Viewer,
+    memberB: memberB.viewer as Viewer,
+    outsider: outsider.viewer as Viewer,
+  };
+}
+
+describe("compareRuns", () => {
+  it("identical runs: every metric has delta 0 and p = 1; per-document deltas are all 0", async () => {
+    const p = await phaseWithRuns([MEDIUM, MEDIUM]);
+    const result = await compareRuns(p.organizer, p.ids[0], p.ids[1]);
+    expect(result.bootstrap).toMatchObject({ documents: DOCS, samples: DEFAULT_BOOTSTRAP_SAMPLES, seed: BOOTSTRAP_SEED });
+    expect(result.bootstrap.metrics.map((m) => m.metric)).toEqual(["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"]);
+    for (const m of result.bootstrap.metrics) {
+      expect(m.delta).toBe(0);
+      expect(m.pValue).toBe(1);
+      expect(m.a).toBe(m.b);
+    }
+    expect(result.documents).toHaveLength(DOCS);
+    expect(result.documents!.every((d) => d.delta === 0 && d.a === d.b)).toBe(true);
+    expect(result.documentMetric).toBe("conll");
+    expect(result.a).toMatchObject({ id: p.ids[0], team: { id: p.fA.teamId }, goldVersion: 1, canViewErrors: true });
+    expect(result.b.id).toBe(p.ids[1]);
+    expect(result.task).toEqual({ slug: p.task.slug, title: p.task.title, primaryMetric: "conll" });
+    expect(result.phase).toEqual({ id: p.phase.id, name: p.phase.name });
+  });
+
+  it("a perfect run against a poor one over 30 documents: significant on conll (p < 0.05), deltas a − b, as pairedBootstrap on evaluate's counts", async () => {
+    const p = await phaseWithRuns([PERFECT, POOR]);
+    const result = await compareRuns(p.organizer, p.ids[0], p.ids[1]);
+    const conllRow = result.bootstrap.metrics.find((m) => m.metric === "conll")!;
+    expect(conllRow.a).toBe(1);
+    expect(conllRow.b).toBeLessThan(0.9);
+    expect(conllRow.delta).toBeCloseTo(1 - conllRow.b, 12);
+    expect(conllRow.pValue).toBeLessThan(SIGNIFICANCE_LEVEL);
+    expect(conllRow.ci95[0]).toBeGreaterThan(0);
+    // The stored per-document counts give what the bootstrap gives on evaluate's own report.
+    const key = readCorpus(KEY, "key.conll");
+    const expected = pairedBootstrap(
+      reportDocuments(evaluate(key, readCorpus(PERFECT, "a.conll"))),
+      reportDocuments(evaluate(key, readCorpus(POOR, "b.conll"))),
+    );
+    expect(result.bootstrap.metrics.map((m) => [m.metric, m.pValue])).toEqual(expected.metrics.map((m) => [m.metric, m.pValue]));
+    for (const [i, m] of result.bootstrap.metrics.entries()) expect(m.delta).toBeCloseTo(expected.metrics[i].delta, 12);
+
+    // B − A: the same p-values, deltas negated.
+    const reversed = await compareRuns(p.organizer, p.ids[1], p.ids[0]);
+    const back = reversed.bootstrap.metrics.find((m) => m.metric === "conll")!;
+    expect(back.delta).toBeCloseTo(-conllRow.delta, 12);
+    expect(back.pValue).toBe(conllRow.pValue);
+    // Per document: every document differs by the same amount, largest |delta| first, ties by id.
+    expect(result.documents!.map((d) => d.document)).toEqual([...result.documents!.map((d) => d.document)].sort());
+    expect(result.documents!.every((d) => d.a === 1 && d.delta > 0)).toBe(true);
+
+    // The sample count is the caller's.
+    expect((await compareRuns(p.organizer, p.ids[0], p.ids[1], { samples: 200 })).bootstrap.samples).toBe(200);
+  });
+
+  it("a private run of another team is 404 (also for anonymous viewers); a hidden board is 404 for outsiders", async () => {
+    const p = await phaseWithRuns([PERFECT, POOR]);
+    await testDb.prisma.submission.update({ where: { id: p.ids[0] }, data: { visibility: "PRIVATE" } });
+    for (const viewer of [p.memberB, p.outsider, null]) {
+      expect(await rejection(compareRuns(viewer, p.ids[1], p.ids[0]))).toBeInstanceOf(NotFoundError);
+      expect(await rejection(compareRuns(viewer, p.ids[0], p.ids[1]))).toBeInstanceOf(NotFoundError);
+    }
+    // Its own team and the organizers may.
+    expect((await compareRuns(p.memberA, p.ids[0], p.ids[1])).a.id).toBe(p.ids[0]);
+    expect((await compareRuns(p.organizer, p.ids[0], p.ids[1])).a.id).toBe(p.ids[0]);
+    expect(await rejection(compareRuns(p.organizer, p.ids[0], "not-a-uuid"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(compareRuns(p.organizer, "00000000-0000-4000-8000-000000000000", p.ids[0]))).toBeInstanceOf(NotFoundError);
+
+    const hidden = await phaseWithRuns([PERFECT, POOR], { leaderboardVisibility: "ORGANIZERS" });
+    expect(await rejection(compareRuns(hidden.outsider, hidden.ids[0], hidden.ids[1]))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(compareRuns(null, hidden.ids[0], hidden.ids[1]))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("422 for the same run twice, runs of different phases, a run not scored, and runs scored against different gold versions", async () => {
+    const p = await phaseWithRuns([PERFECT, POOR, MEDIUM]);
+    const same = await rejection(compareRuns(p.organizer, p.ids[0], p.ids[0]));
+    expect(same).toBeInstanceOf(ValidationError);
+    expect(same.httpStatus).toBe(422);
+
+    // A run of another phase of the same task.
+    const other = await testDb.prisma.phase.create({
+      data: { taskId: p.task.id, name: "dev", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) },
+    });
+    const fOther: PhaseFixture = { ...p.fA, phaseId: other.id };
+    await addGold(testDb.prisma, fOther, 1, KEY);
+    const elsewhere = await createSubmission(testDb.prisma, fOther, PERFECT);
+    expect(await scoreSubmission(elsewhere, WORKER)).toMatchObject({ status: "SCORED" });
+    const phases = await rejection(compareRuns(p.organizer, p.ids[0], elsewhere));
+    expect(phases).toBeInstanceOf(ValidationError);
+    expect(phases.message).toMatch(/same phase/);
+
+    await testDb.prisma.submission.update({ where: { id: p.ids[2] }, data: { status: "QUEUED" } });
+    expect(await rejection(compareRuns(p.organizer, p.ids[0], p.ids[2]))).toBeInstanceOf(ValidationError);
+
+    await testDb.prisma.submission.update({ where: { id: p.ids[1] }, data: { goldVersion: 2 } });
+    const versions = await rejection(compareRuns(p.organizer, p.ids[0], p.ids[1]));
+    expect(versions).toBeInstanceOf(ValidationError);
+    expect(versions.message).toMatch(/different gold key versions/);
+  });
+
+  it("per-document deltas: shown to the organizers; hidden from outsiders (and from a team for another team's run) unless the phase allows participant analysis", async () => {
+    const closed = await phaseWithRuns([PERFECT, MEDIUM], { allowParticipantAnalysis: false });
+    const forOrganizer = await compareRuns(closed.organizer, closed.ids[0], closed.ids[1]);
+    expect(forOrganizer.documents).toHaveLength(DOCS);
+    // MEDIUM conflates every third document: those differ, the others do not; largest first.
+    expect(forOrganizer.documents!.slice(0, DOCS / 3).every((d) => d.delta > 0)).toBe(true);
+    expect(forOrganizer.documents!.slice(DOCS / 3).every((d) => d.delta === 0)).toBe(true);
+    expect(forOrganizer.documents![0]).toMatchObject({ document: "d00/part 0", a: 1 });
+
+    for (const viewer of [closed.outsider, null, closed.memberA]) {
+      const view = await compareRuns(viewer, closed.ids[0], closed.ids[1]);
+      expect(view.documents).toBeNull();
+      expect(view.bootstrap.metrics.find((m) => m.metric === "conll")!.pValue).toBe(forOrganizer.bootstrap.metrics.find((m) => m.metric === "conll")!.pValue);
+      expect(view.a.canViewErrors).toBe(false);
+      expect(view.b.canViewErrors).toBe(false);
+    }
+
+    const open = await phaseWithRuns([PERFECT, MEDIUM], { allowParticipantAnalysis: true });
+    for (const viewer of [open.outsider, null, open.memberA, open.organizer]) {
+      const view = await compareRuns(viewer, open.ids[0], open.ids[1]);
+      expect(view.documents).toHaveLength(DOCS);
+      expect(view.a.canViewErrors).toBe(true);
+    }
+  });
+});
+
+describe("boardSignificance", () => {
+  it("marks each row with a value against the row listed above it (the first has none; a baseline is a reference point), with p-values on the board's metric and intervals that contain the row's value", async () => {
+    // Teams A, B, A, B: a perfect run, a poor one, a medium one and a second poor one.
+    const p = await phaseWithRuns([PERFECT, POOR, MEDIUM, POOR], { selectionRule: "BEST" });
+    // A baseline (not ranked) by team A, as good as the medium run.
+    const baseline = await createSubmission(testDb.prisma, p.fA, MEDIUM);
+    await testDb.prisma.submission.update({ where: { id: baseline }, data: { isBaseline: true } });
+    expect(await scoreSubmission(baseline, WORKER)).toMatchObject({ status: "SCORED" });
+
+    const board = await getLeaderboard(p.phase.id, null, { allRuns: true });
+    const listed = board.rows.filter((r) => r.value !== null);
+    expect(listed.map((r) => r.submissionId)).toEqual([p.ids[0], p.ids[2], baseline, p.ids[1], p.ids[3]]);
+    expect(listed.map((r) => r.rank)).toEqual([1, 2, null, 3, 3]);
+
+    const sig = await boardSignificance(board, { intervals: true });
+    expect(sig).toMatchObject({ metric: "conll", samples: DEFAULT_BOOTSTRAP_SAMPLES, seed: BOOTSTRAP_SEED, level: SIGNIFICANCE_LEVEL });
+    expect(Object.keys(sig.rows).sort()).toEqual(listed.map((r) => r.submissionId).sort());
+
+    // The first ranked row has no marker; every other row is compared with the row above it.
+    expect(sig.rows[listed[0].submissionId].versusAbove).toBeNull();
+    for (let i = 1; i < listed.length; i++) {
+      const mark = sig.rows[listed[i].submissionId].versusAbove!;
+      expect(mark.submissionId).toBe(listed[i - 1].submissionId);
+      expect(mark.delta).toBeCloseTo(listed[i - 1].value! - listed[i].value!, 12);
+      expect(mark.pValue).toBeGreaterThan(0);
+      expect(mark.pValue).toBeLessThanOrEqual(1);
+      expect(mark.significant).toBe(mark.pValue < SIGNIFICANCE_LEVEL);
+    }
+    // Perfect over medium is significant; the baseline equals the medium run (p = 1); the
+    // poor run is significantly below the baseline; two identical poor runs are not apart (p = 1).
+    expect(sig.rows[p.ids[2]].versusAbove!.significant).toBe(true);
+    expect(sig.rows[baseline].versusAbove).toMatchObject({ submissionId: p.ids[2], delta: 0, pValue: 1, significant: false });
+    expect(sig.rows[p.ids[1]].versusAbove).toMatchObject({ submissionId: baseline, significant: true });
+    expect(sig.rows[p.ids[3]].versusAbove).toMatchObject({ submissionId: p.ids[1], delta: 0, pValue: 1, significant: false });
+
+    for (const row of listed) {
+      const interval = sig.rows[row.submissionId].interval!;
+      expect(interval.lo).toBeLessThanOrEqual(interval.hi);
+      expect(interval.lo).toBeLessThanOrEqual(row.value! + 1e-9);
+      expect(interval.hi).toBeGreaterThanOrEqual(row.value! - 1e-9);
+    }
+    expect(sig.rows[p.ids[0]].interval).toEqual({ lo: 1, hi: 1 });
+    expect(sig.rows[p.ids[2]].interval!.hi).toBeGreaterThan(sig.rows[p.ids[2]].interval!.lo);
+
+    // Without `intervals`, none; on another metric, that metric's p-values.
+    const plain = await boardSignificance(board);
+    expect(Object.values(plain.rows).every((r) => r.interval === null)).toBe(true);
+    expect(plain.rows[p.ids[2]].versusAbove).toEqual(sig.rows[p.ids[2]].versusAbove);
+    const mucBoard = await getLeaderboard(p.phase.id, null, { allRuns: true, metric: "muc" });
+    const muc = await boardSignificance(mucBoard, { samples: 100 });
+    expect(muc).toMatchObject({ metric: "muc", samples: 100 });
+    const mucListed = mucBoard.rows.filter((r) => r.value !== null);
+    expect(muc.rows[mucListed[0].submissionId].versusAbove).toBeNull();
+    expect(muc.rows[mucListed[1].submissionId].versusAbove!.delta).toBeCloseTo(mucListed[0].value! - mucListed[1].value!, 12);
+  });
+
+  it("one row per team (selection rule): each compared with the team ranked above; runs scored against another gold version get no marker", async () => {
+    const p = await phaseWithRuns([PERFECT, POOR, MEDIUM]);
+    const board = await getLeaderboard(p.phase.id, p.organizer);
+    expect(board.rows.map((r) => r.submissionId)).toEqual([p.ids[0], p.ids[1]]);
+    const sig = await boardSignificance(board);
+    expect(sig.rows[p.ids[0]]).toEqual({ versusAbove: null, interval: null });
+    expect(sig.rows[p.ids[1]].versusAbove).toMatchObject({ submissionId: p.ids[0], significant: true });
+
+    // A row whose gold version differs from the row above: no comparison.
+    const mixed = { metric: board.metric, rows: board.rows.map((r, i) => (i === 1 ? { ...r, goldVersion: 2 } : r)) };
+    expect((await boardSignificance(mixed)).rows[p.ids[1]].versusAbove).toBeNull();
+  });
+
+  it("loadRunDocuments: per run and document, every count metric and BLANC's link counts", async () => {
+    const p = await phaseWithRuns([MEDIUM]);
+    const docs = await loadRunDocuments([p.ids[0], "00000000-0000-4000-8000-000000000000"]);
+    expect([...docs.keys()]).toEqual([p.ids[0]]);
+    const run = docs.get(p.ids[0])!;
+    expect(run.size).toBe(DOCS);
+    const key = readCorpus(KEY, "key.conll");
+    const expected = reportDocuments(evaluate(key, readCorpus(MEDIUM, "m.conll")));
+    for (const [id, counts] of expected) expect(run.get(id)).toEqual(counts);
+    expect(await loadRunDocuments([])).toEqual(new Map());
+  });
+});
+
+describe("listComparableRuns", () => {
+  it("lists the scored runs of the phase (same gold version) the viewer may see: all for organizers, public and own-team runs for others", async () => {
+    // Team A: ids[0] (public) and ids[2] (private); team B: ids[1] (public).
+    const p = await phaseWithRuns([PERFECT, POOR, MEDIUM]);
+    await testDb.prisma.submission.update({ where: { id: p.ids[2] }, data: { visibility: "PRIVATE" } });
+    const ids = async (viewer: Viewer, id: string) => (await listComparableRuns(viewer, id)).map((r) => r.id);
+    expect(await ids(p.organizer, p.ids[0])).toEqual([p.ids[2], p.ids[1]]);
+    expect(await ids(p.memberA, p.ids[0])).toEqual([p.ids[2], p.ids[1]]);
+    expect(await ids(p.memberB, p.ids[1])).toEqual([p.ids[0]]);
+    expect(await ids(p.outsider, p.ids[0])).toEqual([p.ids[1]]);
+    expect(await ids(null, p.ids[1])).toEqual([p.ids[0]]);
+    expect((await listComparableRuns(p.organizer, p.ids[0]))[0]).toMatchObject({ id: p.ids[2], systemName: "test system", isBaseline: false, team: expect.any(String) });
+    for (const viewer of [p.outsider, null, p.memberB]) {
+      expect(await rejection(listComparableRuns(viewer, p.ids[2]))).toBeInstanceOf(NotFoundError);
+    }
+    // Another gold version, or a run not scored: not comparable.
+    await testDb.prisma.submission.update({ where: { id: p.ids[1] }, data: { goldVersion: 2 } });
+    expect(await ids(p.organizer, p.ids[0])).toEqual([p.ids[2]]);
+    await testDb.prisma.submission.update({ where: { id: p.ids[0] }, data: { status: "QUEUED" } });
+    expect(await ids(p.organizer, p.ids[0])).toEqual([]);
+  });
+});
