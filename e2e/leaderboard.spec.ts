@@ -94,6 +94,11 @@ test.describe.serial("leaderboard", () => {
     // C and D are identical: same rank, the earlier submission (C) first.
     const { ranks } = expectedBoard("conll");
     expect(ranks[0]).toBe(ranks[1]);
+    // The tied copy cannot differ significantly from the run above it: p = 1, marked "≈".
+    const second = page.getByTestId("board-row").nth(1);
+    await expect(second).toHaveAttribute("data-p-value", "1");
+    await expect(second.getByTestId("not-significant")).toHaveCount(1);
+    await expect(page.getByTestId("board-row").first().getByTestId("not-significant")).toHaveCount(0);
     await expect(page.getByTestId("tie-policy")).toContainText("share a rank");
     await expect(page.getByRole("link", { name: "CSV" })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll&format=csv`);
     await expect(page.getByRole("link", { name: "JSON" })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll`);

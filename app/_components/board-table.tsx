@@ -147,7 +147,7 @@ export function BoardTable({
               data-p-value={sig?.versusAbove ? String(sig.versusAbove.pValue) : undefined}
               className={row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}
             >
-              <td className="whitespace-nowrap px-2 py-2 text-right font-semibold tabular-nums" data-testid="board-rank">
+              <td className="whitespace-nowrap px-2 py-2 text-right font-semibold tabular-nums">
                 {sig?.versusAbove && !sig.versusAbove.significant && significance && (
                   <Link
                     href={`/compare?a=${encodeURIComponent(sig.versusAbove.submissionId)}&b=${encodeURIComponent(row.submissionId)}`}
@@ -158,11 +158,13 @@ export function BoardTable({
                     ≈<span className="sr-only"> not significantly different from the run above, p = {formatP(sig.versusAbove.pValue)}</span>
                   </Link>
                 )}
-                {row.rank ?? (
-                  <span className="font-normal text-zinc-400" title={row.isBaseline ? "Baselines are reference points and take no rank." : "No score for this metric."}>
-                    —
-                  </span>
-                )}
+                <span data-testid="board-rank">
+                  {row.rank ?? (
+                    <span className="font-normal text-zinc-400" title={row.isBaseline ? "Baselines are reference points and take no rank." : "No score for this metric."}>
+                      —
+                    </span>
+                  )}
+                </span>
               </td>
               <td className="px-2 py-2" data-testid="board-team">
                 {teamHref ? (
