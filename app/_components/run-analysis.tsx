@@ -73,7 +73,7 @@ export function RunDisclosureTable({ disclosure }: { disclosure: NonNullable<Run
           <caption className="sr-only">Pronoun standard disclosure</caption>
           <thead className="border-b border-zinc-200 text-xs text-zinc-500">
             <tr>
-              <th scope="col" className="py-2 pr-4 text-left font-medium">
+              <th scope="col" className="min-w-56 py-2 pr-4 text-left font-medium">
                 Pronoun lexical type
               </th>
               {disclosure.columns.map((c, i) => (
@@ -90,7 +90,7 @@ export function RunDisclosureTable({ disclosure }: { disclosure: NonNullable<Run
                   {row.label}
                 </th>
                 {row.values.map((v, i) => (
-                  <td key={i} className="py-1.5 pr-3 text-right">
+                  <td key={i} className="whitespace-nowrap py-1.5 pr-3 text-right">
                     {v === null ? <span className="text-zinc-400">—</span> : row.id === "rr" ? `${(v * 100).toFixed(2)} %` : v.toLocaleString("en")}
                   </td>
                 ))}

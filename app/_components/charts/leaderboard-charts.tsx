@@ -2,7 +2,7 @@
 
 /**
  * Two charts for a leaderboard: F1 per metric as grouped bars (one bar per run), and
- * precision against recall of the primary metric (one labelled point per run). Each chart
+ * precision against recall of the primary metric (one point per run, named in the legend). Each chart
  * is a `<figure>` whose drawing is one `role="img"` box with a summary in `aria-label`,
  * followed by the same numbers in a collapsible table ("Data") for screen readers, keyboard
  * users and tests.
@@ -13,9 +13,12 @@
  * else on the site (`formatPercent`, 2 decimals).
  */
 import type { ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, LabelList, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { formatPercent } from "../board-numbers";
 import { Table } from "../ui";
+
+/** Legend text style of both charts. */
+const LEGEND_STYLE = { fontSize: 12 } as const;
 
 /** One run as the leaderboard charts take it. */
 export interface LeaderboardChartRun {
@@ -173,7 +176,7 @@ function F1Chart({ runs }: { runs: LeaderboardChartRun[] }) {
         <XAxis dataKey="label" tick={TICK_STYLE} tickLine={false} />
         <YAxis domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} tick={TICK_STYLE} width={44} unit="%" allowDataOverflow />
         <Tooltip formatter={(value) => tooltipPercent(value)} cursor={{ fill: "#f4f4f5" }} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
+        <Legend wrapperStyle={LEGEND_STYLE} />
         {runs.map((run, i) => (
           <Bar key={run.id} dataKey={`r${i}`} name={run.label} fill={runColor(i)} isAnimationActive={false} />
         ))}
@@ -258,10 +261,9 @@ function PrecisionRecallChart({ runs, primaryLabel }: { runs: LeaderboardChartRu
         />
         <Tooltip content={PrTooltip} cursor={{ strokeDasharray: "3 3" }} />
         {drawn.map(({ run, i, point }) => (
-          <Scatter key={run.id} name={run.label} data={[point]} fill={runColor(i)} isAnimationActive={false}>
-            <LabelList dataKey="label" position="top" offset={8} style={{ fontSize: 11, fill: "#27272a" }} />
-          </Scatter>
+          <Scatter key={run.id} name={run.label} data={[point]} fill={runColor(i)} isAnimationActive={false} />
         ))}
+        <Legend wrapperStyle={LEGEND_STYLE} />
       </ScatterChart>
     </ChartFigure>
   );
