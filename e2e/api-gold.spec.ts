@@ -130,7 +130,15 @@ test("gold content and gold metadata never reach anyone but organizers", async (
       expect(response.status(), `${viewer.who} GET submission`).toBe(200);
       const view = (await response.json()) as Record<string, unknown>;
       expect(Object.keys(view)).not.toContain("gold");
+      // Analyses: the summary is readable; the document views (gold spans and text) are not,
+      // since the phase does not allow participant analysis.
+      expect((await fetchChecked(viewer, "GET", `/api/v1/submissions/${id}/analysis`)).status(), `${viewer.who} GET analysis`).toBe(200);
+      for (const doc of ["alpha", "beta", "nope"]) {
+        expect((await fetchChecked(viewer, "GET", `/api/v1/submissions/${id}/documents/${doc}`)).status(), `${viewer.who} GET document ${doc}`).toBe(404);
+      }
     }
+    expect((await fetchChecked(viewer, "GET", `/api/v1/compare?a=${ownId}&b=${rivalId}`)).status()).toBe(200);
+    expect((await fetchChecked(viewer, "GET", `${board}?significance=1&intervals=1`)).status()).toBe(200);
     // Error answers.
     for (const url of [`${board}?metric=nope`, `${board}?format=xml`, "/api/v1/submissions/nope", "/api/v1/submissions/00000000-0000-4000-8000-000000000000", "/api/v1/phases/00000000-0000-4000-8000-000000000000/leaderboard", "/api/v1/nope"]) {
       expect((await fetchChecked(viewer, "GET", url)).status(), `${viewer.who} GET ${url}`).toBeGreaterThanOrEqual(400);
@@ -153,6 +161,11 @@ test("gold content and gold metadata never reach anyone but organizers", async (
       `/submissions/${ownId}`,
       `/submissions/${partialId}`,
       `/submissions/${rivalId}`,
+      `/submissions/${ownId}/documents/alpha`,
+      `/submissions/${rivalId}/documents/beta`,
+      `/compare?a=${ownId}&b=${partialId}`,
+      "/metrics",
+      "/metrics/muc",
       "/teams",
       "/account",
     ];

@@ -1,10 +1,10 @@
 /**
  * Names of the Kummerfeld & Klein (2013) error categories for pages, in display order.
  */
-import type { ErrorKind } from "../../lib/services/analysis";
+import { ERROR_KINDS, type ErrorKind } from "../../lib/services/analysis";
 
-/** The categories in display order. */
-export const ERROR_KIND_ORDER: readonly ErrorKind[] = ["span", "missing-mention", "extra-mention", "missing-entity", "extra-entity", "divided", "conflated"];
+/** The categories in display order (the scorer's order). */
+export const ERROR_KIND_ORDER: readonly ErrorKind[] = ERROR_KINDS;
 
 /** Person-readable names. */
 export const ERROR_KIND_LABELS: Record<ErrorKind, string> = {

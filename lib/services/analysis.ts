@@ -30,6 +30,8 @@ import type { Corpus, Entity } from "../../scoring/index";
 import { excludedCategoriesOf } from "./task-analysis";
 
 export type { CorefError, DisclosureTable, ErrorCounts, ErrorKind } from "../../scoring/analysis/index";
+/** The error categories in display order (for pages, which do not import scoring/). */
+export { ERROR_KINDS } from "../../scoring/analysis/index";
 
 /** A run's analyses for one viewer. */
 export interface RunAnalysisView {
