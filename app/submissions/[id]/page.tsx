@@ -5,6 +5,7 @@ import { NotFoundError } from "../../../lib/errors";
 import { getRunAnalysis } from "../../../lib/services/analysis";
 import { listComparableRuns } from "../../../lib/services/significance";
 import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
+import type { Viewer } from "../../../lib/permissions";
 import { getViewer } from "../../../lib/session";
 import { Instant } from "../../_components/phase-window";
 import { RunDisclosureTable, RunErrorSummary } from "../../_components/run-analysis";
@@ -19,9 +20,9 @@ type Params = Promise<{ id: string }>;
 export const metadata: Metadata = { title: "Submission" };
 
 /** The submission, or a 404 when it does not exist or the viewer may not see it. */
-async function load(id: string): Promise<SubmissionView> {
+async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
   try {
-    return await getSubmissionForViewer(id, await getViewer());
+    return await getSubmissionForViewer(id, viewer);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
@@ -31,12 +32,13 @@ async function load(id: string): Promise<SubmissionView> {
 /**
  * One submission: a live status badge, its metadata (including the gold and scorer versions
  * behind the scores), the full metric table, the error when it failed, and per-document
- * scores when the viewer may see them.
+ * scores when the viewer may see them; then the run's analyses (error analysis where the
+ * phase allows it, the pronoun disclosure) and a chooser to compare it with another run.
  */
 export default async function SubmissionPage({ params }: { params: Params }) {
   const { id } = await params;
-  const s = await load(id);
   const viewer = await getViewer();
+  const s = await load(id, viewer);
   const [analysis, comparable] = await Promise.all([getRunAnalysis(viewer, s.id), listComparableRuns(viewer, s.id)]);
   const zone = s.phase.displayTimeZone;
   const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
