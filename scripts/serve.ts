@@ -137,7 +137,7 @@ export function newestSourceMtime(root: string): number {
  * @param root the repository root
  */
 export function needsBuild(root: string): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   return newestSourceMtime(root) > statSync(buildId).mtimeMs;
 }
