@@ -18,7 +18,6 @@ describe("loadEnv", () => {
     const env = loadEnv({});
     expect(env).toMatchObject({
       NODE_ENV: "development",
-      EMBEDDED_PG_PORT: 54329,
       EMBEDDED_PG_DATA_DIR: ".data/postgres",
       NEXTAUTH_SECRET: DEV_NEXTAUTH_SECRET,
       NEXTAUTH_URL: "http://localhost:3000",
@@ -28,6 +27,8 @@ describe("loadEnv", () => {
       LOG_LEVEL: "info",
     });
     expect(env.DATABASE_URL).toBeUndefined();
+    // No fixed port: the embedded Postgres picks a free one on first start and keeps it.
+    expect(env.EMBEDDED_PG_PORT).toBeUndefined();
   });
 
   it("parses numbers and keeps given values", () => {

@@ -11,9 +11,6 @@ export const DEV_NEXTAUTH_SECRET = "corefboard-development-secret-do-not-use-in-
 
 const MB = 1024 * 1024;
 
-/** Default port of the embedded Postgres (EMBEDDED_PG_PORT). */
-export const DEFAULT_EMBEDDED_PG_PORT = 54329;
-
 /** Default data folder of the embedded Postgres, relative to the working directory (EMBEDDED_PG_DATA_DIR). */
 export const DEFAULT_EMBEDDED_PG_DATA_DIR = ".data/postgres";
 
@@ -35,8 +32,11 @@ const fields = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   /** Postgres to use. Unset: start the embedded Postgres (EMBEDDED_PG_*). */
   DATABASE_URL: postgresUrl.optional(),
-  /** Port of the embedded Postgres (127.0.0.1 only). */
-  EMBEDDED_PG_PORT: int(1, 65535).default(DEFAULT_EMBEDDED_PG_PORT),
+  /**
+   * Port of the embedded Postgres (127.0.0.1 only). Unset: a free port picked on first start
+   * and kept with the generated password beside the data folder (`lib/db/embedded.ts`).
+   */
+  EMBEDDED_PG_PORT: int(1, 65535).optional(),
   /** Data folder of the embedded Postgres. */
   EMBEDDED_PG_DATA_DIR: z.string().default(DEFAULT_EMBEDDED_PG_DATA_DIR),
   /** Signs NextAuth session tokens. Required in production (at least 32 characters). */
