@@ -16,7 +16,8 @@ export type DomainErrorCode =
   | "validation"
   | "phase_closed"
   | "quota_exceeded"
-  | "too_large";
+  | "too_large"
+  | "rate_limited";
 
 /** One problem with one input field; `path` is the field name, dotted for nested fields. */
 export interface FieldError {
@@ -123,6 +124,18 @@ export class QuotaExceededError extends DomainError {
 export class TooLargeError extends DomainError {
   constructor(message: string, details: { maxBytes: number; size: number }) {
     super("too_large", 413, message, details);
+  }
+}
+
+/**
+ * 429: too many attempts of one kind (sign-in per account or per address, team creation per
+ * user) in the current window (`lib/rate-limit.ts`). The message says when to try again
+ * ("… Try again at 14:05 (UTC)."); `retryAt` is that instant (ISO 8601) and
+ * `retryAfterSeconds` the wait, which API answers also send as `Retry-After`.
+ */
+export class RateLimitedError extends DomainError {
+  constructor(message: string, details: { retryAt: string; retryAfterSeconds: number }) {
+    super("rate_limited", 429, message, details);
   }
 }
 
