@@ -17,7 +17,7 @@
  * worker is gone) instead of waiting for pg-boss' own expiry.
  */
 import PgBoss from "pg-boss";
-import { scoringConfig } from "./scoring-config";
+import { scoringConfig } from "./worker/config";
 
 /** The queue name used by web (send) and workers (work). */
 export const SCORE_QUEUE = "score-submission";

@@ -10,8 +10,8 @@
  */
 import { disconnectPrisma } from "../lib/db/client";
 import { EnvError, loadEnv } from "../lib/env";
-import { ScoringConfigError, scoringConfig } from "../lib/scoring-config";
-import { startWorker } from "../lib/worker";
+import { ScoringConfigError, scoringConfig } from "../lib/worker/config";
+import { startWorker } from "../lib/worker/worker";
 
 async function main(): Promise<number> {
   let env;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { stopBoss } from "../queue";
-import { scoreSubmission } from "../scoring-job";
+import { scoreSubmission } from "../worker/scoring-job";
 import { dataDir } from "../../scoring/test/data-dir";
 import { DEMO_TASK_SLUG, loadDemoTask } from "./demo-task";
 

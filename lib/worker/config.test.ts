@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScoringConfigError, scoringConfig } from "./scoring-config";
+import { ScoringConfigError, scoringConfig } from "./config";
 
 describe("scoringConfig", () => {
   it("derives the stale threshold and the job expiry from the timeout", () => {

@@ -29,16 +29,16 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { getPrisma, type PrismaClient } from "./db/client";
-import { Prisma } from "./generated/prisma/client";
-import type { Db, Tx } from "./services/db";
-import { findActiveGold } from "./services/gold";
-import { BLANC_COREF, BLANC_NONCOREF, type DocumentScoreRowLike, type ScoreRowLike } from "./services/scores";
-import { unpackFile } from "./storage";
-import { scoringConfig, type ScoringConfig } from "./scoring-config";
+import { getPrisma, type PrismaClient } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
+import type { Db, Tx } from "../services/db";
+import { findActiveGold } from "../services/gold";
+import { BLANC_COREF, BLANC_NONCOREF, type DocumentScoreRowLike, type ScoreRowLike } from "../services/scores";
+import { unpackFile } from "../storage";
+import { scoringConfig, type ScoringConfig } from "./config";
 import type { ThreadInput, ThreadResult } from "./scoring-thread";
-import { COUNT_METRICS, OPTIONAL_METRICS, toScore, type Counts, type Report, type Score } from "../scoring/index";
-import type { RunAnalysisResult } from "../scoring/analysis/index";
+import { COUNT_METRICS, OPTIONAL_METRICS, toScore, type Counts, type Report, type Score } from "../../scoring/index";
+import type { RunAnalysisResult } from "../../scoring/analysis/index";
 
 /** Where a failed submission failed. The quota code does not count stage `platform`. */
 export type ErrorStage = "validation" | "scoring" | "platform";
@@ -66,7 +66,7 @@ export interface ScoreOptions {
 
 /** The scorer version recorded with every score: `version` from package.json. */
 export const SCORER_VERSION: string = (() => {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: string };
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
   return pkg.version ?? "0.0.0";
 })();
 

@@ -4,8 +4,8 @@
  * Used by lib/scoring-job.test.ts and lib/worker.test.ts only.
  */
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "./db/client";
-import { packFile } from "./storage";
+import type { PrismaClient } from "../db/client";
+import { packFile } from "../storage";
 
 /** A CoNLL-2012 file from documents given as `[name, rows]`, rows being `WORD CELL` or "" (sentence break). */
 export function conll(...docs: [name: string, rows: string[]][]): string {

@@ -5,14 +5,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { useTestDatabase } from "./db/test-db";
-import { enqueueScoring, stopBoss } from "./queue";
+import { useTestDatabase } from "../db/test-db";
+import { enqueueScoring, stopBoss } from "../queue";
 import { createPhase, createSubmission, RESPONSE } from "./scoring-job.fixtures";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");

@@ -10,10 +10,10 @@
  * line and column.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { evaluate, type Report } from "../scoring/index";
-import { analyzeRun, ENGLISH_PRONOUNS, parsePronounLexicon, type RunAnalysisResult } from "../scoring/analysis/index";
-import { FormatError, readCorpus } from "../scoring/formats/index";
-import type { Corpus } from "../scoring/types";
+import { evaluate, type Report } from "../../scoring/index";
+import { analyzeRun, ENGLISH_PRONOUNS, parsePronounLexicon, type RunAnalysisResult } from "../../scoring/analysis/index";
+import { FormatError, readCorpus } from "../../scoring/formats/index";
+import type { Corpus } from "../../scoring/types";
 
 /** What the job passes in `workerData`. */
 export interface ThreadInput {

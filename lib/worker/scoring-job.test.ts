@@ -2,15 +2,15 @@
  * scoreSubmission and reconcile against a real (embedded) Postgres and pg-boss.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { useTestDatabase } from "./db/test-db";
-import { SCORE_QUEUE, enqueueScoring, getBoss, stopBoss, submissionsWithLiveJobs } from "./queue";
+import { useTestDatabase } from "../db/test-db";
+import { SCORE_QUEUE, enqueueScoring, getBoss, stopBoss, submissionsWithLiveJobs } from "../queue";
 import { reconcile, tooManyAttemptsMessage } from "./reconciler";
-import { scoringConfig, type ScoringConfig } from "./scoring-config";
+import { scoringConfig, type ScoringConfig } from "./config";
 import { SCORER_VERSION, scoreSubmission } from "./scoring-job";
 import { BROKEN, KEY, KEY_V2, RESPONSE, addGold, createPhase, createSubmission } from "./scoring-job.fixtures";
-import { packFile } from "./storage";
-import { evaluate, type Report } from "../scoring/index";
-import { readCorpus } from "../scoring/formats/index";
+import { packFile } from "../storage";
+import { evaluate, type Report } from "../../scoring/index";
+import { readCorpus } from "../../scoring/formats/index";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));

@@ -13,9 +13,9 @@
  *    Submissions whose job waits for a retry are left alone, so backoff is respected.
  */
 import type PgBoss from "pg-boss";
-import { getPrisma, type PrismaClient } from "./db/client";
-import { cancelAbandonedJobs, enqueueScoring, getBoss, submissionsWithLiveJobs } from "./queue";
-import { scoringConfig, type ScoringConfig } from "./scoring-config";
+import { getPrisma, type PrismaClient } from "../db/client";
+import { cancelAbandonedJobs, enqueueScoring, getBoss, submissionsWithLiveJobs } from "../queue";
+import { scoringConfig, type ScoringConfig } from "./config";
 
 /** Options of {@link reconcile}. */
 export interface ReconcileOptions {

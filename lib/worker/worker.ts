@@ -15,12 +15,12 @@
  */
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
-import { getPrisma } from "./db/client";
-import { getBoss, SCORE_QUEUE, stopBoss, type ScoreJobData } from "./queue";
+import { getPrisma } from "../db/client";
+import { getBoss, SCORE_QUEUE, stopBoss, type ScoreJobData } from "../queue";
 import { reconcile } from "./reconciler";
 import { scoreSubmission, type ScoreOutcome } from "./scoring-job";
-import { isUuid } from "./services/db";
-import type { ScoringConfig } from "./scoring-config";
+import { isUuid } from "../services/db";
+import type { ScoringConfig } from "./config";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
