@@ -73,6 +73,8 @@ function describeForLog(error: unknown): string {
  * - `DomainError`: its status and `errorResponseBody` body. For a file that could not be
  *   read, the body also lists the problems as `errors: [{file, line, column, expected,
  *   found, message}]` (the documented API shape; `formatErrors` carries the same list).
+ *   When its details carry `retryAfterSeconds` (rate limits, a busy server), the answer has
+ *   a `Retry-After` header with that many seconds (at least 1).
  * - {@link HttpError}: its status, code and message.
  * - Anything else: logged, then a generic 500 (the error's message is not sent).
  *
@@ -90,6 +92,8 @@ export function errorResponse(error: unknown, context = "api"): Response {
   }
   const headers: Record<string, string> = {};
   if (status === 401) headers["WWW-Authenticate"] = 'Bearer realm="corefboard"';
+  const retryAfter = isDomainError(error) ? error.details?.retryAfterSeconds : undefined;
+  if (typeof retryAfter === "number" && Number.isFinite(retryAfter)) headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfter)));
   return jsonResponse(body, { status, headers });
 }
 

@@ -2,14 +2,18 @@
  * Who is making the request: from the next-auth session cookie (pages, server actions) or a
  * bearer API token (`/api/v1` routes). Server-only.
  *
- * The JWT only proves who signed in. Each call re-reads the user, so a deleted account loses
- * access at once and a role change applies on the next request.
+ * The session cookie is next-auth's encrypted JWT; it only proves who signed in and with which
+ * session version. Each call re-reads the user (`getSessionUser`), so a deleted account loses
+ * access at once, a role change applies on the next request, and a session ended by sign-out,
+ * a password change or "sign out everywhere" is refused from the next request on, even
+ * when someone kept a copy of the cookie.
  */
-import { getServerSession } from "next-auth";
-import { authOptions } from "./auth/options";
+import { cookies } from "next/headers";
+import { getToken } from "next-auth/jwt";
+import { authSecret, tokenSessionVersion, usesSecureCookies } from "./auth/options";
 import { authenticateBearer } from "./auth/api-tokens";
 import type { SignedInViewer } from "./permissions";
-import { getUserById, type PublicUser } from "./services/users";
+import { getSessionUser, type PublicUser } from "./services/users";
 
 /** The signed-in user, as pages and services see them. */
 export type CurrentUser = PublicUser;
@@ -25,13 +29,19 @@ export type Viewer = SignedInViewer;
  *
  * Call only where `next/headers` works: server components, server actions, route handlers.
  *
- * @returns `{id, email, name, role}`, or null when nobody is signed in or the account is gone
+ * @returns `{id, email, name, role}`, or null when nobody is signed in, the cookie is not a
+ *   valid session token, the session was revoked, or the account is gone
  */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
-  const session = await getServerSession(authOptions);
-  const id = session?.user?.id;
-  if (!id) return null;
-  return getUserById(id);
+  const jar = await cookies();
+  // Only the cookie: getToken would also take a JWT from an Authorization header.
+  const token = await getToken({
+    req: { cookies: Object.fromEntries(jar.getAll().map((c) => [c.name, c.value])), headers: {} } as never,
+    secret: authSecret(),
+    secureCookie: usesSecureCookies(),
+  });
+  if (!token?.sub) return null;
+  return getSessionUser(token.sub, tokenSessionVersion(token));
 }
 
 /**

@@ -1,4 +1,4 @@
-// Adds the user id and role to next-auth's Session and JWT types.
+// Adds the user id and role to next-auth's Session, and the role and session version to its JWT.
 import type { DefaultSession } from "next-auth";
 
 declare module "next-auth" {
@@ -10,5 +10,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     role?: "ADMIN" | "USER";
+    /** `users.session_version` at sign-in; the token is refused once the user's version moves on. */
+    sv?: number;
   }
 }

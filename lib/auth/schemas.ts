@@ -37,11 +37,18 @@ export const nameSchema = labelSchema({
   control: "Names cannot contain control characters.",
 });
 
-/** A new password: at least {@link MIN_PASSWORD_LENGTH} characters, at most 72 UTF-8 bytes. */
+/** True when a password fits in {@link MAX_PASSWORD_BYTES} UTF-8 bytes. */
+const withinMaxBytes = (p: string) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES;
+
+/**
+ * A new password: at least {@link MIN_PASSWORD_LENGTH} characters, at most
+ * {@link MAX_PASSWORD_BYTES} UTF-8 bytes (argon2 reads all of it; the bound only keeps absurd
+ * inputs out).
+ */
 export const newPasswordSchema = z
   .string({ error: "Choose a password." })
   .min(MIN_PASSWORD_LENGTH, { error: `Passwords must be at least ${MIN_PASSWORD_LENGTH} characters.` })
-  .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, {
+  .refine(withinMaxBytes, {
     error: `Passwords can be at most ${MAX_PASSWORD_BYTES} bytes (about ${MAX_PASSWORD_BYTES} plain letters).`,
   });
 
@@ -57,8 +64,32 @@ export type SignUpInput = z.input<typeof signUpSchema>;
 /** Sign-in input: only bounded, not checked for strength (old passwords stay valid). */
 export const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().min(1).max(254),
-  password: z.string().min(1).max(1024),
+  password: z.string().min(1).refine(withinMaxBytes),
 });
+
+/**
+ * The password-change form: the current password (bounded like sign-in input), a new one
+ * ({@link newPasswordSchema}, different from the current one) typed twice.
+ */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: "Enter your current password." })
+      .min(1, { error: "Enter your current password." })
+      .refine(withinMaxBytes, { error: "That is not your current password." }),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string({ error: "Type the new password again." }),
+  })
+  .superRefine((input, ctx) => {
+    if (input.confirmPassword !== input.newPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "The two new passwords do not match." });
+    }
+    if (input.newPassword === input.currentPassword) {
+      ctx.addIssue({ code: "custom", path: ["newPassword"], message: "The new password must differ from the current one." });
+    }
+  });
+/** What the password-change form sends. */
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 
 /** Name of an API token, e.g. "laptop" or "CI": trimmed, 1–100 characters, no control characters. */
 export const tokenNameSchema = labelSchema({

@@ -1,32 +1,36 @@
 import bcrypt from "bcryptjs";
 import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { bcryptCost } from "../auth/password";
-import {
-  EmailTakenError,
-  UserInputError,
-  createUser,
-  getUserByEmail,
-  getUserById,
-  signUp,
-  verifyCredentials,
-} from "./users";
+
+// Count the native argon2 checks (to see that unknown accounts cost one too).
+const argon2Calls = vi.hoisted(() => ({ verify: 0 }));
+vi.mock("@node-rs/argon2", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@node-rs/argon2")>();
+  return {
+    ...real,
+    verify: async (...args: Parameters<typeof real.verify>) => {
+      argon2Calls.verify++;
+      return real.verify(...args);
+    },
+  };
+});
+
+const { verifyPassword } = await import("../auth/password");
+const { RateLimitedError } = await import("../errors");
+const { EmailTakenError, UserInputError, changePassword, createUser, getSessionUser, getUserByEmail, getUserById, revokeSessions, signUp, verifyCredentials } =
+  await import("./users");
 
 const db = useTestDatabase();
 
 describe("signUp", () => {
-  it("creates a USER with a normalized email and a bcrypt hash (not the password)", async () => {
+  it("creates a USER with a normalized email and an argon2id hash (not the password), session version 0", async () => {
     const user = await signUp("  Ada@Example.ORG ", "  Ada Lovelace ", "correct horse battery");
     expect(user).toMatchObject({ email: "ada@example.org", name: "Ada Lovelace", role: "USER" });
     expect(Object.keys(user).sort()).toEqual(["email", "id", "name", "role"]);
     const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
-    expect(row.passwordHash).toMatch(/^\$2[aby]\$10\$/);
+    expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
     expect(row.passwordHash).not.toContain("correct horse");
-  });
-
-  it("uses cost 10 under NODE_ENV=test", () => {
-    expect(process.env.NODE_ENV).toBe("test");
-    expect(bcryptCost()).toBe(10);
+    expect(row.sessionVersion).toBe(0);
   });
 
   it("refuses a duplicate email, whatever its case", async () => {
@@ -51,7 +55,7 @@ describe("signUp", () => {
     ["a@example.org", "x".repeat(101), "0123456789", "name"],
     ["a@example.org", "Name", "short", "password"],
     ["a@example.org", "Name", "123456789", "password"],
-    ["a@example.org", "Name", "é".repeat(37), "password"], // 74 bytes > bcrypt's 72
+    ["a@example.org", "Name", "é".repeat(513), "password"], // 1026 bytes > 1024
   ])("rejects email=%j name=%j password=%j on field %s", async (email, name, password, field) => {
     const error = await signUp(email, name, password).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserInputError);
@@ -59,15 +63,21 @@ describe("signUp", () => {
     expect(await db.prisma.user.count({ where: { email: "a@example.org" } })).toBe(0);
   });
 
-  it("accepts a 10-character password", async () => {
+  it("accepts a 10-character password, and long ones up to 1024 bytes (no 72-byte bcrypt cut)", async () => {
     await expect(signUp("ten@example.org", "Ten", "abcdefghij")).resolves.toMatchObject({ email: "ten@example.org" });
+    const long = "é".repeat(512); // 1024 bytes
+    await signUp("long@example.org", "Long", long);
+    await expect(verifyCredentials("long@example.org", long)).resolves.toMatchObject({ email: "long@example.org" });
+    await expect(verifyCredentials("long@example.org", `${"é".repeat(511)}e`)).resolves.toBeNull();
   });
 });
 
 describe("verifyCredentials", () => {
-  it("returns the user for the right password, with any email case", async () => {
+  it("returns the user and its session version for the right password, with any email case", async () => {
     const user = await signUp("grace@example.org", "Grace", "a long enough password");
-    await expect(verifyCredentials("Grace@Example.org", "a long enough password")).resolves.toEqual(user);
+    await expect(verifyCredentials("Grace@Example.org", "a long enough password")).resolves.toEqual({ ...user, sessionVersion: 0 });
+    await db.prisma.user.update({ where: { id: user.id }, data: { sessionVersion: 7 } });
+    await expect(verifyCredentials("grace@example.org", "a long enough password")).resolves.toEqual({ ...user, sessionVersion: 7 });
   });
 
   it("returns null for a wrong password, an unknown email, or junk", async () => {
@@ -78,22 +88,117 @@ describe("verifyCredentials", () => {
     await expect(verifyCredentials("alan@example.org", "x".repeat(5000))).resolves.toBeNull();
   });
 
-  it("still checks a bcrypt hash for unknown emails, so timing does not reveal accounts", async () => {
+  it("refuses junk input without hashing", async () => {
+    const before = argon2Calls.verify;
+    await verifyCredentials("", "");
+    await verifyCredentials("junk@example.org", "x".repeat(1025));
+    expect(argon2Calls.verify).toBe(before);
+  });
+
+  it("still checks an argon2 hash for unknown emails, so timing does not reveal accounts", async () => {
     await signUp("timing@example.org", "Timing", "a long enough password");
-    const compare = vi.spyOn(bcrypt, "compare");
-    try {
-      await verifyCredentials("timing@example.org", "wrong password!!");
-      expect(compare).toHaveBeenCalledTimes(1);
-      await verifyCredentials("missing@example.org", "wrong password!!");
-      expect(compare).toHaveBeenCalledTimes(2);
-    } finally {
-      compare.mockRestore();
-    }
+    const before = argon2Calls.verify;
+    await verifyCredentials("timing@example.org", "wrong password!!");
+    expect(argon2Calls.verify).toBe(before + 1);
+    await verifyCredentials("missing@example.org", "wrong password!!");
+    expect(argon2Calls.verify).toBe(before + 2);
   });
 
   it("returns null for an account without a password", async () => {
     await db.prisma.user.create({ data: { email: "nopass@example.org", name: "No pass" } });
     await expect(verifyCredentials("nopass@example.org", "anything at all")).resolves.toBeNull();
+  });
+
+  it("accepts a bcrypt hash from before argon2 and replaces it with argon2id at the next successful sign-in", async () => {
+    const legacy = await bcrypt.hash("an old bcrypt password", 4);
+    const created = await db.prisma.user.create({ data: { email: "legacy@example.org", name: "Legacy", passwordHash: legacy } });
+    // A wrong password leaves the hash alone.
+    await expect(verifyCredentials("legacy@example.org", "not the old password")).resolves.toBeNull();
+    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: created.id } })).passwordHash).toBe(legacy);
+
+    await expect(verifyCredentials("legacy@example.org", "an old bcrypt password")).resolves.toMatchObject({ id: created.id });
+    const upgraded = (await db.prisma.user.findUniqueOrThrow({ where: { id: created.id } })).passwordHash!;
+    expect(upgraded).toMatch(/^\$argon2id\$/);
+    await expect(verifyPassword("an old bcrypt password", upgraded)).resolves.toBe(true);
+    // And the upgraded account keeps signing in.
+    await expect(verifyCredentials("legacy@example.org", "an old bcrypt password")).resolves.toMatchObject({ id: created.id });
+    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: created.id } })).passwordHash).toBe(upgraded);
+  });
+
+  it("locks an email after 10 failed attempts, whatever the password, until the window ends", async () => {
+    await signUp("locked@example.org", "Locked", "the right password");
+    for (let i = 0; i < 10; i++) await expect(verifyCredentials("locked@example.org", `wrong ${i}`)).resolves.toBeNull();
+    const error = await verifyCredentials("LOCKED@example.org", "the right password").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as Error).message).toMatch(/^Too many sign-in attempts for this email address\. Try again at \d\d:\d\d \(UTC\)\.$/);
+  });
+});
+
+describe("changePassword", () => {
+  it("checks the current password, stores the new one and ends every session", async () => {
+    const user = await signUp("change@example.org", "Change", "the first password");
+    await expect(changePassword(user.id, { currentPassword: "the first password", newPassword: "the second password", confirmPassword: "the second password" })).resolves.toBe(1);
+    await expect(verifyCredentials("change@example.org", "the first password")).resolves.toBeNull();
+    await expect(verifyCredentials("change@example.org", "the second password")).resolves.toEqual({ ...user, sessionVersion: 1 });
+    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
+  });
+
+  it.each([
+    [{ currentPassword: "not it at all", newPassword: "the second password", confirmPassword: "the second password" }, "currentPassword", "That is not your current password."],
+    [{ currentPassword: "", newPassword: "the second password", confirmPassword: "the second password" }, "currentPassword", "Enter your current password."],
+    [{ currentPassword: "the first password", newPassword: "short", confirmPassword: "short" }, "newPassword", "Passwords must be at least 10 characters."],
+    [{ currentPassword: "the first password", newPassword: "the second password", confirmPassword: "the second passwort" }, "confirmPassword", "The two new passwords do not match."],
+    [{ currentPassword: "the first password", newPassword: "the first password", confirmPassword: "the first password" }, "newPassword", "The new password must differ from the current one."],
+  ])("refuses %j on field %s", async (input, field, message) => {
+    const user = await signUp(`refuse-${Math.random().toString(36).slice(2)}@example.org`, "Refuse", "the first password");
+    const error = await changePassword(user.id, input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserInputError);
+    expect((error as InstanceType<typeof UserInputError>).fields).toEqual({ [field]: message });
+    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.sessionVersion).toBe(0);
+    await expect(verifyPassword("the first password", row.passwordHash!)).resolves.toBe(true);
+  });
+
+  it("counts wrong current passwords like failed sign-ins", async () => {
+    const user = await signUp("guess@example.org", "Guess", "the first password");
+    for (let i = 0; i < 10; i++) {
+      await expect(changePassword(user.id, { currentPassword: `guess ${i}`, newPassword: "the second password", confirmPassword: "the second password" })).rejects.toBeInstanceOf(UserInputError);
+    }
+    await expect(changePassword(user.id, { currentPassword: "the first password", newPassword: "the second password", confirmPassword: "the second password" })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(verifyCredentials("guess@example.org", "the first password")).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
+  it("refuses a user without a password or an unknown id", async () => {
+    const nopass = await db.prisma.user.create({ data: { email: "nopass-change@example.org", name: "No pass" } });
+    const input = { currentPassword: "anything long", newPassword: "the second password", confirmPassword: "the second password" };
+    await expect(changePassword(nopass.id, input)).rejects.toBeInstanceOf(UserInputError);
+    await expect(changePassword("00000000-0000-4000-8000-000000000000", input)).rejects.toBeInstanceOf(UserInputError);
+    await expect(changePassword("not-a-uuid", input)).rejects.toBeInstanceOf(UserInputError);
+  });
+});
+
+describe("session versions", () => {
+  it("getSessionUser accepts only the current version; revokeSessions bumps it", async () => {
+    const user = await signUp("versions@example.org", "Versions", "0123456789");
+    await expect(getSessionUser(user.id, 0)).resolves.toEqual(user);
+    await expect(getSessionUser(user.id, 1)).resolves.toBeNull();
+    await expect(revokeSessions(user.id)).resolves.toBe(true);
+    await expect(getSessionUser(user.id, 0)).resolves.toBeNull();
+    await expect(getSessionUser(user.id, 1)).resolves.toEqual(user);
+    // Conditional: only while the version is still the given one.
+    await expect(revokeSessions(user.id, 0)).resolves.toBe(false);
+    await expect(getSessionUser(user.id, 1)).resolves.toEqual(user);
+    await expect(revokeSessions(user.id, 1)).resolves.toBe(true);
+    await expect(getSessionUser(user.id, 2)).resolves.toEqual(user);
+  });
+
+  it("gives null for unknown or malformed ids and versions", async () => {
+    await expect(getSessionUser("not-a-uuid", 0)).resolves.toBeNull();
+    await expect(getSessionUser("00000000-0000-4000-8000-000000000000", 0)).resolves.toBeNull();
+    const user = await signUp("versions2@example.org", "Versions", "0123456789");
+    await expect(getSessionUser(user.id, 0.5)).resolves.toBeNull();
+    await expect(revokeSessions("not-a-uuid")).resolves.toBe(false);
   });
 });
 

@@ -1,14 +1,33 @@
 /**
- * User accounts: sign-up, password checks, and account creation for the admin CLI.
+ * User accounts: sign-up, sign-in checks, password changes, session revocation, and account
+ * creation for the admin CLI.
  *
- * Emails are stored lower-cased; every lookup normalizes first. Passwords are bcrypt-hashed
- * (`lib/auth/password.ts`) and never leave this module.
+ * - Emails are stored lower-cased; every lookup normalizes first.
+ * - Passwords are hashed with argon2id off the event loop (`lib/auth/password.ts`) and never
+ *   leave this module. A bcrypt hash from before argon2 is replaced at the next successful
+ *   sign-in.
+ * - Sign-in and password changes are rate limited per email (and sign-in per client
+ *   address) BEFORE any hashing (`lib/rate-limit.ts`), so a flood is refused cheaply.
+ * - Sessions: each user has a session version (`users.session_version`). A session token
+ *   carries the version it was issued with and is accepted only while it is still the
+ *   user's version ({@link getSessionUser}); sign-out, a password change and "sign out
+ *   everywhere" bump it ({@link revokeSessions}), which ends every session of the user,
+ *   copies of the cookie included. API tokens are separate and revoked one by one.
  */
 import { getPrisma } from "../db/client";
 import { ValidationError } from "../errors";
 import { UserRole } from "../generated/prisma/enums";
-import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/password";
-import { credentialsSchema, emailSchema, fieldErrors, nameSchema, newPasswordSchema, signUpSchema } from "../auth/schemas";
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from "../auth/password";
+import {
+  changePasswordSchema,
+  credentialsSchema,
+  emailSchema,
+  fieldErrors,
+  nameSchema,
+  newPasswordSchema,
+  signUpSchema,
+} from "../auth/schemas";
+import { consumeRateLimit, reserveSignInAttempt } from "../rate-limit";
 import { z } from "zod";
 import { isUniqueViolation, isUuid } from "./db";
 
@@ -46,6 +65,12 @@ export class EmailTakenError extends ValidationError {
   constructor(readonly email: string) {
     super(`An account with the email address ${email} already exists.`, { fieldErrors: [{ path: "email", message: EMAIL_TAKEN }] });
   }
+}
+
+/** A user as a new session sees them: the public fields and the session version to carry. */
+export interface SignedInUser extends PublicUser {
+  /** `users.session_version` at sign-in; the session is valid while it is unchanged. */
+  sessionVersion: number;
 }
 
 const publicFields = { id: true, email: true, name: true, role: true } as const;
@@ -105,27 +130,118 @@ async function insertUser(email: string, name: string, password: string, role: U
 }
 
 /**
- * Checks an email and password. Takes about as long whether or not the account exists.
+ * Checks an email and password for sign-in. Takes about as long whether or not the account
+ * exists. The attempt is counted against the email and the client address before any
+ * hashing, and given back when the password is right (only failures count). A bcrypt hash
+ * is replaced by an argon2id one on success.
  *
- * @returns the user when the password is right; null otherwise (unknown email, wrong
- *   password, account without a password, or malformed input)
+ * @param email as typed (trimmed and lower-cased here)
+ * @param password as typed
+ * @param address the client's address key (`clientAddress()` in `lib/rate-limit.ts`); null
+ *   or omitted: only the per-email limit applies
+ * @returns the user and its session version when the password is right; null otherwise
+ *   (unknown email, wrong password, account without a password, or malformed input, which is
+ *   refused without hashing and without counting)
+ * @throws RateLimitedError (429, "Too many sign-in attempts … Try again at 14:05 (UTC).")
+ *   when the email's or the address's attempts are used up, the password unchecked
  */
-export async function verifyCredentials(email: string, password: string): Promise<PublicUser | null> {
+export async function verifyCredentials(email: string, password: string, address: string | null = null): Promise<SignedInUser | null> {
   const parsed = credentialsSchema.safeParse({ email, password });
-  if (!parsed.success) {
-    await burnPasswordCheck(typeof password === "string" ? password.slice(0, 1024) : "");
-    return null;
-  }
-  const row = await getPrisma().user.findUnique({
+  if (!parsed.success) return null;
+  const reservation = await reserveSignInAttempt(parsed.data.email, address);
+  const prisma = getPrisma();
+  const row = await prisma.user.findUnique({
     where: { email: parsed.data.email },
-    select: { ...publicFields, passwordHash: true },
+    select: { ...publicFields, passwordHash: true, sessionVersion: true },
   });
   if (!row?.passwordHash) {
     await burnPasswordCheck(parsed.data.password);
     return null;
   }
   if (!(await verifyPassword(parsed.data.password, row.passwordHash))) return null;
-  const { passwordHash: _omit, ...user } = row;
+  await reservation.succeeded();
+  const { passwordHash, ...user } = row;
+  if (needsRehash(passwordHash)) {
+    // Only if the hash is still the one just checked (a concurrent password change wins).
+    const fresh = await hashPassword(parsed.data.password);
+    await prisma.user.updateMany({ where: { id: user.id, passwordHash }, data: { passwordHash: fresh } });
+  }
+  return user;
+}
+
+/**
+ * Changes the signed-in user's password, after checking the current one, and ends all of
+ * the user's sessions (the caller signs the current browser in again with the new password).
+ * Counted against the user's email like a sign-in attempt (before any hashing; given back on
+ * success).
+ *
+ * @param userId the signed-in user
+ * @param input `currentPassword`, `newPassword`, `confirmPassword` as typed
+ * @returns the user's new session version
+ * @throws UserInputError (422) with fields `currentPassword` (missing or wrong, or the
+ *   account is gone or has no password), `newPassword` (too short or long, or the same as
+ *   the current one) or `confirmPassword` (does not match); RateLimitedError (429) when the
+ *   email's attempts are used up (the current password is then not checked)
+ */
+export async function changePassword(
+  userId: string,
+  input: { currentPassword: string; newPassword: string; confirmPassword: string },
+): Promise<number> {
+  const parsed = changePasswordSchema.safeParse(input);
+  if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
+  const prisma = getPrisma();
+  const row = isUuid(userId)
+    ? await prisma.user.findUnique({ where: { id: userId }, select: { email: true, passwordHash: true } })
+    : null;
+  if (!row?.passwordHash) throw new UserInputError({ currentPassword: "This account has no password to change." });
+  const attempt = await consumeRateLimit("sign-in-account", row.email);
+  if (!(await verifyPassword(parsed.data.currentPassword, row.passwordHash))) {
+    throw new UserInputError({ currentPassword: "That is not your current password." });
+  }
+  await attempt.refund();
+  const passwordHash = await hashPassword(parsed.data.newPassword);
+  const updated = await prisma.user.update({
+    where: { id: userId },
+    data: { passwordHash, sessionVersion: { increment: 1 } },
+    select: { sessionVersion: true },
+  });
+  return updated.sessionVersion;
+}
+
+/**
+ * Ends every session of a user (sign-out, "sign out everywhere"): bumps the session
+ * version, so that tokens carrying the old one are refused from the next request on.
+ * API tokens are not affected.
+ *
+ * @param userId the user
+ * @param onlyIfVersion bump only while the version is still this one (sign-out with a
+ *   token: signing out with an already revoked token changes nothing)
+ * @returns true when the version was bumped
+ */
+export async function revokeSessions(userId: string, onlyIfVersion?: number): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const { count } = await getPrisma().user.updateMany({
+    where: { id: userId, ...(onlyIfVersion === undefined ? {} : { sessionVersion: onlyIfVersion }) },
+    data: { sessionVersion: { increment: 1 } },
+  });
+  return count === 1;
+}
+
+/**
+ * The user of a session token, re-read on every request: null when the account is gone or
+ * the token's session version is no longer the user's (signed out, password changed,
+ * signed out everywhere).
+ *
+ * @param userId the token's subject
+ * @param sessionVersion the version the token carries (tokens issued before versions
+ *   existed count as 0)
+ * @returns the user's current public fields (fresh name and role), or null
+ */
+export async function getSessionUser(userId: string, sessionVersion: number): Promise<PublicUser | null> {
+  if (!isUuid(userId) || !Number.isInteger(sessionVersion)) return null;
+  const row = await getPrisma().user.findUnique({ where: { id: userId }, select: { ...publicFields, sessionVersion: true } });
+  if (!row || row.sessionVersion !== sessionVersion) return null;
+  const { sessionVersion: _version, ...user } = row;
   return user;
 }
 
