@@ -2,7 +2,7 @@
  * Results you can dig into, on the demo task (LitBank demo, three baselines scored by the
  * worker): the significance markers and intervals on the leaderboard, the pronoun disclosure
  * table of a run, the compare page, a document's error view for an organizer, and a
- * participant refused the error view on the test phase (allowParticipantAnalysis off).
+ * participant refused the error view on the test phase (participantAnalysis NONE).
  *
  * Every expected number is computed here, independently of the server, with the scoring
  * library on the same demo files: `evaluate`, the paired bootstrap (same default seed and

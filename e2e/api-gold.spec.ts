@@ -5,6 +5,13 @@
  * page they can reach (API reads, error answers, uploads of broken files, HTML pages), and
  * no body or header may contain a canary, nor the gold key's metadata (file name, sha256),
  * which only organizers may see. Organizers do see the metadata on the manage page.
+ *
+ * The phase's participant analysis is TEAMS: the task's teams (the participant's and the
+ * rival's) see the error analysis, document views and per-document scores, which show the
+ * gold's mentions by design (checked: their document view does hold the canary); anonymous
+ * readers and the signed-in non-participant see none of it, and every answer they get is
+ * checked for canaries, the real document ids included. The non-participant's broken
+ * uploads, refused, do not make them a participant.
  */
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { anonymousContext, bearer, signedInContext, type TestUser } from "./helpers/accounts";
@@ -68,7 +75,7 @@ test("gold content and gold metadata never reach anyone but organizers", async (
   const scenario = await setupScenario({
     users: { organizer: {}, participant: { token: true }, rival: { token: true }, outsider: { token: true } },
     task: {
-      phases: [openPhase("test", { allowParticipantAnalysis: true })],
+      phases: [openPhase("test", { participantAnalysis: "TEAMS" })],
       organizers: ["organizer"],
       gold: [{ phase: "test", text: GOLD, fileName: `gold-${META_CANARY}.conll`, as: "organizer" }],
     },
@@ -116,7 +123,12 @@ test("gold content and gold metadata never reach anyone but organizers", async (
     multipart: { file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) }, systemName: "probe" },
   });
 
+  /** The key's document ids as the routes take them (one URL path segment). */
+  const keyDocuments = ["alpha/part 0", "beta/part 0"].map(encodeURIComponent);
+
   for (const viewer of viewers) {
+    // The task's teams (participant, rival) see the analysis; nobody else does.
+    const ofTaskTeams = viewer.user === participant || viewer.user === rival;
     // API reads.
     expect((await fetchChecked(viewer, "GET", "/api/v1/tasks")).status()).toBe(200);
     for (const metric of metrics) {
@@ -130,14 +142,31 @@ test("gold content and gold metadata never reach anyone but organizers", async (
       expect(response.status(), `${viewer.who} GET submission`).toBe(200);
       const view = (await response.json()) as Record<string, unknown>;
       expect(Object.keys(view)).not.toContain("gold");
-      // Analyses: the summary is readable; the document views (gold spans and text) are not,
-      // since the phase does not allow participant analysis.
-      expect((await fetchChecked(viewer, "GET", `/api/v1/submissions/${id}/analysis`)).status(), `${viewer.who} GET analysis`).toBe(200);
+      // Per-document scores: the run's team always (public board); others only as the task's teams.
+      const ownRun = id !== rivalId ? viewer.user === participant : viewer.user === rival;
+      expect(view.perDocument === null, `${viewer.who} perDocument of ${id}`).toBe(!(ownRun || ofTaskTeams));
+      // Analyses: the summary is readable by all; the error analysis only by the task's teams.
+      const analysis = await fetchChecked(viewer, "GET", `/api/v1/submissions/${id}/analysis`);
+      expect(analysis.status(), `${viewer.who} GET analysis`).toBe(200);
+      expect(((await analysis.json()) as { canViewErrors: boolean }).canViewErrors, `${viewer.who} canViewErrors`).toBe(ofTaskTeams);
       for (const doc of ["alpha", "beta", "nope"]) {
         expect((await fetchChecked(viewer, "GET", `/api/v1/submissions/${id}/documents/${doc}`)).status(), `${viewer.who} GET document ${doc}`).toBe(404);
       }
+      for (const doc of keyDocuments) {
+        const url = `/api/v1/submissions/${id}/documents/${doc}`;
+        if (ofTaskTeams) {
+          // TEAMS shows the gold's mentions and text to the task's teams: that is what the setting says.
+          const shown = await viewer.context.fetch(url, { headers: viewer.headers });
+          expect(shown.status(), `${viewer.who} GET ${url}`).toBe(200);
+          if (doc === keyDocuments[0]) expect(await shown.text()).toContain(TOKEN_CANARY);
+        } else {
+          expect((await fetchChecked(viewer, "GET", url)).status(), `${viewer.who} GET ${url}`).toBe(404);
+        }
+      }
     }
-    expect((await fetchChecked(viewer, "GET", `/api/v1/compare?a=${ownId}&b=${rivalId}`)).status()).toBe(200);
+    const compare = await fetchChecked(viewer, "GET", `/api/v1/compare?a=${ownId}&b=${rivalId}`);
+    expect(compare.status()).toBe(200);
+    expect(((await compare.json()) as { documents: unknown[] | null }).documents === null, `${viewer.who} compare documents`).toBe(!ofTaskTeams);
     expect((await fetchChecked(viewer, "GET", `${board}?significance=1&intervals=1`)).status()).toBe(200);
     // Error answers.
     for (const url of [`${board}?metric=nope`, `${board}?format=xml`, "/api/v1/submissions/nope", "/api/v1/submissions/00000000-0000-4000-8000-000000000000", "/api/v1/phases/00000000-0000-4000-8000-000000000000/leaderboard", "/api/v1/nope"]) {
@@ -163,6 +192,8 @@ test("gold content and gold metadata never reach anyone but organizers", async (
       `/submissions/${rivalId}`,
       `/submissions/${ownId}/documents/alpha`,
       `/submissions/${rivalId}/documents/beta`,
+      // The real documents: 404 for those outside the task's teams (inside, they show the gold).
+      ...(ofTaskTeams ? [] : keyDocuments.flatMap((doc) => [`/submissions/${ownId}/documents/${doc}`, `/submissions/${rivalId}/documents/${doc}`])),
       `/compare?a=${ownId}&b=${partialId}`,
       "/metrics",
       "/metrics/muc",

@@ -2,7 +2,8 @@
  * The submission API over HTTP: `POST /api/v1/phases/{id}/submissions` with a bearer token
  * (and the session cookie), `GET /api/v1/submissions/{id}` until scored, and every refusal:
  * 401 (no, malformed, unknown, revoked token), 404, 409, 413, 415, 422 (with the line
- * number, nothing stored), 429 and 403. Each test sets up its own task.
+ * number, nothing stored), 429 and 403; one team per user per task, and the quota checked
+ * before the file is read. Each test sets up its own task.
  */
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { bearer, signedInContext, signInPage } from "./helpers/accounts";
@@ -253,6 +254,44 @@ test("teams: naming a team one is not in gets 403", async ({ request }) => {
   expect(await submissionCount(phaseId)).toBe(1);
   // Alice may name her own team.
   expect((await submit(request, phaseId, aliceToken, SMALL_RESPONSE, { team: view.team.name })).status()).toBe(202);
+});
+
+test("one team per task: the first run fixes the user's team in every phase; the quota is checked before the file is read", async ({ request }) => {
+  const { task, users, teams } = await setupScenario({
+    users: { carol: { token: true }, dave: { token: true } },
+    teams: { "Carol A": ["carol"], "Carol B": ["carol", "dave"] },
+    task: { phases: [openPhase("test", { dailyLimit: 2 }), openPhase("dev")] },
+  });
+  const [test_, dev] = [task!.phases.test!.id, task!.phases.dev!.id];
+  const [carol, dave] = [users.carol.token!, users.dave.token!];
+  const [a, b] = [teams["Carol A"]!, teams["Carol B"]!];
+  const teamOf = async (response: APIResponse, token: string) => {
+    expect(response.status(), await response.text()).toBe(202);
+    const { id } = (await response.json()) as { id: string };
+    return ((await (await request.get(`/api/v1/submissions/${id}`, { headers: bearer(token) })).json()) as { team: { id: string } }).team.id;
+  };
+
+  // In two teams with no run in the task yet: the team must be named.
+  const choose = await expectError(await submit(request, test_, carol, SMALL_RESPONSE), 422, "validation");
+  expect(choose.fieldErrors).toEqual([expect.objectContaining({ path: "team" })]);
+  expect(await teamOf(await submit(request, test_, carol, SMALL_RESPONSE, { team: a.name }), carol)).toBe(a.id);
+  // From now on Carol submits for team A in every phase of the task.
+  for (const phaseId of [test_, dev]) {
+    const refused = await expectError(await submit(request, phaseId, carol, SMALL_RESPONSE, { team: b.id }), 403, "forbidden");
+    expect(refused.message).toBe(`You submit for team "${a.name}" in this task; ask the organizers to change it.`);
+  }
+  expect(await teamOf(await submit(request, dev, carol, SMALL_RESPONSE), carol)).toBe(a.id);
+  // Dave, in team B only, submits for B: team B's quota is its own.
+  expect(await teamOf(await submit(request, test_, dave, SMALL_RESPONSE), dave)).toBe(b.id);
+
+  // Team A's second and last run today; then an over-quota broken file is refused for the quota (429), unread.
+  expect((await submit(request, test_, carol, SMALL_RESPONSE)).status()).toBe(202);
+  await expectError(await submit(request, test_, carol, "#begin document (x); part 0\nw\t(1\n"), 429, "quota_exceeded");
+  // Dave's broken file is read (team B has runs left): 422, and nothing is stored.
+  await expectError(await submit(request, test_, dave, "#begin document (x); part 0\nw\t(1\n"), 422, "validation");
+  expect(await submissionCount(test_)).toBe(3);
+  const recorded = await queryDb<{ team_id: string }>("select team_id from task_participants where task_id = $1 order by created_at", [task!.id]);
+  expect(recorded.map((r) => r.team_id)).toEqual([a.id, b.id]);
 });
 
 test("unknown API paths and ids answer JSON 404s, never HTML", async ({ request }) => {

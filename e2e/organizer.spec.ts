@@ -3,7 +3,9 @@
  * - a site admin (made with the admin CLI) creates a task with two phases, uploads a valid
  *   gold key (exact statistics shown) and an invalid one (line-numbered error, nothing
  *   stored); an anonymous visitor sees the task and its phases without any gold content;
- *   other users cannot create tasks or reach the manage page;
+ *   other users cannot create tasks or reach the manage page; the organizer sets a phase's
+ *   participant analysis and team per-document scores, and changes the team a participant
+ *   submits for in the task (one team per user per task);
  * - a user creates a team and a second user joins it with the join code.
  */
 import { createHash } from "node:crypto";
@@ -11,7 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import { createUser, signInPage, type TestUser } from "./helpers/accounts";
+import { bearer, createUser, signInPage, type TestUser } from "./helpers/accounts";
+import { setupScenario } from "./helpers/scenario";
 import { uniqueTag } from "./helpers/server";
 
 const tag = uniqueTag();
@@ -167,6 +170,52 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await fillAndSubmit(settings, "Runs per team in total", "10", "Save settings");
     await expect(settings.getByText("Settings saved.")).toBeVisible();
     await expect(settings.getByLabel("Runs per team in total")).toHaveValue("10");
+
+    // Participant analysis: three levels whose labels say what they reveal; and the hidden-board switch.
+    const analysis = settings.getByLabel("Participant analysis");
+    await expect(analysis).toHaveValue("NONE");
+    await expect(analysis.locator("option[value=PUBLIC]")).toHaveText(
+      "Public: anyone, including anonymous readers, sees the error analysis — this publishes the gold key's mentions",
+    );
+    await analysis.selectOption("TEAMS");
+    const perDocument = settings.getByLabel(/Per-document scores of a hidden test set let teams probe the gold, at least one bit per document per run/);
+    await expect(perDocument).not.toBeChecked();
+    await perDocument.check();
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect(settings.getByText("Settings saved.")).toBeVisible();
+    await page.reload();
+    const saved = page.getByRole("region", { name: "Phase development" }).getByRole("form", { name: "Phase settings" });
+    await expect(saved.getByLabel("Participant analysis")).toHaveValue("TEAMS");
+    await expect(saved.getByLabel(/Per-document scores of a hidden test set/)).toBeChecked();
+  });
+
+  test("the manage page lists participants with their team; an organizer changes a participant's team", async ({ page, request }) => {
+    const { users, teams } = await setupScenario({ users: { member: { token: true } }, teams: { "Org spec A": ["member"], "Org spec B": ["member"] } });
+    const member = users.member;
+    const [a, b] = [teams["Org spec A"]!, teams["Org spec B"]!];
+    const tasks = (await (await request.get("/api/v1/tasks")).json()) as { tasks: { slug: string; phases: { id: string; name: string }[] }[] };
+    const phaseId = tasks.tasks.find((t) => t.slug === slug)!.phases.find((p) => p.name === "development")!.id;
+    const submit = (team?: string) =>
+      request.post(`/api/v1/phases/${phaseId}/submissions`, {
+        headers: bearer(member.token!),
+        multipart: { file: { name: "run.conll", mimeType: "text/plain", buffer: Buffer.from(GOLD) }, systemName: "team switch", ...(team ? { team } : {}) },
+      });
+    expect((await submit(a.name)).status()).toBe(202);
+
+    await signInPage(page, admin);
+    await page.goto(`/tasks/${slug}/manage`);
+    const row = page.getByTestId("participant-row").filter({ hasText: member.name });
+    await expect(row.getByTestId("participant-team")).toHaveText(a.name);
+    await row.getByLabel(`Team of ${member.name} in this task`).selectOption(b.id);
+    await row.getByRole("button", { name: "Change team" }).click();
+    await expect(row.getByTestId("participant-team-result")).toHaveText(`Now submits for ${b.name}.`);
+    await page.reload();
+    await expect(page.getByTestId("participant-row").filter({ hasText: member.name }).getByTestId("participant-team")).toHaveText(b.name);
+
+    const refused = await submit(a.name);
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(`You submit for team "${b.name}" in this task; ask the organizers to change it.`);
+    expect((await submit()).status()).toBe(202);
   });
 
   test("an anonymous visitor sees the task and its phases, and no gold content", async ({ browser }) => {

@@ -201,5 +201,7 @@ test.describe.serial("participant", () => {
     await expect(page.getByTestId("quota-today")).toHaveText(`${DAILY - 1} of ${DAILY} left`);
     await expect(page.getByTestId("quota-total")).toHaveText(`${TOTAL - 1} of ${TOTAL} left`);
     await expect(page.getByTestId("submitting-team")).toContainText("Submitting as team");
+    // The first run fixed the team for the task: no other team is offered.
+    await expect(page.getByTestId("submitting-team")).toContainText("you submit for this team in every phase of this task");
   });
 });

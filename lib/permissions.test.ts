@@ -5,7 +5,20 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "./db/test-db";
-import { canManageTask, canViewGold, canViewLeaderboard, canViewSubmission, isSiteAdmin, isTaskOrganizer, isTaskParticipant, type Viewer } from "./permissions";
+import {
+  canManageTask,
+  canViewDocumentScores,
+  canViewErrorAnalysis,
+  canViewGold,
+  canViewLeaderboard,
+  canViewSubmission,
+  isSiteAdmin,
+  isTaskOrganizer,
+  isTaskParticipant,
+  type PhaseAnalysisFacts,
+  type SubmissionAccess,
+  type Viewer,
+} from "./permissions";
 import { getLeaderboard, leaderboardCsv } from "./services/leaderboard";
 import { getSubmissionForViewer } from "./services/submissions";
 import { getTaskForViewer } from "./services/tasks";
@@ -78,11 +91,66 @@ describe("roles", () => {
     }
   });
 
-  it("isTaskParticipant: a member of a team with a submission in any phase of the task", async () => {
+  it("isTaskParticipant: a member of a team with a non-baseline submission in any phase of the task", async () => {
     expect(await isTaskParticipant(users.participant.id, ids.taskId)).toBe(true);
     expect(await isTaskParticipant(users.teammate.id, ids.taskId)).toBe(true);
     expect(await isTaskParticipant(users.bystander.id, ids.taskId)).toBe(false);
     expect(await isTaskParticipant(users.bystander.id, ids.otherTaskId)).toBe(true);
+    // A team whose only run in the task is a baseline is not one of the task's teams.
+    const db = testDb.prisma;
+    const helper = await makeUser(db, "Baseline Helper");
+    const helpers = await makeTeam(db, "Baseline helpers", [helper.id]);
+    await insertSubmission(db, { phaseId: ids.organizersPhase, teamId: helpers.id, submitterId: helper.id, isBaseline: true });
+    expect(await isTaskParticipant(helper.id, ids.taskId)).toBe(false);
+  });
+});
+
+describe("error analysis and per-document scores (rules on given facts)", () => {
+  const access = (o: Partial<Omit<SubmissionAccess, "isParticipant">> & { participant?: boolean }): SubmissionAccess => ({
+    visible: o.visible ?? true,
+    isTeamMember: o.isTeamMember ?? false,
+    isOrganizer: o.isOrganizer ?? false,
+    isParticipant: async () => o.participant ?? false,
+  });
+  const phase = (o: Partial<PhaseAnalysisFacts> = {}): PhaseAnalysisFacts => ({
+    leaderboardVisibility: o.leaderboardVisibility ?? "PUBLIC",
+    participantAnalysis: o.participantAnalysis ?? "NONE",
+    teamDocumentScores: o.teamDocumentScores ?? false,
+  });
+  const reader = access({});
+  const participant = access({ participant: true });
+  const team = access({ isTeamMember: true, participant: true });
+  const organizer = access({ isOrganizer: true });
+  const hiddenRun = access({ visible: false, participant: true });
+
+  it("canViewErrorAnalysis: NONE organizers only; TEAMS participants too; PUBLIC anyone who sees the run", async () => {
+    const table: [PhaseAnalysisFacts["participantAnalysis"], SubmissionAccess, boolean][] = [
+      ["NONE", organizer, true],
+      ["NONE", team, false],
+      ["NONE", participant, false],
+      ["TEAMS", team, true],
+      ["TEAMS", participant, true],
+      ["TEAMS", reader, false],
+      ["PUBLIC", reader, true],
+      ["PUBLIC", hiddenRun, false],
+      ["TEAMS", hiddenRun, false],
+    ];
+    for (const [level, who, expected] of table) expect(await canViewErrorAnalysis(who, phase({ participantAnalysis: level }))).toBe(expected);
+  });
+
+  it("canViewDocumentScores: the run's team except on a hidden board without teamDocumentScores; others as the error analysis", async () => {
+    expect(await canViewDocumentScores(team, phase())).toBe(true);
+    expect(await canViewDocumentScores(team, phase({ leaderboardVisibility: "PARTICIPANTS" }))).toBe(true);
+    expect(await canViewDocumentScores(team, phase({ leaderboardVisibility: "ORGANIZERS" }))).toBe(false);
+    expect(await canViewDocumentScores(team, phase({ leaderboardVisibility: "ORGANIZERS", teamDocumentScores: true }))).toBe(true);
+    expect(await canViewDocumentScores(team, phase({ leaderboardVisibility: "ORGANIZERS", participantAnalysis: "TEAMS" }))).toBe(true);
+    expect(await canViewDocumentScores(organizer, phase({ leaderboardVisibility: "ORGANIZERS" }))).toBe(true);
+    expect(await canViewDocumentScores(participant, phase())).toBe(false);
+    expect(await canViewDocumentScores(participant, phase({ teamDocumentScores: true }))).toBe(false);
+    expect(await canViewDocumentScores(participant, phase({ participantAnalysis: "TEAMS" }))).toBe(true);
+    expect(await canViewDocumentScores(reader, phase({ participantAnalysis: "TEAMS" }))).toBe(false);
+    expect(await canViewDocumentScores(reader, phase({ participantAnalysis: "PUBLIC" }))).toBe(true);
+    expect(await canViewDocumentScores(hiddenRun, phase({ participantAnalysis: "PUBLIC", teamDocumentScores: true }))).toBe(false);
   });
 });
 
@@ -222,17 +290,56 @@ describe("getSubmissionForViewer contents", () => {
     expect(own.viewerIsOrganizer).toBe(false);
   });
 
-  it("shows per-document scores to the team and organizers always, to others only when the phase allows participant analysis", async () => {
+  it("per-document scores: the team and organizers; others per the phase's participant analysis (NONE, TEAMS, PUBLIC)", async () => {
+    const perDocument = async (viewer: Viewer) => (await getSubmissionForViewer(submissionId, viewer)).perDocument?.length ?? 0;
+    const setLevel = (participantAnalysis: "NONE" | "TEAMS" | "PUBLIC") =>
+      testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { participantAnalysis } });
     expect((await getSubmissionForViewer(submissionId, viewers.organizer)).perDocument?.[0]).toMatchObject({ document: "doc1/part 0", metrics: { muc: { recall_num: 1 } } });
-    expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocument).toHaveLength(1);
-    expect((await getSubmissionForViewer(submissionId, viewers.participant)).perDocument).toBeNull();
-    expect((await getSubmissionForViewer(submissionId, null)).perDocument).toBeNull();
-    await testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { allowParticipantAnalysis: true } });
+    const table: Record<"NONE" | "TEAMS" | "PUBLIC", [Viewer, number][]> = {
+      NONE: [[users.rival.viewer, 1], [viewers.organizer, 1], [viewers.participant, 0], [viewers.bystander, 0], [null, 0]],
+      TEAMS: [[users.rival.viewer, 1], [viewers.organizer, 1], [viewers.participant, 1], [viewers.bystander, 0], [null, 0]],
+      PUBLIC: [[users.rival.viewer, 1], [viewers.organizer, 1], [viewers.participant, 1], [viewers.bystander, 1], [null, 1]],
+    };
     try {
-      expect((await getSubmissionForViewer(submissionId, viewers.participant)).perDocument).toHaveLength(1);
-      expect((await getSubmissionForViewer(submissionId, null)).perDocument).toHaveLength(1);
+      for (const level of ["NONE", "TEAMS", "PUBLIC"] as const) {
+        await setLevel(level);
+        for (const [viewer, count] of table[level]) expect([level, viewer?.userId ?? "anonymous", await perDocument(viewer)]).toEqual([level, viewer?.userId ?? "anonymous", count]);
+      }
+      expect((await getSubmissionForViewer(submissionId, users.rival.viewer)).perDocumentWithheld).toBe(false);
     } finally {
-      await testDb.prisma.phase.update({ where: { id: ids.publicPhase }, data: { allowParticipantAnalysis: false } });
+      await setLevel("NONE");
+    }
+  });
+
+  it("hidden phase: the team sees corpus-level scores only unless teamDocumentScores is on; organizers always see per-document scores", async () => {
+    const db = testDb.prisma;
+    const s = await insertSubmission(db, { phaseId: ids.organizersPhase, teamId: ids.otherTeam, submitterId: users.rival.id, systemName: "hidden-sys" });
+    await insertScores(db, s.id, ids.organizersPhase, { conll: 0.5, muc: [1, 3, 1, 2] });
+    await db.documentScore.create({ data: { submissionId: s.id, document: "doc1/part 0", metric: "muc", recallNum: 1, recallDen: 3, precisionNum: 1, precisionDen: 2 } });
+    const setPhase = (data: { teamDocumentScores?: boolean; participantAnalysis?: "NONE" | "TEAMS" }) => db.phase.update({ where: { id: ids.organizersPhase }, data });
+    try {
+      const own = await getSubmissionForViewer(s.id, users.rival.viewer);
+      expect(own.scores?.muc).toMatchObject({ recall_num: 1, recall_den: 3 });
+      expect(own.perDocument).toBeNull();
+      expect(own.perDocumentWithheld).toBe(true);
+      expect(JSON.stringify(own)).not.toContain("doc1");
+      for (const viewer of [viewers.organizer, viewers.admin]) {
+        const view = await getSubmissionForViewer(s.id, viewer);
+        expect(view.perDocument).toHaveLength(1);
+        expect(view.perDocumentWithheld).toBe(false);
+      }
+      expect((await rejection(getSubmissionForViewer(s.id, viewers.participant))).httpStatus).toBe(404);
+
+      await setPhase({ teamDocumentScores: true });
+      const on = await getSubmissionForViewer(s.id, users.rival.viewer);
+      expect(on.perDocument?.[0]).toMatchObject({ document: "doc1/part 0" });
+      expect(on.perDocumentWithheld).toBe(false);
+
+      // Participant analysis, where allowed, shows the team more than per-document scores: they come with it.
+      await setPhase({ teamDocumentScores: false, participantAnalysis: "TEAMS" });
+      expect((await getSubmissionForViewer(s.id, users.rival.viewer)).perDocument).toHaveLength(1);
+    } finally {
+      await setPhase({ teamDocumentScores: false, participantAnalysis: "NONE" });
     }
   });
 });

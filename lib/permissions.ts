@@ -4,11 +4,24 @@
  *
  * Rules:
  * - Site admins (role ADMIN) count as organizers of every task.
+ * - The task's teams are the teams with at least one non-baseline submission (any status,
+ *   any phase) in the task; the task's participants are the members of those teams
+ *   ({@link isTaskParticipant}). Baselines are the organizers' reference runs: they make no
+ *   one a participant. Uploads refused at validation store nothing, so they do not either.
  * - Leaderboard visibility per phase: PUBLIC (anyone, signed in or not); PARTICIPANTS
- *   (signed-in organizers, and members of a team with at least one submission in any phase
- *   of the task); ORGANIZERS (organizers only).
+ *   (signed-in organizers and participants of the task); ORGANIZERS (organizers only).
  * - A submission is visible to its team's members and the task's organizers; to others only
  *   when it is PUBLIC and they may see its phase's leaderboard.
+ * - A run's error analysis (error counts per document, document views with the key's
+ *   mentions and text) reveals the gold, so the phase's `participantAnalysis` decides who
+ *   besides the organizers sees it among those who may see the run: NONE nobody; TEAMS
+ *   signed-in participants of the task; PUBLIC everyone, anonymous readers included
+ *   ({@link canViewErrorAnalysis}).
+ * - Per-document scores (each document's counts: denominators are gold statistics, and
+ *   every run probes the gold at least one bit per document) are shown to organizers; to
+ *   whoever may see the run's error analysis; and to the run's own team, except on a phase
+ *   whose leaderboard is hidden (ORGANIZERS) unless the phase's `teamDocumentScores` is on
+ *   ({@link canViewDocumentScores}).
  * - Gold keys (even their metadata) are visible to the task's organizers only.
  *
  * A service that needs several answers about one viewer and one task in the same request
@@ -16,6 +29,7 @@
  * the single checks again.
  */
 import { ForbiddenError, UnauthorizedError } from "./errors";
+import type { ParticipantAnalysis } from "./generated/prisma/enums";
 import { defaultDb, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./services/db";
 
 /**
@@ -85,8 +99,10 @@ export async function assertCanManageTask(viewer: Viewer, taskId: string, db: Db
 }
 
 /**
- * Whether a user is a participant of a task: a member of a team that has at least one
- * submission (any status, any phase) in it.
+ * Whether a user is a participant of a task: a member of one of the task's teams, i.e. of a
+ * team that has at least one non-baseline submission (any status, any phase) in it. The
+ * membership counts whoever submitted: a member who joined after the team's first run is a
+ * participant too.
  *
  * @param userId a user id
  * @param taskId a task id
@@ -95,7 +111,7 @@ export async function assertCanManageTask(viewer: Viewer, taskId: string, db: Db
  */
 export async function isTaskParticipant(userId: string, taskId: string, db: Db = defaultDb()): Promise<boolean> {
   const hit = await db.submission.findFirst({
-    where: { phase: { taskId }, team: { members: { some: { userId } } } },
+    where: { phase: { taskId }, isBaseline: false, team: { members: { some: { userId } } } },
     select: { id: true },
   });
   return hit !== null;
@@ -184,6 +200,8 @@ export interface SubmissionAccess {
   isTeamMember: boolean;
   /** organizer of the submission's task (or site admin) */
   isOrganizer: boolean;
+  /** participant of the submission's task ({@link isTaskParticipant}); read on the first call only, false for anonymous viewers */
+  isParticipant(): Promise<boolean>;
 }
 
 /**
@@ -194,9 +212,9 @@ export interface SubmissionAccess {
  * @param submission the submitting team, the submission's visibility, and its phase's task
  *   id and leaderboard visibility
  * @param db client or transaction (default: the shared client)
- * @returns `{visible, isTeamMember, isOrganizer}`; `visible` is true for team members and
- *   organizers, and for anyone else only when the submission is PUBLIC and its phase's
- *   leaderboard is visible to them
+ * @returns `{visible, isTeamMember, isOrganizer, isParticipant}`; `visible` is true for team
+ *   members and organizers, and for anyone else only when the submission is PUBLIC and its
+ *   phase's leaderboard is visible to them
  */
 export async function submissionAccess(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<SubmissionAccess> {
   // One after the other, not in parallel: `db` may be an interactive transaction.
@@ -206,7 +224,7 @@ export async function submissionAccess(viewer: Viewer, submission: SubmissionVis
     member ||
     standing.isOrganizer ||
     (submission.visibility === "PUBLIC" && (await leaderboardVisibleTo(standing, submission.phase.leaderboardVisibility)));
-  return { visible, isTeamMember: member, isOrganizer: standing.isOrganizer };
+  return { visible, isTeamMember: member, isOrganizer: standing.isOrganizer, isParticipant: standing.isParticipant };
 }
 
 /**
@@ -217,6 +235,54 @@ export async function submissionAccess(viewer: Viewer, submission: SubmissionVis
  */
 export async function canViewSubmission(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
   return (await submissionAccess(viewer, submission, db)).visible;
+}
+
+/** The phase settings that decide who sees a run's error analysis and per-document scores. */
+export interface PhaseAnalysisFacts {
+  leaderboardVisibility: LeaderboardVisibility;
+  participantAnalysis: ParticipantAnalysis;
+  teamDocumentScores: boolean;
+}
+
+/**
+ * Whether a viewer may see a run's error analysis: its error counts per document and its
+ * document views (the key's mentions and text next to the run's). See the module comment.
+ *
+ * @param access from {@link submissionAccess} for the run
+ * @param phase the run's phase (`participantAnalysis`)
+ * @returns true for organizers; for others who may see the run: never with NONE; with TEAMS
+ *   when they participate in the task (signed in, member of one of the task's teams: one
+ *   query at most); always with PUBLIC (anonymous readers included)
+ */
+export async function canViewErrorAnalysis(access: SubmissionAccess, phase: Pick<PhaseAnalysisFacts, "participantAnalysis">): Promise<boolean> {
+  if (access.isOrganizer) return true;
+  if (!access.visible) return false;
+  switch (phase.participantAnalysis) {
+    case "NONE":
+      return false;
+    case "TEAMS":
+      return access.isParticipant();
+    case "PUBLIC":
+      return true;
+  }
+}
+
+/**
+ * Whether a viewer may see a run's per-document scores (each document's counts per metric,
+ * and anything computed from them per document, such as per-document deltas between runs).
+ * See the module comment.
+ *
+ * @param access from {@link submissionAccess} for the run
+ * @param phase the run's phase
+ * @returns true for organizers, and for whoever may see the run's error analysis
+ *   ({@link canViewErrorAnalysis}, which shows more); for the run's own team unless the
+ *   phase's leaderboard is ORGANIZERS-only and `teamDocumentScores` is off; false otherwise
+ */
+export async function canViewDocumentScores(access: SubmissionAccess, phase: PhaseAnalysisFacts): Promise<boolean> {
+  if (access.isOrganizer) return true;
+  if (!access.visible) return false;
+  if (access.isTeamMember && (phase.leaderboardVisibility !== "ORGANIZERS" || phase.teamDocumentScores)) return true;
+  return canViewErrorAnalysis(access, phase);
 }
 
 /**

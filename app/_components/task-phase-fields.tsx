@@ -46,6 +46,16 @@ const SELECTION_OPTIONS: readonly (readonly [string, string])[] = [
   ["LATEST", "Latest run per team"],
 ];
 
+/**
+ * Participant analysis levels, each label saying what it reveals (the error analysis shows
+ * the gold key's mentions next to the run's; see `canViewErrorAnalysis` in lib/permissions.ts).
+ */
+const PARTICIPANT_ANALYSIS_OPTIONS: readonly (readonly [string, string])[] = [
+  ["NONE", "Organizers only: nobody else sees the error analysis"],
+  ["TEAMS", "Teams: signed-in members of the task's teams see the error analysis, document views and per-document scores of the runs they may see — this shows them the gold key's mentions"],
+  ["PUBLIC", "Public: anyone, including anonymous readers, sees the error analysis — this publishes the gold key's mentions"],
+];
+
 /** The zone options, with `current` added when it is not one of the common ones. */
 function zoneOptions(current: string): readonly (readonly [string, string])[] {
   return TIME_ZONE_OPTIONS.some(([value]) => value === current) ? TIME_ZONE_OPTIONS : [[current, current], ...TIME_ZONE_OPTIONS];
@@ -53,7 +63,8 @@ function zoneOptions(current: string): readonly (readonly [string, string])[] {
 
 /**
  * The inputs of one phase: name, window (wall-clock times in the chosen display zone), zone,
- * limits, leaderboard visibility, selection rule and participant analysis.
+ * limits, leaderboard visibility, selection rule, participant analysis, and per-document
+ * scores for teams on a hidden leaderboard.
  *
  * @param namePrefix prefix of the input names, e.g. "phases.0." (also the key prefix in `errors`)
  * @param idPrefix prefix of the element ids, unique on the page
@@ -128,12 +139,24 @@ export function TaskPhaseFields({
         hint="Which of a team's scored runs the leaderboard ranks."
       />
       <div className="sm:col-span-2">
+        <SelectField
+          label="Participant analysis"
+          name={name("participantAnalysis")}
+          id={id("participantAnalysis")}
+          defaultValue={values.participantAnalysis}
+          options={PARTICIPANT_ANALYSIS_OPTIONS}
+          error={err("participantAnalysis")}
+          hint="Who besides the organizers sees each run's error analysis, document views (key and response side by side) and per-document scores. The task's teams are the teams with at least one run (not a baseline) in the task. Typically Teams for a development phase and Organizers only for a test phase."
+        />
+      </div>
+      <div className="sm:col-span-2">
         <CheckboxField
-          label="Allow participant analysis: everyone who may see a run also sees its error analysis, document views and per-document scores (they reveal the gold key; typically on for a development phase, off for a test phase)"
-          name={name("allowParticipantAnalysis")}
-          id={id("allowParticipantAnalysis")}
-          defaultChecked={values.allowParticipantAnalysis}
-          error={err("allowParticipantAnalysis")}
+          label="Teams see their runs' per-document scores on a hidden leaderboard. Per-document scores of a hidden test set let teams probe the gold, at least one bit per document per run."
+          name={name("teamDocumentScores")}
+          id={id("teamDocumentScores")}
+          defaultChecked={values.teamDocumentScores}
+          error={err("teamDocumentScores")}
+          hint="Applies when the leaderboard is visible to organizers only: off, each team sees corpus-level scores of its own runs only. Participant analysis, where allowed, shows per-document results anyway."
         />
       </div>
     </div>

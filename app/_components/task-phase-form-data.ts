@@ -19,7 +19,9 @@ export interface PhaseFormValues {
   totalLimit: string;
   leaderboardVisibility: string;
   selectionRule: string;
-  allowParticipantAnalysis: boolean;
+  /** NONE | TEAMS | PUBLIC (validated by the service) */
+  participantAnalysis: string;
+  teamDocumentScores: boolean;
 }
 
 /** The service-side shape of a phase's settings (see `phaseInputSchema`), before validation. */
@@ -32,7 +34,8 @@ export interface PhaseInputDraft {
   totalLimit: number | null;
   leaderboardVisibility: string;
   selectionRule: string;
-  allowParticipantAnalysis: boolean;
+  participantAnalysis: string;
+  teamDocumentScores: boolean;
 }
 
 /**
@@ -54,7 +57,8 @@ export function phaseValuesFromForm(formData: FormData, prefix = ""): PhaseFormV
     totalLimit: text("totalLimit"),
     leaderboardVisibility: text("leaderboardVisibility"),
     selectionRule: text("selectionRule"),
-    allowParticipantAnalysis: formData.get(`${prefix}allowParticipantAnalysis`) === "on",
+    participantAnalysis: text("participantAnalysis") || "NONE",
+    teamDocumentScores: formData.get(`${prefix}teamDocumentScores`) === "on",
   };
 }
 
@@ -97,7 +101,8 @@ export function phaseInputFromValues(values: PhaseFormValues, path = ""): { inpu
     totalLimit: limit("totalLimit"),
     leaderboardVisibility: values.leaderboardVisibility,
     selectionRule: values.selectionRule,
-    allowParticipantAnalysis: values.allowParticipantAnalysis,
+    participantAnalysis: values.participantAnalysis,
+    teamDocumentScores: values.teamDocumentScores,
   };
   const opensAt = time("opensAt");
   const closesAt = time("closesAt");
@@ -118,7 +123,7 @@ function utcToLocalInput(instant: Date, zone: string): string {
 /** The settings of a stored phase that its form edits. */
 type PhaseSettings = Pick<
   PhaseView,
-  "name" | "opensAt" | "closesAt" | "displayTimeZone" | "dailyLimit" | "totalLimit" | "leaderboardVisibility" | "selectionRule" | "allowParticipantAnalysis"
+  "name" | "opensAt" | "closesAt" | "displayTimeZone" | "dailyLimit" | "totalLimit" | "leaderboardVisibility" | "selectionRule" | "participantAnalysis" | "teamDocumentScores"
 >;
 
 /** The form values of a stored phase (times shown in its display zone; no limit as ""). */
@@ -132,14 +137,16 @@ export function phaseValuesFromPhase(phase: PhaseSettings): PhaseFormValues {
     totalLimit: phase.totalLimit === null ? "" : String(phase.totalLimit),
     leaderboardVisibility: phase.leaderboardVisibility,
     selectionRule: phase.selectionRule,
-    allowParticipantAnalysis: phase.allowParticipantAnalysis,
+    participantAnalysis: phase.participantAnalysis,
+    teamDocumentScores: phase.teamDocumentScores,
   };
 }
 
 /**
  * The pre-filled phases of a new task, both in UTC with public leaderboards ranking each
  * team's best run: "development" from today for four weeks (5 runs a day, 100 in total),
- * then "test" for one week (2 runs a day, 5 in total).
+ * then "test" for one week (2 runs a day, 5 in total); no participant analysis, and no
+ * per-document scores for teams on hidden boards.
  *
  * @param now the current time (the dates are whole UTC days from it)
  */
@@ -148,7 +155,7 @@ export function defaultPhaseValues(now: Date): PhaseFormValues[] {
     const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
     return `${d.toISOString().slice(0, 10)}T${time}`;
   };
-  const common = { displayTimeZone: "UTC", leaderboardVisibility: "PUBLIC", selectionRule: "BEST", allowParticipantAnalysis: false };
+  const common = { displayTimeZone: "UTC", leaderboardVisibility: "PUBLIC", selectionRule: "BEST", participantAnalysis: "NONE", teamDocumentScores: false };
   return [
     { ...common, name: "development", opensAt: day(0, "00:00"), closesAt: day(28, "00:00"), dailyLimit: "5", totalLimit: "100" },
     { ...common, name: "test", opensAt: day(28, "00:00"), closesAt: day(35, "00:00"), dailyLimit: "2", totalLimit: "5" },

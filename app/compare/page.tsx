@@ -223,8 +223,10 @@ function DocumentDeltas({ comparison: c }: { comparison: RunComparison }) {
     return (
       <div data-testid="compare-documents-hidden">
         <Notice kind="info">
-          Per-document differences are hidden: they show the runs&apos; scores on each document, which only the runs&apos; own teams and the
-          task&apos;s organizers may see, unless the phase allows participant analysis. You may not see them for both of these runs.
+          Per-document differences are hidden: they show the runs&apos; scores on each document, which the task&apos;s organizers see, and
+          a run&apos;s own team too except on a phase whose leaderboard is hidden (there teams get corpus-level scores only, unless the
+          organizers turn per-document scores on). Others see them where the phase&apos;s participant analysis lets them. You may not see
+          them for both of these runs.
         </Notice>
       </div>
     );

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getJoinCode, listTeamsOf, membersOfMyTeams, type TeamMemberView, type TeamSummary } from "../../lib/services/teams";
+import Link from "next/link";
+import { getJoinCode, listTaskTeamsOf, listTeamsOf, membersOfMyTeams, type TeamMemberView, type TeamSummary } from "../../lib/services/teams";
 import { getCurrentUser } from "../../lib/session";
 import { TeamJoinCode } from "../_components/team-join-code";
-import { Card, UtcTime } from "../_components/ui";
+import { Card, Table, UtcTime } from "../_components/ui";
 import { CreateTeamForm, JoinTeamForm } from "./team-forms";
 
 export const metadata: Metadata = { title: "Teams" };
@@ -43,20 +44,21 @@ function TeamItem({ team, members, joinCode }: { team: TeamSummary; members: Tea
 }
 
 /**
- * The signed-in user's teams (members and join codes), and forms to create a team or join
- * one by code. Anonymous visitors are sent to sign in.
+ * The signed-in user's teams (members and join codes), the team they submit for in each
+ * task, and forms to create a team or join one by code. Anonymous visitors are sent to sign in.
  */
 export default async function TeamsPage() {
   const user = await getCurrentUser();
   if (!user) redirect("/signin?callbackUrl=%2Fteams");
-  const [teams, members] = await Promise.all([listTeamsOf(user.id), membersOfMyTeams(user.id)]);
+  const [teams, members, taskTeams] = await Promise.all([listTeamsOf(user.id), membersOfMyTeams(user.id), listTaskTeamsOf(user.id)]);
   const codes = await Promise.all(teams.map((t) => getJoinCode(user.id, t.id)));
   return (
     <div className="space-y-8">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Teams</h1>
         <p className="mt-1 text-sm text-zinc-600">
-          Runs are submitted for a team, and limits count per team. If you submit without a team, a personal team is made for you.
+          Runs are submitted for a team, and limits count per team. If you submit without a team, a personal team is made for you. In each
+          task you submit for one team: the team of your first run there, in every phase; only the task&apos;s organizers can change it.
         </p>
       </div>
 
@@ -71,6 +73,26 @@ export default async function TeamsPage() {
           </ul>
         )}
       </Card>
+
+      {taskTeams.length > 0 && (
+        <Card title="Your team in each task" description="Fixed by your first run in the task; ask the task's organizers if it has to change.">
+          <Table caption="The team you submit for in each task" testId="task-teams" columns={["Task", "Team", "Since"]}>
+            {taskTeams.map((t) => (
+              <tr key={t.task.id}>
+                <td className="py-2 pr-4">
+                  <Link href={`/tasks/${encodeURIComponent(t.task.slug)}`} className="font-medium underline">
+                    {t.task.title}
+                  </Link>
+                </td>
+                <td className="py-2 pr-4">{t.team.name}</td>
+                <td className="py-2 text-zinc-600">
+                  <UtcTime date={t.since} />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        </Card>
+      )}
 
       <div className="grid gap-8 lg:grid-cols-2">
         <Card title="Create a team">

@@ -3,8 +3,9 @@
  * gold key): accounts with optional API tokens (made by the admin CLI's code), and optionally
  * a task created by a fresh site admin, with organizers and gold keys.
  *
- *   const { users, task, gold } = await setupScenario({
+ *   const { users, teams, task, gold } = await setupScenario({
  *     users: { organizer: {}, participant: { token: true } },
+ *     teams: { "Team A": ["participant"] },
  *     task: { phases: [openPhase("test")], organizers: ["organizer"], gold: [{ phase: "test", text: KEY, as: "organizer" }] },
  *   });
  */
@@ -16,6 +17,8 @@ import { openPhase, type TestGoldMeta, type TestPhaseInput, type TestTask } from
 /** What to set up. User keys are free-form labels (also used in e-mail addresses). */
 export interface ScenarioOptions<K extends string> {
   users: Record<K, { admin?: boolean; token?: boolean; name?: string }>;
+  /** teams by label (the name gets the scenario's unique tag): the first member creates it, the others join */
+  teams?: Record<string, NoInfer<K>[]>;
   task?: {
     slug?: string;
     title?: string;
@@ -35,6 +38,8 @@ export type ScenarioUser = TestUser & { token: string | null };
 /** What {@link setupScenario} made. */
 export interface Scenario<K extends string> {
   users: Record<K, ScenarioUser>;
+  /** the planned teams by label: id and the name they got */
+  teams: Record<string, { id: string; name: string }>;
   /** the site admin who created the task (null without a task) */
   admin: ScenarioUser | null;
   task: TestTask | null;
@@ -68,8 +73,10 @@ export async function setupScenario<K extends string>(options: ScenarioOptions<K
   }
   const task = options.task;
   const slug = task?.slug ?? `e2e-${tag}`;
+  const teamName = (label: string) => `${label} ${tag}`;
   const plan: ScenarioPlan = {
     users: plans,
+    teams: Object.entries(options.teams ?? {}).map(([label, members]) => ({ name: teamName(label), members })),
     ...(task
       ? {
           task: {
@@ -93,6 +100,7 @@ export async function setupScenario<K extends string>(options: ScenarioOptions<K
   const users = Object.fromEntries(Object.keys(options.users).map((k) => [k, user(k)])) as Record<K, ScenarioUser>;
   return {
     users,
+    teams: Object.fromEntries(Object.keys(options.teams ?? {}).map((label) => [label, result.teams[teamName(label)]!])),
     admin: task ? user(ADMIN_KEY) : null,
     task: result.task ? { id: result.task.id, slug: result.task.slug, phases: Object.fromEntries(result.task.phases.map((p) => [p.name, p])) } : null,
     gold: result.gold,

@@ -2,7 +2,7 @@
  * E2E-only setup commands that no route offers (yet): create a task as a site admin, add an
  * organizer to it, and upload a gold key as an organizer; and `scenario`, which does a whole
  * test's setup in one process (users and tokens through the admin CLI's own `runAdmin`, then
- * the task, organizers and gold keys), because each process start costs seconds. They call the same services the app uses, with the
+ * teams, then the task, organizers and gold keys), because each process start costs seconds. They call the same services the app uses, with the
  * acting user looked up by e-mail, against DATABASE_URL (the server's database; see
  * `runScript` in ./server.ts). Not part of the application: nothing in app/ imports this.
  *
@@ -20,6 +20,7 @@ import { disconnectPrisma } from "../../lib/db/client";
 import type { Viewer } from "../../lib/permissions";
 import { uploadGoldKey } from "../../lib/services/gold";
 import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/tasks";
+import { createTeam, joinCodeFor, joinTeam } from "../../lib/services/teams";
 import { getUserByEmail } from "../../lib/services/users";
 import { runAdmin } from "../../scripts/admin";
 import type { TestGoldMeta } from "./tasks";
@@ -37,6 +38,8 @@ export interface ScenarioUserPlan {
 export interface ScenarioPlan {
   /** accounts by key */
   users: Record<string, ScenarioUserPlan>;
+  /** teams to create: the first member (a user key) creates it, the others join with its code */
+  teams?: { name: string; members: string[] }[];
   /** created by `users[task.as]` (must be an admin) */
   task?: {
     as: string;
@@ -51,6 +54,8 @@ export interface ScenarioPlan {
 /** What `scenario` prints. */
 export interface ScenarioResult {
   users: Record<string, { id: string; token: string | null }>;
+  /** by the planned name */
+  teams: Record<string, { id: string; name: string }>;
   task: { id: string; slug: string; phases: { id: string; name: string }[] } | null;
   gold: (TestGoldMeta & { phase: string })[];
 }
@@ -65,7 +70,7 @@ async function admin(argv: string[]): Promise<string> {
 }
 
 async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
-  const result: ScenarioResult = { users: {}, task: null, gold: [] };
+  const result: ScenarioResult = { users: {}, teams: {}, task: null, gold: [] };
   for (const [key, u] of Object.entries(plan.users)) {
     const out = await admin(["create-user", "--email", u.email, "--name", u.name, "--password", u.password, ...(u.admin ? ["--admin"] : [])]);
     const id = /\(id ([0-9a-f-]{36})\)/.exec(out)?.[1];
@@ -78,6 +83,17 @@ async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
     if (!u) throw new Error(`scenario: no user "${key}"`);
     return u.email;
   };
+  for (const t of plan.teams ?? []) {
+    const [owner, ...others] = t.members.map((key) => {
+      const user = result.users[key];
+      if (!user) throw new Error(`scenario: team "${t.name}" names no user "${key}"`);
+      return user;
+    });
+    if (!owner) throw new Error(`scenario: team "${t.name}" has no members`);
+    const team = await createTeam(owner.id, t.name);
+    for (const member of others) await joinTeam(member.id, joinCodeFor(team.id));
+    result.teams[t.name] = { id: team.id, name: team.name };
+  }
   if (plan.task) {
     const creator = await actor(emailOf(plan.task.as));
     const { id, slug } = await createTask(creator, plan.task.input);

@@ -27,7 +27,10 @@ export interface TestPhaseInput {
   totalLimit?: number | null;
   leaderboardVisibility?: "PUBLIC" | "PARTICIPANTS" | "ORGANIZERS";
   selectionRule?: "BEST" | "LATEST";
-  allowParticipantAnalysis?: boolean;
+  /** who besides the organizers sees the error analysis (default NONE) */
+  participantAnalysis?: "NONE" | "TEAMS" | "PUBLIC";
+  /** on an ORGANIZERS-only board: teams see their runs' per-document scores (default false) */
+  teamDocumentScores?: boolean;
 }
 
 const DAY = 24 * 3600 * 1000;

@@ -78,7 +78,8 @@ export async function loadDemoTask(options: { log?: (line: string) => void } = {
           totalLimit: 100,
           leaderboardVisibility: "PUBLIC",
           selectionRule: "BEST",
-          allowParticipantAnalysis: false,
+          participantAnalysis: "NONE",
+          teamDocumentScores: false,
         },
       ],
     });

@@ -14,8 +14,8 @@ import { BROKEN, KEY, RESPONSE, addGold, createSubmission, type PhaseFixture } f
 import { packFile } from "../storage";
 import { analyzeDocumentErrors, analyzeRun, disclosureTable, ENGLISH_PRONOUNS, ERROR_KINDS } from "../../scoring/analysis/index";
 import { readCorpus } from "../../scoring/formats/index";
-import { getDocumentAnalysis, getRunAnalysis, mayViewErrorAnalysis } from "./analysis";
-import { makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
+import { getDocumentAnalysis, getRunAnalysis } from "./analysis";
+import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));
@@ -30,7 +30,8 @@ function expectedAnalysis(removeSingletons = false) {
 
 /**
  * A task (organizer), a phase with gold KEY, a team (member) with a scored run of RESPONSE,
- * and an outsider (signed in, in no team of the task).
+ * a participant (member of another team with a run in the task), and an outsider (signed
+ * in, in no team of the task).
  */
 async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PUBLIC" | "PRIVATE"; keepSingletons?: boolean } = {}) {
   const db = testDb.prisma;
@@ -45,7 +46,19 @@ async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PU
   const id = await createSubmission(db, f, RESPONSE);
   if (options.visibility) await db.submission.update({ where: { id }, data: { visibility: options.visibility } });
   expect(await scoreSubmission(id, WORKER)).toMatchObject({ status: "SCORED" });
-  return { id, f, task, phase: row, organizer: organizer.viewer as Viewer, member: member.viewer as Viewer, outsider: outsider.viewer as Viewer };
+  const participant = await makeUser(db, "Participant");
+  const rivals = await makeTeam(db, "Rivals", [participant.id]);
+  await insertSubmission(db, { phaseId: row.id, teamId: rivals.id, submitterId: participant.id, status: "QUEUED" });
+  return {
+    id,
+    f,
+    task,
+    phase: row,
+    organizer: organizer.viewer as Viewer,
+    member: member.viewer as Viewer,
+    participant: participant.viewer as Viewer,
+    outsider: outsider.viewer as Viewer,
+  };
 }
 
 describe("the worker's RunAnalysis row", () => {
@@ -111,60 +124,75 @@ describe("the worker's RunAnalysis row", () => {
 });
 
 describe("who sees the error analysis", () => {
-  it("phase without participant analysis: the organizers see counts and document views; the run's team and outsiders only the disclosure", async () => {
-    const run = await scoredRun({ allowParticipantAnalysis: false });
-    const expected = expectedAnalysis();
-    const docId = expected.errors.perDocument[0].id;
+  type Run = Awaited<ReturnType<typeof scoredRun>>;
+  type Who = "anonymous" | "outsider" | "participant" | "member" | "organizer";
+  const viewerOf = (run: Run, who: Who): Viewer => (who === "anonymous" ? null : run[who]);
 
-    const forOrganizer = await getRunAnalysis(run.organizer, run.id);
-    expect(forOrganizer.canViewErrors).toBe(true);
-    expect(forOrganizer.errorTotals).toEqual(expected.errors.totals);
-    expect(forOrganizer.documents).toHaveLength(2);
-    const doc = await getDocumentAnalysis(run.organizer, run.id, docId);
-    expect(doc.document.id).toBe(docId);
-
-    for (const viewer of [run.member, run.outsider, null]) {
-      const view = await getRunAnalysis(viewer, run.id);
-      expect(view).toMatchObject({ available: true, canViewErrors: false, errorTotals: null, documents: null });
-      expect(view.disclosure).toEqual(forOrganizer.disclosure);
-      expect(view.disclosure!.columns).toEqual(["he", "her", "it", "Total"]);
-      const error = await rejection(getDocumentAnalysis(viewer, run.id, docId));
+  /** Whether `who` gets the error counts and a document view of the run (the two must agree). */
+  async function seesErrors(run: Run, who: Who): Promise<boolean> {
+    const viewer = viewerOf(run, who);
+    const view = await getRunAnalysis(viewer, run.id);
+    expect(view.available).toBe(true);
+    // The disclosure is corpus-level: whoever sees the run sees it.
+    expect(view.disclosure?.columns).toEqual(["he", "her", "it", "Total"]);
+    if (!view.canViewErrors) {
+      expect(view).toMatchObject({ errorTotals: null, documents: null });
+      const error = await rejection(getDocumentAnalysis(viewer, run.id, "beta/part 0"));
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error.httpStatus).toBe(404);
+      return false;
     }
-  });
-
-  it("phase with participant analysis: the run's team and outsiders (public run, public board) see the errors too", async () => {
-    const run = await scoredRun({ allowParticipantAnalysis: true });
     const expected = expectedAnalysis();
-    for (const viewer of [run.member, run.outsider, null, run.organizer]) {
-      const view = await getRunAnalysis(viewer, run.id);
-      expect(view.canViewErrors).toBe(true);
-      expect(view.errorTotals).toEqual(expected.errors.totals);
-      expect(view.documents?.map((d) => d.document)).toEqual(["alpha/part 0", "beta/part 0"]);
-      const doc = await getDocumentAnalysis(viewer, run.id, "beta/part 0");
-      expect(doc.counts).toEqual(expected.errors.perDocument[1].counts);
-    }
+    expect(view.errorTotals).toEqual(expected.errors.totals);
+    expect(view.documents?.map((d) => d.document)).toEqual(["alpha/part 0", "beta/part 0"]);
+    const doc = await getDocumentAnalysis(viewer, run.id, "beta/part 0");
+    expect(doc.counts).toEqual(expected.errors.perDocument[1].counts);
+    return true;
+  }
+
+  const everyone: Who[] = ["anonymous", "outsider", "participant", "member", "organizer"];
+  const cases: [level: "NONE" | "TEAMS" | "PUBLIC", allowed: Who[]][] = [
+    ["NONE", ["organizer"]],
+    ["TEAMS", ["participant", "member", "organizer"]],
+    ["PUBLIC", everyone],
+  ];
+  for (const [level, allowed] of cases) {
+    it(`participantAnalysis ${level} (public run, public board): ${allowed.join(", ")} see the errors; the others only the disclosure`, async () => {
+      const run = await scoredRun({ participantAnalysis: level });
+      for (const who of everyone) expect([who, await seesErrors(run, who)]).toEqual([who, allowed.includes(who)]);
+    });
+  }
+
+  it("TEAMS: a team with only a baseline in the task makes no one a participant; any stored run of the team does, even a FAILED one", async () => {
+    const run = await scoredRun({ participantAnalysis: "TEAMS" });
+    const db = testDb.prisma;
+    const helper = await makeUser(db, "Baseline Helper");
+    const helpers = await makeTeam(db, "Helpers", [helper.id]);
+    await insertSubmission(db, { phaseId: run.phase.id, teamId: helpers.id, submitterId: helper.id, isBaseline: true });
+    expect((await getRunAnalysis(helper.viewer, run.id)).canViewErrors).toBe(false);
+    await insertSubmission(db, { phaseId: run.phase.id, teamId: helpers.id, submitterId: helper.id, status: "FAILED", errorStage: "validation" });
+    expect((await getRunAnalysis(helper.viewer, run.id)).canViewErrors).toBe(true);
   });
 
-  it("a private run stays hidden from outsiders even where the phase allows participant analysis", async () => {
-    const run = await scoredRun({ allowParticipantAnalysis: true }, { visibility: "PRIVATE" });
-    for (const viewer of [run.outsider, null]) {
+  it("a private run stays hidden from outsiders and participants even where the phase's analysis is PUBLIC", async () => {
+    const run = await scoredRun({ participantAnalysis: "PUBLIC" }, { visibility: "PRIVATE" });
+    for (const viewer of [run.outsider, run.participant, null]) {
       expect(await rejection(getRunAnalysis(viewer, run.id))).toBeInstanceOf(NotFoundError);
       expect(await rejection(getDocumentAnalysis(viewer, run.id, "alpha/part 0"))).toBeInstanceOf(NotFoundError);
     }
     expect((await getRunAnalysis(run.member, run.id)).canViewErrors).toBe(true);
   });
 
-  it("an ORGANIZERS-only board: anonymous viewers and outsiders get 404 from both functions", async () => {
-    const run = await scoredRun({ leaderboardVisibility: "ORGANIZERS", allowParticipantAnalysis: true });
-    for (const viewer of [null, run.outsider]) {
+  it("an ORGANIZERS-only board: everyone outside the team and the organizers gets 404 from both functions, whatever the level", async () => {
+    const run = await scoredRun({ leaderboardVisibility: "ORGANIZERS", participantAnalysis: "PUBLIC" });
+    for (const viewer of [null, run.outsider, run.participant]) {
       const a = await rejection(getRunAnalysis(viewer, run.id));
       expect(a).toBeInstanceOf(NotFoundError);
       const b = await rejection(getDocumentAnalysis(viewer, run.id, "alpha/part 0"));
       expect(b).toBeInstanceOf(NotFoundError);
     }
     expect((await getRunAnalysis(run.organizer, run.id)).canViewErrors).toBe(true);
+    expect((await getRunAnalysis(run.member, run.id)).canViewErrors).toBe(true);
   });
 
   it("unknown and malformed ids and unknown documents are 404", async () => {
@@ -173,13 +201,6 @@ describe("who sees the error analysis", () => {
     expect(await rejection(getRunAnalysis(run.organizer, "00000000-0000-4000-8000-000000000000"))).toBeInstanceOf(NotFoundError);
     expect(await rejection(getDocumentAnalysis(run.organizer, run.id, "gamma/part 0"))).toBeInstanceOf(NotFoundError);
     expect(await rejection(getDocumentAnalysis(run.organizer, "not-a-uuid", "alpha/part 0"))).toBeInstanceOf(NotFoundError);
-  });
-
-  it("mayViewErrorAnalysis: organizers always; others who see the run only when the phase allows it", () => {
-    expect(mayViewErrorAnalysis({ visible: true, isOrganizer: true }, false)).toBe(true);
-    expect(mayViewErrorAnalysis({ visible: true, isOrganizer: false }, false)).toBe(false);
-    expect(mayViewErrorAnalysis({ visible: true, isOrganizer: false }, true)).toBe(true);
-    expect(mayViewErrorAnalysis({ visible: false, isOrganizer: false }, true)).toBe(false);
   });
 });
 

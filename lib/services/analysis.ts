@@ -7,12 +7,14 @@
  * - the disclosure table is a corpus-level summary like the scores: everyone who may see
  *   the run (see `submissionAccess`);
  * - the error analysis (its counts and the document views) shows where the gold's mentions
- *   and entities are, so the phase decides: the task's organizers always; anyone else who
- *   may see the run only when the phase allows participant analysis (off by default, and
- *   meant for development phases). The run's own team is no exception.
+ *   and entities are, so the phase's `participantAnalysis` decides (`canViewErrorAnalysis`
+ *   in lib/permissions.ts): the task's organizers always; among the others who may see the
+ *   run, nobody with NONE (the default), the task's participants (signed-in members of a
+ *   team with a non-baseline run in the task) with TEAMS, everyone with PUBLIC. The run's
+ *   own team is no exception.
  */
 import { NotFoundError } from "../errors";
-import { submissionAccess, type Viewer } from "../permissions";
+import { canViewErrorAnalysis, submissionAccess, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db } from "./db";
 import { documentScoresToJson, type MetricsJson } from "./scores";
@@ -61,28 +63,18 @@ const ACCESS_SELECT = {
       name: true,
       taskId: true,
       leaderboardVisibility: true,
-      allowParticipantAnalysis: true,
+      participantAnalysis: true,
       task: { select: { slug: true, title: true, keepSingletons: true, pronounExclusions: true } },
     },
   },
 } as const;
 
 /**
- * Whether a viewer may see a run's error analysis (see the file comment).
- *
- * @param access from `submissionAccess`
- * @param allowParticipantAnalysis the phase's setting
- */
-export function mayViewErrorAnalysis(access: { visible: boolean; isOrganizer: boolean }, allowParticipantAnalysis: boolean): boolean {
-  return access.isOrganizer || (access.visible && allowParticipantAnalysis);
-}
-
-/**
  * A run's analyses as the viewer may see them.
  *
  * @param viewer the viewer (null = anonymous)
  * @param submissionId the run (any string: malformed ids are a 404 like unknown ones)
- * @returns the {@link RunAnalysisView}: error counts only where {@link mayViewErrorAnalysis}
+ * @returns the {@link RunAnalysisView}: error counts only where `canViewErrorAnalysis` allows
  * @throws NotFoundError (404) when the run does not exist or the viewer may not see it
  */
 export async function getRunAnalysis(viewer: Viewer, submissionId: string): Promise<RunAnalysisView> {
@@ -190,7 +182,7 @@ async function loadForViewer(db: Db, viewer: Viewer, submissionId: string) {
   const submission = isUuid(submissionId) ? await db.submission.findUnique({ where: { id: submissionId }, select: ACCESS_SELECT }) : null;
   const access = submission ? await submissionAccess(viewer, submission, db) : null;
   if (!submission || !access?.visible) throw new NotFoundError("No such submission.");
-  return { submission, canViewErrors: mayViewErrorAnalysis(access, submission.phase.allowParticipantAnalysis) };
+  return { submission, canViewErrors: await canViewErrorAnalysis(access, submission.phase) };
 }
 
 /** Stored counts as ErrorCounts (missing kinds as 0). */

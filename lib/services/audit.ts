@@ -16,7 +16,8 @@ export type AuditAction =
   | "gold.upload"
   | "submission.create"
   | "team.create"
-  | "team.join";
+  | "team.join"
+  | "task.participant.update";
 
 /** What one audit event records. */
 export interface AuditInput {

@@ -12,7 +12,7 @@ import type { Viewer } from "../permissions";
 import { formatUtc } from "../validations/time";
 import { defaultDb, type Db, type Phase, type Prisma } from "./db";
 import { loadPhase } from "./phases";
-import { listTeamsOf, pickSubmittingTeam } from "./teams";
+import { listTeamsOf, pickTaskTeam, taskTeamOf } from "./teams";
 
 /** A team's use of a phase's limits at one moment. Remaining counts are null without a limit. */
 export interface QuotaStatus {
@@ -116,32 +116,37 @@ export function assertQuotaLeft(status: QuotaStatus, teamName: string, phaseName
 
 /** What the submit page shows about limits. */
 export interface ViewerQuota {
-  /** the viewer's teams, for a team chooser */
+  /** the viewer's teams (a chooser offers them only when `mustChooseTeam`) */
   teams: { id: string; name: string }[];
   /** the team that would submit; null when the viewer is in no team (a personal team is created on first submission) or must choose */
   team: { id: string; name: string } | null;
-  /** true when the viewer is in several teams and named none */
+  /** true when `team` is the one recorded for the viewer in the task: no other team can be chosen (organizers can change it) */
+  fixed: boolean;
+  /** true when the viewer is in several teams, has no team recorded in the task, and named none */
   mustChooseTeam: boolean;
   /** the quota of `team` (zero use when a personal team would be created); null when a team must be chosen */
   quota: QuotaStatus | null;
 }
 
 /**
- * The viewer's quota in a phase for the submit page. Resolves the team as a submission
- * does, without creating a personal team.
+ * The viewer's quota in a phase for the submit page. Resolves the team as a non-baseline
+ * submission does (the team recorded for the viewer in the task first; see `pickTaskTeam`),
+ * without creating or recording anything.
  *
  * @param teamRef a team id or name, as in the submission's `team` field
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
- *   ForbiddenError (403) when `teamRef` names a team the viewer is not in
+ *   ForbiddenError (403) when `teamRef` names a team the viewer is not in, or another team
+ *   than the one recorded for them in the task
  */
 export async function quotaForViewer(viewer: Viewer, phaseId: string, teamRef?: string | null, now: Date = new Date()): Promise<ViewerQuota> {
   if (!viewer) throw new UnauthorizedError("Please sign in to submit.");
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
   const teams = (await listTeamsOf(viewer.userId, db)).map((t) => ({ id: t.id, name: t.name }));
-  if (!teamRef && teams.length > 1) return { teams, team: null, mustChooseTeam: true, quota: null };
-  const team = pickSubmittingTeam(teams, teamRef);
+  const recorded = await taskTeamOf(phase.taskId, viewer.userId, db);
+  if (!recorded && !teamRef && teams.length > 1) return { teams, team: null, fixed: false, mustChooseTeam: true, quota: null };
+  const team = pickTaskTeam(recorded?.team ?? null, teams, teamRef);
   // No team yet: the personal team created on the first submission starts with zero use.
   const quota = team ? await quotaStatus(team.id, phaseId, now, db, phase) : quotaOf(phase, 0, 0, now);
-  return { teams, team, mustChooseTeam: false, quota };
+  return { teams, team, fixed: recorded !== null, mustChooseTeam: false, quota };
 }

@@ -175,8 +175,8 @@ describe("compareRuns", () => {
     expect(versions.message).toMatch(/different gold key versions/);
   });
 
-  it("per-document deltas: shown to the organizers; hidden from outsiders (and from a team for another team's run) unless the phase allows participant analysis", async () => {
-    const closed = await phaseWithRuns([PERFECT, MEDIUM], { allowParticipantAnalysis: false });
+  it("per-document deltas: shown to the organizers; hidden from outsiders (and from a team for another team's run) unless the viewer may see the error analysis", async () => {
+    const closed = await phaseWithRuns([PERFECT, MEDIUM], { participantAnalysis: "NONE" });
     const forOrganizer = await compareRuns(closed.organizer, closed.ids[0], closed.ids[1]);
     expect(forOrganizer.documents).toHaveLength(DOCS);
     // MEDIUM conflates every third document: those differ, the others do not; largest first.
@@ -192,12 +192,38 @@ describe("compareRuns", () => {
       expect(view.b.canViewErrors).toBe(false);
     }
 
-    const open = await phaseWithRuns([PERFECT, MEDIUM], { allowParticipantAnalysis: true });
+    // TEAMS: the two teams' members (participants) see them; the outsider and anonymous readers do not.
+    const teams = await phaseWithRuns([PERFECT, MEDIUM], { participantAnalysis: "TEAMS" });
+    for (const [viewer, sees] of [[teams.memberA, true], [teams.memberB, true], [teams.organizer, true], [teams.outsider, false], [null, false]] as const) {
+      const view = await compareRuns(viewer, teams.ids[0], teams.ids[1]);
+      expect(view.documents === null ? 0 : view.documents.length).toBe(sees ? DOCS : 0);
+      expect(view.a.canViewErrors).toBe(sees);
+    }
+
+    const open = await phaseWithRuns([PERFECT, MEDIUM], { participantAnalysis: "PUBLIC" });
     for (const viewer of [open.outsider, null, open.memberA, open.organizer]) {
       const view = await compareRuns(viewer, open.ids[0], open.ids[1]);
       expect(view.documents).toHaveLength(DOCS);
       expect(view.a.canViewErrors).toBe(true);
     }
+  });
+
+  it("a team comparing two of its own runs: per-document deltas on a public board; on a hidden board only with teamDocumentScores (organizers always)", async () => {
+    // Team A: ids[0] (perfect) and ids[2] (medium).
+    const visible = await phaseWithRuns([PERFECT, POOR, MEDIUM]);
+    expect((await compareRuns(visible.memberA, visible.ids[0], visible.ids[2])).documents).toHaveLength(DOCS);
+
+    const hidden = await phaseWithRuns([PERFECT, POOR, MEDIUM], { leaderboardVisibility: "ORGANIZERS" });
+    const own = await compareRuns(hidden.memberA, hidden.ids[0], hidden.ids[2]);
+    expect(own.documents).toBeNull();
+    // The corpus-level comparison stays: scores, deltas and p-values.
+    expect(own.bootstrap.metrics.find((m) => m.metric === "conll")!.delta).toBeGreaterThan(0);
+    expect((await compareRuns(hidden.organizer, hidden.ids[0], hidden.ids[2])).documents).toHaveLength(DOCS);
+    // Other teams' runs stay invisible on a hidden board.
+    expect(await rejection(compareRuns(hidden.memberA, hidden.ids[0], hidden.ids[1]))).toBeInstanceOf(NotFoundError);
+
+    await testDb.prisma.phase.update({ where: { id: hidden.phase.id }, data: { teamDocumentScores: true } });
+    expect((await compareRuns(hidden.memberA, hidden.ids[0], hidden.ids[2])).documents).toHaveLength(DOCS);
   });
 });
 

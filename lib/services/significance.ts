@@ -7,7 +7,7 @@
  * hold every count the bootstrap needs.
  */
 import { NotFoundError, ValidationError } from "../errors";
-import { canViewLeaderboard, submissionAccess, type Viewer } from "../permissions";
+import { canViewDocumentScores, canViewErrorAnalysis, canViewLeaderboard, submissionAccess, type Viewer } from "../permissions";
 import {
   BOOTSTRAP_SEED,
   bootstrapInterval,
@@ -19,7 +19,6 @@ import {
 } from "../../scoring/analysis/index";
 import { defaultDb, isUuid, type Db, type Prisma } from "./db";
 import type { Leaderboard } from "./leaderboard";
-import { mayViewErrorAnalysis } from "./analysis";
 import { BLANC_COREF, BLANC_NONCOREF, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import type { LeaderboardMetric } from "../validations/metrics";
 
@@ -137,7 +136,7 @@ export interface RunComparison {
   bootstrap: PairedBootstrapResult;
   /** the metric of the per-document table (the task's primary metric) */
   documentMetric: string;
-  /** per document: F1 of a and b and the delta, largest |delta| first; null when the viewer may not see both runs' per-document scores */
+  /** per document: F1 of a and b and the delta, largest |delta| first; null when the viewer may not see both runs' per-document scores (`canViewDocumentScores`) */
   documents: { document: string; a: number; b: number; delta: number }[] | null;
 }
 
@@ -150,8 +149,10 @@ export interface RunComparison {
  * @param bId second run (B)
  * @param options `samples` (default 1,000)
  * @returns the {@link RunComparison}; per-document deltas only when the viewer may see both
- *   runs' per-document scores (their team or the organizers, or anyone where the phase
- *   allows participant analysis)
+ *   runs' per-document scores (`canViewDocumentScores`: the organizers; whoever may see the
+ *   runs' error analysis; the runs' own team, except on a hidden phase without
+ *   `teamDocumentScores`). The bootstrap's p-values and intervals are corpus-level and shown
+ *   to everyone who may see both runs.
  * @throws NotFoundError (404) when either run does not exist or is hidden from the viewer;
  *   ValidationError (422) when the runs are the same, of different phases, not both scored,
  *   or scored against different gold versions
@@ -178,7 +179,8 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
                 name: true,
                 taskId: true,
                 leaderboardVisibility: true,
-                allowParticipantAnalysis: true,
+                participantAnalysis: true,
+                teamDocumentScores: true,
                 task: { select: { slug: true, title: true, primaryMetric: true } },
               },
             },
@@ -206,10 +208,9 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   const bootstrap = pairedBootstrap(aDocs, bDocs, { samples: options.samples });
 
   const phase = a.s.phase;
-  const seesDocuments = (x: typeof a) => x.access.isOrganizer || x.access.isTeamMember || phase.allowParticipantAnalysis;
   const documentMetric = phase.task.primaryMetric;
   let perDocument: RunComparison["documents"] = null;
-  if (seesDocuments(a) && seesDocuments(b)) {
+  if ((await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))) {
     const rows = await db.documentScore.findMany({ where: { submissionId: { in: [a.s.id, b.s.id] } } });
     const f1 = (id: string) =>
       new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id)).map((d) => [d.document, valueOf(d.metrics, documentMetric)]));
@@ -220,20 +221,20 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
       .map((document) => ({ document, a: fa.get(document)!, b: fb.get(document)!, delta: fa.get(document)! - fb.get(document)! }))
       .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.document.localeCompare(y.document));
   }
-  const side = (x: typeof a): ComparedRun => ({
+  const side = async (x: typeof a): Promise<ComparedRun> => ({
     id: x.s.id,
     systemName: x.s.systemName,
     team: x.s.team,
     submittedAt: x.s.createdAt,
     goldVersion: x.s.goldVersion!,
     scores: scoresToJson(x.s.scores),
-    canViewErrors: mayViewErrorAnalysis(x.access, phase.allowParticipantAnalysis),
+    canViewErrors: await canViewErrorAnalysis(x.access, phase),
   });
   return {
     task: phase.task,
     phase: { id: phase.id, name: phase.name },
-    a: side(a),
-    b: side(b),
+    a: await side(a),
+    b: await side(b),
     bootstrap,
     documentMetric,
     documents: perDocument,

@@ -2,17 +2,21 @@
  * Submissions: upload (checked, stored, queued), one submission as a viewer sees it, and
  * lists for a team, for the viewer, and for organizers.
  *
- * Upload order (each step's error is final; nothing is stored and no quota used before the
- * last step): sign-in → phase exists → metadata → phase window (baselines skip it) → team
- * resolution → size → synchronous parse with limits → [personal team created if needed] →
- * one transaction holding an advisory lock on (team, phase): quota check, insert QUEUED,
- * audit → after commit, enqueue.
+ * Upload order (each step's error is final; nothing is stored, no quota used and no team
+ * created or recorded before the last step): sign-in → phase exists → metadata → phase
+ * window (baselines skip it) → team resolution (one team per user per task, see teams.ts)
+ * → size → quota pre-check without a lock (cheap: an over-quota team is refused before its
+ * file is read) → file validation with limits, off the event loop when `validateUpload`
+ * is available → [personal team created if needed] → one transaction: lock on (task, user)
+ * and the user's task team recorded or checked, lock on (team, phase) and the quota checked
+ * again, insert QUEUED, audit → after commit, enqueue.
  *
  * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
- * window and the quota, and do not count against it.
+ * window and the quota, do not count against it, and name any of the organizer's teams
+ * (the one-team-per-task record neither applies to them nor is made by them).
  */
 import { ForbiddenError, NotFoundError } from "../errors";
-import { assertCanManageTask, canManageTask, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
+import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { packFile } from "../storage";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema } from "../validations/submission";
@@ -23,7 +27,7 @@ import { enqueueAfterCommit } from "./gold";
 import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
 import { documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
-import { ensurePersonalTeam, findSubmittingTeam } from "./teams";
+import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "./teams";
 import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
 
 /** What an upload sends: the file and its metadata (see `submissionMetadataSchema`). */
@@ -45,14 +49,20 @@ export interface CreateSubmissionInput {
 }
 
 /**
- * Accepts an upload: checks it, stores it QUEUED, and enqueues it for scoring.
+ * Accepts an upload: checks it, stores it QUEUED, and enqueues it for scoring (see the
+ * module comment for the order of the checks).
  *
  * @returns the new submission's id and status (QUEUED)
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
  *   ValidationError (422) for bad metadata, an unreadable file (`formatErrors` with line and
- *   column) or, for users in several teams, no `team`; ForbiddenError (403) for naming a team
- *   one is not in, or a baseline by a non-organizer; PhaseClosedError (409) outside the
- *   window (message in UTC); TooLargeError (413, message in MB); QuotaExceededError (429)
+ *   column) or, for users in several teams without a team recorded in the task, no `team`;
+ *   ForbiddenError (403) for naming a team one is not in, naming another team than the one
+ *   recorded for the user in the task ("You submit for team X in this task; ask the
+ *   organizers to change it."), or a baseline by a non-organizer; PhaseClosedError (409)
+ *   outside the window (message in UTC); TooLargeError (413, message in MB);
+ *   QuotaExceededError (429, before the file is read when the team is already over);
+ *   RateLimitedError (429) when a personal team would be created and the user created too
+ *   many teams lately
  */
 export async function createSubmission(input: CreateSubmissionInput): Promise<{ id: string; status: SubmissionStatus }> {
   const viewer = requireSignedIn(input.viewer, "Please sign in (or use an API token) to submit.");
@@ -76,14 +86,23 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<{ 
     throw new ForbiddenError("Only the organizers of this task can submit baselines.");
   }
   if (!meta.isBaseline) assertPhaseOpen(phase, now);
-  const existingTeam = await findSubmittingTeam(viewer.userId, meta.team, db);
+  const existingTeam = meta.isBaseline
+    ? await findSubmittingTeam(viewer.userId, meta.team, db)
+    : await findTaskTeam(viewer.userId, phase.taskId, meta.team, db);
   assertUploadSize(input.bytes.byteLength);
   const fileName = cleanFileName(input.fileName);
+  // Pre-check without the lock: a team over its quota is refused before its file is read.
+  // (A personal team still to be created has used nothing; limits are at least 1.)
+  if (!meta.isBaseline && existingTeam) {
+    assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase), existingTeam.name, phase.name);
+  }
   parseUpload(input.bytes, fileName);
   const stored = packFile(input.bytes);
   const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
 
   const id = await db.$transaction(async (tx) => {
+    // Lock order: (task, user) before (team, phase), in every transaction that takes both.
+    const recorded = meta.isBaseline ? false : await claimTaskTeam(tx, phase.taskId, viewer.userId, team);
     await lockKey(tx, `quota:${team.id}:${phase.id}`);
     if (!meta.isBaseline) assertQuotaLeft(await quotaStatus(team.id, phase.id, now, tx, phase), team.name, phase.name);
     const row = await tx.submission.create({
@@ -111,7 +130,15 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<{ 
       action: "submission.create",
       targetType: "submission",
       targetId: row.id,
-      data: { phaseId: phase.id, teamId: team.id, fileName, sha256: stored.sha256, size: stored.size, isBaseline: meta.isBaseline },
+      data: {
+        phaseId: phase.id,
+        teamId: team.id,
+        fileName,
+        sha256: stored.sha256,
+        size: stored.size,
+        isBaseline: meta.isBaseline,
+        ...(recorded ? { taskTeamRecorded: true } : {}),
+      },
     });
     return row.id;
   });
@@ -148,8 +175,17 @@ export interface SubmissionView {
   error?: { stage: string | null; message: string | null; location: unknown } | null;
   /** corpus scores (CLI JSON shape); null when there are none yet. After a new gold key they are the previous version's until rescored. */
   scores: MetricsJson | null;
-  /** per-document scores; the team and organizers always, others only when the phase allows participant analysis; else null */
+  /**
+   * per-document scores when the viewer may see them (`canViewDocumentScores`: organizers;
+   * whoever may see the run's error analysis; the run's team, except on a phase whose
+   * leaderboard is hidden unless the phase's `teamDocumentScores` is on); else null
+   */
   perDocument: { document: string; metrics: MetricsJson }[] | null;
+  /**
+   * true when the viewer is the run's team and per-document scores are withheld because the
+   * phase's leaderboard is hidden (teams get corpus-level scores only there): pages say so
+   */
+  perDocumentWithheld: boolean;
   viewerIsTeamMember: boolean;
   viewerIsOrganizer: boolean;
 }
@@ -161,8 +197,7 @@ export interface SubmissionView {
  * @param id the submission id (any string: a malformed id is a 404 like an unknown one)
  * @param viewer the viewer (null = anonymous)
  * @returns the {@link SubmissionView}: submitter, file, attempts and error only for the team
- *   and the organizers; per-document scores for them, and for others only when the phase
- *   allows participant analysis
+ *   and the organizers; per-document scores as `canViewDocumentScores` allows
  * @throws NotFoundError (404) when it does not exist or the viewer may not see it (the same
  *   answer, so that other teams' private runs stay unknown)
  */
@@ -184,9 +219,9 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
   if (!s || !access?.visible) throw new NotFoundError("No such submission.");
   const { isOrganizer: viewerIsOrganizer, isTeamMember: viewerIsTeamMember } = access;
   const insider = viewerIsOrganizer || viewerIsTeamMember;
-  // A run's own team always sees its per-document scores; other readers only where the
-  // organizers allow analysis (per-document denominators are gold statistics).
-  const showDocuments = insider || s.phase.allowParticipantAnalysis;
+  // Per-document denominators are gold statistics, and per-document scores of a hidden test
+  // set let a team probe the gold: see `canViewDocumentScores`.
+  const showDocuments = await canViewDocumentScores(access, s.phase);
   const documentRows = showDocuments ? await db.documentScore.findMany({ where: { submissionId: s.id } }) : [];
   return {
     id: s.id,
@@ -215,6 +250,7 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
       : {}),
     scores: s.scores.length > 0 ? scoresToJson(s.scores) : null,
     perDocument: showDocuments && documentRows.length > 0 ? documentScoresToJson(documentRows) : null,
+    perDocumentWithheld: viewerIsTeamMember && !showDocuments,
     viewerIsTeamMember,
     viewerIsOrganizer,
   };

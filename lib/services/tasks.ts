@@ -18,6 +18,7 @@ import {
 } from "../validations/task";
 import { recordAudit } from "./audit";
 import { defaultDb, isUniqueViolation, isUuid, type LeaderboardVisibility, type Phase, type SelectionRule } from "./db";
+import type { ParticipantAnalysis } from "../generated/prisma/enums";
 import { GOLD_META_SELECT, goldMeta, type GoldKeyMeta } from "./gold";
 import { isPhaseOpen, loadPhase } from "./phases";
 
@@ -32,7 +33,10 @@ export interface PhaseView {
   totalLimit: number | null;
   leaderboardVisibility: LeaderboardVisibility;
   selectionRule: SelectionRule;
-  allowParticipantAnalysis: boolean;
+  /** who besides the organizers sees the error analysis of the phase's runs (see `canViewErrorAnalysis`) */
+  participantAnalysis: ParticipantAnalysis;
+  /** on a hidden leaderboard (ORGANIZERS), whether teams see their own runs' per-document scores (see `canViewDocumentScores`) */
+  teamDocumentScores: boolean;
   /** accepting submissions now */
   open: boolean;
   canViewLeaderboard: boolean;
@@ -75,7 +79,8 @@ const PHASE_ORDER = [{ opensAt: "asc" as const }, { name: "asc" as const }];
  *
  * @param actor the acting user
  * @param input see `createTaskSchema` (slug, title, description, primaryMetric, dataLicense,
- *   dataSource, phases with UTC times, display zone, limits, visibility, selection rule)
+ *   dataSource, phases with UTC times, display zone, limits, visibility, selection rule,
+ *   participant analysis, team per-document scores)
  * @returns the new task's id and slug
  * @throws UnauthorizedError (401), ForbiddenError (403, not an admin), ValidationError (422:
  *   field errors, including a taken slug)

@@ -1,7 +1,8 @@
 /** Teams (creation, join codes, team resolution) and tasks/phases (creation, changes, views) against a real database. */
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { ValidationError } from "../errors";
+import { ForbiddenError, RateLimitedError, ValidationError } from "../errors";
+import { closeRateLimitStore, consumeRateLimit } from "../rate-limit";
 import type { Viewer } from "../permissions";
 import { addOrganizer, addPhase, createTask, getTaskForViewer, listTasksForViewer, updatePhase } from "./tasks";
 import {
@@ -12,13 +13,22 @@ import {
   getJoinCode,
   joinCodeFor,
   joinTeam,
+  listTaskParticipants,
+  listTaskTeamsOf,
   listTeamsOf,
+  pickTaskTeam,
   resolveSubmittingTeam,
+  setParticipantTeam,
+  taskTeamOf,
 } from "./teams";
-import { makeUser, rejection } from "./test-fixtures";
+import { makeTaskWithPhase, makeTeam, makeUser, rejection, thrown } from "./test-fixtures";
 import { packFile } from "../storage";
 
 const testDb = useTestDatabase();
+afterAll(() => closeRateLimitStore());
+afterEach(() => {
+  delete process.env.RATE_LIMIT_TEAM_CREATE;
+});
 
 describe("join codes", () => {
   it("are deterministic per team and secret, 16 base32 characters, different across teams and secrets", () => {
@@ -61,6 +71,38 @@ describe("teams", () => {
     const wrong = code.replace(/^./, (c) => (c === "A" ? "B" : "A"));
     expect((await rejection(joinTeam(joiner.id, wrong))).httpStatus).toBe(404);
     expect((await rejection(joinTeam(joiner.id, "short"))).httpStatus).toBe(422);
+  });
+});
+
+describe("team creation rate limit", () => {
+  it("createTeam: over the limit is a 429 saying when to try again; nothing is created; other users are not affected", async () => {
+    const db = testDb.prisma;
+    process.env.RATE_LIMIT_TEAM_CREATE = "2/1h";
+    const u = await makeUser(db, "Team Hoarder");
+    await createTeam(u.id, `Hoard one ${u.id}`);
+    await createTeam(u.id, `Hoard two ${u.id}`);
+    const error = await rejection(createTeam(u.id, `Hoard three ${u.id}`));
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.httpStatus).toBe(429);
+    expect(error.message).toMatch(/^You have created too many teams recently\. Try again at .*\(UTC\)\.$/);
+    expect(error.details).toMatchObject({ retryAfterSeconds: expect.any(Number) });
+    expect((error.details!.retryAfterSeconds as number) > 3000).toBe(true);
+    expect(await db.team.count({ where: { members: { some: { userId: u.id } } } })).toBe(2);
+    const other = await makeUser(db, "Modest Creator");
+    expect((await createTeam(other.id, `Modest ${other.id}`)).role).toBe("OWNER");
+  });
+
+  it("ensurePersonalTeam: creating the personal team counts against the same limit; returning an existing team does not", async () => {
+    const db = testDb.prisma;
+    process.env.RATE_LIMIT_TEAM_CREATE = "1/1h";
+    const loner = await makeUser(db, "Limited Loner");
+    await consumeRateLimit("team-create", loner.id);
+    expect(await rejection(ensurePersonalTeam(loner.id))).toBeInstanceOf(RateLimitedError);
+    expect(await listTeamsOf(loner.id)).toEqual([]);
+    const member = await makeUser(db, "Member At Limit");
+    const team = await createTeam(member.id, `At limit ${member.id}`);
+    expect((await ensurePersonalTeam(member.id)).id).toBe(team.id);
+    expect(await rejection(createTeam(member.id, `Over limit ${member.id}`))).toBeInstanceOf(RateLimitedError);
   });
 });
 
@@ -118,6 +160,91 @@ describe("team resolution for submissions", () => {
       expect(error.httpStatus).toBe(403);
     }
     expect(await listTeamsOf(u.id)).toEqual([]);
+  });
+});
+
+describe("the team recorded for a user in a task", () => {
+  it("pickTaskTeam: with a record, that team whatever else the user is in; naming another is 403; without one, as pickSubmittingTeam", () => {
+    const a = { id: "3f2b8c1e-0000-4000-8000-00000000000a", name: "Alpha" };
+    const b = { id: "3f2b8c1e-0000-4000-8000-00000000000b", name: "Beta" };
+    expect(pickTaskTeam(a, [b, a])).toBe(a);
+    expect(pickTaskTeam(a, [b, a], "alpha")).toBe(a);
+    expect(pickTaskTeam(a, [b, a], a.id.toUpperCase())).toBe(a);
+    const other = thrown(() => pickTaskTeam(a, [b, a], "Beta"));
+    expect(other).toBeInstanceOf(ForbiddenError);
+    expect(other.message).toBe('You submit for team "Alpha" in this task; ask the organizers to change it.');
+    expect(thrown(() => pickTaskTeam(a, [b])).message).toContain("no longer one of its members");
+    expect(pickTaskTeam(null, [b], undefined)).toBe(b);
+    expect(thrown(() => pickTaskTeam(null, [a, b])).httpStatus).toBe(422);
+    expect(pickTaskTeam(null, [])).toBeNull();
+  });
+
+  it("setParticipantTeam: organizers (and admins) only; the user must be a member of the team; unknown ids are 404", async () => {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "Participants Organizer");
+    const admin = await makeUser(db, "Participants Admin", "ADMIN");
+    const user = await makeUser(db, "Recorded User");
+    const stranger = await makeUser(db, "Stranger");
+    const { task } = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    const mine = await makeTeam(db, "Mine", [user.id]);
+    const also = await makeTeam(db, "Also mine", [user.id]);
+    const notMine = await makeTeam(db, "Not mine", [stranger.id]);
+    await db.taskParticipant.create({ data: { taskId: task.id, userId: user.id, teamId: mine.id } });
+
+    expect((await rejection(setParticipantTeam(null, task.id, user.id, also.id))).httpStatus).toBe(401);
+    expect((await rejection(setParticipantTeam(user.viewer, task.id, user.id, also.id))).httpStatus).toBe(403);
+    expect((await rejection(setParticipantTeam(stranger.viewer, task.id, user.id, null))).httpStatus).toBe(403);
+    const notMember = await rejection(setParticipantTeam(organizer.viewer, task.id, user.id, notMine.id));
+    expect(notMember).toBeInstanceOf(ValidationError);
+    expect((notMember as ValidationError).fieldErrors[0]).toMatchObject({ path: "teamId", message: expect.stringContaining('not a member of the team "') });
+    for (const [taskId, userId, teamId] of [
+      ["00000000-0000-4000-8000-000000000000", user.id, also.id],
+      ["nonsense", user.id, also.id],
+      [task.id, "00000000-0000-4000-8000-000000000000", also.id],
+      [task.id, user.id, "00000000-0000-4000-8000-000000000000"],
+      [task.id, user.id, "nonsense"],
+    ]) {
+      expect((await rejection(setParticipantTeam(organizer.viewer, taskId, userId, teamId))).httpStatus).toBe(404);
+    }
+    expect((await taskTeamOf(task.id, user.id))?.team.id).toBe(mine.id);
+    expect(await db.auditEvent.count({ where: { action: "task.participant.update", targetId: task.id } })).toBe(0);
+
+    const changed = await setParticipantTeam(admin.viewer, task.id, user.id, also.id);
+    expect(changed?.team).toEqual({ id: also.id, name: also.name });
+    // The same team again changes nothing and writes nothing.
+    await setParticipantTeam(organizer.viewer, task.id, user.id, also.id);
+    const events = await db.auditEvent.findMany({ where: { action: "task.participant.update", targetId: task.id } });
+    expect(events.map((e) => [e.actorId, e.targetType, e.data])).toEqual([
+      [admin.id, "task", { userId: user.id, from: { id: mine.id, name: mine.name }, to: { id: also.id, name: also.name } }],
+    ]);
+    // An organizer may also set a team before the user's first run.
+    const newcomer = await makeUser(db, "Newcomer");
+    await db.teamMember.create({ data: { teamId: also.id, userId: newcomer.id } });
+    expect((await setParticipantTeam(organizer.viewer, task.id, newcomer.id, also.id))?.team.id).toBe(also.id);
+  });
+
+  it("listTaskParticipants (organizers) lists user, team, since and the user's teams; listTaskTeamsOf lists a user's own records", async () => {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "List Organizer");
+    const user = await makeUser(db, "Listed User");
+    const { task } = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    const other = await makeTaskWithPhase(db);
+    const a = await makeTeam(db, "List A", [user.id]);
+    const b = await makeTeam(db, "List B", [user.id]);
+    await db.taskParticipant.create({ data: { taskId: task.id, userId: user.id, teamId: b.id } });
+    await db.taskParticipant.create({ data: { taskId: other.task.id, userId: user.id, teamId: a.id } });
+
+    const list = await listTaskParticipants(organizer.viewer, task.id);
+    expect(list).toEqual([
+      { user: { id: user.id, name: "Listed User" }, team: { id: b.id, name: b.name }, since: expect.any(Date), teams: [{ id: a.id, name: a.name }, { id: b.id, name: b.name }] },
+    ]);
+    expect((await rejection(listTaskParticipants(user.viewer, task.id))).httpStatus).toBe(403);
+    expect((await rejection(listTaskParticipants(null, task.id))).httpStatus).toBe(401);
+    expect((await rejection(listTaskParticipants(organizer.viewer, "nonsense"))).httpStatus).toBe(404);
+
+    const mine = await listTaskTeamsOf(user.id);
+    expect(mine.map((r) => [r.task.id, r.team.id]).sort()).toEqual([[task.id, b.id], [other.task.id, a.id]].sort());
+    expect(await listTaskTeamsOf(organizer.id)).toEqual([]);
   });
 });
 

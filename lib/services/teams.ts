@@ -5,14 +5,27 @@
  * NEXTAUTH_SECRET, so only members (who are shown it) can pass it on, and rotating the
  * secret invalidates every code. Looking a code up checks it against every team (one HMAC
  * per team, about a microsecond each).
+ *
+ * One team per user per task (the CoNLL and CRAC shared tasks' norm, and what makes the
+ * per-team quotas mean something): a user's first non-baseline submission in a task records
+ * its team in `task_participants` ({@link claimTaskTeam}, inside the submission's
+ * transaction); every later submission by that user in any phase of the task is made for
+ * that team ({@link pickTaskTeam}). Only an organizer can change or clear the record
+ * ({@link setParticipantTeam}, audited). Baselines (organizers' reference runs) neither
+ * need nor create a record.
+ *
+ * Team creation, by hand or as a personal team at a first submission, is rate-limited per
+ * user (`consumeRateLimit("team-create", …)` in lib/rate-limit.ts, 429 when over).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { loadEnv } from "../env";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { assertCanManageTask, type Viewer } from "../permissions";
+import { consumeRateLimit } from "../rate-limit";
 import { parseInput } from "../validations/parse";
 import { joinCodeSchema, teamNameSchema } from "../validations/team";
 import { recordAudit } from "./audit";
-import { defaultDb, isUniqueViolation, isUuid, lockKey, type Db, type Team } from "./db";
+import { defaultDb, isUniqueViolation, isUuid, lockKey, type Db, type Team, type Tx } from "./db";
 
 /** A team as listed for one of its members. */
 export interface TeamSummary {
@@ -69,9 +82,11 @@ export function formatJoinCode(code: string): string {
  * @param userId the creator
  * @param name 2–64 characters, unique among teams (case-insensitively)
  * @returns the new team as listed for its creator
- * @throws ValidationError (422) for a bad or taken name
+ * @throws RateLimitedError (429) when the user created too many teams lately (checked
+ *   first: every attempt counts); ValidationError (422) for a bad or taken name
  */
 export async function createTeam(userId: string, name: string): Promise<TeamSummary> {
+  await consumeRateLimit("team-create", userId);
   const teamName = parseInput(teamNameSchema, name, "team name");
   const db = defaultDb();
   if (await teamNameTaken(teamName, db)) throw nameTaken(teamName);
@@ -153,12 +168,16 @@ export async function listTeamsOf(userId: string, db: Db = defaultDb()): Promise
  * concurrent calls for the same user (they serialize on a lock; the later one finds the team).
  *
  * @returns the new team, or, when the user already is in a team, the first one they joined
- * @throws NotFoundError (404) for an unknown user
+ * @throws NotFoundError (404) for an unknown user; RateLimitedError (429) when a team is to
+ *   be created and the user created too many teams lately (as {@link createTeam})
  */
 export async function ensurePersonalTeam(userId: string): Promise<Team> {
   const db = defaultDb();
   const user = await db.user.findUnique({ where: { id: userId }, select: { name: true } });
   if (!user) throw new NotFoundError("No such user.");
+  const existing = await db.teamMember.findFirst({ where: { userId }, orderBy: MEMBERSHIP_ORDER, select: { team: true } });
+  if (existing) return existing.team;
+  await consumeRateLimit("team-create", userId);
   const base = personalTeamName(user.name);
   const candidates = [base, `${base} (${userId.slice(0, 8)})`, `${base} (${userId.replace(/-/g, "")})`];
   for (const name of candidates) {
@@ -265,4 +284,238 @@ export async function membersOfMyTeams(userId: string, db: Db = defaultDb()): Pr
     byTeam.set(row.teamId, list);
   }
   return byTeam;
+}
+
+/** The team recorded for a user in a task (see the module comment), with when it was recorded. */
+export interface TaskTeam {
+  team: { id: string; name: string };
+  /** when the record was made (the user's first run in the task, or an organizer's change) */
+  since: Date;
+}
+
+/**
+ * The team recorded for a user in a task, if any.
+ *
+ * @param taskId a task id (must be a UUID)
+ * @param userId a user id (must be a UUID)
+ * @param db client or transaction (default: the shared client)
+ * @returns the team and the time of the record; null when the user has not submitted in the
+ *   task yet (or an organizer cleared the record)
+ */
+export async function taskTeamOf(taskId: string, userId: string, db: Db = defaultDb()): Promise<TaskTeam | null> {
+  const row = await db.taskParticipant.findUnique({
+    where: { taskId_userId: { taskId, userId } },
+    select: { createdAt: true, team: { select: { id: true, name: true } } },
+  });
+  return row && { team: row.team, since: row.createdAt };
+}
+
+/** True when `ref` names this team: its id (any case) or its name (case-insensitively). */
+function namesTeam(team: { id: string; name: string }, ref: string): boolean {
+  return (isUuid(ref) && team.id === ref.toLowerCase()) || team.name.toLowerCase() === ref.toLowerCase();
+}
+
+/** The 403 for a user who names another team than the one recorded for them in the task. */
+function teamFixedError(teamName: string): ForbiddenError {
+  return new ForbiddenError(`You submit for team "${teamName}" in this task; ask the organizers to change it.`);
+}
+
+/**
+ * The rule of one team per user per task, on data already loaded (no query): which team a
+ * non-baseline submission in the task is made for.
+ *
+ * @param recorded the team recorded for the user in the task ({@link taskTeamOf}), or null
+ * @param teams the user's teams, oldest membership first (as {@link listTeamsOf} gives them)
+ * @param teamRef a team id or name from the upload, or null/undefined
+ * @returns with a record: that team (from `teams`); without one: as {@link pickSubmittingTeam}
+ *   (the named team, the only team, or null when the user is in none)
+ * @throws ForbiddenError (403) "You submit for team X in this task; ask the organizers to
+ *   change it." when a record exists and `teamRef` names another team (or the user has left
+ *   the recorded team); without a record, as {@link pickSubmittingTeam} (403 for a team the
+ *   user is not in, 422 on field `team` when several teams and none named)
+ */
+export function pickTaskTeam<T extends { id: string; name: string }>(
+  recorded: { id: string; name: string } | null,
+  teams: readonly T[],
+  teamRef?: string | null,
+): T | null {
+  if (!recorded) return pickSubmittingTeam(teams, teamRef);
+  const ref = teamRef?.trim();
+  if (ref && !namesTeam(recorded, ref)) throw teamFixedError(recorded.name);
+  const team = teams.find((t) => t.id === recorded.id);
+  if (!team) {
+    throw new ForbiddenError(`You submit for team "${recorded.name}" in this task but are no longer one of its members; ask the organizers to change it.`);
+  }
+  return team;
+}
+
+/**
+ * Which existing team a non-baseline submission in a task is made for, without creating or
+ * recording anything: the team recorded for the user in the task, else the team the upload
+ * names (or the user's only team). See {@link pickTaskTeam}.
+ *
+ * @param userId the submitter
+ * @param taskId the phase's task
+ * @param teamRef a team id or name, or null/undefined
+ * @param db client or transaction (default: the shared client)
+ * @returns the team, or null when there is no record and the user is in no team (the caller
+ *   then uses {@link ensurePersonalTeam})
+ * @throws as {@link pickTaskTeam}
+ */
+export async function findTaskTeam(userId: string, taskId: string, teamRef?: string | null, db: Db = defaultDb()): Promise<Team | null> {
+  const recorded = await taskTeamOf(taskId, userId, db);
+  const rows = await db.teamMember.findMany({ where: { userId }, orderBy: MEMBERSHIP_ORDER, select: { team: true } });
+  return pickTaskTeam(recorded?.team ?? null, rows.map((r) => r.team), teamRef);
+}
+
+/**
+ * Records `team` as the user's team in the task, or checks it against the record: the
+ * transactional half of one team per user per task, called by a non-baseline submission
+ * inside its transaction before the quota lock. Holds an advisory lock on (task, user)
+ * until the transaction ends, so two first submissions racing with different teams cannot
+ * both record theirs: the later one sees the record and is refused.
+ *
+ * @param tx the submission's transaction
+ * @param taskId the task
+ * @param userId the submitter
+ * @param team the team the submission is for (from {@link findTaskTeam} or {@link ensurePersonalTeam})
+ * @returns true when the record was created now (the user's first run in the task)
+ * @throws ForbiddenError (403) when another team is recorded for the user in the task
+ */
+export async function claimTaskTeam(tx: Tx, taskId: string, userId: string, team: { id: string }): Promise<boolean> {
+  await lockKey(tx, `task-participant:${taskId}:${userId}`);
+  const recorded = await taskTeamOf(taskId, userId, tx);
+  if (recorded) {
+    if (recorded.team.id !== team.id) throw teamFixedError(recorded.team.name);
+    return false;
+  }
+  await tx.taskParticipant.create({ data: { taskId, userId, teamId: team.id } });
+  return true;
+}
+
+/** A participant of a task as its organizers see it on the manage page. */
+export interface TaskParticipantView {
+  user: { id: string; name: string };
+  /** the team recorded for the user in the task */
+  team: { id: string; name: string };
+  since: Date;
+  /** the user's teams, oldest membership first: the choices when an organizer changes the record */
+  teams: { id: string; name: string }[];
+}
+
+/** Most participants {@link listTaskParticipants} returns. */
+export const MAX_PARTICIPANTS = 2000;
+
+/**
+ * The users with a recorded team in a task, oldest record first (organizers only).
+ *
+ * @param actor the viewer
+ * @param taskId the task (any string: a malformed id is a 404 like an unknown one)
+ * @returns at most {@link MAX_PARTICIPANTS} {@link TaskParticipantView}s
+ * @throws NotFoundError (404) for an unknown task; UnauthorizedError (401) when anonymous;
+ *   ForbiddenError (403) unless the viewer organizes the task (or is a site admin)
+ */
+export async function listTaskParticipants(actor: Viewer, taskId: string): Promise<TaskParticipantView[]> {
+  const db = defaultDb();
+  await assertTaskExists(taskId, db);
+  await assertCanManageTask(actor, taskId, db);
+  const rows = await db.taskParticipant.findMany({
+    where: { taskId },
+    orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+    take: MAX_PARTICIPANTS,
+    select: {
+      createdAt: true,
+      team: { select: { id: true, name: true } },
+      user: {
+        select: {
+          id: true,
+          name: true,
+          memberships: { orderBy: MEMBERSHIP_ORDER, select: { team: { select: { id: true, name: true } } } },
+        },
+      },
+    },
+  });
+  return rows.map((r) => ({
+    user: { id: r.user.id, name: r.user.name },
+    team: r.team,
+    since: r.createdAt,
+    teams: r.user.memberships.map((m) => m.team),
+  }));
+}
+
+/**
+ * Changes or clears the team recorded for a user in a task (organizers only). A cleared
+ * record is made again by the user's next non-baseline submission, for the team it names
+ * (or their only team). Writes `task.participant.update` with the old and new team; a
+ * request that changes nothing writes nothing.
+ *
+ * @param actor the organizer
+ * @param taskId the task
+ * @param userId the participant
+ * @param teamId the new team (the user must be one of its members), or null to clear the record
+ * @returns the new record, or null when cleared
+ * @throws UnauthorizedError (401) when anonymous; ForbiddenError (403) unless the actor
+ *   organizes the task; NotFoundError (404) for an unknown task, user or team (malformed ids
+ *   alike); ValidationError (422, field `teamId`) when the user is not a member of the team
+ */
+export async function setParticipantTeam(actor: Viewer, taskId: string, userId: string, teamId: string | null): Promise<TaskTeam | null> {
+  const db = defaultDb();
+  await assertTaskExists(taskId, db);
+  const organizer = await assertCanManageTask(actor, taskId, db);
+  const user = isUuid(userId) ? await db.user.findUnique({ where: { id: userId }, select: { id: true, name: true } }) : null;
+  if (!user) throw new NotFoundError("No such user.");
+  let team: { id: string; name: string } | null = null;
+  if (teamId !== null) {
+    team = isUuid(teamId) ? await db.team.findUnique({ where: { id: teamId }, select: { id: true, name: true } }) : null;
+    if (!team) throw new NotFoundError("No such team.");
+    const member = await db.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId } }, select: { userId: true } });
+    if (!member) throw ValidationError.field("teamId", `${user.name} is not a member of the team "${team.name}"; they can join it with its join code first.`);
+  }
+  return db.$transaction(async (tx) => {
+    await lockKey(tx, `task-participant:${taskId}:${userId}`);
+    const before = await taskTeamOf(taskId, userId, tx);
+    if ((before?.team.id ?? null) === (team?.id ?? null)) return before;
+    let after: TaskTeam | null = null;
+    if (team) {
+      const row = await tx.taskParticipant.upsert({
+        where: { taskId_userId: { taskId, userId } },
+        create: { taskId, userId, teamId: team.id },
+        update: { teamId: team.id, createdAt: new Date() },
+        select: { createdAt: true },
+      });
+      after = { team, since: row.createdAt };
+    } else {
+      await tx.taskParticipant.delete({ where: { taskId_userId: { taskId, userId } } });
+    }
+    await recordAudit(tx, {
+      actorId: organizer.userId,
+      action: "task.participant.update",
+      targetType: "task",
+      targetId: taskId,
+      data: { userId, from: before?.team ?? null, to: team },
+    });
+    return after;
+  });
+}
+
+/**
+ * The team recorded for a user in each task they submitted to, newest record first (for the
+ * teams page). The user's own records only.
+ *
+ * @param userId the signed-in user
+ * @returns per task: its slug and title, the team and the time of the record
+ */
+export async function listTaskTeamsOf(userId: string, db: Db = defaultDb()): Promise<(TaskTeam & { task: { id: string; slug: string; title: string } })[]> {
+  const rows = await db.taskParticipant.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "desc" }, { taskId: "asc" }],
+    select: { createdAt: true, team: { select: { id: true, name: true } }, task: { select: { id: true, slug: true, title: true } } },
+  });
+  return rows.map((r) => ({ task: r.task, team: r.team, since: r.createdAt }));
+}
+
+/** @throws NotFoundError (404) unless a task has this id */
+async function assertTaskExists(taskId: string, db: Db): Promise<void> {
+  const found = isUuid(taskId) && (await db.task.findUnique({ where: { id: taskId }, select: { id: true } }));
+  if (!found) throw new NotFoundError("No such task.");
 }

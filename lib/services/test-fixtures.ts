@@ -94,7 +94,8 @@ export type PhaseOverrides = Partial<{
   totalLimit: number | null;
   leaderboardVisibility: "PUBLIC" | "PARTICIPANTS" | "ORGANIZERS";
   selectionRule: "BEST" | "LATEST";
-  allowParticipantAnalysis: boolean;
+  participantAnalysis: "NONE" | "TEAMS" | "PUBLIC";
+  teamDocumentScores: boolean;
 }>;
 
 /** Creates a task with one phase (open from a day ago to a day ahead unless overridden) and optional organizers. */

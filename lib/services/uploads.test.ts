@@ -2,22 +2,24 @@
  * Gold key uploads, submissions and quotas against a real database. The queue is mocked:
  * these tests check what is stored and what is enqueued, not pg-boss.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 vi.mock("../queue", () => ({ enqueueScoring: vi.fn(async () => {}) }));
 
 import { useTestDatabase } from "../db/test-db";
-import { QuotaExceededError, ValidationError } from "../errors";
+import { ForbiddenError, QuotaExceededError, RateLimitedError, ValidationError } from "../errors";
+import { closeRateLimitStore, consumeRateLimit } from "../rate-limit";
 import { enqueueScoring } from "../queue";
 import { unpackFile } from "../storage";
 import { findActiveGold, listGoldVersions, uploadGoldKey } from "./gold";
 import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
 import { createSubmission, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
-import { createTeam } from "./teams";
+import { createTeam, setParticipantTeam, taskTeamOf } from "./teams";
 import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 const enqueue = vi.mocked(enqueueScoring);
+afterAll(() => closeRateLimitStore());
 
 beforeEach(() => {
   enqueue.mockReset();
@@ -25,6 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   delete process.env.UPLOAD_MAX_BYTES;
+  delete process.env.RATE_LIMIT_TEAM_CREATE;
 });
 
 /** An organizer, a task with one open phase (overridable), and a participant in a one-person team. */
@@ -258,10 +261,45 @@ describe("createSubmission", () => {
     expect(error.formatErrors[0]).toMatchObject({ file: "bad.conll", line: 3 });
     expect(await quotaStatus(team.id, phase.id)).toEqual(before);
     expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+    expect(await db.taskParticipant.count({ where: { taskId: phase.taskId } })).toBe(0);
     const loner = await makeUser(db, "Loner With Bad File");
     await rejection(createSubmission(submission(loner.viewer, phase.id, { bytes: bytes(BROKEN_FILE) })));
     expect(await db.teamMember.count({ where: { userId: loner.id } })).toBe(0);
+    expect(await db.taskParticipant.count({ where: { userId: { in: [participant.id, loner.id] } } })).toBe(0);
     expect(enqueue).not.toHaveBeenCalled();
+  });
+
+  it("checks the quota before reading the file: an over-quota team's broken file is a 429, not a 422", async () => {
+    const { db, participant, phase, team } = await setup({ dailyLimit: 1, closesAt: new Date(Date.now() + 3 * 24 * 3600 * 1000) });
+    await createSubmission(submission(participant.viewer, phase.id));
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName: "bad.conll", bytes: bytes(BROKEN_FILE) })));
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    expect(error.httpStatus).toBe(429);
+    // The same broken file on a fresh day is read, and refused for what it is.
+    const tomorrow = new Date(Date.now() + 24 * 3600 * 1000);
+    expect((await rejection(createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(BROKEN_FILE), now: tomorrow })))).httpStatus).toBe(422);
+    expect(await db.submission.count({ where: { teamId: team.id } })).toBe(1);
+  });
+
+  it("a user in no team over the team-creation limit: 429 at the personal team; nothing stored, no team recorded", async () => {
+    const { db, phase } = await setup();
+    process.env.RATE_LIMIT_TEAM_CREATE = "1/1h";
+    const newcomer = await makeUser(db, "Team Spammer");
+    await consumeRateLimit("team-create", newcomer.id);
+    expect(await rejection(createSubmission(submission(newcomer.viewer, phase.id)))).toBeInstanceOf(RateLimitedError);
+    expect(await db.teamMember.count({ where: { userId: newcomer.id } })).toBe(0);
+    expect(await db.submission.count({ where: { submitterId: newcomer.id } })).toBe(0);
+    expect(await taskTeamOf(phase.taskId, newcomer.id)).toBeNull();
+  });
+
+  it("a quota refusal records no team for the user in the task", async () => {
+    const { db, participant, phase, team } = await setup({ totalLimit: 1 });
+    await createSubmission(submission(participant.viewer, phase.id));
+    const teammate = await makeUser(db, "Late Teammate");
+    await db.teamMember.create({ data: { teamId: team.id, userId: teammate.id } });
+    expect((await rejection(createSubmission(submission(teammate.viewer, phase.id)))).httpStatus).toBe(429);
+    expect(await taskTeamOf(phase.taskId, teammate.id)).toBeNull();
+    expect((await taskTeamOf(phase.taskId, participant.id))?.team.id).toBe(team.id);
   });
 
   it("a file over the limit is a 413 stating the limit in MB", async () => {
@@ -281,6 +319,93 @@ describe("createSubmission", () => {
     await createSubmission(submission(organizer.viewer, closed.phase.id, { isBaseline: true }));
     await createSubmission(submission(organizer.viewer, closed.phase.id, { isBaseline: true }));
     expect(await quotaStatus(orgTeam.id, closed.phase.id)).toMatchObject({ usedTotal: 0, remainingTotal: 1 });
+  });
+});
+
+describe("one team per user per task", () => {
+  /** A task with two open phases (dev, test), its organizer, and a user in two teams. */
+  async function twoTeams() {
+    const { db, organizer, participant, task, phase, team } = await setup();
+    const test = await db.phase.create({ data: { taskId: task.id, name: "second", opensAt: phase.opensAt, closesAt: phase.closesAt } });
+    const other = await makeTeam(db, "Other", [participant.id]);
+    return { db, organizer, participant, task, dev: phase, test, team, other };
+  }
+
+  it("the first run records its team; naming another team later, in any phase, is a 403 saying which team; naming none uses the recorded one", async () => {
+    const { db, participant, task, dev, test, team, other } = await twoTeams();
+    // In two teams without a record: a team must be named.
+    expect((await rejection(createSubmission(submission(participant.viewer, dev.id)))).httpStatus).toBe(422);
+    const first = await createSubmission(submission(participant.viewer, dev.id, { team: team.name }));
+    expect(await taskTeamOf(task.id, participant.id)).toMatchObject({ team: { id: team.id, name: team.name } });
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "submission.create", targetId: first.id } });
+    expect(audit.data).toMatchObject({ teamId: team.id, taskTeamRecorded: true });
+
+    for (const phaseId of [dev.id, test.id]) {
+      for (const ref of [other.name, other.id]) {
+        const error = await rejection(createSubmission(submission(participant.viewer, phaseId, { team: ref })));
+        expect(error).toBeInstanceOf(ForbiddenError);
+        expect(error.message).toBe(`You submit for team "${team.name}" in this task; ask the organizers to change it.`);
+      }
+    }
+    const implicit = await createSubmission(submission(participant.viewer, test.id));
+    const named = await createSubmission(submission(participant.viewer, test.id, { team: team.name.toUpperCase() }));
+    const rows = await db.submission.findMany({ where: { id: { in: [implicit.id, named.id] } } });
+    expect(rows.map((r) => r.teamId)).toEqual([team.id, team.id]);
+    expect(await db.submission.count({ where: { teamId: other.id } })).toBe(0);
+    expect(await db.taskParticipant.count({ where: { taskId: task.id } })).toBe(1);
+
+    // Another task is another choice.
+    const elsewhere = await makeTaskWithPhase(db);
+    await createSubmission(submission(participant.viewer, elsewhere.phase.id, { team: other.name }));
+    expect((await taskTeamOf(elsewhere.task.id, participant.id))?.team.id).toBe(other.id);
+  });
+
+  it("two first runs racing with different teams: one records its team, the other is refused with 403", async () => {
+    const { db, participant, task, dev, team, other } = await twoTeams();
+    const results = await withSlowInserts(() =>
+      Promise.allSettled([
+        createSubmission(submission(participant.viewer, dev.id, { team: team.id })),
+        createSubmission(submission(participant.viewer, dev.id, { team: other.id })),
+      ]),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected")!;
+    expect(rejected.reason).toBeInstanceOf(ForbiddenError);
+    const recorded = await taskTeamOf(task.id, participant.id);
+    expect(await db.submission.findMany({ where: { phaseId: dev.id }, select: { teamId: true } })).toEqual([{ teamId: recorded!.team.id }]);
+  });
+
+  it("an organizer's change lets the user submit for the new team only; clearing lets the next run choose again", async () => {
+    const { db, organizer, participant, task, dev, team, other } = await twoTeams();
+    await createSubmission(submission(participant.viewer, dev.id, { team: team.id }));
+    await setParticipantTeam(organizer.viewer, task.id, participant.id, other.id);
+    expect((await rejection(createSubmission(submission(participant.viewer, dev.id, { team: team.id })))).message).toContain(`team "${other.name}"`);
+    const moved = await createSubmission(submission(participant.viewer, dev.id));
+    expect((await db.submission.findUniqueOrThrow({ where: { id: moved.id } })).teamId).toBe(other.id);
+    const events = await db.auditEvent.findMany({ where: { action: "task.participant.update", targetId: task.id }, orderBy: { at: "asc" } });
+    expect(events.map((e) => [e.actorId, e.data])).toEqual([
+      [organizer.id, { userId: participant.id, from: { id: team.id, name: team.name }, to: { id: other.id, name: other.name } }],
+    ]);
+
+    expect(await setParticipantTeam(organizer.viewer, task.id, participant.id, null)).toBeNull();
+    expect(await taskTeamOf(task.id, participant.id)).toBeNull();
+    await createSubmission(submission(participant.viewer, dev.id, { team: team.name }));
+    expect((await taskTeamOf(task.id, participant.id))?.team.id).toBe(team.id);
+    expect(await db.auditEvent.count({ where: { action: "task.participant.update", targetId: task.id } })).toBe(2);
+  });
+
+  it("baselines are exempt: an organizer's baseline names any of their teams and records nothing", async () => {
+    const { db, organizer, task, dev } = await twoTeams();
+    const orgA = await makeTeam(db, "Org A", [organizer.id]);
+    const orgB = await makeTeam(db, "Org B", [organizer.id]);
+    await createSubmission(submission(organizer.viewer, dev.id, { team: orgA.id, isBaseline: true }));
+    await createSubmission(submission(organizer.viewer, dev.id, { team: orgB.id, isBaseline: true }));
+    expect(await taskTeamOf(task.id, organizer.id)).toBeNull();
+    // A non-baseline run by the organizer records a team like anyone's, and baselines stay free.
+    await createSubmission(submission(organizer.viewer, dev.id, { team: orgA.id }));
+    expect((await taskTeamOf(task.id, organizer.id))?.team.id).toBe(orgA.id);
+    await createSubmission(submission(organizer.viewer, dev.id, { team: orgB.id, isBaseline: true }));
+    expect((await rejection(createSubmission(submission(organizer.viewer, dev.id, { team: orgB.id })))).httpStatus).toBe(403);
   });
 });
 
@@ -309,9 +434,15 @@ describe("quota counting", () => {
     const fresh = await quotaForViewer(loner.viewer, phase.id);
     expect(fresh).toMatchObject({ team: null, mustChooseTeam: false, quota: { usedToday: 0, remainingToday: 4 } });
     expect(await db.teamMember.count({ where: { userId: loner.id } })).toBe(0);
-    await makeTeam(db, "Second", [participant.id]);
-    expect(await quotaForViewer(participant.viewer, phase.id)).toMatchObject({ team: null, mustChooseTeam: true, quota: null });
+    expect(mine.fixed).toBe(false);
+    const second = await makeTeam(db, "Second", [participant.id]);
+    expect(await quotaForViewer(participant.viewer, phase.id)).toMatchObject({ team: null, fixed: false, mustChooseTeam: true, quota: null });
     expect((await rejection(quotaForViewer(null, phase.id))).httpStatus).toBe(401);
+    // Once a team is recorded for the user in the task, it is the team, with no choice.
+    await db.taskParticipant.create({ data: { taskId: phase.taskId, userId: participant.id, teamId: team.id } });
+    const fixed = await quotaForViewer(participant.viewer, phase.id);
+    expect(fixed).toMatchObject({ team: { id: team.id }, fixed: true, mustChooseTeam: false, quota: { usedToday: 1, remainingToday: 3 } });
+    expect((await rejection(quotaForViewer(participant.viewer, phase.id, second.name))).message).toContain(`You submit for team "${team.name}" in this task`);
   });
 });
 

@@ -34,6 +34,12 @@ const timeZoneSchema = z
   .refine(isValidTimeZone, { error: "unknown time zone: use an IANA name such as Europe/Prague, UTC, or AoE" });
 const visibilitySchema = z.enum(["PUBLIC", "PARTICIPANTS", "ORGANIZERS"]);
 const selectionRuleSchema = z.enum(["BEST", "LATEST"]);
+/**
+ * Who besides the organizers sees the error analysis of a phase's runs (it reveals the gold
+ * key's mentions): NONE; TEAMS (signed-in members of the task's teams); PUBLIC (anyone who
+ * may see the run, anonymous readers included: this publishes the gold key's mentions).
+ */
+export const participantAnalysisSchema = z.enum(["NONE", "TEAMS", "PUBLIC"]);
 
 /** Fields of a phase, without defaults or cross-field checks (the base of create and patch). */
 export const phaseFieldsSchema = z.object({
@@ -45,7 +51,9 @@ export const phaseFieldsSchema = z.object({
   totalLimit: limitSchema,
   leaderboardVisibility: visibilitySchema,
   selectionRule: selectionRuleSchema,
-  allowParticipantAnalysis: z.boolean(),
+  participantAnalysis: participantAnalysisSchema,
+  /** on a hidden leaderboard (ORGANIZERS): teams see their own runs' per-document scores */
+  teamDocumentScores: z.boolean(),
 });
 
 /**
@@ -66,7 +74,8 @@ export const phaseInputSchema = phaseFieldsSchema
     totalLimit: limitSchema.default(null),
     leaderboardVisibility: visibilitySchema.default("PUBLIC"),
     selectionRule: selectionRuleSchema.default("BEST"),
-    allowParticipantAnalysis: z.boolean().default(false),
+    participantAnalysis: participantAnalysisSchema.default("NONE"),
+    teamDocumentScores: z.boolean().default(false),
   })
   .superRefine((p, ctx) => {
   const problem = phaseWindowProblem(p.opensAt, p.closesAt);

@@ -54,7 +54,7 @@ describe("createTaskSchema", () => {
   it("applies defaults and converts times to UTC instants", () => {
     const t = parseInput(createTaskSchema, task());
     expect(t).toMatchObject({ primaryMetric: "conll", description: "", dataLicense: null, dataSource: null });
-    expect(t.phases[0]).toMatchObject({ displayTimeZone: "UTC", dailyLimit: null, totalLimit: null, leaderboardVisibility: "PUBLIC", selectionRule: "BEST", allowParticipantAnalysis: false });
+    expect(t.phases[0]).toMatchObject({ displayTimeZone: "UTC", dailyLimit: null, totalLimit: null, leaderboardVisibility: "PUBLIC", selectionRule: "BEST", participantAnalysis: "NONE", teamDocumentScores: false });
     expect(t.phases[0].closesAt.toISOString()).toBe("2025-03-11T11:59:00.000Z");
   });
 
@@ -88,6 +88,14 @@ describe("phasePatchSchema", () => {
     expect(parseInput(phasePatchSchema, { name: "dev" })).toEqual({ name: "dev" });
     expect(parseInput(phasePatchSchema, { dailyLimit: null })).toEqual({ dailyLimit: null });
     expect(fieldErrors(phasePatchSchema, { colour: "red" })[0].message).toMatch(/colour/);
+  });
+
+  it("takes the participant analysis level (NONE, TEAMS, PUBLIC) and the team per-document switch; the old boolean is refused", () => {
+    expect(parseInput(phasePatchSchema, { participantAnalysis: "TEAMS", teamDocumentScores: true })).toEqual({ participantAnalysis: "TEAMS", teamDocumentScores: true });
+    expect(fieldErrors(phasePatchSchema, { participantAnalysis: "EVERYONE" }).map((e) => e.path)).toEqual(["participantAnalysis"]);
+    expect(fieldErrors(phasePatchSchema, { participantAnalysis: true }).map((e) => e.path)).toEqual(["participantAnalysis"]);
+    expect(fieldErrors(phasePatchSchema, { teamDocumentScores: "yes" }).map((e) => e.path)).toEqual(["teamDocumentScores"]);
+    expect(fieldErrors(phasePatchSchema, { allowParticipantAnalysis: true })[0].message).toMatch(/allowParticipantAnalysis/);
   });
 });
 

@@ -32,8 +32,9 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
 /**
  * One submission: a live status badge, its metadata (including the gold and scorer versions
  * behind the scores), the full metric table, the error when it failed, and per-document
- * scores when the viewer may see them; then the run's analyses (error analysis where the
- * phase allows it, the pronoun disclosure) and a chooser to compare it with another run.
+ * scores when the viewer may see them (else, for the run's team on a hidden phase, why
+ * not); then the run's analyses (error analysis where the phase's participant analysis
+ * allows it, the pronoun disclosure) and a chooser to compare it with another run.
  */
 export default async function SubmissionPage({ params }: { params: Params }) {
   const { id } = await params;
@@ -163,6 +164,14 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         <Card title="Scores per document" description="F1 per document; click a column header to sort.">
           <RunDocumentTable documents={s.perDocument} />
         </Card>
+      )}
+      {s.perDocumentWithheld && s.scores && (
+        <Notice kind="info">
+          <span data-testid="per-document-withheld">
+            The leaderboard of the {s.phase.name} phase is hidden, so teams see corpus-level scores only: per-document scores of a hidden test
+            set would let every run probe the gold key.
+          </span>
+        </Notice>
       )}
 
       {analysis.available && (

@@ -5,6 +5,7 @@ import { ValidationError } from "../../../../lib/errors";
 import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
 import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
+import { setParticipantTeam } from "../../../../lib/services/teams";
 import { runAction, type ActionFailure } from "../../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
 
@@ -101,6 +102,34 @@ export async function addOrganizerAction(_previous: AddOrganizerState, formData:
       return { status: "added", name, added };
     },
     (failure) => ({ status: "error", ...failure, message: failure.fieldErrors.email ?? failure.message }),
+  );
+}
+
+/** State of a participant's team form: the team after the last save (null: record cleared), or the error. */
+export type ParticipantTeamState =
+  | { status: "idle" }
+  | { status: "saved"; teamName: string | null; attempt: number }
+  | ({ status: "error"; attempt: number } & ActionFailure);
+
+/**
+ * Changes or clears the team recorded for a participant in a task (form fields `taskId`,
+ * `userId`, `teamId`: a team id, or "" to clear the record). `setParticipantTeam` checks
+ * that the viewer organizes the task and that the user is a member of the team, and audits
+ * the change.
+ *
+ * @returns "saved" with the new team's name (null when cleared), or the error
+ */
+export async function setParticipantTeamAction(previous: ParticipantTeamState, formData: FormData): Promise<ParticipantTeamState> {
+  const attempt = previous.status === "idle" ? 1 : previous.attempt + 1;
+  return runAction<ParticipantTeamState>(
+    "changing a participant's team",
+    async (viewer) => {
+      const teamId = formString(formData, "teamId");
+      const record = await setParticipantTeam(viewer, formString(formData, "taskId"), formString(formData, "userId"), teamId === "" ? null : teamId);
+      revalidatePath("/tasks/[slug]/manage", "page");
+      return { status: "saved", teamName: record?.team.name ?? null, attempt };
+    },
+    (failure) => ({ status: "error", attempt, ...failure, message: failure.fieldErrors.teamId ?? failure.message }),
   );
 }
 

@@ -4,19 +4,21 @@ import { notFound } from "next/navigation";
 import { listGoldVersions } from "../../../../lib/services/gold";
 import { listSubmissionsForPhase } from "../../../../lib/services/submissions";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
+import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "../../../../lib/services/teams";
 import type { PhaseView } from "../../../../lib/services/tasks";
 import { uploadLimitBytes } from "../../../../lib/services/uploads";
 import { getUserById } from "../../../../lib/services/users";
 import type { Viewer } from "../../../../lib/session";
 import { TaskPhaseBadge, phaseState } from "../../../_components/task-phase-badge";
 import { phaseValuesFromPhase } from "../../../_components/task-phase-form-data";
-import { Card } from "../../../_components/ui";
+import { Card, Table, UtcTime } from "../../../_components/ui";
 import { loadTaskForPage } from "../load-task";
 import type { AnalysisSettingsValues } from "./actions";
 import { AddOrganizerForm } from "./add-organizer-form";
 import { AnalysisSettingsForm } from "./analysis-settings-form";
 import { GoldUploadForm } from "./gold-upload-form";
 import { GoldVersionsTable } from "./gold-versions-table";
+import { ParticipantTeamForm } from "./participant-team-form";
 import { PhaseSettingsForm } from "./phase-settings-form";
 import { PhaseSubmissionsTable } from "./phase-submissions-table";
 
@@ -65,6 +67,32 @@ async function PhaseSection({ phase, viewer, now, maxBytes }: { phase: PhaseView
   );
 }
 
+/** The task's participants: user, recorded team, since when, and the control to change the team. */
+function ParticipantsTable({ taskId, participants }: { taskId: string; participants: TaskParticipantView[] }) {
+  if (participants.length === 0) return <p className="text-sm text-zinc-600">Nobody has submitted a run in this task yet.</p>;
+  return (
+    <>
+      <Table caption="Participants and the team each submits for" testId="participants-table" columns={["Participant", "Team", "Since", { label: "Change", srOnly: true }]}>
+        {participants.map((p) => (
+          <tr key={p.user.id} data-testid="participant-row">
+            <td className="py-2 pr-4 font-medium">{p.user.name}</td>
+            <td className="py-2 pr-4" data-testid="participant-team">
+              {p.team.name}
+            </td>
+            <td className="py-2 pr-4 text-zinc-600">
+              <UtcTime date={p.since} />
+            </td>
+            <td className="py-2">
+              <ParticipantTeamForm taskId={taskId} userId={p.user.id} userName={p.user.name} current={p.team.id} teams={p.teams} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+      {participants.length >= MAX_PARTICIPANTS && <p className="mt-2 text-xs text-zinc-500">Only the first {MAX_PARTICIPANTS.toLocaleString("en")} participants are listed.</p>}
+    </>
+  );
+}
+
 /** The analysis-settings form's first values (as `updateTaskAnalysisAction` builds them after a save). */
 function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues {
   return {
@@ -80,13 +108,14 @@ function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues 
 /**
  * Managing a task (its organizers and site admins only; 404 for everyone else): per phase
  * the gold key (upload, versions), settings and submissions; the task's analysis settings;
- * and the task's organizers.
+ * the participants with the team each submits for (and a control to change it); and the
+ * task's organizers.
  */
 export default async function ManageTaskPage({ params }: Params) {
   const { viewer, task, now } = await loadTaskForPage((await params).slug);
   if (!viewer || !task.isOrganizer) notFound();
   const maxBytes = uploadLimitBytes();
-  const analysis = await getTaskAnalysisSettings(viewer, task.id);
+  const [analysis, participants] = await Promise.all([getTaskAnalysisSettings(viewer, task.id), listTaskParticipants(viewer, task.id)]);
   return (
     <div className="space-y-10">
       <header className="space-y-1">
@@ -108,6 +137,13 @@ export default async function ManageTaskPage({ params }: Params) {
         description="What the analysis pages show for every run of this task: the pronoun standard disclosure (its pronoun list and referential exclusions) and the optional mapped cluster F metric. Whether participants may see the error analysis of their runs is decided per phase, in the phase's settings."
       >
         <AnalysisSettingsForm taskId={task.id} initial={analysisValues(analysis)} />
+      </Card>
+
+      <Card
+        title={`Participants (${participants.length})`}
+        description="Each participant submits for one team in this task: the team of their first run (baselines aside). Only organizers can change it; the participant must be a member of the new team. Changes are recorded in the audit log."
+      >
+        <ParticipantsTable taskId={task.id} participants={participants} />
       </Card>
 
       <Card title="Organizers" description="Organizers can change phases, upload gold keys and see every submission. Site admins can do so for every task.">

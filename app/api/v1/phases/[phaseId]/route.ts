@@ -5,7 +5,14 @@
  * Body (JSON): any subset of `name`, `opensAt`, `closesAt` (ISO 8601 with a zone),
  * `displayTimeZone`, `dailyLimit`, `totalLimit` (whole numbers, or null for no limit),
  * `leaderboardVisibility` (PUBLIC | PARTICIPANTS | ORGANIZERS), `selectionRule` (BEST |
- * LATEST), `allowParticipantAnalysis`. Unknown fields are refused. Audited (`phase.update`).
+ * LATEST), `participantAnalysis` (who besides the organizers sees the runs' error analysis,
+ * which reveals the gold: NONE; TEAMS = signed-in members of the task's teams, i.e. teams
+ * with a non-baseline run in the task; PUBLIC = anyone who may see the run, anonymous
+ * readers included, which publishes the gold key's mentions), `teamDocumentScores`
+ * (boolean: on a phase whose leaderboard is ORGANIZERS-only, teams also see their own runs'
+ * per-document scores, which let them probe the gold at least one bit per document per
+ * run). Unknown fields are refused, the old `allowParticipantAnalysis` too. Audited
+ * (`phase.update`).
  *
  * Answers 200 `{"phase": {...}}` with the updated settings. Errors: 401 anonymous or bad
  * token, 403 not an organizer, 404 unknown phase, 413/415/400 body problems, 422 bad fields.
@@ -33,7 +40,8 @@ export const PATCH = apiRoute("PATCH /api/v1/phases/:phaseId", async (request: R
       totalLimit: phase.totalLimit,
       leaderboardVisibility: phase.leaderboardVisibility,
       selectionRule: phase.selectionRule,
-      allowParticipantAnalysis: phase.allowParticipantAnalysis,
+      participantAnalysis: phase.participantAnalysis,
+      teamDocumentScores: phase.teamDocumentScores,
     },
   });
 });

@@ -20,8 +20,8 @@ export const metadata: Metadata = { title: "Submit a run" };
 
 /**
  * Submit page of a phase: the window, the team's quota (runs left today and in total, and
- * when the daily count resets), which team submits, and the upload form (closed phases
- * explain why instead). Anonymous visitors get a link to sign in. 404 for an unknown task, or
+ * when the daily count resets), which team submits (fixed once the viewer has a run in the
+ * task: no other team is offered), and the upload form (closed phases explain why instead). Anonymous visitors get a link to sign in. 404 for an unknown task, or
  * a phase that is not the task's.
  */
 export default async function SubmitPage({ params }: { params: Params }) {
@@ -96,13 +96,19 @@ async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId:
       <Card title="Upload" description={`Your file is checked at once; valid runs are then scored in the background against the ${phaseName} phase's gold key.`}>
         <p className="mb-4 text-sm text-zinc-700" data-testid="submitting-team">
           {q.mustChooseTeam ? (
-            "You are in several teams: choose the one this run is for."
+            "You are in several teams: choose the one this run is for. Your first run in this task fixes your team for all its phases; after that only the organizers can change it."
+          ) : q.fixed && q.team ? (
+            <>
+              Submitting as team <span className="font-medium">{q.team.name}</span>: you submit for this team in every phase of this task
+              (one team per participant). Ask the organizers if it has to change.
+            </>
           ) : q.team ? (
             <>
-              Submitting as team <span className="font-medium">{q.team.name}</span>.
+              Submitting as team <span className="font-medium">{q.team.name}</span>. Your first run in this task fixes your team for all its
+              phases.
             </>
           ) : (
-            "You are not in a team yet: a one-person team will be created for you."
+            "You are not in a team yet: a one-person team will be created for you, and it will be your team in this task."
           )}
         </p>
         {!hasGold && (
