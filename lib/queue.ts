@@ -4,18 +4,30 @@
  * One queue, `score-submission`, with the `stately` policy: per submission (singleton key =
  * submission id) at most one job waits, one waits for a retry, and one runs, so enqueueing
  * twice is harmless. Jobs retry with exponential backoff on infrastructure errors, and
- * expire (`SCORE_JOB_EXPIRE_SECONDS`, see `lib/scoring-config.ts`) if a worker dies.
+ * expire (`SCORE_JOB_EXPIRE_SECONDS`, see `lib/worker/config.ts`) if a worker hangs.
  *
  * The queue is only a delivery mechanism: the submission row's status is the truth, and
- * `lib/scoring-job.ts` claims a row atomically before scoring it, so a job delivered twice
- * is a no-op and the reconciler (`lib/reconciler.ts`) can re-enqueue freely.
+ * every status change goes through `lib/submission-states.ts`, where a worker claims a row
+ * atomically before scoring it. A job delivered twice is a no-op, and the reconciler
+ * (`lib/worker/reconciler.ts`) can re-enqueue freely.
  *
- * pg-boss 10 caveat (stately): while a submission's job is `active`, a newer `created` job
- * for the same submission cannot be fetched, and pg-boss' fetch then returns nothing for the
- * whole queue until the active job ends. Hence the reconciler enqueues only submissions
- * without a live job, and cancels active jobs that outlived the stale threshold (their
- * worker is gone) instead of waiting for pg-boss' own expiry.
+ * **Waking workers.** {@link enqueueScoring} sends `NOTIFY corefboard_score` after the
+ * insert; each worker LISTENs on its own connection ({@link listenForScoring}) and wakes its
+ * pg-boss pollers at once, so a new job waits for no polling interval. Polling
+ * (`WORKER_POLL_SECONDS`) remains for missed notifications and for retries, whose delay
+ * pg-boss does not announce.
+ *
+ * **pg-boss 10 caveat (stately).** While a submission's job is `active`, a newer `created`
+ * job for the same submission cannot be fetched: pg-boss' fetch fails on its unique index,
+ * and so returns nothing for the whole queue until the active job ends. Hence:
+ * - {@link enqueueScoring} skips submissions whose job is running (a running job claims the
+ *   row itself; if its claim was taken away, the reconciler enqueues the row once the job
+ *   has ended);
+ * - the reconciler enqueues only submissions without a live job, and cancels running jobs
+ *   whose worker is gone ({@link activeJobs}, {@link cancelJobs}) as soon as the row's
+ *   heartbeat is stale, instead of waiting for pg-boss' own expiry.
  */
+import pg from "pg";
 import PgBoss from "pg-boss";
 import { scoringConfig } from "./worker/config";
 
@@ -77,28 +89,55 @@ export async function ensureScoreQueue(boss: PgBoss): Promise<void> {
   }
 }
 
+/** The Postgres channel on which {@link enqueueScoring} announces new jobs. */
+export const SCORE_NOTIFY_CHANNEL = "corefboard_score";
+
 /**
- * Puts one scoring job per submission on the queue, with the configured job expiry. A
- * submission that already has a waiting job is skipped by pg-boss (same singleton key).
- * Callers should have set the submissions to QUEUED first; if this call fails or never
- * happens, the reconciler enqueues them later.
+ * Puts one scoring job per submission on the queue, with the configured job expiry, then
+ * wakes the workers (`NOTIFY`). A submission that already has a waiting job is skipped by
+ * pg-boss (same singleton key); one whose job is running is skipped here (see the stately
+ * caveat in the file comment). Callers should have set the submissions to QUEUED first; if
+ * this call fails or never happens, the reconciler enqueues them later.
  *
  * @param submissionIds ids of submissions in status QUEUED
  * @param options `boss` to use instead of the process-wide instance
+ * @throws when the database is unreachable
  */
 export async function enqueueScoring(submissionIds: readonly string[], options: { boss?: PgBoss } = {}): Promise<void> {
   if (submissionIds.length === 0) return;
   const boss = options.boss ?? (await getBoss());
   const expireInSeconds = scoringConfig().jobExpireSeconds;
+  const sent: string[] = [];
   for (let i = 0; i < submissionIds.length; i += 500) {
+    const chunk = submissionIds.slice(i, i + 500);
+    const running = new Set((await activeJobs(boss, { submissionIds: chunk })).map((j) => j.submissionId));
+    const ids = chunk.filter((id) => !running.has(id));
+    if (ids.length === 0) continue;
     await boss.insert(
-      submissionIds.slice(i, i + 500).map((submissionId) => ({
+      ids.map((submissionId) => ({
         name: SCORE_QUEUE,
         data: { submissionId } satisfies ScoreJobData,
         singletonKey: submissionId,
         expireInSeconds,
       })),
     );
+    sent.push(...ids);
+  }
+  if (sent.length > 0) await boss.getDb().executeSql(`SELECT pg_notify($1, '')`, [SCORE_NOTIFY_CHANNEL]);
+}
+
+/**
+ * Enqueues scoring jobs after a commit. A failure is logged, not thrown: the rows are
+ * QUEUED in the database, and the reconciler enqueues any QUEUED row without a job.
+ *
+ * @param ids submission ids
+ * @param context what the ids are, for the log line
+ */
+export async function enqueueAfterCommit(ids: readonly string[], context: string): Promise<void> {
+  try {
+    await enqueueScoring(ids);
+  } catch (error) {
+    console.error(`enqueueScoring failed for ${ids.length} submission(s) (${context}); the reconciler will retry: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -118,22 +157,121 @@ export async function submissionsWithLiveJobs(boss: PgBoss, submissionIds: reado
   return new Set(rows.map((r: { singleton_key: string }) => r.singleton_key));
 }
 
+/** A running (`active`) scoring job. */
+export interface ActiveJob {
+  jobId: string;
+  /** the singleton key */
+  submissionId: string;
+  startedOn: Date;
+}
+
 /**
- * Cancels scoring jobs that have been `active` for longer than `olderThanMs`: their worker
- * is gone (a live one finishes or gives up within the scoring timeout), and an abandoned
- * active job would block the submission's next job until pg-boss expires it.
+ * Running (`active`) scoring jobs, optionally only those of some submissions or started
+ * more than `startedBeforeMs` milliseconds ago.
  *
- * @returns the submission ids (singleton keys) of the cancelled jobs
+ * @param boss the pg-boss instance
+ * @param filter `submissionIds` (singleton keys) and/or `startedBeforeMs`
  */
-export async function cancelAbandonedJobs(boss: PgBoss, olderThanMs: number): Promise<string[]> {
+export async function activeJobs(boss: PgBoss, filter: { submissionIds?: readonly string[]; startedBeforeMs?: number } = {}): Promise<ActiveJob[]> {
+  if (filter.submissionIds?.length === 0) return [];
   const { rows } = await boss.getDb().executeSql(
-    `SELECT id, singleton_key FROM ${BOSS_SCHEMA}.job
-      WHERE name = $1 AND state = 'active' AND started_on < now() - $2::int * interval '1 millisecond'`,
-    [SCORE_QUEUE, Math.round(olderThanMs)],
+    `SELECT id, singleton_key, started_on FROM ${BOSS_SCHEMA}.job
+      WHERE name = $1 AND state = 'active' AND singleton_key IS NOT NULL
+        AND ($2::text[] IS NULL OR singleton_key = ANY($2::text[]))
+        AND ($3::int IS NULL OR started_on < now() - $3::int * interval '1 millisecond')`,
+    [SCORE_QUEUE, filter.submissionIds ?? null, filter.startedBeforeMs === undefined ? null : Math.round(filter.startedBeforeMs)],
   );
-  if (rows.length === 0) return [];
-  await boss.cancel(SCORE_QUEUE, rows.map((r: { id: string }) => r.id));
-  return rows.map((r: { singleton_key: string | null }) => r.singleton_key).filter((k: string | null): k is string => k !== null);
+  return rows.map((r: { id: string; singleton_key: string; started_on: Date }) => ({ jobId: r.id, submissionId: r.singleton_key, startedOn: r.started_on }));
+}
+
+/**
+ * Cancels scoring jobs (any state before completion; a cancelled job is never retried, and
+ * a late `complete` from its worker is ignored).
+ *
+ * @param boss the pg-boss instance
+ * @param jobIds pg-boss job ids
+ */
+export async function cancelJobs(boss: PgBoss, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length > 0) await boss.cancel(SCORE_QUEUE, [...jobIds]);
+}
+
+/** A LISTEN connection started by {@link listenForScoring}. */
+export interface ScoreListener {
+  /** Stops listening (no reconnect afterwards). */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens for {@link SCORE_NOTIFY_CHANNEL} on a dedicated connection and calls `onWork` for
+ * each notification. When the connection is lost (e.g. Postgres restarts) it reconnects
+ * with backoff (0.5 s doubling to 15 s), and calls `onWork` once after each (re)connect,
+ * since notifications sent meanwhile are lost.
+ *
+ * @param connectionString the Postgres URL
+ * @param onWork wakes the caller's pollers (`boss.notifyWorker`)
+ * @param log where connection problems are reported
+ * @returns a handle to close the connection
+ */
+export function listenForScoring(connectionString: string, onWork: () => void, log: (line: string) => void = console.error): ScoreListener {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retryMs = 500;
+  let timer: NodeJS.Timeout | undefined;
+
+  const reconnectLater = (reason: string) => {
+    if (closed || timer) return;
+    log(`queue listener: ${reason}; reconnecting in ${retryMs} ms`);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, retryMs);
+    timer.unref();
+    retryMs = Math.min(retryMs * 2, 15_000);
+  };
+
+  const connect = async () => {
+    const c = new pg.Client({ connectionString });
+    client = c;
+    let lost = false;
+    const onLost = (reason: string) => {
+      if (lost) return;
+      lost = true;
+      c.removeAllListeners("notification");
+      void c.end().catch(() => undefined);
+      reconnectLater(reason);
+    };
+    c.on("error", (error) => onLost(`connection error: ${error.message}`));
+    c.on("end", () => onLost("connection closed"));
+    c.on("notification", () => onWork());
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${SCORE_NOTIFY_CHANNEL}`);
+    } catch (error) {
+      onLost(`cannot listen: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    retryMs = 500;
+    onWork();
+  };
+
+  void connect();
+  return {
+    close: async () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      if (c) {
+        c.removeAllListeners("end");
+        c.removeAllListeners("notification");
+        await c.end().catch(() => undefined);
+      }
+    },
+  };
 }
 
 /**

@@ -1,16 +1,16 @@
 /**
  * Gold keys: upload (organizers), version history (organizers), and the active key for the
  * scoring worker. Gold content is read only through {@link findActiveGold}, which is
- * server-internal (the worker, `lib/scoring-job.ts`); metadata (file name, sha256, stats) is
+ * server-internal (the worker, `lib/worker/scoring-job.ts`); metadata (file name, sha256, stats) is
  * organizer-only as well.
  */
-import { enqueueScoring } from "../queue";
+import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { packFile } from "../storage";
 import type { Corpus } from "../../scoring/index";
 import { recordAudit } from "./audit";
 import { defaultDb, lockKey, type Db, type GoldKey } from "./db";
-import { requeueSubmissions } from "./requeue";
+import { requeueSubmissions } from "../submission-states";
 import { loadPhase } from "./phases";
 import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
 
@@ -175,21 +175,6 @@ export async function uploadGoldKey(
 
   await enqueueAfterCommit(requeuedIds, `gold v${row.version} of phase ${phaseId}`);
   return { gold: goldMeta(row), requeued: requeuedIds.length };
-}
-
-/**
- * Enqueues scoring jobs after a commit. A failure is logged, not thrown: the rows are
- * QUEUED in the database, and the reconciler enqueues any QUEUED row without a job.
- *
- * @param ids submission ids
- * @param context what the ids are, for the log line
- */
-export async function enqueueAfterCommit(ids: readonly string[], context: string): Promise<void> {
-  try {
-    await enqueueScoring(ids);
-  } catch (error) {
-    console.error(`enqueueScoring failed for ${ids.length} submission(s) (${context}); the reconciler will retry: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 /**

@@ -15,8 +15,8 @@ import { ENGLISH_PRONOUNS, formatPronounLexicon, parsePronounLexicon, type Prono
 import { FormatError } from "../../scoring/index";
 import { recordAudit } from "./audit";
 import { defaultDb } from "./db";
-import { requeueSubmissions } from "./requeue";
-import { enqueueAfterCommit } from "./gold";
+import { enqueueAfterCommit } from "../queue";
+import { requeueSubmissions } from "../submission-states";
 import { parseInput } from "../validations/parse";
 
 /** The settings as pages show them. */

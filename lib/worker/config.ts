@@ -1,18 +1,21 @@
 /**
- * Timing and retry settings of the scoring pipeline (web enqueue, worker, reconciler),
- * read from environment variables. One place, so that the numbers that must agree with
- * each other (timeout < stale threshold <= job expiry) are checked together.
+ * Timing, retry and resource settings of the scoring pipeline (web enqueue, worker,
+ * reconciler), read from environment variables. One place, so that the numbers that must
+ * agree with each other are checked together:
+ * heartbeat interval × 2 <= heartbeat stale threshold; timeout < stale threshold <= job expiry.
  *
  * | variable | default | meaning |
  * |---|---|---|
- * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission (in a worker thread that is terminated when it runs over) |
- * | `SCORING_STALE_MS` | timeout + 120000 | a SCORING row whose `started_at` is older than this has lost its worker; must be greater than the timeout |
+ * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission (in a scoring thread that is terminated when it runs over) |
+ * | `SCORING_MAX_MEMORY_MB` | 1536 | heap cap of each scoring thread; a run that needs more fails with stage `scoring` ("Scoring needs more than N MB of memory"), and the worker lives on |
+ * | `WORKER_HEARTBEAT_MS` | 5000 | how often a worker refreshes `heartbeat_at` of the rows it is scoring (and notices a claim taken away from it) |
+ * | `SCORING_HEARTBEAT_STALE_MS` | 20000 | a SCORING row whose heartbeat is older than this has lost its worker: the reconciler re-queues it and cancels its job; at least twice the heartbeat interval |
+ * | `SCORING_STALE_MS` | timeout + 120000 | a SCORING row claimed longer ago than this is stale even with a live heartbeat (a stuck worker); must be greater than the timeout |
  * | `SCORE_JOB_EXPIRE_SECONDS` | stale threshold, in seconds | pg-boss job expiry (after it, pg-boss gives up on the handler and retries); at least the timeout |
  * | `SCORING_MAX_ATTEMPTS` | 5 | a stale SCORING row already claimed this many times ends FAILED (stage `platform`) instead of being re-queued (a poison pill that kills workers) |
- * | `RECONCILE_INTERVAL_MS` | 60000 | how often a worker runs the reconciler |
+ * | `RECONCILE_INTERVAL_MS` | 10000 | how often a worker runs the reconciler (also at start); with the heartbeat threshold it bounds how soon a dead worker's run is scored again (about 20 + 10 s) |
  * | `WORKER_SHUTDOWN_TIMEOUT_MS` | 30000 | on SIGINT/SIGTERM, how long running jobs may finish before they are interrupted and re-queued |
- * | `WORKER_POLL_SECONDS` | 2 | pg-boss polling interval of a worker (at least 0.5) |
- * | `SCORING_MAX_MEMORY_MB` | unset (Node's default) | heap limit of the scoring thread; running over it fails the submission with stage `scoring` |
+ * | `WORKER_POLL_SECONDS` | 2 | pg-boss polling interval of an idle worker (at least 0.5); new jobs wake workers at once through LISTEN/NOTIFY, so this only bounds missed notifications and retry delays |
  * | `COREFBOARD_TEST_SCORE_DELAY_MS` | 0 | only when `NODE_ENV=test`: sleep this long after claiming a submission (for the kill test) |
  */
 
@@ -21,13 +24,15 @@ const MINUTE = 60_000;
 /** The validated settings. */
 export interface ScoringConfig {
   timeoutMs: number;
+  maxMemoryMb: number;
+  heartbeatMs: number;
+  heartbeatStaleMs: number;
   staleAfterMs: number;
   jobExpireSeconds: number;
   maxAttempts: number;
   reconcileIntervalMs: number;
   shutdownTimeoutMs: number;
   pollSeconds: number;
-  maxMemoryMb: number | undefined;
   testDelayMs: number;
 }
 
@@ -44,8 +49,9 @@ export class ScoringConfigError extends Error {
  *
  * @param source variables to read (default `process.env`); empty strings count as unset
  * @returns the settings, defaults applied
- * @throws ScoringConfigError listing every bad value, and when the stale threshold is not
- *   greater than the timeout or the job expiry is shorter than the timeout
+ * @throws ScoringConfigError listing every bad value, and when the heartbeat stale threshold
+ *   is less than two heartbeat intervals, the stale threshold is not greater than the
+ *   timeout, or the job expiry is shorter than the timeout
  */
 export function scoringConfig(source: Record<string, string | undefined> = process.env): ScoringConfig {
   const problems: string[] = [];
@@ -60,15 +66,21 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
     return value;
   };
   const timeoutMs = num("SCORING_TIMEOUT_MS", 1000, 24 * 60 * MINUTE, 10 * MINUTE);
+  const maxMemoryMb = num("SCORING_MAX_MEMORY_MB", 64, 1024 * 1024, 1536);
+  const heartbeatMs = num("WORKER_HEARTBEAT_MS", 100, 10 * MINUTE, 5000);
+  const heartbeatStaleMs = num("SCORING_HEARTBEAT_STALE_MS", 200, 60 * MINUTE, 20_000);
   const staleAfterMs = num("SCORING_STALE_MS", 1000, 48 * 60 * MINUTE, timeoutMs + 2 * MINUTE);
   const jobExpireSeconds = num("SCORE_JOB_EXPIRE_SECONDS", 1, 23 * 3600, Math.ceil(staleAfterMs / 1000));
   const maxAttempts = num("SCORING_MAX_ATTEMPTS", 1, 1000, 5);
-  const reconcileIntervalMs = num("RECONCILE_INTERVAL_MS", 100, 24 * 60 * MINUTE, MINUTE);
+  const reconcileIntervalMs = num("RECONCILE_INTERVAL_MS", 100, 24 * 60 * MINUTE, 10_000);
   const shutdownTimeoutMs = num("WORKER_SHUTDOWN_TIMEOUT_MS", 0, 60 * MINUTE, 30_000);
   const pollSeconds = num("WORKER_POLL_SECONDS", 0.5, 3600, 2, false);
-  const maxMemoryRaw = source.SCORING_MAX_MEMORY_MB?.trim();
-  const maxMemoryMb = maxMemoryRaw ? num("SCORING_MAX_MEMORY_MB", 64, 1024 * 1024, 0) || undefined : undefined;
   const testDelayMs = source.NODE_ENV === "test" ? num("COREFBOARD_TEST_SCORE_DELAY_MS", 0, 10 * MINUTE, 0) : 0;
+  if (heartbeatStaleMs < 2 * heartbeatMs) {
+    problems.push(
+      `SCORING_HEARTBEAT_STALE_MS (${heartbeatStaleMs}) must be at least twice WORKER_HEARTBEAT_MS (${heartbeatMs}); otherwise one late heartbeat would take a live worker's submission away from it`,
+    );
+  }
   if (staleAfterMs <= timeoutMs) {
     problems.push(
       `SCORING_STALE_MS (${staleAfterMs}) must be greater than SCORING_TIMEOUT_MS (${timeoutMs}); otherwise a live worker's submission would be taken away from it`,
@@ -80,5 +92,17 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
     );
   }
   if (problems.length) throw new ScoringConfigError(problems);
-  return { timeoutMs, staleAfterMs, jobExpireSeconds, maxAttempts, reconcileIntervalMs, shutdownTimeoutMs, pollSeconds, maxMemoryMb, testDelayMs };
+  return {
+    timeoutMs,
+    maxMemoryMb,
+    heartbeatMs,
+    heartbeatStaleMs,
+    staleAfterMs,
+    jobExpireSeconds,
+    maxAttempts,
+    reconcileIntervalMs,
+    shutdownTimeoutMs,
+    pollSeconds,
+    testDelayMs,
+  };
 }

@@ -1,13 +1,14 @@
 /**
- * scoreSubmission and reconcile against a real (embedded) Postgres and pg-boss.
+ * scoreSubmission against a real (embedded) Postgres, with real scoring threads.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { SCORE_QUEUE, enqueueScoring, getBoss, stopBoss, submissionsWithLiveJobs } from "../queue";
-import { reconcile, tooManyAttemptsMessage } from "./reconciler";
+import { getBoss, stopBoss } from "../queue";
+import { reconcile } from "./reconciler";
 import { scoringConfig, type ScoringConfig } from "./config";
-import { SCORER_VERSION, scoreSubmission } from "./scoring-job";
-import { BROKEN, KEY, KEY_V2, RESPONSE, addGold, createPhase, createSubmission } from "./scoring-job.fixtures";
+import { ClaimLostError, SCORER_VERSION, scoreSubmission } from "./scoring-job";
+import { BROKEN, KEY, KEY_V2, RESPONSE, addGold, bigResponse, createPhase, createSubmission } from "./scoring-job.fixtures";
+import { createScoringPool } from "./scoring-pool";
 import { packFile } from "../storage";
 import { evaluate, type Report } from "../../scoring/index";
 import { readCorpus } from "../../scoring/formats/index";
@@ -162,14 +163,65 @@ describe("scoreSubmission", () => {
     expect(row.errorMessage).toMatch(/damaged/);
   });
 
-  it("scoring over the time limit ends FAILED (scoring)", async () => {
+  it("scoring over the time limit ends FAILED (scoring); the pool's next run is scored", async () => {
     const f = await createPhase(testDb.prisma);
-    const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    // 1 ms is less than a scoring thread needs just to start.
-    const outcome = await scoreSubmission(id, { workerId: "test", config: { ...CONFIG, timeoutMs: 1 } });
+    // Parsing 300,000 mentions takes far longer than 50 ms.
+    const id = await createSubmission(testDb.prisma, f, bigResponse(300_000));
+    const outcome = await scoreSubmission(id, { workerId: "test", config: { ...CONFIG, timeoutMs: 50 } });
     expect(outcome).toMatchObject({ status: "FAILED", errorStage: "scoring" });
     const row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
-    expect(row.errorMessage).toMatch(/took longer than the limit/);
+    expect(row.errorMessage).toMatch(/^Scoring took longer than the limit of 0\.1 seconds and was stopped\./);
+    const next = await createSubmission(testDb.prisma, f, RESPONSE);
+    expect(await scoreSubmission(next, WORKER)).toMatchObject({ status: "SCORED" });
+  });
+
+  it("a run over the memory cap ends FAILED (scoring), saying how much it may use; the pool replaces the thread", async () => {
+    const pool = createScoringPool({ threads: 1, maxMemoryMb: 64 });
+    try {
+      const f = await createPhase(testDb.prisma);
+      const big = await createSubmission(testDb.prisma, f, bigResponse(300_000));
+      const config = { ...CONFIG, maxMemoryMb: 64 };
+      expect(await scoreSubmission(big, { workerId: "test", config, pool })).toMatchObject({ status: "FAILED", errorStage: "scoring" });
+      const row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id: big } });
+      expect(row).toMatchObject({ status: "FAILED", errorStage: "scoring", errorLocation: null });
+      expect(row.errorMessage).toMatch(/^Scoring needs more than 64 MB of memory, the limit for one run, and was stopped\./);
+      expect(await testDb.prisma.score.count({ where: { submissionId: big } })).toBe(0);
+      const small = await createSubmission(testDb.prisma, f, RESPONSE);
+      expect(await scoreSubmission(small, { workerId: "test", config, pool })).toMatchObject({ status: "SCORED" });
+    } finally {
+      await pool.destroy();
+    }
+  });
+
+  it("a job whose claim is taken away while it scores (signal aborted with ClaimLostError) stops and writes nothing", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await createSubmission(testDb.prisma, f, RESPONSE);
+    const controller = new AbortController();
+    const job = scoreSubmission(id, {
+      workerId: "test",
+      config: { ...CONFIG, testDelayMs: 60_000 },
+      signal: controller.signal,
+      onClaim: (claim) => {
+        expect(claim).toMatchObject({ submissionId: id, phaseId: f.phaseId, workerId: "test", attempts: 1 });
+      },
+    });
+    await waitFor(async () => (await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).status === "SCORING");
+    // What a re-queue does to the row; the worker's heartbeat then aborts the job.
+    await testDb.prisma.submission.update({ where: { id }, data: { status: "QUEUED", attempts: 0, startedAt: null, workerId: null, heartbeatAt: null } });
+    controller.abort(new ClaimLostError(id));
+    expect(await job).toEqual({ status: "SKIPPED", submissionId: id, reason: "claim lost while scoring" });
+    expect(await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "QUEUED", attempts: 0 });
+  });
+
+  it("a shutdown abort puts the row back to QUEUED and rethrows the reason", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await createSubmission(testDb.prisma, f, RESPONSE);
+    const controller = new AbortController();
+    const job = scoreSubmission(id, { workerId: "test", config: { ...CONFIG, testDelayMs: 60_000 }, signal: controller.signal });
+    await waitFor(async () => (await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).status === "SCORING");
+    controller.abort(new Error("the worker is shutting down"));
+    await expect(job).rejects.toThrow("the worker is shutting down");
+    expect(await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "QUEUED", attempts: 1, workerId: null, heartbeatAt: null });
   });
 
   it("two concurrent calls on one submission: exactly one scores it, the other does nothing", async () => {
@@ -209,12 +261,12 @@ describe("scoreSubmission", () => {
   it("a gold re-queue during scoring (attempts reset to 0) wins: the old claim cannot write over the new one", async () => {
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    const old = scoreSubmission(id, { ...WORKER, workerId: "old" });
+    const old = scoreSubmission(id, { ...WORKER, workerId: "old", config: { ...CONFIG, testDelayMs: 1500 } });
     await waitFor(async () => (await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).status === "SCORING", 10_000, 5);
     // What uploading a new gold version does (lib/services/gold.ts): every submission of the
     // phase back to QUEUED with attempts 0, so the next claim is attempt 1 again.
     await addGold(testDb.prisma, f, 2, KEY_V2);
-    await testDb.prisma.submission.update({ where: { id }, data: { status: "QUEUED", attempts: 0, startedAt: null } });
+    await testDb.prisma.submission.update({ where: { id }, data: { status: "QUEUED", attempts: 0, startedAt: null, workerId: null, heartbeatAt: null } });
     // The new claim holds the row (attempt 1, SCORING) while the old one finishes.
     const fresh = scoreSubmission(id, { ...WORKER, workerId: "new", config: { ...CONFIG, testDelayMs: 3000 } });
     await waitFor(async () => (await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).status === "SCORING", 10_000, 5);
@@ -276,68 +328,6 @@ describe("scoreSubmission", () => {
     expect(docs.some((d) => d.document.startsWith("beta"))).toBe(false);
     const row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "SCORED", goldVersion: 2, scorerVersion: SCORER_VERSION });
-  });
-});
-
-describe("reconcile", () => {
-  it("resets a stale SCORING row to QUEUED and enqueues it; it is scored afterwards", async () => {
-    const f = await createPhase(testDb.prisma);
-    const stale = await createSubmission(testDb.prisma, f, RESPONSE);
-    const fresh = await createSubmission(testDb.prisma, f, RESPONSE);
-    await testDb.prisma.submission.update({ where: { id: stale }, data: { status: "SCORING", attempts: 1, startedAt: new Date(Date.now() - 3600_000) } });
-    await testDb.prisma.submission.update({ where: { id: fresh }, data: { status: "SCORING", attempts: 1, startedAt: new Date() } });
-
-    const boss = await getBoss();
-    const result = await reconcile({ boss, config: CONFIG });
-    expect(result.reset).toBe(1);
-    expect(result.enqueued).toBeGreaterThanOrEqual(1);
-    expect((await testDb.prisma.submission.findUniqueOrThrow({ where: { id: stale } })).status).toBe("QUEUED");
-    expect((await testDb.prisma.submission.findUniqueOrThrow({ where: { id: fresh } })).status).toBe("SCORING");
-    expect(await submissionsWithLiveJobs(boss, [stale, fresh])).toEqual(new Set([stale]));
-
-    // A second pass finds the job already there: nothing new is enqueued for it.
-    const again = await reconcile({ boss, config: CONFIG });
-    expect(again.reset).toBe(0);
-    expect(await submissionsWithLiveJobs(boss, [stale])).toEqual(new Set([stale]));
-
-    // What a worker does with that job:
-    expect(await scoreSubmission(stale, WORKER)).toMatchObject({ status: "SCORED", attempt: 2 });
-    expect(await testDb.prisma.score.count({ where: { submissionId: stale } })).toBe(10);
-  });
-
-  it("never resets submissions the calling process is scoring (skipIds)", async () => {
-    const f = await createPhase(testDb.prisma);
-    const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    await testDb.prisma.submission.update({ where: { id }, data: { status: "SCORING", attempts: 1, startedAt: new Date(Date.now() - 3600_000) } });
-    const result = await reconcile({ config: CONFIG, skipIds: [id] });
-    expect(result.reset).toBe(0);
-    expect((await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).status).toBe("SCORING");
-    await testDb.prisma.submission.update({ where: { id }, data: { status: "FAILED" } });
-  });
-
-  it("a stale row that already used every attempt ends FAILED (platform) instead of looping", async () => {
-    const f = await createPhase(testDb.prisma);
-    const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    await testDb.prisma.submission.update({
-      where: { id },
-      data: { status: "SCORING", attempts: CONFIG.maxAttempts, startedAt: new Date(Date.now() - 3600_000) },
-    });
-    const result = await reconcile({ config: CONFIG });
-    expect(result.failed).toBe(1);
-    const row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ status: "FAILED", errorStage: "platform", errorMessage: tooManyAttemptsMessage(CONFIG.maxAttempts) });
-  });
-
-  it("enqueues QUEUED submissions that have no job, once", async () => {
-    const f = await createPhase(testDb.prisma);
-    const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    const boss = await getBoss();
-    expect(await submissionsWithLiveJobs(boss, [id])).toEqual(new Set());
-    await reconcile({ boss, config: CONFIG });
-    expect(await submissionsWithLiveJobs(boss, [id])).toEqual(new Set([id]));
-    await enqueueScoring([id, id]);
-    const { rows } = await boss.getDb().executeSql(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND singleton_key = $2`, [SCORE_QUEUE, id]);
-    expect(rows[0].n).toBe(1);
   });
 });
 

@@ -1,21 +1,21 @@
 /**
- * The body of the scoring worker thread started by `lib/scoring-job.ts`: parses the gold
- * key and the response and runs `evaluate`, then posts one {@link ThreadResult} and exits.
+ * The task of a scoring thread: parses the gold key and the response, runs `evaluate` and
+ * the run analyses, and returns one {@link ThreadResult}. Threads are kept warm in a piscina
+ * pool (`scoring-pool.ts`), which loads this file through `scoring-thread.mjs`.
  *
- * It runs in its own thread so that the job can enforce a wall-clock limit (the thread is
+ * Scoring runs in a thread so that the job can enforce a wall-clock limit (the thread is
  * terminated) and a heap limit (`resourceLimits`) on synchronous CPU work, and so that the
- * worker process keeps answering pg-boss and signals while a big file is scored.
+ * worker process keeps answering pg-boss, heartbeats and signals while a big file is scored.
  *
  * Gold content never leaves this thread in an error: a gold parse error reports only its
  * line and column.
  */
-import { parentPort, workerData } from "node:worker_threads";
 import { evaluate, type Report } from "../../scoring/index";
 import { analyzeRun, ENGLISH_PRONOUNS, parsePronounLexicon, type RunAnalysisResult } from "../../scoring/analysis/index";
 import { FormatError, readCorpus } from "../../scoring/formats/index";
 import type { Corpus } from "../../scoring/types";
 
-/** What the job passes in `workerData`. */
+/** What the job passes to the thread (structured-cloned). */
 export interface ThreadInput {
   keyBytes: Uint8Array;
   keyFile: string;
@@ -38,7 +38,13 @@ export type ThreadResult =
   /** `evaluate` (or a reader) threw something other than a FormatError: a scorer bug. */
   | { kind: "internal"; message: string };
 
-function run(input: ThreadInput): ThreadResult {
+/**
+ * Scores one submission (the pool's task function).
+ *
+ * @param input the gold key and the response, uncompressed, and the task's settings
+ * @returns the report and analyses, or what went wrong (never throws for bad input)
+ */
+export default function scoreInThread(input: ThreadInput): ThreadResult {
   let key: Corpus;
   try {
     key = readCorpus(input.keyBytes, input.keyFile);
@@ -69,5 +75,3 @@ function run(input: ThreadInput): ThreadResult {
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
-
-if (parentPort) parentPort.postMessage(run(workerData as ThreadInput));

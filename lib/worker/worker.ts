@@ -1,32 +1,45 @@
 /**
  * The scoring worker: takes `score-submission` jobs from pg-boss and runs
- * `scoreSubmission` on each, runs the reconciler at start and periodically, and stops
- * gracefully. Started by `scripts/worker.ts` (`npm run worker`); any number of worker
- * processes can run against one database.
+ * `scoreSubmission` on each, keeps its claims alive with heartbeats, runs the reconciler at
+ * start and periodically, and stops gracefully. Started by `scripts/worker.ts`
+ * (`npm run worker`); any number of worker processes can run against one database.
  *
- * - Concurrency: `concurrency` pg-boss pollers, each taking one job at a time (pg-boss 10
- *   has no team size; one `work()` call is one sequential poller).
+ * - **Concurrency**: `concurrency` pg-boss pollers, each taking one job at a time (pg-boss 10
+ *   has no team size; one `work()` call is one sequential poller), and a pool of as many
+ *   warm scoring threads (`scoring-pool.ts`), each with the heap cap `SCORING_MAX_MEMORY_MB`.
+ *   A run over the cap or the time limit fails alone; its thread is replaced.
+ * - **No idle waits**: a poller that finished a job fetches the next one at once, and an
+ *   idle poller is woken by `NOTIFY` when a job is enqueued (`listenForScoring` in
+ *   `lib/queue.ts`, which reconnects after a lost connection). Polling every
+ *   `WORKER_POLL_SECONDS` remains as the fallback.
+ * - **Heartbeats**: every `WORKER_HEARTBEAT_MS` one UPDATE refreshes `heartbeat_at` of the
+ *   rows this worker is scoring (`heartbeatClaims`). A job whose claim is gone (re-queued
+ *   as stale, or by a new gold key) is aborted at once and writes nothing. When this process
+ *   dies, its heartbeats stop, and the reconciler of any worker (this one restarted, or
+ *   another) re-queues its rows once `SCORING_HEARTBEAT_STALE_MS` has passed.
  * - One log line per job: job id, submission, outcome, attempt, milliseconds.
  * - A bad job never stops the worker: a malformed payload is logged and completed, a
  *   scoring failure is recorded on the submission, an infrastructure error is logged and
  *   retried by pg-boss.
  * - `stop()`: stops fetching, lets running jobs finish for up to `shutdownTimeoutMs`, then
- *   interrupts them (their submissions go back to QUEUED), stops pg-boss.
+ *   interrupts them (their submissions go back to QUEUED), stops the threads and pg-boss.
  */
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { getPrisma } from "../db/client";
-import { getBoss, SCORE_QUEUE, stopBoss, type ScoreJobData } from "../queue";
-import { reconcile } from "./reconciler";
-import { scoreSubmission, type ScoreOutcome } from "./scoring-job";
+import { getBoss, listenForScoring, SCORE_QUEUE, stopBoss, type ScoreJobData } from "../queue";
 import { isUuid } from "../services/db";
+import { heartbeatClaims, type Claim } from "../submission-states";
 import type { ScoringConfig } from "./config";
+import { reconcile } from "./reconciler";
+import { ClaimLostError, scoreSubmission, type ScoreOutcome } from "./scoring-job";
+import { createScoringPool } from "./scoring-pool";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
-  /** Postgres URL (the worker's Prisma client and pg-boss use it). */
+  /** Postgres URL (the worker's Prisma client, pg-boss and the LISTEN connection use it). */
   connectionString: string;
-  /** Jobs run at once (`WORKER_CONCURRENCY`). */
+  /** Jobs run at once (`WORKER_CONCURRENCY`); also the number of scoring threads. */
   concurrency: number;
   config: ScoringConfig;
   /** Where log lines go (default `console.log`). */
@@ -35,7 +48,7 @@ export interface WorkerOptions {
 
 /** A running worker. */
 export interface WorkerHandle {
-  /** e.g. `host:pid` */
+  /** `host:pid`, recorded on the rows it claims */
   workerId: string;
   /** Submissions being scored right now. */
   inFlight(): string[];
@@ -43,12 +56,23 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
+/** A job this process is running. */
+interface Running {
+  jobId: string;
+  submissionId: string;
+  controller: AbortController;
+  /** set once the row is claimed; heartbeats refresh it */
+  claim?: Claim;
+  done: Promise<unknown>;
+}
+
 /**
- * Starts a worker: pg-boss, the pollers and the periodic reconciler.
+ * Starts a worker: the scoring threads, pg-boss, the pollers, the LISTEN connection, the
+ * heartbeats and the periodic reconciler (which also runs once before the first job).
  *
  * @param options connection, concurrency, scoring settings, logger
  * @returns a handle to stop it
- * @throws when pg-boss cannot start (database unreachable)
+ * @throws when pg-boss cannot start or the first reconcile fails (database unreachable)
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
   const { config, concurrency } = options;
@@ -56,11 +80,14 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   const workerId = `${hostname()}:${process.pid}`;
   const prisma = getPrisma(options.connectionString);
   const boss = await getBoss(options.connectionString);
-  const running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  const pool = createScoringPool({ threads: concurrency, maxMemoryMb: config.maxMemoryMb });
+  /** by pg-boss job id */
+  const running = new Map<string, Running>();
+  const inFlight = () => [...running.values()].map((r) => r.submissionId);
 
   let reconciling: Promise<void> | undefined;
   const runReconcile = (): Promise<void> =>
-    (reconciling ??= reconcile({ prisma, boss, config, skipIds: running.keys() })
+    (reconciling ??= reconcile({ prisma, boss, config, skipIds: inFlight() })
       .then((r) => {
         if (r.reset || r.failed || r.cancelledJobs || r.enqueued) {
           log(`reconcile reset=${r.reset} failed=${r.failed} cancelled_jobs=${r.cancelledJobs} enqueued=${r.enqueued}`);
@@ -71,11 +98,27 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
         reconciling = undefined;
       }));
 
-  const handle = async (jobs: PgBoss.JobWithMetadata<ScoreJobData>[]): Promise<unknown> => {
-    const results: unknown[] = [];
-    for (const job of jobs) results.push(await runJob(job));
-    return results.length === 1 ? results[0] : undefined;
-  };
+  let beating: Promise<void> | undefined;
+  let heartbeatFailing = false;
+  const heartbeat = (): Promise<void> =>
+    (beating ??= (async () => {
+      const jobs = [...running.values()].filter((r): r is Running & { claim: Claim } => r.claim !== undefined);
+      if (jobs.length === 0) return;
+      try {
+        const held = new Set(await heartbeatClaims(prisma, jobs.map((r) => r.claim)));
+        if (heartbeatFailing) log("heartbeat: database reachable again");
+        heartbeatFailing = false;
+        for (const r of jobs) {
+          // A job that finished meanwhile has no claim to lose.
+          if (!held.has(r.claim) && running.has(r.jobId)) r.controller.abort(new ClaimLostError(r.submissionId));
+        }
+      } catch (error) {
+        if (!heartbeatFailing) log(`heartbeat error (retrying every ${config.heartbeatMs} ms): ${message(error)}`);
+        heartbeatFailing = true;
+      }
+    })().finally(() => {
+      beating = undefined;
+    }));
 
   const runJob = async (job: PgBoss.JobWithMetadata<ScoreJobData>): Promise<unknown> => {
     const started = Date.now();
@@ -84,21 +127,26 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       log(`job=${job.id} status=DISCARDED reason="payload has no valid submissionId" ms=0`);
       return { status: "DISCARDED" };
     }
-    const controller = new AbortController();
-    let outcome: ScoreOutcome;
+    const entry: Running = { jobId: job.id, submissionId, controller: new AbortController(), done: Promise.resolve() };
     const done = scoreSubmission(submissionId, {
       workerId,
       prisma,
       config,
-      signal: controller.signal,
+      pool,
+      signal: entry.controller.signal,
+      onClaim: (claim) => {
+        entry.claim = claim;
+      },
       finalAttempt: job.retryCount >= job.retryLimit,
     });
-    running.set(submissionId, { controller, done: done.catch(() => undefined) });
+    entry.done = done.catch(() => undefined);
+    running.set(job.id, entry);
+    let outcome: ScoreOutcome;
     try {
       outcome = await done;
     } catch (error) {
       const ms = Date.now() - started;
-      if (controller.signal.aborted) {
+      if (entry.controller.signal.aborted) {
         log(`job=${job.id} submission=${submissionId} status=INTERRUPTED ms=${ms} (worker shutting down; back to the queue)`);
       } else {
         const retry = job.retryCount < job.retryLimit ? `retry ${job.retryCount + 1}/${job.retryLimit} later` : "no retries left";
@@ -106,7 +154,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       }
       throw error;
     } finally {
-      running.delete(submissionId);
+      running.delete(job.id);
     }
     const ms = Date.now() - started;
     switch (outcome.status) {
@@ -124,15 +172,38 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   };
 
   await runReconcile();
+
+  const workIds: string[] = [];
+  const wakeAll = () => {
+    for (const id of workIds) boss.notifyWorker(id);
+  };
   const workOptions = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: config.pollSeconds };
-  for (let i = 0; i < concurrency; i++) await boss.work<ScoreJobData>(SCORE_QUEUE, workOptions, handle);
-  const timer = setInterval(() => void runReconcile(), config.reconcileIntervalMs);
-  timer.unref();
+  for (let i = 0; i < concurrency; i++) {
+    const poller = i;
+    workIds.push(
+      await boss.work<ScoreJobData>(SCORE_QUEUE, workOptions, async (jobs) => {
+        try {
+          const results: unknown[] = [];
+          for (const job of jobs) results.push(await runJob(job));
+          return results.length === 1 ? results[0] : undefined;
+        } finally {
+          // There may be more: fetch again at once instead of sleeping the polling interval.
+          boss.notifyWorker(workIds[poller]);
+        }
+      }),
+    );
+  }
+  const listener = listenForScoring(options.connectionString, wakeAll, log);
+  const reconcileTimer = setInterval(() => void runReconcile(), config.reconcileIntervalMs);
+  reconcileTimer.unref();
+  const heartbeatTimer = setInterval(() => void heartbeat(), config.heartbeatMs);
+  heartbeatTimer.unref();
 
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopped ??= (async () => {
-      clearInterval(timer);
+      clearInterval(reconcileTimer);
+      await listener.close();
       await boss.offWork(SCORE_QUEUE).catch(() => undefined);
       const deadline = Date.now() + config.shutdownTimeoutMs;
       while (running.size > 0 && Date.now() < deadline) await delay(100);
@@ -143,12 +214,17 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
         await Promise.race([Promise.all(pending.map((r) => r.done)), delay(10_000)]);
         await delay(200); // let pg-boss record the failed jobs (it does not await that)
       }
-      await reconciling;
+      clearInterval(heartbeatTimer);
+      await Promise.all([reconciling, beating]);
+      await pool.destroy();
       await stopBoss(1000);
     })());
 
-  log(`worker ${workerId} ready: concurrency=${concurrency} timeout_ms=${config.timeoutMs} stale_ms=${config.staleAfterMs} reconcile_ms=${config.reconcileIntervalMs}`);
-  return { workerId, inFlight: () => [...running.keys()], stop };
+  log(
+    `worker ${workerId} ready: concurrency=${concurrency} timeout_ms=${config.timeoutMs} max_memory_mb=${config.maxMemoryMb} ` +
+      `heartbeat_ms=${config.heartbeatMs} heartbeat_stale_ms=${config.heartbeatStaleMs} stale_ms=${config.staleAfterMs} reconcile_ms=${config.reconcileIntervalMs}`,
+  );
+  return { workerId, inFlight, stop };
 }
 
 function message(error: unknown): string {

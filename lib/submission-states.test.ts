@@ -1,0 +1,218 @@
+/**
+ * The submission state transitions against a real (embedded) Postgres: claims and their
+ * guard, heartbeats, staleness, re-queueing.
+ */
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "./db/test-db";
+import {
+  claimSubmission,
+  ErrorStage,
+  failStaleExhausted,
+  finishClaim,
+  heartbeatClaims,
+  liveClaimIds,
+  releaseClaim,
+  requeueStale,
+  requeueSubmissions,
+  tooManyAttemptsMessage,
+  type Claim,
+} from "./submission-states";
+import { RESPONSE, createPhase, createSubmission, type PhaseFixture } from "./worker/scoring-job.fixtures";
+
+const testDb = useTestDatabase();
+
+const STALE = { heartbeatStaleMs: 20_000, staleAfterMs: 600_000 };
+const LIMITS = { ...STALE, maxAttempts: 5 };
+
+async function row(id: string) {
+  return testDb.prisma.submission.findUniqueOrThrow({
+    where: { id },
+    select: { status: true, attempts: true, workerId: true, heartbeatAt: true, startedAt: true, errorStage: true, errorMessage: true, goldVersion: true },
+  });
+}
+
+async function claimed(id: string, workerId = "host:1"): Promise<Claim> {
+  const result = await claimSubmission(testDb.prisma, id, workerId, LIMITS);
+  if (!result.claimed) throw new Error(`not claimed: ${result.reason}`);
+  return result.claim;
+}
+
+/** Sets a SCORING row's heartbeat `ageMs` in the past. */
+async function ageHeartbeat(id: string, ageMs: number): Promise<void> {
+  await testDb.prisma.$executeRaw`UPDATE submissions SET heartbeat_at = now() - ${ageMs}::int * interval '1 millisecond' WHERE id = ${id}::uuid`;
+}
+
+async function submission(f?: PhaseFixture): Promise<string> {
+  return createSubmission(testDb.prisma, f ?? (await createPhase(testDb.prisma)), RESPONSE);
+}
+
+describe("ErrorStage", () => {
+  it("names the three stages stored in error_stage", () => {
+    expect(Object.values(ErrorStage)).toEqual(["validation", "scoring", "platform"]);
+  });
+});
+
+describe("claimSubmission", () => {
+  it("QUEUED → SCORING with worker id, started_at, heartbeat and attempts + 1", async () => {
+    const id = await submission();
+    const claim = await claimed(id, "host-a:10");
+    expect(claim).toMatchObject({ submissionId: id, workerId: "host-a:10", attempts: 1 });
+    const r = await row(id);
+    expect(r).toMatchObject({ status: "SCORING", attempts: 1, workerId: "host-a:10" });
+    expect(r.heartbeatAt).toEqual(r.startedAt);
+    expect(new Date(claim.startedAt).getTime()).toBe(r.startedAt!.getTime());
+  });
+
+  it("two workers claiming at once: exactly one wins", async () => {
+    const id = await submission();
+    const other = testDb.newClient();
+    const results = await Promise.all([
+      claimSubmission(testDb.prisma, id, "host-a:1", LIMITS),
+      claimSubmission(other, id, "host-b:2", LIMITS),
+    ]);
+    expect(results.filter((r) => r.claimed)).toHaveLength(1);
+    expect(results.find((r) => !r.claimed)).toEqual({ claimed: false, reason: "being scored by another worker" });
+    expect((await row(id)).attempts).toBe(1);
+  });
+
+  it("takes over a SCORING row only when its heartbeat is stale, and not at the attempt limit", async () => {
+    const id = await submission();
+    await claimed(id, "dead:1");
+    expect(await claimSubmission(testDb.prisma, id, "live:2", LIMITS)).toEqual({ claimed: false, reason: "being scored by another worker" });
+    await ageHeartbeat(id, 25_000);
+    const takeover = await claimed(id, "live:2");
+    expect(takeover).toMatchObject({ workerId: "live:2", attempts: 2 });
+    expect(await row(id)).toMatchObject({ status: "SCORING", workerId: "live:2", attempts: 2 });
+
+    await ageHeartbeat(id, 25_000);
+    expect(await claimSubmission(testDb.prisma, id, "live:3", { ...STALE, maxAttempts: 2 })).toEqual({ claimed: false, reason: "being scored by another worker" });
+  });
+
+  it("a row claimed longer ago than the stale threshold is stale even with a fresh heartbeat (a stuck worker)", async () => {
+    const id = await submission();
+    await claimed(id, "stuck:1");
+    await testDb.prisma.$executeRaw`UPDATE submissions SET started_at = now() - interval '1 hour' WHERE id = ${id}::uuid`;
+    expect(await claimSubmission(testDb.prisma, id, "live:2", LIMITS)).toMatchObject({ claimed: true });
+  });
+
+  it("says why nothing was claimed", async () => {
+    const id = await submission();
+    await testDb.prisma.submission.update({ where: { id }, data: { status: "SCORED" } });
+    expect(await claimSubmission(testDb.prisma, id, "w:1", LIMITS)).toEqual({ claimed: false, reason: "status is SCORED" });
+    expect(await claimSubmission(testDb.prisma, "00000000-0000-4000-8000-000000000000", "w:1", LIMITS)).toEqual({ claimed: false, reason: "no such submission" });
+  });
+});
+
+describe("releaseClaim and finishClaim: only for the claim that holds the row", () => {
+  it("release: SCORING → QUEUED for this claim; a stale copy of the claim changes nothing", async () => {
+    const id = await submission();
+    const first = await claimed(id, "w:1");
+    expect(await releaseClaim(testDb.prisma, first)).toBe(true);
+    expect(await row(id)).toMatchObject({ status: "QUEUED", attempts: 1, workerId: null, heartbeatAt: null });
+    const second = await claimed(id, "w:1");
+    expect(second.attempts).toBe(2);
+    expect(await releaseClaim(testDb.prisma, first)).toBe(false);
+    expect(await releaseClaim(testDb.prisma, { ...second, workerId: "w:2" })).toBe(false);
+    expect(await releaseClaim(testDb.prisma, { ...second, startedAt: "2000-01-01 00:00:00+00" })).toBe(false);
+    expect(await row(id)).toMatchObject({ status: "SCORING", attempts: 2, workerId: "w:1" });
+  });
+
+  it("finish SCORED writes the status and the rows in one transaction; a failing write rolls the status back", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await submission(f);
+    const claim = await claimed(id);
+    const scored = { status: "SCORED", goldVersion: 1, scorerVersion: "9.9.9" } as const;
+    await expect(
+      finishClaim(testDb.prisma, claim, scored, async (tx) => {
+        await tx.score.create({ data: { submissionId: id, phaseId: f.phaseId, metric: "conll", f1: 0.5 } });
+        throw new Error("disk full");
+      }),
+    ).rejects.toThrow("disk full");
+    expect(await row(id)).toMatchObject({ status: "SCORING", goldVersion: null });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(0);
+
+    const written = await finishClaim(testDb.prisma, claim, scored, async (tx) => {
+      await tx.score.create({ data: { submissionId: id, phaseId: f.phaseId, metric: "conll", f1: 0.5 } });
+    });
+    expect(written).toBe(true);
+    expect(await row(id)).toMatchObject({ status: "SCORED", goldVersion: 1, errorStage: null, workerId: "host:1" });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(1);
+  });
+
+  it("finish after the claim was lost (re-queued, claimed again) writes nothing; the new claim's finish replaces the old results", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await submission(f);
+    const old = await claimed(id, "old:1");
+    await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { id }));
+    const fresh = await claimed(id, "new:2");
+    expect(fresh.attempts).toBe(1);
+    let wrote = false;
+    const failed = { status: "FAILED", stage: ErrorStage.validation, message: "bad", location: { line: 3 } } as const;
+    expect(await finishClaim(testDb.prisma, old, failed, async () => void (wrote = true))).toBe(false);
+    expect(wrote).toBe(false);
+    expect(await row(id)).toMatchObject({ status: "SCORING", workerId: "new:2", errorStage: null });
+
+    await testDb.prisma.score.create({ data: { submissionId: id, phaseId: f.phaseId, metric: "conll", f1: 0.1 } });
+    expect(await finishClaim(testDb.prisma, fresh, failed)).toBe(true);
+    expect(await row(id)).toMatchObject({ status: "FAILED", errorStage: "validation", errorMessage: "bad", goldVersion: null });
+    expect(await testDb.prisma.submission.findUniqueOrThrow({ where: { id }, select: { errorLocation: true } })).toEqual({ errorLocation: { line: 3 } });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(0);
+  });
+});
+
+describe("heartbeatClaims", () => {
+  it("refreshes the heartbeat of the claims still held and returns only those", async () => {
+    const a = await submission();
+    const b = await submission();
+    const ca = await claimed(a, "w:1");
+    const cb = await claimed(b, "w:1");
+    await ageHeartbeat(a, 10_000);
+    await ageHeartbeat(b, 10_000);
+    await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { id: b }));
+    const before = Date.now();
+    expect(await heartbeatClaims(testDb.prisma, [ca, cb])).toEqual([ca]);
+    expect((await row(a)).heartbeatAt!.getTime()).toBeGreaterThan(before - 1000);
+    expect(await row(b)).toMatchObject({ status: "QUEUED", heartbeatAt: null });
+    expect(await heartbeatClaims(testDb.prisma, [])).toEqual([]);
+  });
+});
+
+describe("requeueSubmissions", () => {
+  it("resets status, attempts, error and claim of every matching submission, oldest first", async () => {
+    const f = await createPhase(testDb.prisma);
+    const first = await submission(f);
+    const second = await submission(f);
+    await claimed(first, "w:1");
+    await testDb.prisma.submission.update({ where: { id: second }, data: { status: "FAILED", attempts: 3, errorStage: "validation", errorMessage: "x", errorLocation: { line: 1 } } });
+    const ids = await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { phaseId: f.phaseId }));
+    expect(ids).toEqual([first, second]);
+    for (const id of ids) {
+      expect(await row(id)).toMatchObject({ status: "QUEUED", attempts: 0, workerId: null, heartbeatAt: null, startedAt: null, errorStage: null, errorMessage: null });
+    }
+  });
+});
+
+describe("reconciler steps", () => {
+  it("requeueStale and failStaleExhausted take stale rows only; liveClaimIds names the live ones", async () => {
+    const f = await createPhase(testDb.prisma);
+    const live = await submission(f);
+    const dead = await submission(f);
+    const exhausted = await submission(f);
+    const mine = await submission(f);
+    for (const id of [live, dead, exhausted, mine]) await claimed(id, "w:1");
+    await testDb.prisma.submission.update({ where: { id: exhausted }, data: { attempts: 5 } });
+    for (const id of [dead, exhausted, mine]) await ageHeartbeat(id, 30_000);
+    const ids = [live, dead, exhausted, mine];
+    // Other tests' rows may be stale too: look at this test's rows only.
+    const ours = (found: string[]) => found.filter((id) => ids.includes(id));
+
+    expect(await liveClaimIds(testDb.prisma, ids, STALE)).toEqual(new Set([live]));
+    expect(ours(await failStaleExhausted(testDb.prisma, { ...LIMITS, skipIds: [mine] }))).toEqual([exhausted]);
+    expect(await row(exhausted)).toMatchObject({ status: "FAILED", errorStage: "platform", errorMessage: tooManyAttemptsMessage(5) });
+    expect(ours(await requeueStale(testDb.prisma, { ...STALE, skipIds: [mine] }))).toEqual([dead]);
+    expect(await row(dead)).toMatchObject({ status: "QUEUED", attempts: 1, workerId: null });
+    expect(await row(live)).toMatchObject({ status: "SCORING" });
+    expect(await row(mine)).toMatchObject({ status: "SCORING" });
+    expect(ours(await requeueStale(testDb.prisma, STALE))).toEqual([mine]);
+  });
+});

@@ -1,0 +1,314 @@
+/**
+ * Every change of a submission's status after it is created, in one place. The row is the
+ * truth; pg-boss only delivers jobs (`lib/queue.ts`).
+ *
+ * ```
+ *            claim                 finish
+ *   QUEUED ─────────► SCORING ─────────────► SCORED | FAILED
+ *     ▲                 │ release (this claim, infrastructure error or shutdown)
+ *     ├─────────────────┘ requeueStale (the claim's worker went silent)
+ *     └──── requeueSubmissions (any status: new gold key, new analysis settings)
+ *   SCORING ──failStaleExhausted──► FAILED (platform): claimed SCORING_MAX_ATTEMPTS times
+ * ```
+ *
+ * **Claims.** {@link claimSubmission} moves a row QUEUED → SCORING in one UPDATE, or takes
+ * over a SCORING row whose worker went silent, and records `worker_id` (host:pid),
+ * `started_at`, `heartbeat_at` and `attempts + 1`. The {@link Claim} (attempts, started_at
+ * and worker id) guards every later write of that job: {@link releaseClaim},
+ * {@link finishClaim} and {@link heartbeatClaims} change the row only while it is still
+ * SCORING under the same claim. `attempts` alone is not enough, because re-queueing resets
+ * it to 0 and a later claim can reach the same number; `started_at` alone nearly is (it has
+ * millisecond precision). So a job delivered twice, a worker that wakes up after its claim
+ * was taken away, or a claim overtaken by a re-queue writes nothing: a submission is scored
+ * exactly once per claim that finishes, and every finish replaces the previous scores.
+ *
+ * **Staleness.** A live worker refreshes `heartbeat_at` of its claims every
+ * `WORKER_HEARTBEAT_MS`. A SCORING row is stale, its worker presumed dead, when its
+ * heartbeat is older than `SCORING_HEARTBEAT_STALE_MS`, or when it was claimed longer ago
+ * than `SCORING_STALE_MS` whatever its heartbeat (a live worker gives up at
+ * `SCORING_TIMEOUT_MS`, which is shorter; this catches a worker that is alive but stuck).
+ * Rows claimed before heartbeats existed count from `started_at`.
+ *
+ * **Error stages** ({@link ErrorStage}): `validation` (the file does not parse), `scoring`
+ * (over the time or memory limit), `platform` (our fault: no gold key, damaged storage, a
+ * scorer bug, a worker that keeps dying). Platform failures never count against a team's
+ * quota (`lib/services/quota.ts`).
+ */
+import type { PrismaClient } from "./db/client";
+import { Prisma } from "./generated/prisma/client";
+import { DB_NULL, type Db, type Tx } from "./services/db";
+
+/** Where a FAILED submission failed (`submissions.error_stage`). */
+export const ErrorStage = {
+  /** the submitted file does not parse */
+  validation: "validation",
+  /** scoring went over the time or memory limit */
+  scoring: "scoring",
+  /** a platform problem (never counts against the quota) */
+  platform: "platform",
+} as const;
+
+/** One of {@link ErrorStage}'s values. */
+export type ErrorStage = (typeof ErrorStage)[keyof typeof ErrorStage];
+
+/** One claim of a submission row by a worker: the guard of every later write of the job. */
+export interface Claim {
+  submissionId: string;
+  phaseId: string;
+  /** the claiming worker, `host:pid` */
+  workerId: string;
+  /** the row's `attempts` after the claim (1 for the first claim since the last re-queue) */
+  attempts: number;
+  /** `started_at` as Postgres prints it (round-trips exactly through `::timestamptz`) */
+  startedAt: string;
+}
+
+/** When a SCORING row counts as abandoned (see the module comment). Milliseconds. */
+export interface Staleness {
+  /** heartbeat older than this (`SCORING_HEARTBEAT_STALE_MS`) */
+  heartbeatStaleMs: number;
+  /** claimed longer ago than this, whatever the heartbeat (`SCORING_STALE_MS`) */
+  staleAfterMs: number;
+}
+
+/** What {@link claimSubmission} found. */
+export type ClaimResult = { claimed: true; claim: Claim } | { claimed: false; reason: string };
+
+/** How a claim ends: SCORED with the versions that produced the scores, or FAILED. */
+export type Finish =
+  | { status: "SCORED"; goldVersion: number; scorerVersion: string }
+  | { status: "FAILED"; stage: ErrorStage; message: string; location: Record<string, unknown> | null };
+
+/** SQL condition: this SCORING row is stale. */
+function staleCondition(stale: Staleness): Prisma.Sql {
+  return Prisma.sql`status = 'SCORING'
+    AND (COALESCE(heartbeat_at, started_at) IS NULL
+         OR COALESCE(heartbeat_at, started_at) < now() - ${Math.round(stale.heartbeatStaleMs)}::int * interval '1 millisecond'
+         OR started_at < now() - ${Math.round(stale.staleAfterMs)}::int * interval '1 millisecond')`;
+}
+
+/** SQL condition: the row is SCORING under exactly this claim. */
+function heldBy(claim: Claim): Prisma.Sql {
+  return Prisma.sql`id = ${claim.submissionId}::uuid AND status = 'SCORING' AND attempts = ${claim.attempts}
+    AND started_at = ${claim.startedAt}::timestamptz AND worker_id = ${claim.workerId}`;
+}
+
+/**
+ * QUEUED → SCORING for `workerId`, or a take-over of a stale SCORING row that has been
+ * claimed fewer than `maxAttempts` times (the reconciler fails the others). One UPDATE, so
+ * of two workers claiming the same row at once exactly one wins.
+ *
+ * @param db client or transaction
+ * @param submissionId the submission
+ * @param workerId the claiming worker (`host:pid`)
+ * @param options staleness thresholds and the attempt limit (`SCORING_MAX_ATTEMPTS`)
+ * @returns the claim, or why nothing was claimed ("no such submission", "being scored by
+ *   another worker", "status is SCORED", ...)
+ */
+export async function claimSubmission(
+  db: Db,
+  submissionId: string,
+  workerId: string,
+  options: Staleness & { maxAttempts: number },
+): Promise<ClaimResult> {
+  const rows = await db.$queryRaw<{ attempts: number; started_at: string; phase_id: string }[]>`
+    UPDATE submissions
+       SET status = 'SCORING', started_at = now(), heartbeat_at = now(), worker_id = ${workerId}, attempts = attempts + 1
+     WHERE id = ${submissionId}::uuid
+       AND (status = 'QUEUED' OR (${staleCondition(options)} AND attempts < ${options.maxAttempts}))
+     RETURNING attempts, started_at::text, phase_id::text`;
+  if (rows.length === 1) {
+    const r = rows[0];
+    return { claimed: true, claim: { submissionId, phaseId: r.phase_id, workerId, attempts: r.attempts, startedAt: r.started_at } };
+  }
+  const row = await db.submission.findUnique({ where: { id: submissionId }, select: { status: true } });
+  if (!row) return { claimed: false, reason: "no such submission" };
+  if (row.status === "SCORING") return { claimed: false, reason: "being scored by another worker" };
+  return { claimed: false, reason: `status is ${row.status}` };
+}
+
+/**
+ * SCORING → QUEUED, only while `claim` holds the row (the job gives the submission back:
+ * an infrastructure error to be retried, or the worker shutting down). `attempts` stays, so
+ * a submission that keeps failing this way reaches the attempt limit.
+ *
+ * @returns true when the row was released; false when the claim was already gone
+ */
+export async function releaseClaim(db: Db, claim: Claim): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE submissions SET status = 'QUEUED', worker_id = NULL, heartbeat_at = NULL WHERE ${heldBy(claim)}`;
+  return n === 1;
+}
+
+/** Interactive-transaction limits of a finish (large corpora have many document rows). */
+const FINISH_TX = { maxWait: 10_000, timeout: 120_000 };
+
+/** Thrown inside the finish transaction when the claim is gone; rolls it back. */
+class LostClaimError extends Error {}
+
+/**
+ * Ends a claim in one transaction: the row goes SCORING → SCORED or FAILED only while
+ * `claim` holds it, the run's old Score, DocumentScore and RunAnalysis rows are deleted,
+ * then `write` adds the new ones (for SCORED). Nothing is written when the claim is gone.
+ * `worker_id` and `heartbeat_at` stay as a record of who finished the run and when.
+ *
+ * @param prisma the client (the transaction is opened here)
+ * @param claim the job's claim
+ * @param finish SCORED (gold and scorer versions) or FAILED (stage, message, location)
+ * @param write adds the new rows inside the transaction (default: nothing)
+ * @returns true when written; false when the claim was gone
+ * @throws database errors (the transaction is rolled back)
+ */
+export async function finishClaim(
+  prisma: PrismaClient,
+  claim: Claim,
+  finish: Finish,
+  write: (tx: Tx) => Promise<void> = async () => {},
+): Promise<boolean> {
+  const set =
+    finish.status === "SCORED"
+      ? Prisma.sql`status = 'SCORED', scored_at = now(), gold_version = ${finish.goldVersion}, scorer_version = ${finish.scorerVersion},
+                   error_stage = NULL, error_message = NULL, error_location = NULL`
+      : Prisma.sql`status = 'FAILED', scored_at = NULL, gold_version = NULL, scorer_version = NULL, error_stage = ${finish.stage},
+                   error_message = ${finish.message}, error_location = ${finish.location === null ? null : JSON.stringify(finish.location)}::jsonb`;
+  try {
+    await prisma.$transaction(async (tx) => {
+      if ((await tx.$executeRaw`UPDATE submissions SET ${set} WHERE ${heldBy(claim)}`) !== 1) throw new LostClaimError();
+      await deleteResults(tx, [claim.submissionId]);
+      await write(tx);
+    }, FINISH_TX);
+    return true;
+  } catch (error) {
+    if (error instanceof LostClaimError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Refreshes `heartbeat_at` of a worker's claims (one UPDATE), and says which it still holds.
+ *
+ * @param db client
+ * @param claims the claims of the jobs the worker is running
+ * @returns the claims still held; a missing one was taken away (re-queued as stale or by a
+ *   new gold key) and its job should stop
+ */
+export async function heartbeatClaims(db: Db, claims: readonly Claim[]): Promise<Claim[]> {
+  if (claims.length === 0) return [];
+  const rows = await db.$queryRaw<{ id: string; attempts: number; started_at: string; worker_id: string }[]>`
+    UPDATE submissions s SET heartbeat_at = now()
+      FROM unnest(${claims.map((c) => c.submissionId)}::uuid[], ${claims.map((c) => c.attempts)}::int[],
+                  ${claims.map((c) => c.startedAt)}::timestamptz[], ${claims.map((c) => c.workerId)}::text[])
+           AS c(id, attempts, started_at, worker_id)
+     WHERE s.id = c.id AND s.status = 'SCORING' AND s.attempts = c.attempts AND s.started_at = c.started_at AND s.worker_id = c.worker_id
+     RETURNING s.id::text, s.attempts, s.started_at::text, s.worker_id`;
+  const held = new Set(rows.map((r) => `${r.id} ${r.attempts} ${r.worker_id}`));
+  return claims.filter((c) => held.has(`${c.submissionId} ${c.attempts} ${c.workerId}`));
+}
+
+/**
+ * Puts every matching submission back to QUEUED with a fresh attempt count and no error or
+ * claim, inside the caller's transaction (a change that needs re-scoring: a new gold key
+ * version, a task's analysis settings). A job running on one of them loses its claim and
+ * writes nothing. Old scores stay until the new scores replace them (`gold_version` says
+ * which gold key produced them). The caller enqueues the returned ids after commit
+ * (`enqueueAfterCommit` in `lib/queue.ts`); the reconciler covers a failed enqueue.
+ *
+ * @param tx the transaction making the change that needs re-scoring
+ * @param where which submissions (e.g. `{ phaseId }`)
+ * @returns the re-queued ids, oldest submission first
+ */
+export async function requeueSubmissions(tx: Tx, where: Prisma.SubmissionWhereInput): Promise<string[]> {
+  const ids = (await tx.submission.findMany({ where, select: { id: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map((s) => s.id);
+  if (ids.length > 0) {
+    await tx.submission.updateMany({
+      where: { id: { in: ids } },
+      data: {
+        status: "QUEUED",
+        attempts: 0,
+        errorStage: null,
+        errorMessage: null,
+        errorLocation: DB_NULL,
+        startedAt: null,
+        workerId: null,
+        heartbeatAt: null,
+      },
+    });
+  }
+  return ids;
+}
+
+/** Message template (Postgres `format`, `%s` = attempts) of a submission failed by the attempt limit. */
+const TOO_MANY_ATTEMPTS =
+  "Scoring was interrupted %s times (the scoring worker stopped while working on this file), so it was given up. This is a platform problem and does not count against your submission limit; please tell the organizers.";
+
+/** The error message of a submission failed by the attempt limit after `attempts` claims. */
+export function tooManyAttemptsMessage(attempts: number): string {
+  return TOO_MANY_ATTEMPTS.replace("%s", String(attempts));
+}
+
+/**
+ * Reconciler step: stale SCORING rows already claimed `maxAttempts` times (a submission
+ * that keeps killing its worker) → FAILED, stage `platform`, with
+ * {@link tooManyAttemptsMessage}; their old results are deleted in the same transaction.
+ *
+ * @param prisma the client
+ * @param options staleness, the attempt limit, and `skipIds` (submissions the calling
+ *   process is scoring: never touched)
+ * @returns the ids failed
+ */
+export async function failStaleExhausted(
+  prisma: PrismaClient,
+  options: Staleness & { maxAttempts: number; skipIds?: readonly string[] },
+): Promise<string[]> {
+  return prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE submissions
+         SET status = 'FAILED', error_stage = ${ErrorStage.platform}, error_message = format(${TOO_MANY_ATTEMPTS}, attempts),
+             error_location = NULL, scored_at = NULL, gold_version = NULL, scorer_version = NULL
+       WHERE ${staleCondition(options)}
+         AND attempts >= ${options.maxAttempts}
+         AND NOT (id::text = ANY(${[...(options.skipIds ?? [])]}::text[]))
+       RETURNING id::text`;
+    const ids = rows.map((r) => r.id);
+    await deleteResults(tx, ids);
+    return ids;
+  });
+}
+
+/**
+ * Reconciler step: stale SCORING rows → QUEUED (their claim is void; `attempts` stays).
+ *
+ * @param db client
+ * @param options staleness and `skipIds` (submissions the calling process is scoring)
+ * @returns the ids re-queued (the caller enqueues them)
+ */
+export async function requeueStale(db: Db, options: Staleness & { skipIds?: readonly string[] }): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE submissions SET status = 'QUEUED', worker_id = NULL, heartbeat_at = NULL
+     WHERE ${staleCondition(options)}
+       AND NOT (id::text = ANY(${[...(options.skipIds ?? [])]}::text[]))
+     RETURNING id::text`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Which of `submissionIds` are SCORING under a live claim (heartbeat fresher than
+ * `heartbeatStaleMs`). The reconciler cancels the running pg-boss jobs of the others.
+ *
+ * @returns the subset of ids held by a live worker
+ */
+export async function liveClaimIds(db: Db, submissionIds: readonly string[], stale: Staleness): Promise<Set<string>> {
+  if (submissionIds.length === 0) return new Set();
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT id::text FROM submissions
+     WHERE id = ANY(${submissionIds}::uuid[]) AND status = 'SCORING' AND NOT (${staleCondition(stale)})`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Deletes the results of runs (scores, per-document scores, analyses). */
+async function deleteResults(tx: Tx, submissionIds: string[]): Promise<void> {
+  if (submissionIds.length === 0) return;
+  await tx.score.deleteMany({ where: { submissionId: { in: submissionIds } } });
+  await tx.documentScore.deleteMany({ where: { submissionId: { in: submissionIds } } });
+  await tx.runAnalysis.deleteMany({ where: { submissionId: { in: submissionIds } } });
+}
