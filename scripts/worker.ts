@@ -5,7 +5,9 @@
  *
  * Configuration: `lib/env.ts` (DATABASE_URL, WORKER_CONCURRENCY, SCORING_TIMEOUT_MS, ...)
  * and `lib/scoring-config.ts` (stale threshold, job expiry, reconcile interval, ...).
- * SIGINT/SIGTERM stop it gracefully (a second signal exits at once).
+ * SIGINT/SIGTERM stop it gracefully: running jobs may finish (WORKER_SHUTDOWN_TIMEOUT_MS); a
+ * second signal at least a second later exits at once. `npm run worker` execs node, so a
+ * signal sent to the npm process reaches this one.
  * Exit codes: 0 stopped, 1 configuration error or failure to start.
  */
 import { disconnectPrisma } from "../lib/db/client";
@@ -51,8 +53,16 @@ async function main(): Promise<number> {
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       console.log(`worker: ${signal} received, stopping (send it again to exit at once)`);
-      process.on("SIGINT", () => process.exit(1));
-      process.on("SIGTERM", () => process.exit(1));
+      // A Ctrl-C in a terminal reaches this process twice at once (directly, and through
+      // `npm run worker`): only a signal a second later or more means "exit now".
+      const first = Date.now();
+      const force = (again: NodeJS.Signals) => {
+        if (Date.now() - first < 1000) return;
+        console.log(`worker: ${again} received again, exiting without waiting for running jobs`);
+        process.exit(1);
+      };
+      process.on("SIGINT", force);
+      process.on("SIGTERM", force);
       resolve();
     };
     process.once("SIGINT", onSignal);
