@@ -640,6 +640,17 @@ describe("readConll2012: hostile inputs", () => {
     });
   });
 
+  it("keeps no chain items past the mention limit, yet reports the errors that come first as before", () => {
+    const limits = { maxMentionsPerDocument: 5 };
+    // Over the limit at the 6th '(1', column 3 + 2 * 5.
+    expectFormatError(() => read(docFile([tok("(1".repeat(1_000_000))]), limits), { line: 2, column: 3 + 2 * 5, found: /^mention 6 of/ });
+    // Open mentions of earlier lines count too.
+    expectFormatError(() => read(docFile([tok("(1(2"), tok("(3)|(4(5|(6")]), limits), { line: 3, column: 3 + 9, found: /^mention 6 of/ });
+    // A close with nothing open before the limit is reached, and a syntax error anywhere on the line, come first.
+    expectFormatError(() => read(docFile([tok("7)" + "(1".repeat(100))]), limits), { line: 2, column: 3, found: /^'7\)' with no open mention/ });
+    expectFormatError(() => read(docFile([tok("(1".repeat(100) + "(x")]), limits), { line: 2, column: 3 + 200, found: /^"\(x"$/ });
+  });
+
   it("reads lines with long runs of spaces without slowing down (no regex backtracking)", { timeout: 30_000 }, () => {
     const spaces = " ".repeat(1_000_000);
     // A header whose rest is not `(NAME) part N` is kept verbatim as the name.

@@ -242,8 +242,13 @@ class IntStack {
   }
 }
 
-/** Entries per open mention in an open stack: start token, line number, column. */
-const OPEN_STRIDE = 3;
+/**
+ * Integers per entry of the open-mention pool: start token, line number, column, and the
+ * index of the previous open mention of the same chain (or, on the free list, of the next
+ * free entry), -1 for none.
+ */
+const OPEN_STRIDE = 4;
+const OPEN_PREV = 3;
 
 /** Accumulates one document's tokens and mentions while its lines are read. */
 class DocumentBuilder {
@@ -251,8 +256,18 @@ class DocumentBuilder {
   private readonly tokens: string[] = [];
   private readonly sentenceStarts: number[] = [];
   private readonly entities = new EntityNumbering();
-  /** Chain id -> its open mentions, most recent last, `OPEN_STRIDE` integers each. */
-  private readonly open = new Map<string, IntStack>();
+  /**
+   * Every open mention of the document, `OPEN_STRIDE` integers each, in one typed array: the
+   * open mentions of a chain are linked from its most recent one (`openTop`) back to its
+   * oldest. Entries of closed mentions go to a free list and are reused, so the pool holds at
+   * most as many entries as mentions were open at once. (A typed array per chain took
+   * 200 MB more memory on a file with 600,000 chain ids open at once.)
+   */
+  private readonly openPool = new IntStack();
+  /** Chain id -> index in `openPool` of its most recent open mention, -1 when none is open. */
+  private readonly openTop = new Map<string, number>();
+  /** Index in `openPool` of the first free entry, -1 when none is free. */
+  private freeEntry = -1;
   /** The chain items of the line being read, as kind / id start / id end / column (reused). */
   private readonly items = new IntStack();
   /** Mentions opened and not closed yet (they count against the mention limit). */
@@ -349,9 +364,14 @@ class DocumentBuilder {
    * up to the next `|`) before any pairing error.
    */
   private parseCoref(cell: string, offset: number, token: number, line: string, lineNumber: number): void {
-    // 1. Scan the items (4 integers each: kind, id start, id end, column) or throw.
+    // 1. Scan the items (4 integers each: kind, id start, id end, column) or throw. Items that
+    // begin a mention are counted; from the first one over the mention limit on, items are
+    // still checked for syntax (those errors come first) but no longer kept.
     const items = this.items;
     items.length = 0;
+    let begun = 0;
+    let overLimitColumn = -1;
+    let overLimitTotal = 0;
     let pos = 0;
     while (pos < cell.length) {
       const c = cell.charCodeAt(pos);
@@ -374,6 +394,14 @@ class DocumentBuilder {
           // `(N` must be followed by the end of the cell, `|` or the next `(`; anything else
           // (`(1a)`, `(1+2`) is a bad item, reported from its `(`.
           const kind = next === 41 /* ) */ ? SINGLE : idEnd === cell.length || next === 124 || next === 40 ? OPEN : -1;
+          if (kind >= 0 && overLimitColumn < 0 && this.mentionCount + this.openCount + ++begun > this.bounds.maxMentionsPerDocument) {
+            overLimitColumn = offset + pos + 1;
+            overLimitTotal = this.mentionCount + this.openCount + begun;
+          }
+          if (kind >= 0 && overLimitColumn >= 0) {
+            pos = kind === SINGLE ? idEnd + 1 : idEnd;
+            continue;
+          }
           if (kind >= 0) {
             items.push(kind);
             items.push(pos + 1);
@@ -386,6 +414,10 @@ class DocumentBuilder {
       } else if (c >= 48 && c <= 57) {
         const idEnd = skipDigits(cell, pos);
         if (cell.charCodeAt(idEnd) === 41 /* ) */) {
+          if (overLimitColumn >= 0) {
+            pos = idEnd + 1;
+            continue;
+          }
           items.push(CLOSE);
           items.push(pos);
           items.push(idEnd);
@@ -418,18 +450,24 @@ class DocumentBuilder {
         this.addMention(id, token, token, lineNumber);
       } else if (d[i] === OPEN) {
         this.checkMentionLimit(lineNumber, line, column);
-        let stack = this.open.get(id);
-        if (!stack) {
-          stack = new IntStack();
-          this.open.set(id, stack);
+        const pool = this.openPool;
+        let entry = this.freeEntry;
+        if (entry >= 0) {
+          this.freeEntry = pool.data[entry + OPEN_PREV];
+        } else {
+          entry = pool.length;
+          for (let k = 0; k < OPEN_STRIDE; k++) pool.push(0);
         }
-        stack.push(token);
-        stack.push(lineNumber);
-        stack.push(column);
+        const p = pool.data;
+        p[entry] = token;
+        p[entry + 1] = lineNumber;
+        p[entry + 2] = column;
+        p[entry + OPEN_PREV] = this.openTop.get(id) ?? -1;
+        this.openTop.set(id, entry);
         this.openCount++;
       } else {
-        const stack = this.open.get(id);
-        if (!stack || stack.length === 0) {
+        const entry = this.openTop.get(id) ?? -1;
+        if (entry < 0) {
           throw new FormatError({
             file: this.file,
             line: lineNumber,
@@ -439,10 +477,18 @@ class DocumentBuilder {
             lineText: line,
           });
         }
-        stack.length -= OPEN_STRIDE;
+        const p = this.openPool.data;
+        const start = p[entry];
+        this.openTop.set(id, p[entry + OPEN_PREV]);
+        p[entry + OPEN_PREV] = this.freeEntry;
+        this.freeEntry = entry;
         this.openCount--;
-        this.addMention(id, stack.data[stack.length], token, lineNumber);
+        this.addMention(id, start, token, lineNumber);
       }
+    }
+    if (overLimitColumn >= 0) {
+      // Pairing the items before it did not fail, so the limit is the first error of the line.
+      throw this.limitError(lineNumber, line, overLimitColumn, overLimitTotal);
     }
   }
 
@@ -453,16 +499,18 @@ class DocumentBuilder {
    */
   private checkMentionLimit(lineNumber: number, line: string, column: number): void {
     const total = this.mentionCount + this.openCount + 1;
-    if (total > this.bounds.maxMentionsPerDocument) {
-      throw new FormatError({
-        file: this.file,
-        line: lineNumber,
-        column,
-        expected: `at most ${this.bounds.maxMentionsPerDocument} mentions in one document`,
-        found: `mention ${total} of document ${quote(this.name)}`,
-        lineText: line,
-      });
-    }
+    if (total > this.bounds.maxMentionsPerDocument) throw this.limitError(lineNumber, line, column, total);
+  }
+
+  private limitError(lineNumber: number, line: string, column: number, total: number): FormatError {
+    return new FormatError({
+      file: this.file,
+      line: lineNumber,
+      column,
+      expected: `at most ${this.bounds.maxMentionsPerDocument} mentions in one document`,
+      found: `mention ${total} of document ${quote(this.name)}`,
+      lineText: line,
+    });
   }
 
   /**
@@ -490,13 +538,16 @@ class DocumentBuilder {
   }
 
   finish(endLine: number): Document {
-    // Report the first unclosed mention in the file, whatever its entity. Within one entity's
-    // stack the oldest entry comes first (an end closes the most recent open).
+    // Report the first unclosed mention in the file, whatever its entity. A chain's oldest
+    // open mention is the last of its links (an end closes the most recent open).
     let first: [id: string, line: number, column: number] | null = null;
-    for (const [id, stack] of this.open) {
-      if (stack.length === 0) continue;
-      const line = stack.data[1];
-      const column = stack.data[2];
+    const p = this.openPool.data;
+    for (const [id, top] of this.openTop) {
+      if (top < 0) continue;
+      let oldest = top;
+      while (p[oldest + OPEN_PREV] >= 0) oldest = p[oldest + OPEN_PREV];
+      const line = p[oldest + 1];
+      const column = p[oldest + 2];
       if (first === null || line < first[1] || (line === first[1] && column < first[2])) first = [id, line, column];
     }
     if (first) {

@@ -34,8 +34,13 @@ import { decodeInput, forEachLine, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
 
 const NEWDOC = /^#\s*newdoc\b(.*)$/;
-const NEWDOC_ID = /^\s+id\s*=\s*(.*?)\s*$/;
-const GLOBAL_ENTITY = /^#\s*global\.Entity\s*=\s*(.*?)\s*$/;
+// The values of `# newdoc id = NAME` and `# global.Entity = VALUE` are cut out whole and
+// trimmed in code (`trimmedValue`): the former `\s*(.*?)\s*$` tried the trailing `\s*$` at
+// every character, which is quadratic on a line of many spaces (a 40,000-space line took 2 s).
+const NEWDOC_ID = /^\s+id\s*=(.*)$/s;
+const GLOBAL_ENTITY = /^#\s*global\.Entity\s*=(.*)$/s;
+/** A line terminator other than `\n` (those end lines): not allowed inside a NAME or VALUE. */
+const INNER_BREAK = /[\r\u2028\u2029]/;
 const WORD_ID = /^[1-9][0-9]*$/;
 const RANGE_ID = /^[1-9][0-9]*-[1-9][0-9]*$/;
 const EMPTY_ID = /^[0-9]+\.[1-9][0-9]*$/;
@@ -121,8 +126,8 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
     if (line.startsWith("#")) {
       const newdoc = NEWDOC.exec(line);
       if (newdoc) {
-        const id = NEWDOC_ID.exec(newdoc[1]);
-        if (!id && newdoc[1].trim() !== "") {
+        const id = trimmedValue(NEWDOC_ID, newdoc[1]);
+        if (id === null && newdoc[1].trim() !== "") {
           throw new FormatError({
             file,
             line: lineNumber,
@@ -132,11 +137,11 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
             lineText: line,
           });
         }
-        doc = startDocument(id && id[1] !== "" ? id[1] : null, lineNumber, line);
+        doc = startDocument(id !== null && id !== "" ? id : null, lineNumber, line);
         return;
       }
-      const declared = GLOBAL_ENTITY.exec(line);
-      if (declared) eidField = entityIdField(declared[1], file, lineNumber, line);
+      const declared = trimmedValue(GLOBAL_ENTITY, line);
+      if (declared !== null) eidField = entityIdField(declared, file, lineNumber, line);
       return;
     }
     doc ??= startDocument(null, lineNumber, line);
@@ -180,6 +185,17 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
   return { file, documents, warnings };
 }
 
+/**
+ * The trimmed group 1 of `pattern` on `text`, or null when it does not match or the value
+ * holds a line break other than `\n` (as `\s*(.*?)\s*$` without the `s` flag behaved).
+ */
+function trimmedValue(pattern: RegExp, text: string): string | null {
+  const m = pattern.exec(text);
+  if (!m) return null;
+  const value = m[1].trim();
+  return INNER_BREAK.test(value) ? null : value;
+}
+
 /** Position of `eid` (or `GRP`) among the `-`-separated fields of a `global.Entity` value. */
 function entityIdField(value: string, file: string, lineNumber: number, line: string): number {
   const fields = value.split("-");
@@ -212,6 +228,8 @@ interface Place {
 
 /** A discontinuous mention whose parts are still being read. */
 interface Discontinuous extends Place {
+  /** Order in which the document's discontinuous mentions began (their first part). */
+  seq: number;
   start: number;
   parts: number;
   /** The part expected next (1-based). */
@@ -232,17 +250,68 @@ interface Item {
   column: number;
 }
 
+/**
+ * The discontinuous mentions of one entity that wait for the same next part (`[i/n]`, none
+ * of their parts open), as a binary max-heap on `seq`: `pop` gives the one begun most
+ * recently, in O(log n). (A backward scan of every pending mention made a file of many
+ * discontinuous mentions quadratic: 20,000 of them took 1.8 s.)
+ */
+class WaitingParts {
+  private readonly heap: Discontinuous[] = [];
+
+  push(d: Discontinuous): void {
+    const h = this.heap;
+    let i = h.push(d) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent].seq >= d.seq) break;
+      h[i] = h[parent];
+      i = parent;
+    }
+    h[i] = d;
+  }
+
+  pop(): Discontinuous | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (top === undefined || last === undefined || h.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= h.length) break;
+      if (child + 1 < h.length && h[child + 1].seq > h[child].seq) child++;
+      if (h[child].seq <= last.seq) break;
+      h[i] = h[child];
+      i = child;
+    }
+    h[i] = last;
+    return top;
+  }
+}
+
 /** Accumulates one document's words and mentions while its lines are read. */
 class DocumentBuilder {
   private readonly tokens: string[] = [];
   private readonly sentenceStarts: number[] = [];
   private readonly entities = new EntityNumbering();
   private readonly open = new Map<string, OpenMention[]>();
-  private readonly pending = new Map<string, Discontinuous[]>();
+  /** Entity id -> its unfinished discontinuous mentions, oldest first (insertion order). */
+  private readonly pending = new Map<string, Set<Discontinuous>>();
+  /** `eid i/n` -> the discontinuous mentions of `eid` whose next part is `[i/n]` and that have no part open. */
+  private readonly waiting = new Map<string, WaitingParts>();
+  private discontinuousSeq = 0;
   /** `spanKey(start, end)` -> the entities holding that span so far. */
   private readonly spans = new Map<number, Set<number>>();
   private readonly repeats = new RepeatedSpanLog();
   private mentionCount = 0;
+  /**
+   * Mentions begun and not finished: open (not discontinuous) mentions, and discontinuous
+   * mentions from their first part to their last. They count against the mention limit with
+   * `mentionCount` (each becomes a mention or an error), which bounds the memory a line like
+   * `(e-x(e-x(e-x...` takes.
+   */
+  private inFlight = 0;
   private sentenceOpen = false;
   private readonly counts = { joined: 0, emptyNode: 0, multiword: 0 };
 
@@ -316,6 +385,10 @@ class DocumentBuilder {
   /** Parses one `Entity=` value; `offset` is its 0-based column in `line`. */
   private parseEntity(value: string, offset: number, eidField: number, token: number, line: string, lineNumber: number): void {
     const items: Item[] = [];
+    // Items that begin a mention on this line, and the first one over the mention limit: the
+    // items after it are still checked for syntax (those errors come first) but not kept.
+    let begun = 0;
+    let overLimit: { column: number; total: number } | null = null;
     let pos = 0;
     while (pos < value.length) {
       BRACKET.lastIndex = pos;
@@ -346,8 +419,16 @@ class DocumentBuilder {
       }
       // A mention in one part ('[1/1]') is an ordinary mention.
       const part = eid[2] === undefined || eid[3] === "1" ? null : { index: Number(eid[2]), parts: Number(eid[3]) };
-      items.push({ kind: !opening ? "close" : m[2] === ")" ? "single" : "open", eid: eid[1], part, column });
       pos = BRACKET.lastIndex;
+      if (overLimit) continue;
+      if (opening && (part === null || part.index === 1)) {
+        const total = this.mentionCount + this.inFlight + ++begun;
+        if (total > this.bounds.maxMentionsPerDocument) {
+          overLimit = { column, total };
+          continue;
+        }
+      }
+      items.push({ kind: !opening ? "close" : m[2] === ")" ? "single" : "open", eid: eid[1], part, column });
     }
     // Entity numbering: one-word items first, then opening items.
     for (const it of items) if (it.kind === "single") this.entities.index(it.eid);
@@ -356,6 +437,7 @@ class DocumentBuilder {
     for (const it of items) {
       const place = { line: lineNumber, column: it.column, lineText: line };
       if (it.kind === "single" && it.part === null) {
+        this.checkMentionLimit(place);
         this.addMention(it.eid, token, token, place);
       } else if (it.kind === "close") {
         this.close(it, token, place);
@@ -364,6 +446,24 @@ class DocumentBuilder {
         if (it.kind === "single") this.close(it, token, place);
       }
     }
+    // Pairing the items before it did not fail, so the limit is the first error of the line.
+    if (overLimit) throw this.limitError({ line: lineNumber, column: overLimit.column, lineText: line }, overLimit.total);
+  }
+
+  /** Throws when one more mention would go over the mention limit (mentions in flight count too). */
+  private checkMentionLimit(place: Place): void {
+    const total = this.mentionCount + this.inFlight + 1;
+    if (total > this.bounds.maxMentionsPerDocument) throw this.limitError(place, total);
+  }
+
+  private limitError(place: Place, total: number): FormatError {
+    return this.error(
+      place.line,
+      place.column,
+      place.lineText,
+      `at most ${this.bounds.maxMentionsPerDocument} mentions in one document`,
+      `mention ${total} of document ${quote(this.name ?? "(unnamed)")}`,
+    );
   }
 
   private openItem(it: Item, token: number, place: Place): void {
@@ -371,16 +471,16 @@ class DocumentBuilder {
     if (it.part) {
       const { index, parts } = it.part;
       let of: Discontinuous | undefined;
-      let list = this.pending.get(it.eid);
-      if (!list) this.pending.set(it.eid, (list = []));
       if (index === 1) {
-        of = { start: token, parts, next: 1, partOpen: false, ...place };
-        list.push(of);
+        this.checkMentionLimit(place);
+        this.inFlight++;
+        of = { seq: this.discontinuousSeq++, start: token, parts, next: 1, partOpen: false, ...place };
+        let list = this.pending.get(it.eid);
+        if (!list) this.pending.set(it.eid, (list = new Set()));
+        list.add(of);
       } else {
-        for (let k = list.length - 1; k >= 0 && !of; k--) {
-          const d = list[k];
-          if (!d.partOpen && d.next === index && d.parts === parts) of = d;
-        }
+        // The most recently begun mention of this entity that waits for exactly this part.
+        of = this.waiting.get(waitingKey(it.eid, index, parts))?.pop();
         if (!of) {
           throw this.error(
             place.line,
@@ -394,6 +494,9 @@ class DocumentBuilder {
       of.partOpen = true;
       of.next = index + 1;
       part = { index, of };
+    } else {
+      this.checkMentionLimit(place);
+      this.inFlight++;
     }
     let stack = this.open.get(it.eid);
     if (!stack) this.open.set(it.eid, (stack = []));
@@ -423,28 +526,31 @@ class DocumentBuilder {
       );
     }
     if (!started.part) {
+      this.inFlight--;
       this.addMention(it.eid, started.start, token, place);
       return;
     }
     const whole = started.part.of;
     whole.partOpen = false;
-    if (started.part.index < whole.parts) return;
-    const list = this.pending.get(it.eid)!;
-    list.splice(list.indexOf(whole), 1);
+    if (started.part.index < whole.parts) {
+      const key = waitingKey(it.eid, whole.next, whole.parts);
+      let waiting = this.waiting.get(key);
+      if (!waiting) this.waiting.set(key, (waiting = new WaitingParts()));
+      waiting.push(whole);
+      return;
+    }
+    this.pending.get(it.eid)!.delete(whole);
     this.counts.joined++;
+    this.inFlight--;
     this.addMention(it.eid, whole.start, token, place);
   }
 
+  /**
+   * Records a finished mention. Callers check the limit first: `checkMentionLimit` for a
+   * one-word mention; for a closing one, its opening counted it in `inFlight`.
+   */
   private addMention(eid: string, start: number, end: number, place: Place): void {
-    if (++this.mentionCount > this.bounds.maxMentionsPerDocument) {
-      throw this.error(
-        place.line,
-        place.column,
-        place.lineText,
-        `at most ${this.bounds.maxMentionsPerDocument} mentions in one document`,
-        `mention ${this.mentionCount} of document ${quote(this.name ?? "(unnamed)")}`,
-      );
-    }
+    this.mentionCount++;
     const e = this.entities.add(eid, start, end);
     const key = spanKey(start, end);
     const owners = this.spans.get(key);
@@ -474,7 +580,7 @@ class DocumentBuilder {
       );
     }
     for (const [eid, list] of this.pending) {
-      const d = list[0];
+      const d = list.values().next().value;
       if (d) {
         throw this.error(
           d.line,
@@ -538,6 +644,11 @@ function entityValues(misc: string, miscOffset: number): { value: string; offset
     at += item.length + 1;
   }
   return found;
+}
+
+/** The key of `DocumentBuilder.waiting` for part `[index/parts]` of entity `eid` (ids hold no spaces). */
+function waitingKey(eid: string, index: number, parts: number): string {
+  return `${eid} ${index}/${parts}`;
 }
 
 function before(a: Place, b: Place): boolean {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { FormatError, type Document } from "../types.js";
 import { readConll2012 } from "./conll2012.js";
 import { detectFormat, readCorpus } from "./index.js";
-import { readJsonLines } from "./jsonlines.js";
+import { MAX_JSON_DEPTH, readJsonLines } from "./jsonlines.js";
 import { dataDir } from "../test/data-dir.js";
 import { formatError } from "../test/format-error.js";
 
@@ -180,6 +180,45 @@ describe("readJsonLines: errors", () => {
     expect(formatError(() => readJsonLines(" \n", "t.jsonl")).found).toBe("a file holding only white space");
     const e = formatError(() => readJsonLines(new Uint8Array([123, 0]), "t.jsonl"));
     expect([e.line, e.column, e.expected]).toEqual([1, 2, "a text file"]);
+  });
+});
+
+describe("readJsonLines: deep nesting", () => {
+  const nested = (depth: number, open = "[", close = "]") => open.repeat(depth) + close.repeat(depth);
+
+  it(`accepts values nested ${MAX_JSON_DEPTH} levels deep and rejects the first bracket one level deeper`, () => {
+    // The document object is level 1, so an extra field holds MAX_JSON_DEPTH - 1 more levels.
+    const ok = `{"doc_key":"a","sentences":[],"clusters":[],"extra":${nested(MAX_JSON_DEPTH - 1)}}`;
+    expect(readJsonLines(ok, "t.jsonl").documents).toHaveLength(1);
+    const deep = `{"doc_key":"a","sentences":[],"clusters":[],"extra":${nested(MAX_JSON_DEPTH)}}`;
+    const e = formatError(() => readJsonLines(deep, "t.jsonl"));
+    const extra = deep.indexOf("[", deep.indexOf('"extra"')); // 0-based offset of its first '[' (level 2)
+    expect([e.line, e.column, e.found]).toEqual([1, extra + MAX_JSON_DEPTH, `'[' at level ${MAX_JSON_DEPTH + 1}`]);
+    const [shown, caret] = e.excerpt.split("\n");
+    expect(shown[caret.indexOf("^")]).toBe("[");
+    // Objects count as levels too.
+    const objects = formatError(() => readJsonLines(nested(MAX_JSON_DEPTH + 1, '{"a":', "}"), "t.jsonl"));
+    expect([objects.column, objects.found]).toEqual([5 * MAX_JSON_DEPTH + 1, `'{' at level ${MAX_JSON_DEPTH + 1}`]);
+  });
+
+  it("does not count brackets inside strings, escaped quotes included", () => {
+    const brackets = `[[[{{{\\"${"[".repeat(1000)}`;
+    const line = `{"doc_key":${JSON.stringify(brackets)},"sentences":[["${"{".repeat(100)}"]],"clusters":[[[0,0]]]}`;
+    expect(readJsonLines(line, "t.jsonl").documents[0].name).toBe(brackets);
+  });
+
+  it("rejects nesting 10,000 and 1,000,000 levels deep with a FormatError, never a RangeError", () => {
+    for (const depth of [10_000, 1_000_000]) {
+      // The crash of issue 8: a mention nested deeply (JSON.stringify of it overflowed the stack).
+      const mention = `{"doc_key":"a","sentences":[["w"]],"clusters":[[${nested(depth)}]]}`;
+      const e = formatError(() => readJsonLines(`${docLine("ok", [], [])}\n${mention}\n`, "t.jsonl"));
+      // Level 1 is the object and levels 2-3 are `clusters` and its cluster: column = their 2 + 62 nested + 1.
+      expect([e.line, e.column]).toEqual([2, mention.indexOf("[[[") + MAX_JSON_DEPTH]);
+      // Deep in an ignored field, unterminated, and at the top level.
+      for (const text of [`{"doc_key":"a","x":${nested(depth, '{"k":', "}")}}`, "[".repeat(depth), nested(depth)]) {
+        expect(formatError(() => readJsonLines(text, "t.jsonl")).expected).toBe(`arrays and objects nested at most ${MAX_JSON_DEPTH} levels deep`);
+      }
+    }
   });
 });
 

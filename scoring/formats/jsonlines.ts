@@ -12,7 +12,11 @@
  * - `doc_key` is used verbatim as the document id (no `_0` part-number split);
  * - entities keep the order of `clusters`, mentions the order within each cluster;
  * - an empty cluster is dropped with a warning; a span annotated twice gives the same
- *   `repeated-span-same-entity` / `repeated-span-other-entity` warnings as the CoNLL readers.
+ *   `repeated-span-same-entity` / `repeated-span-other-entity` warnings as the CoNLL readers;
+ * - arrays and objects may nest at most {@link MAX_JSON_DEPTH} levels deep (the format needs
+ *   4). A line is checked for that before `JSON.parse` sees it, so that no deeply nested value
+ *   is ever built or walked: `JSON.stringify` of a value 10,000 levels deep overflows the
+ *   call stack (`RangeError`).
  */
 import { FormatError, quote, type Corpus, type Document, type Entity, type Warning } from "../types.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
@@ -20,6 +24,12 @@ import { decodeInput, forEachLine, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
 
 type Path = readonly (string | number)[];
+
+/**
+ * How deeply arrays and objects may nest in one line: the format needs 4 (`clusters`), and
+ * other fields of known systems (`constituents`, `speakers`, `ner`) fewer than 8.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /**
  * Reads a JSON-lines coreference file into a `Corpus`.
@@ -32,7 +42,8 @@ type Path = readonly (string | number)[];
  *   `tokens` the concatenated sentences, `sentenceStarts` the index of each sentence's first
  *   token) with entities as inclusive `[start, end]` token indices, and warnings for empty
  *   clusters and repeated spans.
- * @throws FormatError (and nothing else) for a binary or empty file, a line that is not
+ * @throws FormatError (and nothing else) for a binary or empty file, a line nested more than
+ *   {@link MAX_JSON_DEPTH} levels deep (at its first bracket that is too deep), a line that is not
  *   valid JSON (column from the `JSON.parse` message when it gives a position, else 1), a
  *   missing or ill-typed `doc_key`, `sentences` or `clusters`, a mention that is not
  *   `[start, end]` with integers `0 <= start <= end < token count`, a repeated `doc_key`, or
@@ -51,6 +62,7 @@ export function readJsonLines(input: Input, file: string, limits: ReadLimits = {
       const at = typeof path === "number" ? path : locateValue(line, path);
       return new FormatError({ file, line: lineNumber, column: at + 1, expected, found, lineText: line });
     };
+    checkNesting(line, fail);
     const value = parseLine(line, fail);
     if (documents.length >= maxDocuments) {
       throw fail([], `at most ${maxDocuments} documents in one file`, "one more document line");
@@ -94,6 +106,33 @@ export function readJsonLines(input: Input, file: string, limits: ReadLimits = {
 }
 
 type Fail = (path: Path | number, expected: string, found: string) => FormatError;
+
+/**
+ * Throws at the first `[` or `{` (outside strings) that opens a level deeper than
+ * {@link MAX_JSON_DEPTH}. One pass over the line with a counter, whatever the line holds:
+ * brackets inside strings (with their `\"` escapes) are skipped; anything else that is not
+ * JSON is left to `JSON.parse`.
+ */
+function checkNesting(line: string, fail: Fail): void {
+  let depth = 0;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < n; i++) {
+        const d = line.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > MAX_JSON_DEPTH) {
+        throw fail(i, `arrays and objects nested at most ${MAX_JSON_DEPTH} levels deep`, `'${line[i]}' at level ${depth}`);
+      }
+    } else if (c === 93 /* ] */ || c === 125 /* } */) {
+      depth--;
+    }
+  }
+}
 
 /** `JSON.parse` of one line, its error turned into a `FormatError`. */
 function parseLine(line: string, fail: Fail): unknown {
