@@ -17,7 +17,8 @@ export type DomainErrorCode =
   | "phase_closed"
   | "quota_exceeded"
   | "too_large"
-  | "rate_limited";
+  | "rate_limited"
+  | "service_busy";
 
 /** One problem with one input field; `path` is the field name, dotted for nested fields. */
 export interface FieldError {
@@ -136,6 +137,17 @@ export class TooLargeError extends DomainError {
 export class RateLimitedError extends DomainError {
   constructor(message: string, details: { retryAt: string; retryAfterSeconds: number }) {
     super("rate_limited", 429, message, details);
+  }
+}
+
+/**
+ * 503: the server is busy with this kind of work (e.g. every upload-checking thread is taken
+ * and the waiting line is full, `lib/upload-pool/`). Nothing was stored and nothing counted;
+ * `retryAfterSeconds` is a suggested wait, which API answers also send as `Retry-After`.
+ */
+export class ServiceBusyError extends DomainError {
+  constructor(message: string, details: { retryAfterSeconds: number }) {
+    super("service_busy", 503, message, details);
   }
 }
 
