@@ -1,7 +1,10 @@
 /**
- * Accounts: sign-up, sign-out, sign-in, a wrong password, and API tokens on the account page.
+ * Accounts: sign-up, sign-out (a copied session cookie dies with it), sign-in, a wrong
+ * password, the lockout after too many wrong passwords, the password change, "sign out
+ * everywhere", and API tokens on the account page.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { anonymousContext, createUser } from "./helpers/accounts";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const account = { name: `E2E User ${run}`, email: `e2e-${run}@example.org`, password: "a sturdy passphrase" };
@@ -11,6 +14,22 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** The next-auth session cookie(s) of a browser context, to replay later. */
+async function sessionCookies(context: BrowserContext) {
+  const cookies = (await context.cookies()).filter((c) => c.name.includes("next-auth.session-token"));
+  expect(cookies.length, "a session cookie").toBeGreaterThan(0);
+  return cookies;
+}
+
+/** Whether the site's header shows someone signed in, for a page at `/`. */
+async function expectSignedOut(page: Page) {
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Faccount/);
 }
 
 test.describe.serial("accounts", () => {
@@ -42,14 +61,23 @@ test.describe.serial("accounts", () => {
     await expect(page.getByText("An account with this email address already exists.")).toBeVisible();
   });
 
-  test("sign out, then sign in again with the new account", async ({ page }) => {
+  test("sign out, then sign in again with the new account", async ({ page, browser }) => {
     await signIn(page, account.email, account.password);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId("signed-in-as")).toContainText(account.name);
+    const copied = await sessionCookies(page.context());
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+
+    // A copy of the session cookie taken before signing out no longer signs anyone in.
+    const thief = await browser.newContext();
+    await thief.addCookies(copied);
+    await expectSignedOut(await thief.newPage());
+    const api = await thief.request.get("/api/auth/session");
+    expect(await api.json()).not.toHaveProperty("user");
+    await thief.close();
 
     // Signed out, the account page sends you to sign in, and back afterwards.
     await page.goto("/account");
@@ -69,6 +97,101 @@ test.describe.serial("accounts", () => {
 
     await signIn(page, `nobody-${run}@example.org`, account.password);
     await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong email or password.");
+  });
+
+  test("too many wrong passwords lock the account, with the time to try again", async ({ page }) => {
+    const user = await createUser({ label: "lockout" });
+    // 10 failures straight to next-auth's endpoint (as a script would), the 11th through the form.
+    const client = await anonymousContext();
+    try {
+      for (let i = 0; i < 10; i++) {
+        const { csrfToken } = (await (await client.get("/api/auth/csrf")).json()) as { csrfToken: string };
+        const answer = await client.post("/api/auth/callback/credentials", {
+          form: { csrfToken, email: user.email, password: `wrong guess ${i}`, json: "true" },
+          maxRedirects: 0,
+        });
+        expect(((await answer.json()) as { url: string }).url).toContain("error=CredentialsSignin");
+      }
+    } finally {
+      await client.dispose();
+    }
+    // Locked: even the right password is refused, and the form says until when.
+    await signIn(page, user.email, user.password);
+    const alert = page.getByRole("main").getByRole("alert");
+    await expect(alert).toHaveText(/^Too many sign-in attempts for this email address\. Try again at \d\d:\d\d \(UTC\)\.$/);
+    const shown = /at (\d\d):(\d\d)/.exec((await alert.textContent()) ?? "")!;
+    const minutesAhead = (Number(shown[1]) * 60 + Number(shown[2]) - (new Date().getUTCHours() * 60 + new Date().getUTCMinutes()) + 1440) % 1440;
+    expect(minutesAhead).toBeGreaterThanOrEqual(14);
+    expect(minutesAhead).toBeLessThanOrEqual(16);
+    await expect(page).toHaveURL(/\/signin/);
+    await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+  });
+
+  test("password change: this browser stays signed in, other sessions end, only the new password works", async ({ page, browser }) => {
+    const user = await createUser({ label: "passwd" });
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, user.email, user.password);
+    await expect(otherPage.getByTestId("signed-in-as")).toBeVisible();
+
+    await signIn(page, user.email, user.password);
+    await expect(page.getByTestId("signed-in-as")).toBeVisible();
+    await page.goto("/account");
+
+    // A wrong current password and a mismatch are refused inline.
+    await page.getByLabel("Current password").fill("not my password");
+    await page.getByLabel("New password", { exact: true }).fill("a brand new passphrase");
+    await page.getByLabel("New password again").fill("a brand new passphrase");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("That is not your current password.")).toBeVisible();
+    await page.getByLabel("Current password").fill(user.password);
+    await page.getByLabel("New password", { exact: true }).fill("a brand new passphrase");
+    await page.getByLabel("New password again").fill("a brand new passphras");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("The two new passwords do not match.")).toBeVisible();
+
+    await page.getByLabel("Current password").fill(user.password);
+    await page.getByLabel("New password", { exact: true }).fill("a brand new passphrase");
+    await page.getByLabel("New password again").fill("a brand new passphrase");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("Your password was changed. Every other session has been signed out.")).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId("profile-email")).toHaveText(user.email);
+
+    // The other browser's session has ended.
+    await expectSignedOut(otherPage);
+    await other.close();
+
+    // Only the new password signs in.
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
+    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+    await signIn(page, user.email, user.password);
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong email or password.");
+    await signIn(page, user.email, "a brand new passphrase");
+    await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  });
+
+  test("sign out everywhere ends the sessions of every browser", async ({ page, browser }) => {
+    const user = await createUser({ label: "everywhere" });
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, user.email, user.password);
+    await expect(otherPage.getByTestId("signed-in-as")).toBeVisible();
+    const copied = await sessionCookies(other);
+
+    await signIn(page, user.email, user.password);
+    await expect(page.getByTestId("signed-in-as")).toBeVisible();
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page).toHaveURL(/\/signin/);
+    await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+
+    await expectSignedOut(otherPage);
+    await other.close();
+    const replay = await browser.newContext();
+    await replay.addCookies(copied);
+    await expectSignedOut(await replay.newPage());
+    await replay.close();
   });
 
   test("API token: created, shown once, listed, revoked", async ({ page }) => {

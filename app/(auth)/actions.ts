@@ -1,5 +1,6 @@
 "use server";
 
+import { RateLimitedError } from "../../lib/errors";
 import { EmailTakenError, UserInputError, signUp } from "../../lib/services/users";
 
 /** Result of {@link signUpAction}: field errors to show inline, or success. */
@@ -21,6 +22,8 @@ export async function signUpAction(formData: FormData): Promise<SignUpResult> {
     return { ok: true };
   } catch (error) {
     if (error instanceof UserInputError || error instanceof EmailTakenError) return { ok: false, errors: error.fields };
+    // The server is busy hashing passwords (lib/auth/password.ts): say when to try again.
+    if (error instanceof RateLimitedError) return { ok: false, errors: { form: error.message } };
     console.error("sign-up failed", error);
     return { ok: false, errors: { form: "Something went wrong on our side. Please try again." } };
   }

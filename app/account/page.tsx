@@ -4,11 +4,13 @@ import { listApiTokens } from "../../lib/auth/api-tokens";
 import { getCurrentUser } from "../../lib/session";
 import { Card, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
+import { ChangePasswordForm } from "./change-password-form";
 import { CreateTokenForm } from "./create-token-form";
+import { SignOutEverywhereButton } from "./sign-out-everywhere-button";
 
 export const metadata: Metadata = { title: "Account" };
 
-/** The signed-in user's profile and API tokens. */
+/** The signed-in user's profile, password, sessions and API tokens. */
 export default async function AccountPage() {
   const user = await getCurrentUser();
   if (!user) redirect("/signin?callbackUrl=%2Faccount");
@@ -29,11 +31,33 @@ export default async function AccountPage() {
       </Card>
 
       <Card
+        title="Password"
+        description="Changing your password signs you out on every other browser and device; this one stays signed in. API tokens keep working."
+      >
+        <ChangePasswordForm email={user.email} />
+      </Card>
+
+      <Card
+        title="Sessions"
+        description={
+          <>
+            Your browser sessions share one version: signing out anywhere (the Sign out button at the top) ends all of them, on
+            every browser and device, including any copy of the session cookie. Use <strong>Sign out everywhere</strong> from
+            here when you signed in on a computer you no longer have at hand or think someone copied your session. API tokens
+            are not sessions: they keep working until you revoke them below.
+          </>
+        }
+      >
+        <SignOutEverywhereButton />
+      </Card>
+
+      <Card
         title="API tokens"
         description={
           <>
             Tokens let scripts act as you, e.g. to upload submissions: send{" "}
-            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. Revoke a
+            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. A token is
+            revoked on its own, here; signing out, changing your password or signing out everywhere does not revoke it. Revoke a
             token you no longer use.
           </>
         }

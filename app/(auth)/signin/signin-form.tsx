@@ -5,6 +5,18 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import { Field, Notice, primaryButton } from "../../_components/ui";
 
+/**
+ * What to show for the `error` of next-auth's `signIn()`: "CredentialsSignin" is a wrong email
+ * or password; a sentence (it holds a space) was written for the user by the sign-in check
+ * (`lib/auth/options.ts`: "Too many sign-in attempts … Try again at 14:05 (UTC).", or that
+ * signing in is unavailable) and is shown as is; any other next-auth code gets a generic line.
+ */
+export function signInErrorMessage(error: string | null | undefined): string {
+  if (error === "CredentialsSignin") return "Wrong email or password.";
+  if (error && /\s/.test(error)) return error;
+  return "Signing in failed. Please try again.";
+}
+
 /** Email + password form that signs in through next-auth's credentials provider. */
 export function SignInForm({ callbackPath, initialError }: { callbackPath: string; initialError?: string }) {
   const router = useRouter();
@@ -23,7 +35,7 @@ export function SignInForm({ callbackPath, initialError }: { callbackPath: strin
     startTransition(async () => {
       const result = await signIn("credentials", { email, password, redirect: false });
       if (!result?.ok || result.error) {
-        setError(result?.error === "CredentialsSignin" ? "Wrong email or password." : "Signing in failed. Please try again.");
+        setError(signInErrorMessage(result?.error));
         return;
       }
       router.replace(callbackPath);
