@@ -47,6 +47,14 @@ const fields = z.object({
   PORT: int(1, 65535).default(3000),
   /** Largest accepted upload (submission or gold key), uncompressed, in bytes. */
   UPLOAD_MAX_BYTES: int(1, 2 ** 31 - 1).default(50 * MB),
+  /** Threads that read and check uploads off the web server's event loop (`lib/upload-pool/`). Unset: one less than the cores, at least 1. */
+  UPLOAD_VALIDATION_THREADS: int(1, 64).optional(),
+  /** Uploads that may wait for a checking thread; one more gets 503 "try again in a minute". */
+  UPLOAD_VALIDATION_QUEUE: int(0, 1000).default(8),
+  /** Wall-clock limit for reading one upload, in milliseconds (the thread is stopped: 422). */
+  UPLOAD_VALIDATION_TIMEOUT_MS: int(100, 3600 * 1000).default(30 * 1000),
+  /** Heap limit of a checking thread (V8 old generation), in MB; a file that needs more gets 422. */
+  UPLOAD_VALIDATION_MAX_MEMORY_MB: int(64, 65536).default(1024),
   /** Scoring jobs one worker process runs at once. */
   WORKER_CONCURRENCY: int(1, 64).default(1),
   /** Wall-clock limit for scoring one submission, in milliseconds. */
