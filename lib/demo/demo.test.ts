@@ -1,10 +1,10 @@
 /**
  * The demo data loader (every source, checksum verification) and the three baselines.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { evaluate, readConll2012 } from "../../scoring/index";
 import { writeConll2012 } from "../../scoring/formats/write-conll2012";
 import { dataDir } from "../../scoring/test/data-dir";
@@ -15,6 +15,10 @@ const data = dataDir();
 const shared = data ? path.join(data, "litbank-demo/conll") : null;
 if (!shared) console.log("skipping demo data tests: no shared data (set COREFBOARD_DATA_DIR)");
 const missing = path.join(tmpdir(), "corefboard-no-such-dir");
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 describe.skipIf(!shared)("loadLitbankDemo", () => {
   it("reads the shared copy, in file-name order, and verifies every file", async () => {
@@ -28,6 +32,7 @@ describe.skipIf(!shared)("loadLitbankDemo", () => {
 
   it("prefers DEMO_DATA_DIR and rejects a file whose sha256 differs", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "corefboard-demo-"));
+    tempDirs.push(dir);
     for (const f of LITBANK_DEMO_FILES) copyFileSync(path.join(shared!, f.name), path.join(dir, f.name));
     expect((await loadLitbankDemo({ dataDir: dir, sharedDir: missing })).source).toBe("DEMO_DATA_DIR");
     writeFileSync(path.join(dir, LITBANK_DEMO_FILES[3].name), "#begin document (x); part 0\n#end document\n");

@@ -2,12 +2,23 @@
  * The `corefboard score` command: output shapes, options and exit codes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { EXIT_FORMAT, EXIT_OK, EXIT_USAGE, main } from "./main.js";
+
+/** A new temp folder, removed after the tests. */
+const tempDirs: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "corefboard-cli-"));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 const here = dirname(fileURLToPath(import.meta.url));
 const data = join(here, "..", "test", "fixtures", "reference-scorer", "data");
@@ -105,7 +116,7 @@ describe("corefboard score", () => {
   });
 
   it("warns about key documents missing from the response and response-only documents", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "corefboard-cli-"));
+    const dir = tempDir();
     const key = join(dir, "key.conll");
     const response = join(dir, "response.conll");
     writeFileSync(key, "#begin document (a); part 0\nx\t(1)\ny\t(1)\n#end document\n#begin document (b); part 0\nz\t(2)\n#end document\n");
@@ -131,7 +142,7 @@ describe("corefboard score", () => {
     expect(missing.code).toBe(EXIT_USAGE);
     expect(missing.stderr).toContain("cannot read /no/such/file.conll");
 
-    const dir = mkdtempSync(join(tmpdir(), "corefboard-cli-"));
+    const dir = tempDir();
     const bad = join(dir, "bad.conll");
     writeFileSync(bad, "#begin document (a); part 0\nx\t(1\ny\t2)\n#end document\n");
     const r = await run("score", KEY, bad);
