@@ -7,24 +7,17 @@
 import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { packFile } from "../storage";
-import type { Corpus } from "../../scoring/index";
 import { recordAudit } from "./audit";
 import { defaultDb, lockKey, type Db, type GoldKey } from "./db";
 import { requeueSubmissions } from "../submission-states";
 import { loadPhase } from "./phases";
-import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
+import { assertUploadSize, cleanFileName, validateUpload, type UploadStats } from "./uploads";
 
-/** Counts describing a gold key (all whole numbers). */
-export interface GoldStats {
-  documents: number;
-  tokens: number;
-  mentions: number;
-  entities: number;
-  /** entities with exactly one mention */
-  singletons: number;
-  /** recoverable oddities the reader reported (e.g. repeated spans) */
-  warnings: number;
-}
+/**
+ * Counts describing a gold key (all whole numbers: documents, tokens, mentions, entities,
+ * singletons, reader warnings), as the upload check gives them (`validateUpload`).
+ */
+export type GoldStats = UploadStats;
 
 /** What organizers see of one gold key version (never its content). */
 export interface GoldKeyMeta {
@@ -50,25 +43,6 @@ export interface StoredGold {
   sha256: string;
   /** the file, gzip-compressed (restore it with `unpackFile(gzip, sha256)`) */
   gzip: Uint8Array;
-}
-
-/**
- * Counts documents, tokens, mentions, entities, singletons and reader warnings of a corpus.
- *
- * @param corpus a parsed gold key (or any corpus)
- * @returns whole-number counts; gold statistics, so organizer-only like the rest of {@link GoldKeyMeta}
- */
-export function corpusStats(corpus: Corpus): GoldStats {
-  const stats: GoldStats = { documents: corpus.documents.length, tokens: 0, mentions: 0, entities: 0, singletons: 0, warnings: corpus.warnings.length };
-  for (const doc of corpus.documents) {
-    stats.tokens += doc.tokens.length;
-    stats.entities += doc.entities.length;
-    for (const entity of doc.entities) {
-      stats.mentions += entity.length;
-      if (entity.length === 1) stats.singletons += 1;
-    }
-  }
-  return stats;
 }
 
 /**
@@ -111,7 +85,8 @@ export const GOLD_META_SELECT = {
 /**
  * Uploads a new gold key version for a phase and re-queues every submission of the phase.
  *
- * Steps: authorize; check size; parse (nothing is stored when that fails); then in one
+ * Steps: authorize; check size; read and check the file in an upload-pool thread
+ * (`validateUpload`: nothing is stored when that fails); then in one
  * transaction: version = previous max + 1, make it the only active version, store the file
  * (gzip + sha256 + size), reset every submission of the phase to QUEUED (attempts 0, error
  * cleared; existing Score rows stay until the worker replaces them, and the submission's
@@ -125,8 +100,9 @@ export const GOLD_META_SELECT = {
  * @param bytes the file
  * @returns the new version's metadata and how many submissions were re-queued
  * @throws UnauthorizedError (401), ForbiddenError (403), NotFoundError (404, no phase),
- *   TooLargeError (413), ValidationError (422: `formatErrors` with line and column, or an
- *   empty file)
+ *   TooLargeError (413), ValidationError (422: `formatErrors` with line and column, an
+ *   empty file, or over the reading time or memory limit), ServiceBusyError (503: too many
+ *   uploads being checked; retry later)
  */
 export async function uploadGoldKey(
   actor: Viewer,
@@ -139,7 +115,7 @@ export async function uploadGoldKey(
   const user = await assertCanManageTask(actor, phase.taskId, db);
   assertUploadSize(bytes.byteLength);
   const name = cleanFileName(fileName);
-  const stats = corpusStats(parseUpload(bytes, name));
+  const stats = await validateUpload(bytes, name);
   const stored = packFile(bytes);
 
   const { row, requeuedIds } = await db.$transaction(async (tx) => {

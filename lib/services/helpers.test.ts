@@ -1,11 +1,10 @@
-/** Pure helpers of the services: upload checks, UTC days, the phase window. */
+/** Helpers of the services: upload checks (the file read in an upload-pool thread), UTC days, the phase window. */
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../errors";
 import { assertPhaseOpen, isPhaseOpen } from "./phases";
 import { nextUtcMidnight, utcDayStart } from "./quota";
-import { bytes, BROKEN_FILE, SMALL_KEY, thrown } from "./test-fixtures";
-import { corpusStats } from "./gold";
-import { assertUploadSize, cleanFileName, formatMegabytes, parseUpload } from "./uploads";
+import { bytes, BROKEN_FILE, rejection, SMALL_KEY, thrown } from "./test-fixtures";
+import { assertUploadSize, cleanFileName, formatMegabytes, validateUpload } from "./uploads";
 
 describe("uploads", () => {
   it("states sizes in MB and rejects files over the limit with 413", () => {
@@ -22,15 +21,16 @@ describe("uploads", () => {
     expect(thrown(() => cleanFileName("dir/")).httpStatus).toBe(422);
   });
 
-  it("parses a good file, and reports a bad one or an empty one as 422 with where it went wrong", () => {
-    expect(corpusStats(parseUpload(bytes(SMALL_KEY), "k.conll"))).toEqual({ documents: 2, tokens: 12, mentions: 6, entities: 4, singletons: 2, warnings: 0 });
-    const bad = thrown(() => parseUpload(bytes(BROKEN_FILE), "r.conll")) as ValidationError;
+  it("reads a good file in a pool thread, and reports a bad one or an empty one as 422 with where it went wrong", { timeout: 30_000 }, async () => {
+    expect(await validateUpload(bytes(SMALL_KEY), "k.conll")).toEqual({ documents: 2, tokens: 12, mentions: 6, entities: 4, singletons: 2, warnings: 0 });
+    const bad = (await rejection(validateUpload(bytes(BROKEN_FILE), "r.conll"))) as ValidationError;
+    expect(bad.httpStatus).toBe(422);
     expect(bad.formatErrors[0]).toMatchObject({ file: "r.conll", line: 3, column: 3 });
     expect(bad.message).toContain("r.conll:3:3");
-    const empty = thrown(() => parseUpload(bytes(""), "e.conll")) as ValidationError;
+    const empty = (await rejection(validateUpload(bytes(""), "e.conll"))) as ValidationError;
     expect(empty.formatErrors[0]).toMatchObject({ line: 1 });
-    const noDocs = thrown(() => parseUpload(bytes(""), "e.jsonl"));
-    expect(noDocs.httpStatus).toBe(422);
+    const blank = (await rejection(validateUpload(bytes(" \n"), "e.jsonl"))) as ValidationError;
+    expect([blank.httpStatus, blank.formatErrors[0].found]).toEqual([422, "a file holding only white space"]);
   });
 });
 

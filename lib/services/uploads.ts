@@ -1,12 +1,20 @@
 /**
  * Checks shared by every upload (submissions and gold keys): the size limit, the file name,
- * and a synchronous parse with the scorer's input limits (documents, tokens and mentions
- * per document). The size limit also bounds parse time: the readers are linear.
+ * and reading the file with the scorer's readers and input limits (documents, tokens and
+ * mentions per document) in a worker-thread pool (`lib/upload-pool/`), never on the web
+ * server's event loop, with a time limit, a memory limit and a bounded waiting line.
+ *
+ * Callers check everything cheap first (permissions, phase window, quota, size), then call
+ * {@link validateUpload}, then store: a refused file stores nothing and counts nothing.
  */
 import { loadEnv } from "../env";
 import { TooLargeError, ValidationError } from "../errors";
+import { sharedUploadPool, type UploadPool } from "../upload-pool/pool";
+import type { UploadStats } from "../upload-pool/stats";
 import { DEFAULT_LIMITS, FormatError, readCorpus } from "../../scoring/formats/index";
 import type { Corpus } from "../../scoring/index";
+
+export type { UploadStats } from "../upload-pool/stats";
 
 const MB = 1024 * 1024;
 
@@ -52,7 +60,31 @@ export function cleanFileName(fileName: string): string {
 }
 
 /**
- * Reads an uploaded coreference file (format from the file extension, see `detectFormat`).
+ * Reads and checks an uploaded coreference file in a pool thread (format from the file
+ * extension, see `detectFormat`) and returns its counts, never the corpus.
+ *
+ * @param bytes the file (copied to the thread; `bytes` stays usable)
+ * @param fileName its cleaned name ({@link cleanFileName})
+ * @param pool the pool to use (default: the process-wide pool, started on the first upload)
+ * @returns `{documents, tokens, mentions, entities, singletons, warnings}` (whole numbers)
+ * @throws ValidationError (422) with `formatErrors` = [the FormatError's JSON: file, line,
+ *   column, expected, found, message] when the file cannot be read; with a field error on
+ *   `file` when it holds no document, takes longer than UPLOAD_VALIDATION_TIMEOUT_MS to read
+ *   ("The file took longer than 30 s to read…") or needs more than
+ *   UPLOAD_VALIDATION_MAX_MEMORY_MB ("Reading the file needs more than 1024 MB…");
+ *   ServiceBusyError (503, `retryAfterSeconds`) when the pool's threads and waiting line are
+ *   full; EnvError for an invalid environment; Error (500) when a thread cannot start
+ */
+export async function validateUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool()): Promise<UploadStats> {
+  return pool.validate(bytes, fileName);
+}
+
+/**
+ * Reads an uploaded coreference file (format from the file extension, see `detectFormat`)
+ * synchronously, on the caller's thread. Kept only until `createSubmission` uses
+ * {@link validateUpload}: never call it in a request handler.
+ *
+ * @deprecated use {@link validateUpload}
  *
  * @param bytes the file
  * @param fileName its (cleaned) name

@@ -1,0 +1,174 @@
+/**
+ * The upload-checking pool with real threads: counts of a good file, a 422 with line and
+ * column for a bad one, the time and memory limits (the pool serves the next file after
+ * either), the bounded waiting line (503), and the web server's event loop turning while a
+ * large hostile file is read.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { ServiceBusyError, ValidationError } from "../errors";
+import { readCorpus } from "../../scoring/formats/index";
+import { hostileConll2012 } from "./hostile";
+import { BUSY_RETRY_AFTER_SECONDS, uploadPoolEntry, uploadPoolOptions, UploadPool, type UploadPoolOptions } from "./pool";
+import { corpusStats } from "./stats";
+import checkUpload from "./thread";
+import { loadEnv } from "../env";
+
+const KEY = ["#begin document (d1); part 0", "John\t(0)", "saw\t-", "him\t(0)", "", "Mary\t(1)", "#end document", ""].join("\n");
+const BROKEN = ["#begin document (d); part 0", "w\t-", "x\t(7", "y\t-", "#end document", ""].join("\n");
+const encode = (text: string) => new TextEncoder().encode(text);
+
+const pools: UploadPool[] = [];
+afterAll(() => Promise.all(pools.map((p) => p.destroy())));
+
+function pool(options: Partial<UploadPoolOptions> = {}): UploadPool {
+  const p = new UploadPool({ threads: 1, maxQueue: 8, timeoutMs: 60_000, maxMemoryMb: 512, ...options });
+  pools.push(p);
+  return p;
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("upload pool", () => {
+  const shared = pool();
+
+  it("returns the counts of a good file (the same as reading it in-process), and leaves the caller's bytes intact", { timeout: 30_000 }, async () => {
+    const bytes = encode(KEY);
+    const stats = await shared.validate(bytes, "k.conll");
+    expect(stats).toEqual({ documents: 1, tokens: 4, mentions: 3, entities: 2, singletons: 1, warnings: 0 });
+    expect(stats).toEqual(corpusStats(readCorpus(KEY, "k.conll")));
+    expect(new TextDecoder().decode(bytes)).toBe(KEY);
+    // The format follows the file name.
+    const jsonl = JSON.stringify({ doc_key: "a", sentences: [["x", "y"]], clusters: [[[0, 0], [1, 1]]] });
+    expect(await shared.validate(encode(jsonl), "r.jsonl")).toMatchObject({ documents: 1, tokens: 2, mentions: 2, entities: 1 });
+  });
+
+  it("refuses a broken file with 422 and the FormatError's file, line and column", { timeout: 30_000 }, async () => {
+    const error = await rejection(shared.validate(encode(BROKEN), "r.conll"));
+    expect(error).toBeInstanceOf(ValidationError);
+    const bad = error as ValidationError;
+    expect(bad.httpStatus).toBe(422);
+    expect(bad.formatErrors).toEqual([
+      {
+        file: "r.conll",
+        line: 3,
+        column: 3,
+        expected: "'7)' to close this mention of entity 7 before '#end document' at line 5",
+        found: "'(7' that is never closed",
+        message: "r.conll:3:3: expected '7)' to close this mention of entity 7 before '#end document' at line 5, found '(7' that is never closed",
+      },
+    ]);
+    expect(bad.message).toBe(`The file could not be read: ${bad.formatErrors[0].message}`);
+    // Deep JSON nesting is a FormatError too (issue 8: it was a RangeError, a 500).
+    const deep = `{"doc_key":"a","sentences":[["w"]],"clusters":[[${"[".repeat(20_000)}${"]".repeat(20_000)}]]}`;
+    const nested = (await rejection(shared.validate(encode(deep), "deep.jsonl"))) as ValidationError;
+    expect(nested.formatErrors[0]).toMatchObject({ file: "deep.jsonl", line: 1, expected: "arrays and objects nested at most 64 levels deep" });
+    expect((await rejection(shared.validate(encode(""), "e.conll"))).message).toContain("e.conll:1:1: expected a file with coreference annotation");
+  });
+
+  it("stops a file at the time limit with a clear 422, and serves the next file", { timeout: 60_000 }, async () => {
+    const slow = pool({ timeoutMs: 50 });
+    // About 2 s of reading on 2 busy cores: far over 50 ms.
+    const error = await rejection(slow.validate(encode(hostileConll2012(100_000)), "slow.conll"));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).fieldErrors).toEqual([
+      {
+        path: "file",
+        message: "The file took longer than 0.05 s to read, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.",
+      },
+    ]);
+    // The thread was replaced; a small file fits in the limit.
+    expect(await slow.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1, mentions: 3 });
+    expect(slow.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("stops a file at the memory limit with a clear 422, and serves the next file", { timeout: 60_000 }, async () => {
+    const small = pool({ maxMemoryMb: 24 });
+    // 5 MB of text, 120,000 tokens and 60,000 chains: far over 24 MB of heap.
+    const error = await rejection(small.validate(encode(hostileConll2012(60_000)), "big.conll"));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe(
+      "Reading the file needs more than 24 MB of memory, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.",
+    );
+    expect(await small.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1, mentions: 3 });
+  });
+
+  it("lets `maxQueue` files wait for the threads and refuses one more at once with 503", { timeout: 60_000 }, async () => {
+    const busy = pool({ threads: 1, maxQueue: 2 });
+    const file = encode(hostileConll2012(5_000, { broken: false }));
+    // Admission is decided when validate is called: 1 running, 2 waiting, the 4th refused.
+    const accepted = [1, 2, 3].map(() => busy.validate(file, "f.conll"));
+    expect(busy.load).toEqual({ running: 1, waiting: 2 });
+    const refused = await rejection(busy.validate(file, "f.conll"));
+    expect(refused).toBeInstanceOf(ServiceBusyError);
+    expect(refused.message).toBe("Too many uploads are being checked right now; please try again in a minute.");
+    expect((refused as ServiceBusyError).httpStatus).toBe(503);
+    expect((refused as ServiceBusyError).details).toEqual({ retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+    for (const stats of await Promise.all(accepted)) expect(stats).toMatchObject({ documents: 1, mentions: 5_000, entities: 5_000 });
+    expect(busy.load).toEqual({ running: 0, waiting: 0 });
+    // Room again.
+    expect(await busy.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1 });
+  });
+
+  it("keeps the main thread's event loop turning while a 20 MB hostile file is read", { timeout: 120_000 }, async () => {
+    const text = hostileConll2012(250_000);
+    const bytes = encode(text);
+    expect(bytes.byteLength).toBeGreaterThan(19 * 1024 * 1024);
+    const lines = text.split("\n").length - 1;
+    const gaps: number[] = [];
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      gaps.push(now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    let error: Error;
+    try {
+      error = await rejection(shared.validate(bytes, "hostile.conll"));
+    } finally {
+      clearInterval(ticker);
+    }
+    const elapsed = performance.now() - started;
+    expect((error as ValidationError).formatErrors[0]).toMatchObject({ line: lines - 1, column: 33 });
+    gaps.sort((a, b) => a - b);
+    const p95 = gaps[Math.floor(gaps.length * 0.95)];
+    const max = gaps[gaps.length - 1];
+    console.log(`20 MB hostile file refused in ${elapsed.toFixed(0)} ms; event-loop tick gaps (5 ms interval): p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${gaps.length} ticks`);
+    // Reading takes seconds; the loop must have turned all along, not only at the end. The
+    // bounds leave room for a machine busy with other work (the loop's own work is ~1 ms).
+    expect(gaps.length).toBeGreaterThan(elapsed / 5 / 4);
+    expect(p95).toBeLessThan(50);
+    expect(max).toBeLessThan(Math.max(300, elapsed / 4));
+  });
+});
+
+describe("upload pool settings and entry", () => {
+  it("reads its settings from the environment, with one thread less than the cores by default", () => {
+    const env = loadEnv({ UPLOAD_VALIDATION_THREADS: "3", UPLOAD_VALIDATION_QUEUE: "0", UPLOAD_VALIDATION_TIMEOUT_MS: "1500", UPLOAD_VALIDATION_MAX_MEMORY_MB: "256" });
+    expect(uploadPoolOptions(env)).toEqual({ threads: 3, maxQueue: 0, timeoutMs: 1500, maxMemoryMb: 256 });
+    const defaults = uploadPoolOptions(loadEnv({}));
+    expect(defaults).toMatchObject({ maxQueue: 8, timeoutMs: 30_000, maxMemoryMb: 1024 });
+    expect(defaults.threads).toBeGreaterThanOrEqual(1);
+    expect(() => loadEnv({ UPLOAD_VALIDATION_TIMEOUT_MS: "5" })).toThrow(/UPLOAD_VALIDATION_TIMEOUT_MS: must be at least 100/);
+    expect(() => new UploadPool({ threads: 0, maxQueue: 1, timeoutMs: 1, maxMemoryMb: 1 })).toThrow(RangeError);
+  });
+
+  it("finds entry.mjs next to pool.ts", () => {
+    expect(uploadPoolEntry()).toMatch(/lib[\\/]upload-pool[\\/]entry\.mjs$/);
+  });
+
+  it("the thread's task answers counts, a FormatError's JSON, or ready for a warm-up, and never throws", () => {
+    expect(checkUpload(null)).toEqual({ kind: "ready" });
+    expect(checkUpload({ bytes: encode(KEY), fileName: "k.conll" })).toEqual({ kind: "stats", stats: corpusStats(readCorpus(KEY, "k.conll")) });
+    expect(checkUpload({ bytes: encode(BROKEN), fileName: "r.conll" })).toMatchObject({ kind: "format", problem: { file: "r.conll", line: 3, column: 3 } });
+    expect(checkUpload({ bytes: new Uint8Array([0xff]), fileName: "b.conllu" })).toMatchObject({ kind: "format", problem: { line: 1, column: 1, expected: "UTF-8 text" } });
+  });
+});

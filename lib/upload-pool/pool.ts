@@ -1,0 +1,285 @@
+/**
+ * Checking uploads off the web server's event loop: a piscina pool of worker threads that
+ * read a file with the scorer's readers (`thread.ts`) and answer with its counts.
+ *
+ * Contract, per file:
+ * - **Never on the event loop.** Reading a 50 MB file takes seconds of synchronous CPU work;
+ *   it runs in a thread, and the server keeps answering other requests meanwhile.
+ * - **Time limit** (`timeoutMs`, UPLOAD_VALIDATION_TIMEOUT_MS): at the limit the thread is
+ *   terminated (synchronous reading cannot be interrupted otherwise) and piscina starts a
+ *   fresh one. The limit counts reading only: a thread that is still starting is waited
+ *   for first (a warm-up task), without limit beyond {@link STARTUP_TIMEOUT_MS}.
+ * - **Memory limit** (`maxMemoryMb`, UPLOAD_VALIDATION_MAX_MEMORY_MB): each thread's V8 heap
+ *   (`resourceLimits.maxOldGenerationSizeMb`). A file that needs more kills its thread only
+ *   (`ERR_WORKER_OUT_OF_MEMORY`); the server lives on and piscina replaces the thread.
+ * - **Bounded waiting** (`threads` running, `maxQueue` waiting: UPLOAD_VALIDATION_THREADS and
+ *   UPLOAD_VALIDATION_QUEUE). One more file gets {@link ServiceBusyError} at once; the caller
+ *   has stored nothing and counted nothing.
+ * - **Small answers.** Only the counts cross back ({@link UploadStats}), never the corpus.
+ *
+ * The pool is created on the first upload and kept process-wide on `globalThis` (like the
+ * pg-boss instance of `lib/queue.ts`), so that its threads stay warm; idle threads never keep
+ * the process alive.
+ *
+ * Running inside Next.js: the web server is a webpack bundle, and a thread needs a real file
+ * to start from. `entry.mjs` is that file, found on disk at run time by
+ * {@link uploadPoolEntry}; it loads `thread.ts` with tsx (a runtime dependency), so the same
+ * code runs under `next start`, `tsx` scripts and vitest.
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import { loadEnv, type Env } from "../env";
+import { ServiceBusyError, ValidationError } from "../errors";
+import type { CheckInput, CheckOutcome } from "./thread";
+import type { UploadStats } from "./stats";
+
+/** Settings of an {@link UploadPool}. */
+export interface UploadPoolOptions {
+  /** threads that read files at once (each one file at a time) */
+  threads: number;
+  /** files that may wait for a thread; one more is refused with ServiceBusyError */
+  maxQueue: number;
+  /** wall-clock limit for reading one file, in milliseconds */
+  timeoutMs: number;
+  /** heap limit of each thread (V8 old generation), in MB */
+  maxMemoryMb: number;
+}
+
+/** How long a starting thread may take to load the readers before an upload fails (500). */
+export const STARTUP_TIMEOUT_MS = 60_000;
+
+/** The wait suggested to a refused upload (ServiceBusyError, `Retry-After`), in seconds. */
+export const BUSY_RETRY_AFTER_SECONDS = 60;
+
+/** The entry file's path inside the repository. */
+const ENTRY_IN_REPOSITORY = join("lib", "upload-pool", "entry.mjs");
+
+/**
+ * The pool settings from the environment (see `lib/env.ts`).
+ *
+ * @param env validated configuration (default: `loadEnv()`)
+ * @returns `threads` = UPLOAD_VALIDATION_THREADS, else one less than the cores (at least 1,
+ *   so a 2-core machine keeps a core for the web server); `maxQueue`, `timeoutMs` and
+ *   `maxMemoryMb` from UPLOAD_VALIDATION_QUEUE (8), UPLOAD_VALIDATION_TIMEOUT_MS (30,000)
+ *   and UPLOAD_VALIDATION_MAX_MEMORY_MB (1,024)
+ * @throws EnvError when the environment is invalid
+ */
+export function uploadPoolOptions(env: Env = loadEnv()): UploadPoolOptions {
+  return {
+    threads: env.UPLOAD_VALIDATION_THREADS ?? Math.max(1, availableParallelism() - 1),
+    maxQueue: env.UPLOAD_VALIDATION_QUEUE,
+    timeoutMs: env.UPLOAD_VALIDATION_TIMEOUT_MS,
+    maxMemoryMb: env.UPLOAD_VALIDATION_MAX_MEMORY_MB,
+  };
+}
+
+/**
+ * The absolute path of `entry.mjs`, the file the pool's threads start from: next to this
+ * module when it runs from source (tsx, vitest), else `lib/upload-pool/entry.mjs` under the
+ * working directory (a Next.js production build runs from a bundle, started in the
+ * repository by `scripts/serve.ts` or `next start`).
+ *
+ * @throws Error naming both places when neither holds the file
+ */
+export function uploadPoolEntry(): string {
+  const candidates: string[] = [];
+  // Under webpack `import.meta.url` may name the bundle or the source file; either way only an
+  // existing file counts. (No `new URL("./entry.mjs", import.meta.url)`: webpack would copy
+  // the file into its output as an asset, away from thread.ts.)
+  const here = typeof import.meta.url === "string" && import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : null;
+  if (here) candidates.push(join(dirname(here), "entry.mjs"));
+  candidates.push(join(process.cwd(), ENTRY_IN_REPOSITORY));
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new Error(`upload pool: entry.mjs not found (looked at ${candidates.join(" and ")}); start the server from the repository folder`);
+  return found;
+}
+
+/** Seconds for messages: "30 s", "0.5 s", "1.25 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 1000 ? 3 : 2))} s`;
+}
+
+/** True for the error piscina gives when a thread ran out of heap. */
+function isOutOfMemory(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY";
+}
+
+/** Upload-checking threads with a time limit, a memory limit and a bounded waiting line. */
+export class UploadPool {
+  readonly options: Readonly<UploadPoolOptions>;
+  private piscina: Piscina | null = null;
+  /** Resolves once a thread has loaded the readers; reset when a thread was stopped. */
+  private warm: Promise<void> | null = null;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private destroyed = false;
+
+  /** @param options settings (see {@link uploadPoolOptions}); no thread starts before the first file */
+  constructor(options: UploadPoolOptions) {
+    for (const [key, value] of Object.entries(options)) {
+      if (!Number.isInteger(value) || value < (key === "maxQueue" ? 0 : 1)) throw new RangeError(`UploadPool: ${key} must be a whole number ≥ ${key === "maxQueue" ? 0 : 1}, got ${value}`);
+    }
+    this.options = { ...options };
+  }
+
+  /** Files being read now and files waiting for a thread. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  /**
+   * Reads one file in a thread and returns its counts.
+   *
+   * @param bytes the file (copied to the thread; the caller's array is left intact)
+   * @param fileName its cleaned name: the extension picks the reader (`detectFormat`)
+   * @returns documents, tokens, mentions, entities, singletons and reader warnings
+   * @throws ServiceBusyError (503, `retryAfterSeconds`) at once when `threads` files are being
+   *   read and `maxQueue` wait; ValidationError (422) with `formatErrors` = [the FormatError's
+   *   JSON: file, line, column, expected, found, message] when the file cannot be read, with a
+   *   field error on `file` when it holds no document, takes longer than `timeoutMs` or needs
+   *   more than `maxMemoryMb`; Error (a 500) when a thread cannot start or a reader breaks
+   *   its contract
+   */
+  async validate(bytes: Uint8Array, fileName: string): Promise<UploadStats> {
+    if (this.destroyed) throw new Error("upload pool: used after destroy()");
+    await this.admit();
+    try {
+      return toStats(await this.check({ bytes, fileName }), fileName);
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Stops every thread; files being read or waiting reject. Safe to call twice. */
+  async destroy(): Promise<void> {
+    this.destroyed = true;
+    const piscina = this.piscina;
+    this.piscina = null;
+    if (piscina) await piscina.destroy();
+  }
+
+  /** Takes a thread, waits in line for one, or throws ServiceBusyError when the line is full. */
+  private async admit(): Promise<void> {
+    if (this.running < this.options.threads) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= this.options.maxQueue) {
+      throw new ServiceBusyError("Too many uploads are being checked right now; please try again in a minute.", {
+        retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+      });
+    }
+    // The thread is handed over by release(): `running` stays the same.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+
+  /** The piscina pool, created on first use with all its threads. */
+  private pool(): Piscina {
+    if (this.destroyed) throw new Error("upload pool: used after destroy()");
+    if (!this.piscina) {
+      const { threads, maxMemoryMb } = this.options;
+      const piscina = new Piscina({
+        filename: uploadPoolEntry(),
+        minThreads: threads,
+        maxThreads: threads,
+        idleTimeout: Number.MAX_SAFE_INTEGER,
+        concurrentTasksPerWorker: 1,
+        resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
+      });
+      // A thread that fails with no file in it (e.g. while starting) is reported here; an
+      // unhandled 'error' event would take the web server down.
+      piscina.on("error", (error: unknown) => console.error(`upload pool: ${error instanceof Error ? error.message : String(error)}`));
+      this.piscina = piscina;
+      this.warm = null;
+    }
+    return this.piscina;
+  }
+
+  /** Waits until a thread has loaded the readers (once, and again after a thread was stopped). */
+  private warmUp(): Promise<void> {
+    this.warm ??= (async () => {
+      const piscina = this.pool();
+      const outcome = (await piscina.run(null, { signal: AbortSignal.timeout(STARTUP_TIMEOUT_MS) })) as CheckOutcome;
+      if (outcome.kind !== "ready") throw new Error(`upload pool: unexpected warm-up answer ${outcome.kind}`);
+    })().catch(async (error: unknown) => {
+      // A pool whose threads cannot start is dropped: the next upload builds a new one.
+      this.warm = null;
+      const broken = this.piscina;
+      this.piscina = null;
+      await broken?.destroy().catch(() => undefined);
+      throw new Error(`upload pool: a thread could not start: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return this.warm;
+  }
+
+  /** Runs one file in a thread under the time limit; maps a stopped thread to a ValidationError. */
+  private async check(input: CheckInput): Promise<CheckOutcome> {
+    await this.warmUp();
+    const { timeoutMs, maxMemoryMb } = this.options;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    try {
+      return (await this.pool().run(input, { signal: controller.signal })) as CheckOutcome;
+    } catch (error) {
+      // Either way the thread is gone and piscina starts another: warm up before the next file.
+      if (timedOut || isOutOfMemory(error)) this.warm = null;
+      if (timedOut) {
+        throw ValidationError.field(
+          "file",
+          `The file took longer than ${seconds(timeoutMs)} to read, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.`,
+        );
+      }
+      if (isOutOfMemory(error)) {
+        throw ValidationError.field(
+          "file",
+          `Reading the file needs more than ${maxMemoryMb} MB of memory, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.`,
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The counts of a thread's answer, or the error it stands for. */
+function toStats(outcome: CheckOutcome, fileName: string): UploadStats {
+  switch (outcome.kind) {
+    case "stats":
+      return outcome.stats;
+    case "format":
+      throw new ValidationError(`The file could not be read: ${outcome.problem.message}`, { formatErrors: [outcome.problem] });
+    case "empty":
+      throw ValidationError.field("file", `${fileName} holds no document. Please check that it is a CoNLL-2012, CorefUD or JSON-lines file.`);
+    case "internal":
+      throw new Error(`upload check of ${fileName}: a reader failed: ${outcome.message}`);
+    case "ready":
+      throw new Error("upload pool: a warm-up answer for a file");
+  }
+}
+
+const globalForPool = globalThis as unknown as { corefboardUploadPool?: UploadPool };
+
+/**
+ * The process-wide upload pool, created on first call with {@link uploadPoolOptions} (its
+ * threads start with the first file).
+ *
+ * @throws EnvError when the environment is invalid
+ */
+export function sharedUploadPool(): UploadPool {
+  globalForPool.corefboardUploadPool ??= new UploadPool(uploadPoolOptions());
+  return globalForPool.corefboardUploadPool;
+}
