@@ -24,6 +24,7 @@ const {
   rateLimitRule,
   reserveSignInAttempt,
   resetRateLimit,
+  signInRefusalDelayMs,
   trustProxyHops,
 } = await import("./rate-limit");
 const { RateLimitedError } = await import("./errors");
@@ -71,6 +72,14 @@ describe("rules", () => {
     expect(rateLimitRule("team-create", { RATE_LIMIT_TEAM_CREATE: "3/1h" })).toEqual({ points: 3, durationSeconds: 3600 });
     expect(rateLimitRule("team-create", { RATE_LIMIT_TEAM_CREATE: "" })).toEqual({ points: 10, durationSeconds: 86400 });
     expect(() => rateLimitRule("sign-in-ip", { RATE_LIMIT_SIGN_IN_IP: "lots" })).toThrow(/RATE_LIMIT_SIGN_IN_IP must look like "<points>\/<window>".*got "lots"/);
+  });
+
+  it("answers refused sign-ins after SIGN_IN_REFUSAL_DELAY_MS, 1 s by default", () => {
+    expect(signInRefusalDelayMs({})).toBe(1000);
+    expect(signInRefusalDelayMs({ SIGN_IN_REFUSAL_DELAY_MS: "0" })).toBe(0);
+    expect(signInRefusalDelayMs({ SIGN_IN_REFUSAL_DELAY_MS: "250" })).toBe(250);
+    expect(signInRefusalDelayMs({ SIGN_IN_REFUSAL_DELAY_MS: "-1" })).toBe(1000);
+    expect(signInRefusalDelayMs({ SIGN_IN_REFUSAL_DELAY_MS: "soon" })).toBe(1000);
   });
 
   it("formats the retry time rounded up to the minute, with the date when it is another day", () => {

@@ -39,6 +39,11 @@
  * depend on the address, so such a client still cannot take the site down; expose the site
  * through a proxy for a per-address limit that holds.
  *
+ * A refused sign-in is answered only after {@link signInRefusalDelayMs} (1 s by default,
+ * `SIGN_IN_REFUSAL_DELAY_MS`; a timer, no CPU): a script that retries as fast as it gets
+ * answers then sends one request per second per connection instead of hundreds, which would
+ * otherwise crowd out page rendering even though each refusal costs only about 3 ms.
+ *
  * When Postgres cannot be reached, each process counts in memory with the same rules
  * (rate-limiter-flexible's `insuranceLimiter`) and logs a warning: a flood is still refused
  * before hashing, but limits then hold per process, and counts start again from zero.
@@ -131,6 +136,16 @@ export function rateLimitRule(kind: RateLimitKind, env: Record<string, string | 
 export function trustProxyHops(env: Record<string, string | undefined> = process.env): number {
   const value = Number(env.TRUST_PROXY_HOPS);
   return env.TRUST_PROXY_HOPS && Number.isInteger(value) && value >= 0 && value <= 10 ? value : 0;
+}
+
+/**
+ * How long a refused sign-in waits before it is answered (see the module header).
+ *
+ * @returns `SIGN_IN_REFUSAL_DELAY_MS` when it is a whole number in [0, 10000]; else 1000
+ */
+export function signInRefusalDelayMs(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.SIGN_IN_REFUSAL_DELAY_MS);
+  return env.SIGN_IN_REFUSAL_DELAY_MS && Number.isInteger(value) && value >= 0 && value <= 10_000 ? value : 1000;
 }
 
 /** Request headers as a `Headers` object or a plain object (next-auth passes the latter). */

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AuthOptions } from "next-auth";
 import { useTestDatabase } from "./db/test-db";
 
 // getCurrentUser reads the session cookie through next/headers; stand in for the request's
@@ -13,7 +14,15 @@ vi.mock("next/headers", () => ({
 
 // next-auth's framework-independent handler (its package exports do not list it).
 const requireFromHere = createRequire(import.meta.url);
-const { AuthHandler } = requireFromHere(path.join(path.dirname(requireFromHere.resolve("next-auth")), "core/index.js")) as typeof import("next-auth/core");
+interface InternalResponse {
+  status?: number;
+  body?: unknown;
+  redirect?: string;
+  cookies?: Array<{ name: string; value: string; options?: { maxAge?: number } }>;
+}
+const { AuthHandler } = requireFromHere(path.join(path.dirname(requireFromHere.resolve("next-auth")), "core/index.js")) as {
+  AuthHandler: (params: { req: Request; options: AuthOptions }) => Promise<InternalResponse>;
+};
 const { getCurrentUser, getViewer } = await import("./session");
 const { createApiToken, revokeApiToken } = await import("./auth/api-tokens");
 const { changePassword, revokeSessions, signUp } = await import("./services/users");
@@ -22,6 +31,9 @@ const { closeRateLimitStore } = await import("./rate-limit");
 
 const db = useTestDatabase();
 afterAll(closeRateLimitStore);
+// Refused sign-ins are answered after this delay (1 s by default); short here, but checked.
+const REFUSAL_DELAY_MS = 200;
+process.env.SIGN_IN_REFUSAL_DELAY_MS = String(REFUSAL_DELAY_MS);
 beforeEach(() => {
   browser.cookies.clear();
 });
@@ -40,7 +52,7 @@ class AuthClient {
       headers: { host: "127.0.0.1:3000", cookie, ...(body ? { "content-type": "application/json" } : {}), ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
-    const response = await AuthHandler({ req: request as never, options: authOptions });
+    const response = await AuthHandler({ req: request, options: authOptions });
     for (const c of response.cookies ?? []) {
       if (c.value === "" || c.options?.maxAge === 0) this.jar.delete(c.name);
       else this.jar.set(c.name, c.value);
@@ -218,8 +230,11 @@ describe("sign-in rate limits through next-auth", () => {
     const user = await newUser();
     const client = new AuthClient();
     for (let i = 0; i < 10; i++) await expect(client.signIn(user.email, `wrong ${i}`)).resolves.toBe("CredentialsSignin");
+    const started = performance.now();
     const error = await client.signIn(user.email, "0123456789");
     expect(error).toMatch(/^Too many sign-in attempts for this email address\. Try again at \d\d:\d\d \(UTC\)\.$/);
+    // Answered only after the refusal delay.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(REFUSAL_DELAY_MS - 5);
     expect(client.sessionCookie).toBeUndefined();
   });
 

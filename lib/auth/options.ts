@@ -6,8 +6,9 @@
  * - Sign-in goes through `verifyCredentials` (`lib/services/users.ts`): rate limited per
  *   email and per client address before any hashing. A refusal is thrown as an Error whose
  *   message is a sentence for a person ("Too many sign-in attempts … Try again at 14:05
- *   (UTC)."); next-auth hands it to the client as `error` of `signIn()`, and the sign-in form
- *   shows it. Unexpected failures are logged and answered with a generic sentence.
+ *   (UTC)."), after a delay (`SIGN_IN_REFUSAL_DELAY_MS`, 1 s); next-auth hands it to the
+ *   client as `error` of `signIn()`, and the sign-in form shows it. Unexpected failures are
+ *   logged and answered with a generic sentence.
  * - Revocation: the token carries `sv`, the user's session version at sign-in. Every request
  *   that resolves the viewer re-reads the user and refuses a token whose version is no longer
  *   the user's (`getCurrentUser` in `lib/session.ts`, and the session callback here, which
@@ -17,11 +18,12 @@
  * The secret comes from `NEXTAUTH_SECRET`; `scripts/serve.ts` validates it with `loadEnv()` and
  * passes it on. Outside production a development secret is used when it is unset.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AuthOptions, Session } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { DEV_NEXTAUTH_SECRET } from "../env";
 import { RateLimitedError } from "../errors";
-import { clientAddress, type HeaderSource } from "../rate-limit";
+import { clientAddress, signInRefusalDelayMs, type HeaderSource } from "../rate-limit";
 import { getSessionUser, revokeSessions, verifyCredentials, type SignedInUser, type UserRole } from "../services/users";
 
 /** Sessions last 30 days; the cookie is refreshed at most once a day. */
@@ -72,7 +74,12 @@ export const authOptions: AuthOptions = {
         try {
           return await verifyCredentials(credentials.email, credentials.password, address);
         } catch (error) {
-          if (error instanceof RateLimitedError) throw new Error(error.message);
+          if (error instanceof RateLimitedError) {
+            // Answer refusals slowly (a timer, no CPU), so a fast retry loop cannot crowd out
+            // the pages (lib/rate-limit.ts).
+            await sleep(signInRefusalDelayMs());
+            throw new Error(error.message);
+          }
           console.error("sign-in failed:", error);
           throw new Error(SIGN_IN_UNAVAILABLE);
         }
