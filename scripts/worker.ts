@@ -4,7 +4,7 @@
  *   DATABASE_URL=postgresql://... tsx scripts/worker.ts
  *
  * Configuration: `lib/env.ts` (DATABASE_URL, WORKER_CONCURRENCY, SCORING_TIMEOUT_MS, ...)
- * and `lib/scoring-config.ts` (stale threshold, job expiry, reconcile interval, ...).
+ * and `lib/worker/config.ts` (heartbeats, memory cap, stale thresholds, job expiry, reconcile interval, ...).
  * SIGINT/SIGTERM stop it gracefully: running jobs may finish (WORKER_SHUTDOWN_TIMEOUT_MS); a
  * second signal at least a second later exits at once. `npm run worker` execs node, so a
  * signal sent to the npm process reaches this one.

@@ -2,6 +2,27 @@ import { describe, expect, it } from "vitest";
 import { ScoringConfigError, scoringConfig } from "./config";
 
 describe("scoringConfig", () => {
+  it("has defaults that re-queue a dead worker's run within 30 s and cap a scoring thread's heap", () => {
+    expect(scoringConfig({})).toEqual({
+      timeoutMs: 600_000,
+      maxMemoryMb: 1536,
+      heartbeatMs: 5000,
+      heartbeatStaleMs: 20_000,
+      staleAfterMs: 720_000,
+      jobExpireSeconds: 720,
+      maxAttempts: 5,
+      reconcileIntervalMs: 10_000,
+      shutdownTimeoutMs: 30_000,
+      pollSeconds: 2,
+      testDelayMs: 0,
+    });
+    expect(scoringConfig({ SCORING_MAX_MEMORY_MB: "64", WORKER_HEARTBEAT_MS: "1000", SCORING_HEARTBEAT_STALE_MS: "2000" })).toMatchObject({
+      maxMemoryMb: 64,
+      heartbeatMs: 1000,
+      heartbeatStaleMs: 2000,
+    });
+  });
+
   it("derives the stale threshold and the job expiry from the timeout", () => {
     expect(scoringConfig({})).toMatchObject({ timeoutMs: 600_000, staleAfterMs: 720_000, jobExpireSeconds: 720, maxAttempts: 5, testDelayMs: 0 });
     expect(scoringConfig({ SCORING_TIMEOUT_MS: "4000", SCORING_STALE_MS: "5000" })).toMatchObject({ timeoutMs: 4000, staleAfterMs: 5000, jobExpireSeconds: 5 });
@@ -24,5 +45,20 @@ describe("scoringConfig", () => {
     expect(problems).toMatch(/WORKER_POLL_SECONDS: expected a number from 0.5 to 3600 \(got "fast"\)/);
     expect(problems).toMatch(/SCORING_STALE_MS \(30000\) must be greater than SCORING_TIMEOUT_MS \(60000\)/);
     expect(problems).toMatch(/SCORE_JOB_EXPIRE_SECONDS \(10\) must be at least/);
+  });
+
+  it("refuses a heartbeat stale threshold under two heartbeat intervals, and a memory cap under 64 MB", () => {
+    let error: unknown;
+    try {
+      scoringConfig({ WORKER_HEARTBEAT_MS: "5000", SCORING_HEARTBEAT_STALE_MS: "9999", SCORING_MAX_MEMORY_MB: "32" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ScoringConfigError);
+    expect((error as ScoringConfigError).problems).toEqual([
+      'SCORING_MAX_MEMORY_MB: expected a whole number from 64 to 1048576 (got "32")',
+      "SCORING_HEARTBEAT_STALE_MS (9999) must be at least twice WORKER_HEARTBEAT_MS (5000); otherwise one late heartbeat would take a live worker's submission away from it",
+    ]);
+    expect(scoringConfig({ WORKER_HEARTBEAT_MS: "5000", SCORING_HEARTBEAT_STALE_MS: "10000" }).heartbeatStaleMs).toBe(10_000);
   });
 });

@@ -1,22 +1,32 @@
 /**
- * The worker process (scripts/worker.ts) end to end: real child processes, a real
- * (embedded) Postgres, pg-boss, SIGKILL and SIGTERM.
+ * The worker end to end: `startWorker` in this process, and the worker process
+ * (scripts/worker.ts) as real child processes, against a real (embedded) Postgres and
+ * pg-boss, with SIGKILL and SIGTERM.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { enqueueScoring, stopBoss } from "../queue";
-import { createPhase, createSubmission, RESPONSE } from "./scoring-job.fixtures";
+import { enqueueScoring, getBoss, stopBoss } from "../queue";
+import { scoringConfig, type ScoringConfig } from "./config";
+import { reconcile } from "./reconciler";
+import { bigResponse, createPhase, createSubmission, jobState, jobsOf, RESPONSE, simulateDeadWorker } from "./scoring-job.fixtures";
+import { startWorker, type WorkerHandle } from "./worker";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const children: ChildProcess[] = [];
-afterEach(() => {
+const inProcess: WorkerHandle[] = [];
+afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
+  for (const worker of inProcess.splice(0)) await worker.stop();
+  // Every test starts with an empty queue: a left-over run would be taken by the next worker.
+  await testDb.prisma.submission.updateMany({ where: { status: { in: ["QUEUED", "SCORING"] } }, data: { status: "FAILED" } });
+  const boss = await getBoss();
+  await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'cancelled' WHERE state < 'completed'`, []);
+}, 30_000);
 
 interface Worker {
   child: ChildProcess;
@@ -49,7 +59,23 @@ function startWorkerProcess(env: Record<string, string>): Worker {
 }
 
 async function status(id: string) {
-  return testDb.prisma.submission.findUniqueOrThrow({ where: { id }, select: { status: true, attempts: true, goldVersion: true } });
+  return testDb.prisma.submission.findUniqueOrThrow({
+    where: { id },
+    select: { status: true, attempts: true, goldVersion: true, workerId: true, errorStage: true, errorMessage: true },
+  });
+}
+
+/** Resolves with the row once it is SCORED or FAILED. */
+function finished(id: string, timeoutMs: number, worker?: Worker) {
+  return waitFor(
+    `submission ${id} to be scored`,
+    async () => {
+      const s = await status(id);
+      return s.status === "SCORED" || s.status === "FAILED" ? s : undefined;
+    },
+    timeoutMs,
+    worker,
+  );
 }
 
 async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number, worker?: Worker): Promise<T> {
@@ -62,31 +88,110 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined | fal
   }
 }
 
+/** Defaults, with the thresholds scaled down from seconds to fractions of seconds. */
+const FAST: ScoringConfig = {
+  ...scoringConfig({}),
+  heartbeatMs: 200,
+  heartbeatStaleMs: 2000,
+  reconcileIntervalMs: 300,
+  pollSeconds: 30, // far longer than any wait below: only NOTIFY and the reconciler wake the worker
+  shutdownTimeoutMs: 1000,
+};
+
+async function startInProcess(config: ScoringConfig): Promise<{ worker: WorkerHandle; lines: string[] }> {
+  const lines: string[] = [];
+  const worker = await startWorker({ connectionString: testDb.connectionString, concurrency: 1, config, log: (line) => lines.push(line) });
+  inProcess.push(worker);
+  return { worker, lines };
+}
+
+describe("startWorker", () => {
+  it("a run whose worker died mid-scoring (stale heartbeat, job still active) is scored exactly once by the start-up reconcile", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await createSubmission(testDb.prisma, f, RESPONSE);
+    const boss = await getBoss();
+    // Default thresholds: the dead worker's last heartbeat is 25 s old (> 20 s).
+    const dead = await simulateDeadWorker(testDb.prisma, boss, id, { heartbeatAgeMs: 25_000 });
+    const started = Date.now();
+    const { worker, lines } = await startInProcess({ ...scoringConfig({}), pollSeconds: 30 });
+    const row = await finished(id, 30_000);
+    // Within the start-up reconcile: the time to start a worker (seconds on a busy machine).
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(row).toMatchObject({ status: "SCORED", attempts: 2, workerId: worker.workerId });
+    expect(await jobState(boss, dead.jobId)).toBe("cancelled");
+    expect(lines.join("\n")).toMatch(/reconcile reset=1 failed=0 cancelled_jobs=1 enqueued=1/);
+
+    // Exactly once: nothing scores it again.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await status(id)).toMatchObject({ status: "SCORED", attempts: 2 });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
+    expect((await jobsOf(boss, id)).map((j) => j.state)).toEqual(["cancelled", "completed"]);
+    expect(lines.filter((l) => l.includes(`submission=${id} status=SCORED`))).toHaveLength(1);
+  }, 60_000);
+
+  it("a claim whose heartbeat goes stale while the worker runs is picked up by the periodic reconcile; a fresh heartbeat is left alone until then", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await createSubmission(testDb.prisma, f, RESPONSE);
+    const boss = await getBoss();
+    await simulateDeadWorker(testDb.prisma, boss, id, { heartbeatAgeMs: 0, jobAgeMs: 0 });
+    const killedAt = Date.now();
+    const { worker } = await startInProcess(FAST);
+    // Still fresh: the start-up reconcile leaves it with the (dead) worker.
+    expect(await status(id)).toMatchObject({ status: "SCORING", attempts: 1, workerId: "dead-host:4242" });
+    const row = await finished(id, 10_000);
+    const ms = Date.now() - killedAt;
+    expect(row).toMatchObject({ status: "SCORED", attempts: 2, workerId: worker.workerId });
+    // Stale after 2 s, noticed within a reconcile interval (0.3 s), then scored: at the
+    // default 20 s and 10 s the same path takes at most about 30 s.
+    expect(ms).toBeGreaterThanOrEqual(FAST.heartbeatStaleMs);
+    expect(ms).toBeLessThan(FAST.heartbeatStaleMs + FAST.reconcileIntervalMs + 10_000);
+  }, 60_000);
+
+  it("keeps its claims alive with heartbeats: another process's reconcile leaves a run longer than the stale threshold alone", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await createSubmission(testDb.prisma, f, RESPONSE);
+    const { worker } = await startInProcess({ ...FAST, testDelayMs: 3500 });
+    await enqueueScoring([id]);
+    await waitFor("the claim", async () => (await status(id)).status === "SCORING", 10_000);
+    await new Promise((r) => setTimeout(r, FAST.heartbeatStaleMs + 500));
+    // What another worker's reconciler does (it does not know this worker's runs):
+    expect(await reconcile({ config: FAST })).toMatchObject({ reset: 0, cancelledJobs: 0 });
+    const row = await finished(id, 10_000);
+    expect(row).toMatchObject({ status: "SCORED", attempts: 1, workerId: worker.workerId });
+  }, 60_000);
+
+  it("a job whose claim is taken away (new gold key) is stopped by the next heartbeat and writes nothing", async () => {
+    const f = await createPhase(testDb.prisma);
+    const id = await createSubmission(testDb.prisma, f, RESPONSE);
+    const { lines } = await startInProcess({ ...FAST, testDelayMs: 60_000 });
+    await enqueueScoring([id]);
+    await waitFor("the claim", async () => (await status(id)).status === "SCORING", 10_000);
+    await testDb.prisma.submission.update({ where: { id }, data: { status: "QUEUED", attempts: 0, startedAt: null, workerId: null, heartbeatAt: null } });
+    await waitFor("the job to stop", async () => lines.some((l) => l.includes(`submission=${id} status=SKIPPED reason="claim lost while scoring"`)), 5000);
+    expect(await status(id)).toMatchObject({ status: "QUEUED", attempts: 0 });
+  }, 60_000);
+});
+
 describe("worker process", () => {
-  it("a worker killed mid-job: a second worker resets the stale row and scores it exactly once", async () => {
+  it("a worker killed mid-job: a second worker re-queues the row once its heartbeat is stale and scores it exactly once", async () => {
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
     await enqueueScoring([id]);
+    const heartbeats = { WORKER_HEARTBEAT_MS: "500", SCORING_HEARTBEAT_STALE_MS: "2000" };
 
     // Worker 1 claims the submission, then sleeps (test-only delay) until it is killed.
-    const first = startWorkerProcess({ COREFBOARD_TEST_SCORE_DELAY_MS: "120000" });
-    await waitFor("worker 1 to claim the submission", async () => (await status(id)).status === "SCORING", 30_000, first);
+    const first = startWorkerProcess({ ...heartbeats, COREFBOARD_TEST_SCORE_DELAY_MS: "120000" });
+    await waitFor("worker 1 to claim the submission", async () => (await status(id)).status === "SCORING", 60_000, first);
     first.child.kill("SIGKILL");
+    const killedAt = Date.now();
     expect((await first.exited).signal).toBe("SIGKILL");
     expect(await status(id)).toMatchObject({ status: "SCORING", attempts: 1 });
 
-    // Worker 2: short timeout and stale threshold, so that the dead claim is noticed in seconds.
-    const second = startWorkerProcess({ SCORING_TIMEOUT_MS: "4000", SCORING_STALE_MS: "5000" });
-    const scored = await waitFor(
-      "worker 2 to score the submission",
-      async () => {
-        const s = await status(id);
-        return s.status === "SCORED" || s.status === "FAILED" ? s : undefined;
-      },
-      45_000,
-      second,
-    );
+    const second = startWorkerProcess(heartbeats);
+    const scored = await finished(id, 60_000, second);
     expect(scored).toMatchObject({ status: "SCORED", attempts: 2, goldVersion: 1 });
+    // The issue's bound, start-up of the second worker included.
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
     expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
     expect(await testDb.prisma.documentScore.count({ where: { submissionId: id } })).toBe(16);
 
@@ -100,6 +205,26 @@ describe("worker process", () => {
     second.child.kill("SIGTERM");
     expect(await second.exited).toEqual({ code: 0, signal: null });
     expect(second.output()).toMatch(/worker: stopped/);
+  }, 180_000);
+
+  it("a run over the memory cap fails with a clear message; the worker process lives on and scores the next run", async () => {
+    const f = await createPhase(testDb.prisma);
+    const big = await createSubmission(testDb.prisma, f, bigResponse(300_000));
+    const small = await createSubmission(testDb.prisma, f, RESPONSE);
+    const worker = startWorkerProcess({ SCORING_MAX_MEMORY_MB: "64" });
+    await enqueueScoring([big]);
+    expect(await finished(big, 45_000, worker)).toMatchObject({
+      status: "FAILED",
+      errorStage: "scoring",
+      errorMessage: expect.stringMatching(/^Scoring needs more than 64 MB of memory, the limit for one run, and was stopped\./),
+    });
+    await enqueueScoring([small]);
+    expect(await finished(small, 30_000, worker)).toMatchObject({ status: "SCORED", attempts: 1 });
+    expect(worker.child.exitCode).toBeNull();
+    expect(worker.output()).toMatch(new RegExp(`submission=${big} status=FAILED attempt=1 stage=scoring`));
+    expect(worker.output()).toMatch(/max_memory_mb=64/);
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
   }, 90_000);
 
   it("SIGTERM during a job: the job is interrupted after the shutdown timeout, the row goes back to QUEUED, exit code 0", async () => {
@@ -116,8 +241,9 @@ describe("worker process", () => {
   }, 60_000);
 
   it("exits with a clear message when the configuration is invalid", async () => {
-    const worker = startWorkerProcess({ SCORING_TIMEOUT_MS: "5000", SCORING_STALE_MS: "4000" });
+    const worker = startWorkerProcess({ SCORING_TIMEOUT_MS: "5000", SCORING_STALE_MS: "4000", WORKER_HEARTBEAT_MS: "3000", SCORING_HEARTBEAT_STALE_MS: "5000" });
     expect((await worker.exited).code).toBe(1);
     expect(worker.output()).toMatch(/SCORING_STALE_MS \(4000\) must be greater than SCORING_TIMEOUT_MS \(5000\)/);
+    expect(worker.output()).toMatch(/SCORING_HEARTBEAT_STALE_MS \(5000\) must be at least twice WORKER_HEARTBEAT_MS \(3000\)/);
   }, 30_000);
 });
