@@ -76,7 +76,7 @@ export function createScoringPool(options: ScoringPoolOptions): ScoringPool {
     filename: ENTRY,
     minThreads: threads,
     maxThreads: threads,
-    idleTimeout: Number.MAX_SAFE_INTEGER,
+    idleTimeout: Infinity,
     concurrentTasksPerWorker: 1,
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
   });
