@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "./db/test-db";
 
 // Count the native argon2 checks: a flood must be refused before hashing.
@@ -17,7 +17,6 @@ vi.mock("@node-rs/argon2", async (importOriginal) => {
 const {
   addressKey,
   clientAddress,
-  closeRateLimitStore,
   consumeRateLimit,
   formatRetryTime,
   parseRateLimitRule,
@@ -32,7 +31,6 @@ const { errorResponse } = await import("./http");
 const { signUp, verifyCredentials } = await import("./services/users");
 
 const db = useTestDatabase();
-afterAll(closeRateLimitStore);
 afterEach(() => {
   delete process.env.RATE_LIMIT_SIGN_IN_ACCOUNT;
   delete process.env.RATE_LIMIT_SIGN_IN_IP;

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { AuthOptions } from "next-auth";
 import { useTestDatabase } from "./db/test-db";
 
@@ -27,10 +27,8 @@ const { getCurrentUser, getViewer } = await import("./session");
 const { createApiToken, revokeApiToken } = await import("./auth/api-tokens");
 const { changePassword, revokeSessions, signUp } = await import("./services/users");
 const { authOptions, usesSecureCookies } = await import("./auth/options");
-const { closeRateLimitStore } = await import("./rate-limit");
 
 const db = useTestDatabase();
-afterAll(closeRateLimitStore);
 // Refused sign-ins are answered after this delay (1 s by default); short here, but checked.
 const REFUSAL_DELAY_MS = 200;
 process.env.SIGN_IN_REFUSAL_DELAY_MS = String(REFUSAL_DELAY_MS);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll } from "vitest";
 import { createPrisma, disconnectPrisma, getPrisma, type PrismaClient } from "./client";
 import { startTemporaryPostgres, type EmbeddedPostgresHandle } from "./embedded";
 import { migrate } from "./migrate";
+import { closeRateLimitStore } from "../rate-limit";
 
 /** Handle filled in by `beforeAll`. */
 export interface TestDatabase {
@@ -44,6 +45,7 @@ export function useTestDatabase(): TestDatabase {
   afterAll(async () => {
     for (const c of extra) await c.$disconnect();
     await disconnectPrisma();
+    await closeRateLimitStore();
     await server?.stop();
   }, 60_000);
   return handle;
