@@ -69,8 +69,14 @@ export function passwordHashConcurrency(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
 
-let running = 0;
-const waiting: Array<() => void> = [];
+/**
+ * The slots' state, on `globalThis` so that every copy of this module in the process (Next
+ * bundles route handlers and server actions separately) shares one cap.
+ */
+const slots = ((globalThis as unknown as { corefboardHashSlots?: { running: number; waiting: Array<() => void> } }).corefboardHashSlots ??= {
+  running: 0,
+  waiting: [],
+});
 
 /**
  * Runs `work` once a hashing slot is free (see the module header).
@@ -78,25 +84,25 @@ const waiting: Array<() => void> = [];
  * @throws RateLimitedError (429) when {@link MAX_WAITING_CHECKS} checks already wait
  */
 async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= passwordHashConcurrency()) {
-    if (waiting.length >= MAX_WAITING_CHECKS) {
+  if (slots.running >= passwordHashConcurrency()) {
+    if (slots.waiting.length >= MAX_WAITING_CHECKS) {
       const retryAt = new Date(Date.now() + 10_000);
       throw new RateLimitedError(`The server is busy checking passwords. Try again in a few seconds (at ${retryAt.toISOString().slice(11, 19)} UTC).`, {
         retryAt: retryAt.toISOString(),
         retryAfterSeconds: 10,
       });
     }
-    await new Promise<void>((resolve) => waiting.push(resolve));
+    await new Promise<void>((resolve) => slots.waiting.push(resolve));
   } else {
-    running++;
+    slots.running++;
   }
   try {
     return await work();
   } finally {
     // Hand the slot straight to the next in line, or free it.
-    const next = waiting.shift();
+    const next = slots.waiting.shift();
     if (next) next();
-    else running--;
+    else slots.running--;
   }
 }
 
