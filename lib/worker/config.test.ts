@@ -11,7 +11,7 @@ describe("scoringConfig", () => {
       staleAfterMs: 720_000,
       jobExpireSeconds: 720,
       maxAttempts: 5,
-      reconcileIntervalMs: 10_000,
+      reconcileIntervalMs: 5000,
       shutdownTimeoutMs: 30_000,
       pollSeconds: 2,
       testDelayMs: 0,

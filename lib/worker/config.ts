@@ -13,7 +13,7 @@
  * | `SCORING_STALE_MS` | timeout + 120000 | a SCORING row claimed longer ago than this is stale even with a live heartbeat (a stuck worker); must be greater than the timeout |
  * | `SCORE_JOB_EXPIRE_SECONDS` | stale threshold, in seconds | pg-boss job expiry (after it, pg-boss gives up on the handler and retries); at least the timeout |
  * | `SCORING_MAX_ATTEMPTS` | 5 | a stale SCORING row already claimed this many times ends FAILED (stage `platform`) instead of being re-queued (a poison pill that kills workers) |
- * | `RECONCILE_INTERVAL_MS` | 10000 | how often a worker runs the reconciler (also at start); with the heartbeat threshold it bounds how soon a dead worker's run is scored again (about 20 + 10 s) |
+ * | `RECONCILE_INTERVAL_MS` | 5000 | how often a worker runs the reconciler (also at start; a pass is a handful of indexed queries); with the heartbeat threshold it bounds how soon a dead worker's run is re-queued: at most about 20 + 5 s after its last heartbeat |
  * | `WORKER_SHUTDOWN_TIMEOUT_MS` | 30000 | on SIGINT/SIGTERM, how long running jobs may finish before they are interrupted and re-queued |
  * | `WORKER_POLL_SECONDS` | 2 | pg-boss polling interval of an idle worker (at least 0.5); new jobs wake workers at once through LISTEN/NOTIFY, so this only bounds missed notifications and retry delays |
  * | `COREFBOARD_TEST_SCORE_DELAY_MS` | 0 | only when `NODE_ENV=test`: sleep this long after claiming a submission (for the kill test) |
@@ -72,7 +72,7 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
   const staleAfterMs = num("SCORING_STALE_MS", 1000, 48 * 60 * MINUTE, timeoutMs + 2 * MINUTE);
   const jobExpireSeconds = num("SCORE_JOB_EXPIRE_SECONDS", 1, 23 * 3600, Math.ceil(staleAfterMs / 1000));
   const maxAttempts = num("SCORING_MAX_ATTEMPTS", 1, 1000, 5);
-  const reconcileIntervalMs = num("RECONCILE_INTERVAL_MS", 100, 24 * 60 * MINUTE, 10_000);
+  const reconcileIntervalMs = num("RECONCILE_INTERVAL_MS", 100, 24 * 60 * MINUTE, 5000);
   const shutdownTimeoutMs = num("WORKER_SHUTDOWN_TIMEOUT_MS", 0, 60 * MINUTE, 30_000);
   const pollSeconds = num("WORKER_POLL_SECONDS", 0.5, 3600, 2, false);
   const testDelayMs = source.NODE_ENV === "test" ? num("COREFBOARD_TEST_SCORE_DELAY_MS", 0, 10 * MINUTE, 0) : 0;

@@ -17,7 +17,7 @@
  *    backoff is respected.
  *
  * So a run whose worker was killed is scored again within about heartbeat threshold +
- * reconcile interval (20 + 10 s by default), by any live worker.
+ * reconcile interval (20 + 5 s by default) after its last heartbeat, by any live worker.
  */
 import type PgBoss from "pg-boss";
 import { getPrisma, type PrismaClient } from "../db/client";
