@@ -9,6 +9,7 @@
  */
 import { QuotaExceededError, UnauthorizedError } from "../errors";
 import type { Viewer } from "../permissions";
+import { ErrorStage } from "../submission-states";
 import { formatUtc } from "../validations/time";
 import { defaultDb, type Db, type Phase, type Prisma } from "./db";
 import { loadPhase } from "./phases";
@@ -47,7 +48,7 @@ export function countedSubmissions(teamId: string, phaseId: string): Prisma.Subm
     teamId,
     phaseId,
     isBaseline: false,
-    OR: [{ status: { not: "FAILED" } }, { errorStage: null }, { errorStage: { not: "platform" } }],
+    OR: [{ status: { not: "FAILED" } }, { errorStage: null }, { errorStage: { not: ErrorStage.platform } }],
   };
 }
 

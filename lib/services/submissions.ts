@@ -17,13 +17,13 @@
  */
 import { ForbiddenError, NotFoundError } from "../errors";
 import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
+import { enqueueAfterCommit } from "../queue";
 import { packFile } from "../storage";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema } from "../validations/submission";
 import { isLeaderboardMetric } from "../validations/metrics";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
-import { enqueueAfterCommit } from "./gold";
 import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
 import { documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";

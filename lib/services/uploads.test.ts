@@ -4,7 +4,13 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-vi.mock("../queue", () => ({ enqueueScoring: vi.fn(async () => {}) }));
+vi.mock("../queue", () => {
+  const enqueueScoring = vi.fn(async (_ids: readonly string[]) => {});
+  // enqueueAfterCommit's contract (lib/queue.ts, tested in lib/queue.test.ts): enqueue, log a failure, never throw.
+  const enqueueAfterCommit = (ids: readonly string[], context: string) =>
+    enqueueScoring(ids).catch((error: Error) => console.error(`enqueueScoring failed (${context}): ${error.message}`));
+  return { enqueueScoring, enqueueAfterCommit };
+});
 
 import { useTestDatabase } from "../db/test-db";
 import { ForbiddenError, QuotaExceededError, RateLimitedError, ValidationError } from "../errors";
