@@ -2,13 +2,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "./db/test-db";
 
 // Count the native argon2 checks: a flood must be refused before hashing.
-const argon2Calls = vi.hoisted(() => ({ verify: 0 }));
+// (`gate`: hold every check until it resolves, to fill the hashing slots.)
+const argon2Calls = vi.hoisted(() => ({ verify: 0, gate: null as null | Promise<void> }));
 vi.mock("@node-rs/argon2", async (importOriginal) => {
   const real = await importOriginal<typeof import("@node-rs/argon2")>();
   return {
     ...real,
     verify: async (...args: Parameters<typeof real.verify>) => {
       argon2Calls.verify++;
+      if (argon2Calls.gate) await argon2Calls.gate;
       return real.verify(...args);
     },
   };
@@ -248,6 +250,29 @@ describe("sign-in limits", () => {
     await expect(verifyCredentials(email, "the right password", addressKey("2001:db8:78::1"))).resolves.toMatchObject({ email });
   });
 
+  it("an attempt that could not be checked (hashing slots full) does not count", async () => {
+    const { MAX_WAITING_CHECKS, hashPassword, verifyPassword } = await import("./auth/password");
+    process.env.PASSWORD_HASH_CONCURRENCY = "1";
+    const email = `${unique("busy")}@example.org`;
+    await signUp(email, "Busy", "the right password");
+    const stored = await hashPassword("x-1234567890");
+    let open!: () => void;
+    argon2Calls.gate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      const held = Array.from({ length: 1 + MAX_WAITING_CHECKS }, () => verifyPassword("x-1234567890", stored));
+      const error = await refusal(verifyCredentials(email, "the right password", "192.0.2.99"));
+      expect(error.message).toMatch(/busy checking passwords/);
+      open();
+      await Promise.all(held);
+    } finally {
+      argon2Calls.gate = null;
+      delete process.env.PASSWORD_HASH_CONCURRENCY;
+    }
+    const { createHash } = await import("node:crypto");
+    expect((await counter(`sign-in-account:${createHash("sha256").update(email).digest("hex")}`))!.points).toBe(0);
+    expect((await counter("sign-in-ip:192.0.2.99"))!.points).toBe(0);
+  });
+
   it("reserveSignInAttempt takes a point from both counters and gives both back on success", async () => {
     const email = `${unique("both")}@example.org`;
     const reservation = await reserveSignInAttempt(email, "198.51.100.200");
@@ -255,7 +280,7 @@ describe("sign-in limits", () => {
     const accountKey = `sign-in-account:${createHash("sha256").update(email).digest("hex")}`;
     expect((await counter(accountKey))!.points).toBe(1);
     expect((await counter("sign-in-ip:198.51.100.200"))!.points).toBe(1);
-    await reservation.succeeded();
+    await reservation.refund();
     expect((await counter(accountKey))!.points).toBe(0);
     expect((await counter("sign-in-ip:198.51.100.200"))!.points).toBe(0);
   });

@@ -365,8 +365,11 @@ export async function resetRateLimit(kind: RateLimitKind, key: string): Promise<
 
 /** Reservation of one sign-in attempt; see {@link reserveSignInAttempt}. */
 export interface SignInReservation {
-  /** The password was right: give the points back, so that only failures count. */
-  succeeded(): Promise<void>;
+  /**
+   * Gives both points back: the password was right (only failures count), or it could not be
+   * checked (e.g. the server was too busy). Never throws.
+   */
+  refund(): Promise<void>;
 }
 
 /**
@@ -391,7 +394,7 @@ export async function reserveSignInAttempt(email: string, address: string | null
     }
   }
   return {
-    async succeeded() {
+    async refund() {
       await Promise.all([account.refund(), ip?.refund()]);
     },
   };

@@ -143,28 +143,45 @@ async function insertUser(email: string, name: string, password: string, role: U
  *   (unknown email, wrong password, account without a password, or malformed input, which is
  *   refused without hashing and without counting)
  * @throws RateLimitedError (429, "Too many sign-in attempts … Try again at 14:05 (UTC).")
- *   when the email's or the address's attempts are used up, the password unchecked
+ *   when the email's or the address's attempts are used up, the password unchecked; also
+ *   (from `lib/auth/password.ts`) when too many password checks already wait. An attempt
+ *   that could not be checked (that, or a database error, rethrown) does not count.
  */
 export async function verifyCredentials(email: string, password: string, address: string | null = null): Promise<SignedInUser | null> {
   const parsed = credentialsSchema.safeParse({ email, password });
   if (!parsed.success) return null;
   const reservation = await reserveSignInAttempt(parsed.data.email, address);
   const prisma = getPrisma();
-  const row = await prisma.user.findUnique({
-    where: { email: parsed.data.email },
-    select: { ...publicFields, passwordHash: true, sessionVersion: true },
-  });
-  if (!row?.passwordHash) {
-    await burnPasswordCheck(parsed.data.password);
-    return null;
+  let row: (PublicUser & { passwordHash: string | null; sessionVersion: number }) | null;
+  let right: boolean;
+  try {
+    row = await prisma.user.findUnique({
+      where: { email: parsed.data.email },
+      select: { ...publicFields, passwordHash: true, sessionVersion: true },
+    });
+    if (row?.passwordHash) {
+      right = await verifyPassword(parsed.data.password, row.passwordHash);
+    } else {
+      await burnPasswordCheck(parsed.data.password);
+      right = false;
+    }
+  } catch (error) {
+    // Not checked (database down, hashing slots full): not a failure of the user's.
+    await reservation.refund();
+    throw error;
   }
-  if (!(await verifyPassword(parsed.data.password, row.passwordHash))) return null;
-  await reservation.succeeded();
+  if (!right || !row?.passwordHash) return null;
+  await reservation.refund();
   const { passwordHash, ...user } = row;
   if (needsRehash(passwordHash)) {
-    // Only if the hash is still the one just checked (a concurrent password change wins).
-    const fresh = await hashPassword(parsed.data.password);
-    await prisma.user.updateMany({ where: { id: user.id, passwordHash }, data: { passwordHash: fresh } });
+    try {
+      // Only if the hash is still the one just checked (a concurrent password change wins).
+      const fresh = await hashPassword(parsed.data.password);
+      await prisma.user.updateMany({ where: { id: user.id, passwordHash }, data: { passwordHash: fresh } });
+    } catch (error) {
+      // The sign-in stands; the upgrade is tried again at the next one.
+      console.warn(`sign-in: could not upgrade the password hash of user ${user.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   return user;
 }
@@ -195,9 +212,14 @@ export async function changePassword(
     : null;
   if (!row?.passwordHash) throw new UserInputError({ currentPassword: "This account has no password to change." });
   const attempt = await consumeRateLimit("sign-in-account", row.email);
-  if (!(await verifyPassword(parsed.data.currentPassword, row.passwordHash))) {
-    throw new UserInputError({ currentPassword: "That is not your current password." });
+  let right: boolean;
+  try {
+    right = await verifyPassword(parsed.data.currentPassword, row.passwordHash);
+  } catch (error) {
+    await attempt.refund(); // not checked: not a failure
+    throw error;
   }
+  if (!right) throw new UserInputError({ currentPassword: "That is not your current password." });
   await attempt.refund();
   const passwordHash = await hashPassword(parsed.data.newPassword);
   const updated = await prisma.user.update({
