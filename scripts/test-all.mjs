@@ -7,6 +7,9 @@
 //      throwaway embedded Postgres)                   each test counted
 //      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
 //      SKIP_E2E=1 skips them on purpose.
+//   4. Resilience tests (e2e/resilience: attacks and failures against the real site, each
+//      file with its own server and Postgres; node's test runner)   each test counted
+//      SKIP_RESILIENCE=1 skips them. A suite that does not start or report counts as failed.
 // Exits non-zero when anything failed.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -72,6 +75,38 @@ if (process.env.SKIP_E2E === "1") {
     failed++;
   }
   if (e2e.status !== 0 && failed === 0) failed++;
+}
+
+step("resilience tests (node --test e2e/resilience)");
+if (process.env.SKIP_RESILIENCE === "1") {
+  console.log("skipping resilience tests: SKIP_RESILIENCE=1");
+} else {
+  const tapDir = mkdtempSync(join(tmpdir(), "corefboard-resilience-report-"));
+  const tap = join(tapDir, "resilience.tap");
+  const resilience = spawnSync(
+    process.execPath,
+    ["e2e/resilience/run.mjs", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`],
+    // A hung suite must not eat CI's time: SIGTERM (passed on to the tests' after hooks) at 15 min.
+    { stdio: "inherit", timeout: 15 * 60_000, killSignal: "SIGTERM" },
+  );
+  if (resilience.error) console.log(`the resilience suite did not finish: ${resilience.error.message}`);
+  // node's TAP summary: "# pass N", "# fail N", "# cancelled N", "# skipped N", "# todo N".
+  const counts = {};
+  try {
+    for (const match of readFileSync(tap, "utf8").matchAll(/^# (pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[match[1]] = Number(match[2]);
+  } catch (error) {
+    console.log(`could not read the resilience report (${error.message})`);
+  }
+  if (counts.pass === undefined || counts.fail === undefined) {
+    console.log("the resilience suite reported no results; counting it as failed");
+    failed++;
+  } else {
+    passed += counts.pass;
+    failed += counts.fail + (counts.cancelled ?? 0);
+    skipped += (counts.skipped ?? 0) + (counts.todo ?? 0);
+    if (resilience.status !== 0 && counts.fail + (counts.cancelled ?? 0) === 0) failed++;
+  }
+  rmSync(tapDir, { recursive: true, force: true });
 }
 
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
