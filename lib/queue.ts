@@ -107,7 +107,7 @@ export async function enqueueScoring(submissionIds: readonly string[], options: 
   if (submissionIds.length === 0) return;
   const boss = options.boss ?? (await getBoss());
   const expireInSeconds = scoringConfig().jobExpireSeconds;
-  const sent: string[] = [];
+  let sent = 0;
   for (let i = 0; i < submissionIds.length; i += 500) {
     const chunk = submissionIds.slice(i, i + 500);
     const running = new Set((await activeJobs(boss, { submissionIds: chunk })).map((j) => j.submissionId));
@@ -121,9 +121,9 @@ export async function enqueueScoring(submissionIds: readonly string[], options: 
         expireInSeconds,
       })),
     );
-    sent.push(...ids);
+    sent += ids.length;
   }
-  if (sent.length > 0) await boss.getDb().executeSql(`SELECT pg_notify($1, '')`, [SCORE_NOTIFY_CHANNEL]);
+  if (sent > 0) await boss.getDb().executeSql(`SELECT pg_notify($1, '')`, [SCORE_NOTIFY_CHANNEL]);
 }
 
 /**
