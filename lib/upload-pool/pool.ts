@@ -234,8 +234,9 @@ export class UploadPool {
     try {
       return (await this.pool().run(input, { signal: controller.signal })) as CheckOutcome;
     } catch (error) {
-      // Either way the thread is gone and piscina starts another: warm up before the next file.
-      if (timedOut || isOutOfMemory(error)) this.warm = null;
+      // The thread is gone (stopped, out of memory, or died) and piscina starts another:
+      // warm up again before the next file (a no-op round trip if a warm thread answers).
+      this.warm = null;
       if (timedOut) {
         throw ValidationError.field(
           "file",
