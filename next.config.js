@@ -1,3 +1,6 @@
+/** Largest request body: the upload limit (UPLOAD_MAX_BYTES) plus room for the form's other fields. */
+const uploadBodyLimit = Number(process.env.UPLOAD_MAX_BYTES || 50 * 1024 * 1024) + 1024 * 1024;
+
 /**
  * Next.js configuration. The repository is ESM ("type": "module"), so this file is too.
  *
@@ -28,8 +31,12 @@ const nextConfig = {
   poweredByHeader: false,
   // Gold keys are uploaded through a server action (the manage page); allow uploads up to the
   // configured limit plus room for the form's other fields. The services enforce the limit.
+  // proxy.ts runs before every request and makes Next buffer the request body, cut at 10 MB
+  // by default: the same room as server actions, so that large uploads arrive whole (bigger
+  // bodies are refused from their Content-Length first: 413).
   experimental: {
-    serverActions: { bodySizeLimit: Number(process.env.UPLOAD_MAX_BYTES || 50 * 1024 * 1024) + 1024 * 1024 },
+    serverActions: { bodySizeLimit: uploadBodyLimit },
+    proxyClientMaxBodySize: uploadBodyLimit,
   },
   reactStrictMode: true,
   // `npm test` type-checks the whole repository (tsc --noEmit); skipping Next's second check
