@@ -59,7 +59,7 @@ describe("signUp", () => {
   ])("rejects email=%j name=%j password=%j on field %s", async (email, name, password, field) => {
     const error = await signUp(email, name, password).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserInputError);
-    expect(Object.keys((error as UserInputError).fields)).toContain(field);
+    expect(Object.keys((error as InstanceType<typeof UserInputError>).fields)).toContain(field);
     expect(await db.prisma.user.count({ where: { email: "a@example.org" } })).toBe(0);
   });
 
