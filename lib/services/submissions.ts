@@ -6,8 +6,8 @@
  * created or recorded before the last step): sign-in → phase exists → metadata → phase
  * window (baselines skip it) → team resolution (one team per user per task, see teams.ts)
  * → size → quota pre-check without a lock (cheap: an over-quota team is refused before its
- * file is read) → file validation with limits, off the event loop when `validateUpload`
- * is available → [personal team created if needed] → one transaction: lock on (task, user)
+ * file is read) → file validation with limits in the upload thread pool (`validateUpload`,
+ * never on the event loop) → [personal team created if needed] → one transaction: lock on (task, user)
  * and the user's task team recorded or checked, lock on (team, phase) and the quota checked
  * again, insert QUEUED, audit → after commit, enqueue.
  *
@@ -28,7 +28,7 @@ import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
 import { documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "./teams";
-import { assertUploadSize, cleanFileName, parseUpload } from "./uploads";
+import { assertUploadSize, cleanFileName, validateUpload } from "./uploads";
 
 /** What an upload sends: the file and its metadata (see `submissionMetadataSchema`). */
 export interface CreateSubmissionInput {
@@ -62,7 +62,9 @@ export interface CreateSubmissionInput {
  *   outside the window (message in UTC); TooLargeError (413, message in MB);
  *   QuotaExceededError (429, before the file is read when the team is already over);
  *   RateLimitedError (429) when a personal team would be created and the user created too
- *   many teams lately
+ *   many teams lately; ValidationError (422) also when the file takes too long or too much
+ *   memory to read, and ServiceBusyError (503) when the upload pool is full (see
+ *   `validateUpload`)
  */
 export async function createSubmission(input: CreateSubmissionInput): Promise<{ id: string; status: SubmissionStatus }> {
   const viewer = requireSignedIn(input.viewer, "Please sign in (or use an API token) to submit.");
@@ -96,7 +98,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<{ 
   if (!meta.isBaseline && existingTeam) {
     assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase), existingTeam.name, phase.name);
   }
-  parseUpload(input.bytes, fileName);
+  await validateUpload(input.bytes, fileName);
   const stored = packFile(input.bytes);
   const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
 
