@@ -28,16 +28,14 @@
  * stopping password guessing, and the message says when it ends.
  *
  * Client address ({@link clientAddress}): `next start` (Next 16.4.5, base-server.js) sets
- * `x-forwarded-for` to the socket's address only when the request has none (`??=`); a value
- * the client sent is passed on unchanged and nothing is appended. Behind a reverse proxy
- * that appends the peer's address (nginx `$proxy_add_x_forwarded_for`, Caddy, most load
- * balancers), set `TRUST_PROXY_HOPS` to the number of such proxies: the address is then the
- * entry that many places from the right, which the nearest proxy wrote. Without a proxy
- * (`TRUST_PROXY_HOPS=0`, the default) the last entry is used: the socket's address for an
- * honest client, but a client that sends its own `X-Forwarded-For` chooses its counter. The
- * per-account limit and the cap on concurrent hashing (`lib/auth/password.ts`) do not
- * depend on the address, so such a client still cannot take the site down; expose the site
- * through a proxy for a per-address limit that holds.
+ * `x-forwarded-for` from the socket only when the request has none, so a client could name
+ * its own address. `scripts/forwarded-for.mjs`, preloaded into the web server by
+ * `scripts/serve.ts`, therefore appends the socket's peer address to every request's
+ * `X-Forwarded-For`, as a reverse proxy does: the last entry is always an address the server
+ * saw. Without a proxy (`TRUST_PROXY_HOPS=0`, the default) that last entry is the client.
+ * Behind reverse proxies that append the peer's address (nginx `$proxy_add_x_forwarded_for`,
+ * Caddy, most load balancers), set `TRUST_PROXY_HOPS` to their number: the address is then
+ * the entry that many places left of the last, which the outermost proxy wrote.
  *
  * A refused sign-in is answered only after {@link signInRefusalDelayMs} (1 s by default,
  * `SIGN_IN_REFUSAL_DELAY_MS`; a timer, no CPU): a script that retries as fast as it gets
@@ -170,7 +168,7 @@ export function clientAddress(headers: HeaderSource, hops: number = trustProxyHo
     .map((entry) => entry.trim())
     .filter(Boolean);
   if (chain.length === 0) return null;
-  const entry = chain[Math.max(0, chain.length - Math.max(1, hops))]!;
+  const entry = chain[Math.max(0, chain.length - 1 - hops)]!;
   return addressKey(entry);
 }
 

@@ -604,7 +604,14 @@ export async function serve(argv: string[]): Promise<number> {
     nextArgs.push("-p", String(port), "-H", options.hostname);
     const { NODE_ENV: _inherited, ...withoutNodeEnv } = childEnv;
     // next start runs in production mode, next dev in development mode, whatever NODE_ENV says.
-    const webEnv: ChildEnv = options.dev ? { ...withoutNodeEnv } : { ...withoutNodeEnv, NODE_ENV: "production" };
+    // The socket's address is appended to X-Forwarded-For (scripts/forwarded-for.mjs), so that
+    // sign-in limits per address cannot be dodged with a forged header. NODE_OPTIONS, not an
+    // argument: `next dev` runs its server in a child process.
+    const preload = `--import=${pathToFileURL(path.join(ROOT, "scripts", "forwarded-for.mjs")).href}`;
+    const nodeOptions = [withoutNodeEnv.NODE_OPTIONS, preload].filter(Boolean).join(" ");
+    const webEnv: ChildEnv = options.dev
+      ? { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions }
+      : { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions, NODE_ENV: "production" };
     const url = probeUrl(options.hostname, port);
     const webName = options.dev ? "next dev" : "next start";
     let webAnswered = false;
