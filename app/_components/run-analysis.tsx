@@ -19,8 +19,9 @@ export function RunErrorSummary({ analysis }: { analysis: RunAnalysisView }) {
   if (!analysis.canViewErrors) {
     return (
       <p className="text-sm text-zinc-600" data-testid="errors-hidden">
-        The error analysis shows where the gold key&apos;s mentions and entities are, so on this phase only the task&apos;s organizers can see it.
-        Organizers can allow participants to see it (typically on a development phase).
+        {analysis.participantAnalysis === "TEAMS"
+          ? "The error analysis shows where the gold key's mentions and entities are, so on this phase only the task's organizers and the signed-in members of teams that have submitted to the task can see it."
+          : "The error analysis shows where the gold key's mentions and entities are, so on this phase only the task's organizers can see it. Organizers can allow participants to see it (typically on a development phase)."}
       </p>
     );
   }

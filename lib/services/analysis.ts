@@ -16,7 +16,7 @@
 import { NotFoundError } from "../errors";
 import { canViewErrorAnalysis, submissionAccess, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
-import { defaultDb, isUuid, type Db } from "./db";
+import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "./db";
 import { documentScoresToJson, type MetricsJson } from "./scores";
 import {
   analyzeDocumentErrors,
@@ -42,6 +42,8 @@ export interface RunAnalysisView {
   available: boolean;
   /** whether the viewer may see the error analysis (counts and document views) */
   canViewErrors: boolean;
+  /** who besides the organizers may see it on this phase (for the message shown when the viewer may not) */
+  participantAnalysis: ParticipantAnalysis;
   /** error category totals; null when not available or not allowed */
   errorTotals: ErrorCounts | null;
   /** per key document (key order); null when not available or not allowed */
@@ -81,13 +83,15 @@ export async function getRunAnalysis(viewer: Viewer, submissionId: string): Prom
   const db = defaultDb();
   const { submission, canViewErrors } = await loadForViewer(db, viewer, submissionId);
   const row = submission.status === "SCORED" ? await db.runAnalysis.findUnique({ where: { submissionId: submission.id } }) : null;
-  if (!row) return { submissionId: submission.id, available: false, canViewErrors, errorTotals: null, documents: null, disclosure: null };
+  const { participantAnalysis } = submission.phase;
+  if (!row) return { submissionId: submission.id, available: false, canViewErrors, participantAnalysis, errorTotals: null, documents: null, disclosure: null };
   const disclosure = row.pronounDisclosure as unknown as PronounDisclosure;
   const excludedCategories = excludedCategoriesOf(submission.phase.task.pronounExclusions);
   return {
     submissionId: submission.id,
     available: true,
     canViewErrors,
+    participantAnalysis,
     errorTotals: canViewErrors ? errorCounts(row.errorCounts) : null,
     documents: canViewErrors
       ? (row.documentErrors as { document: string; counts: unknown }[]).map((d) => ({ document: d.document, counts: errorCounts(d.counts) }))

@@ -15,6 +15,7 @@ export type {
   Team,
   User,
   LeaderboardVisibility,
+  ParticipantAnalysis,
   SelectionRule,
   SubmissionStatus,
   SubmissionVisibility,
