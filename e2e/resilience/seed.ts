@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { disconnectPrisma } from "../../lib/db/client";
+import { closeRateLimitStore } from "../../lib/rate-limit";
 import type { Viewer } from "../../lib/permissions";
 import { uploadGoldKey } from "../../lib/services/gold";
 import { createTask, getTaskForViewer } from "../../lib/services/tasks";
@@ -30,11 +31,15 @@ export const RUN = readFileSync(path.join(FIXTURES, "TC-A-1.response"));
  * Points the services of this process at the site's database (they read DATABASE_URL on
  * first use).
  *
- * @returns a function that closes this process's database connections (for `after`)
+ * @returns a function that closes this process's database connections (Prisma's, and the
+ *   rate-limit counters' used by team creation), for `after` or before the database stops
  */
 export function useDatabase(databaseUrl: string): () => Promise<void> {
   process.env.DATABASE_URL = databaseUrl;
-  return () => disconnectPrisma();
+  return async () => {
+    await closeRateLimitStore();
+    await disconnectPrisma();
+  };
 }
 
 /** An account made by {@link createAccount}. */
