@@ -50,7 +50,9 @@ const fields = z.object({
   /** Threads that read and check uploads off the web server's event loop (`lib/upload-pool/`). Unset: one less than the cores, at least 1. */
   UPLOAD_VALIDATION_THREADS: int(1, 64).optional(),
   /** Uploads that may wait for a checking thread; one more gets 503 "try again in a minute". */
-  UPLOAD_VALIDATION_QUEUE: int(0, 1000).default(8),
+  UPLOAD_VALIDATION_QUEUE: int(0, 1000).default(64),
+  /** Megabytes of uploads that may wait for a checking thread in all; a file that would go over gets 503 likewise. */
+  UPLOAD_VALIDATION_QUEUE_MB: int(0, 100_000).default(200),
   /** Wall-clock limit for reading one upload, in milliseconds (the thread is stopped: 422). */
   UPLOAD_VALIDATION_TIMEOUT_MS: int(100, 3600 * 1000).default(30 * 1000),
   /** Heap limit of a checking thread (V8 old generation), in MB; a file that needs more gets 422. */

@@ -21,7 +21,7 @@ const pools: UploadPool[] = [];
 afterAll(() => Promise.all(pools.map((p) => p.destroy())));
 
 function pool(options: Partial<UploadPoolOptions> = {}): UploadPool {
-  const p = new UploadPool({ threads: 1, maxQueue: 8, timeoutMs: 60_000, maxMemoryMb: 512, ...options });
+  const p = new UploadPool({ threads: 1, maxQueue: 8, maxQueuedBytes: 1024 ** 3, timeoutMs: 60_000, maxMemoryMb: 512, ...options });
   pools.push(p);
   return p;
 }
@@ -86,7 +86,7 @@ describe("upload pool", () => {
     ]);
     // The thread was replaced; a small file fits in the limit.
     expect(await slow.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1, mentions: 3 });
-    expect(slow.load).toEqual({ running: 0, waiting: 0 });
+    expect(slow.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
   });
 
   it("stops a file at the memory limit with a clear 422, and serves the next file", { timeout: 60_000 }, async () => {
@@ -105,16 +105,32 @@ describe("upload pool", () => {
     const file = encode(hostileConll2012(5_000, { broken: false }));
     // Admission is decided when validate is called: 1 running, 2 waiting, the 4th refused.
     const accepted = [1, 2, 3].map(() => busy.validate(file, "f.conll"));
-    expect(busy.load).toEqual({ running: 1, waiting: 2 });
+    expect(busy.load).toEqual({ running: 1, waiting: 2, waitingBytes: 2 * file.byteLength });
     const refused = await rejection(busy.validate(file, "f.conll"));
     expect(refused).toBeInstanceOf(ServiceBusyError);
     expect(refused.message).toBe("Too many uploads are being checked right now; please try again in a minute.");
     expect((refused as ServiceBusyError).httpStatus).toBe(503);
     expect((refused as ServiceBusyError).details).toEqual({ retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
     for (const stats of await Promise.all(accepted)) expect(stats).toMatchObject({ documents: 1, mentions: 5_000, entities: 5_000 });
-    expect(busy.load).toEqual({ running: 0, waiting: 0 });
+    expect(busy.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
     // Room again.
     expect(await busy.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1 });
+  });
+
+  it("bounds the waiting line by bytes too: small files still get in while big ones would not", { timeout: 60_000 }, async () => {
+    const big = encode(hostileConll2012(5_000, { broken: false }));
+    const small = encode(KEY);
+    const busy = pool({ threads: 1, maxQueue: 100, maxQueuedBytes: big.byteLength + 10 * small.byteLength });
+    const accepted = [busy.validate(big, "b1.conll"), busy.validate(big, "b2.conll")];
+    expect(busy.load).toMatchObject({ running: 1, waiting: 1, waitingBytes: big.byteLength });
+    // A second big file would go over the byte bound: refused although the count has room.
+    expect(await rejection(busy.validate(big, "b3.conll"))).toBeInstanceOf(ServiceBusyError);
+    // Ten small ones fit.
+    for (let i = 0; i < 10; i++) accepted.push(busy.validate(small, `s${i}.conll`));
+    expect(busy.load).toMatchObject({ waiting: 11, waitingBytes: big.byteLength + 10 * small.byteLength });
+    expect(await rejection(busy.validate(small, "s10.conll"))).toBeInstanceOf(ServiceBusyError);
+    expect((await Promise.all(accepted)).map((s) => s.documents)).toEqual(Array(12).fill(1));
+    expect(busy.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
   });
 
   it("keeps the main thread's event loop turning while a 20 MB hostile file is read", { timeout: 120_000 }, async () => {
@@ -152,13 +168,13 @@ describe("upload pool", () => {
 
 describe("upload pool settings and entry", () => {
   it("reads its settings from the environment, with one thread less than the cores by default", () => {
-    const env = loadEnv({ UPLOAD_VALIDATION_THREADS: "3", UPLOAD_VALIDATION_QUEUE: "0", UPLOAD_VALIDATION_TIMEOUT_MS: "1500", UPLOAD_VALIDATION_MAX_MEMORY_MB: "256" });
-    expect(uploadPoolOptions(env)).toEqual({ threads: 3, maxQueue: 0, timeoutMs: 1500, maxMemoryMb: 256 });
+    const env = loadEnv({ UPLOAD_VALIDATION_THREADS: "3", UPLOAD_VALIDATION_QUEUE: "0", UPLOAD_VALIDATION_QUEUE_MB: "5", UPLOAD_VALIDATION_TIMEOUT_MS: "1500", UPLOAD_VALIDATION_MAX_MEMORY_MB: "256" });
+    expect(uploadPoolOptions(env)).toEqual({ threads: 3, maxQueue: 0, maxQueuedBytes: 5 * 1024 * 1024, timeoutMs: 1500, maxMemoryMb: 256 });
     const defaults = uploadPoolOptions(loadEnv({}));
-    expect(defaults).toMatchObject({ maxQueue: 8, timeoutMs: 30_000, maxMemoryMb: 1024 });
+    expect(defaults).toMatchObject({ maxQueue: 64, maxQueuedBytes: 200 * 1024 * 1024, timeoutMs: 30_000, maxMemoryMb: 1024 });
     expect(defaults.threads).toBeGreaterThanOrEqual(1);
     expect(() => loadEnv({ UPLOAD_VALIDATION_TIMEOUT_MS: "5" })).toThrow(/UPLOAD_VALIDATION_TIMEOUT_MS: must be at least 100/);
-    expect(() => new UploadPool({ threads: 0, maxQueue: 1, timeoutMs: 1, maxMemoryMb: 1 })).toThrow(RangeError);
+    expect(() => new UploadPool({ threads: 0, maxQueue: 1, maxQueuedBytes: 1, timeoutMs: 1, maxMemoryMb: 1 })).toThrow(RangeError);
   });
 
   it("finds entry.mjs next to pool.ts", () => {

@@ -12,9 +12,11 @@
  * - **Memory limit** (`maxMemoryMb`, UPLOAD_VALIDATION_MAX_MEMORY_MB): each thread's V8 heap
  *   (`resourceLimits.maxOldGenerationSizeMb`). A file that needs more kills its thread only
  *   (`ERR_WORKER_OUT_OF_MEMORY`); the server lives on and piscina replaces the thread.
- * - **Bounded waiting** (`threads` running, `maxQueue` waiting: UPLOAD_VALIDATION_THREADS and
- *   UPLOAD_VALIDATION_QUEUE). One more file gets {@link ServiceBusyError} at once; the caller
- *   has stored nothing and counted nothing.
+ * - **Bounded waiting** (`threads` running; at most `maxQueue` files and `maxQueuedBytes` bytes
+ *   waiting: UPLOAD_VALIDATION_THREADS, UPLOAD_VALIDATION_QUEUE, UPLOAD_VALIDATION_QUEUE_MB).
+ *   The byte bound is what limits the wait (reading time grows with size), so a burst of
+ *   small files is let in while a few huge ones fill the line. One more file gets
+ *   {@link ServiceBusyError} at once; the caller has stored nothing and counted nothing.
  * - **Small answers.** Only the counts cross back ({@link UploadStats}), never the corpus.
  *
  * The pool is created on the first upload and kept process-wide on `globalThis` (like the
@@ -42,6 +44,8 @@ export interface UploadPoolOptions {
   threads: number;
   /** files that may wait for a thread; one more is refused with ServiceBusyError */
   maxQueue: number;
+  /** bytes that may wait for a thread in all (a file that would go over is refused likewise) */
+  maxQueuedBytes: number;
   /** wall-clock limit for reading one file, in milliseconds */
   timeoutMs: number;
   /** heap limit of each thread (V8 old generation), in MB */
@@ -62,15 +66,16 @@ const ENTRY_IN_REPOSITORY = join("lib", "upload-pool", "entry.mjs");
  *
  * @param env validated configuration (default: `loadEnv()`)
  * @returns `threads` = UPLOAD_VALIDATION_THREADS, else one less than the cores (at least 1,
- *   so a 2-core machine keeps a core for the web server); `maxQueue`, `timeoutMs` and
- *   `maxMemoryMb` from UPLOAD_VALIDATION_QUEUE (8), UPLOAD_VALIDATION_TIMEOUT_MS (30,000)
- *   and UPLOAD_VALIDATION_MAX_MEMORY_MB (1,024)
+ *   so a 2-core machine keeps a core for the web server); `maxQueue`, `maxQueuedBytes`,
+ *   `timeoutMs` and `maxMemoryMb` from UPLOAD_VALIDATION_QUEUE (64), UPLOAD_VALIDATION_QUEUE_MB
+ *   (200, in MB), UPLOAD_VALIDATION_TIMEOUT_MS (30,000) and UPLOAD_VALIDATION_MAX_MEMORY_MB (1,024)
  * @throws EnvError when the environment is invalid
  */
 export function uploadPoolOptions(env: Env = loadEnv()): UploadPoolOptions {
   return {
     threads: env.UPLOAD_VALIDATION_THREADS ?? Math.max(1, availableParallelism() - 1),
     maxQueue: env.UPLOAD_VALIDATION_QUEUE,
+    maxQueuedBytes: env.UPLOAD_VALIDATION_QUEUE_MB * 1024 * 1024,
     timeoutMs: env.UPLOAD_VALIDATION_TIMEOUT_MS,
     maxMemoryMb: env.UPLOAD_VALIDATION_MAX_MEMORY_MB,
   };
@@ -114,20 +119,22 @@ export class UploadPool {
   /** Resolves once a thread has loaded the readers; reset when a thread was stopped. */
   private warm: Promise<void> | null = null;
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { admit: () => void; bytes: number }[] = [];
+  private waitingBytes = 0;
   private destroyed = false;
 
   /** @param options settings (see {@link uploadPoolOptions}); no thread starts before the first file */
   constructor(options: UploadPoolOptions) {
     for (const [key, value] of Object.entries(options)) {
-      if (!Number.isInteger(value) || value < (key === "maxQueue" ? 0 : 1)) throw new RangeError(`UploadPool: ${key} must be a whole number ≥ ${key === "maxQueue" ? 0 : 1}, got ${value}`);
+      const min = key === "maxQueue" || key === "maxQueuedBytes" ? 0 : 1;
+      if (!Number.isInteger(value) || value < min) throw new RangeError(`UploadPool: ${key} must be a whole number ≥ ${min}, got ${value}`);
     }
     this.options = { ...options };
   }
 
-  /** Files being read now and files waiting for a thread. */
-  get load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+  /** Files being read now, files waiting for a thread and their bytes. */
+  get load(): { running: number; waiting: number; waitingBytes: number } {
+    return { running: this.running, waiting: this.waiting.length, waitingBytes: this.waitingBytes };
   }
 
   /**
@@ -137,7 +144,7 @@ export class UploadPool {
    * @param fileName its cleaned name: the extension picks the reader (`detectFormat`)
    * @returns documents, tokens, mentions, entities, singletons and reader warnings
    * @throws ServiceBusyError (503, `retryAfterSeconds`) at once when `threads` files are being
-   *   read and `maxQueue` wait; ValidationError (422) with `formatErrors` = [the FormatError's
+   *   read and `maxQueue` files or `maxQueuedBytes` bytes (this file included) would wait; ValidationError (422) with `formatErrors` = [the FormatError's
    *   JSON: file, line, column, expected, found, message] when the file cannot be read, with a
    *   field error on `file` when it holds no document, takes longer than `timeoutMs` or needs
    *   more than `maxMemoryMb`; Error (a 500) when a thread cannot start or a reader breaks
@@ -145,7 +152,7 @@ export class UploadPool {
    */
   async validate(bytes: Uint8Array, fileName: string): Promise<UploadStats> {
     if (this.destroyed) throw new Error("upload pool: used after destroy()");
-    await this.admit();
+    await this.admit(bytes.byteLength);
     try {
       return toStats(await this.check({ bytes, fileName }), fileName);
     } finally {
@@ -162,24 +169,27 @@ export class UploadPool {
   }
 
   /** Takes a thread, waits in line for one, or throws ServiceBusyError when the line is full. */
-  private async admit(): Promise<void> {
+  private async admit(bytes: number): Promise<void> {
     if (this.running < this.options.threads) {
       this.running++;
       return;
     }
-    if (this.waiting.length >= this.options.maxQueue) {
+    if (this.waiting.length >= this.options.maxQueue || this.waitingBytes + bytes > this.options.maxQueuedBytes) {
       throw new ServiceBusyError("Too many uploads are being checked right now; please try again in a minute.", {
         retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
       });
     }
     // The thread is handed over by release(): `running` stays the same.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.waitingBytes += bytes;
+    await new Promise<void>((resolve) => this.waiting.push({ admit: resolve, bytes }));
   }
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+    if (next) {
+      this.waitingBytes -= next.bytes;
+      next.admit();
+    } else this.running--;
   }
 
   /** The piscina pool, created on first use with all its threads. */
