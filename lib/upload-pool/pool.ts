@@ -37,6 +37,7 @@ import { loadEnv, type Env } from "../env";
 import { ServiceBusyError, ValidationError } from "../errors";
 import type { CheckInput, CheckOutcome } from "./thread";
 import type { UploadStats } from "./stats";
+import { warnIfThreadCapsOverridden } from "../thread-limits";
 
 /** Settings of an {@link UploadPool}. */
 export interface UploadPoolOptions {
@@ -205,6 +206,7 @@ export class UploadPool {
         concurrentTasksPerWorker: 1,
         resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
       });
+      warnIfThreadCapsOverridden("upload pool");
       // A thread that fails with no file in it (e.g. while starting) is reported here; an
       // unhandled 'error' event would take the web server down.
       piscina.on("error", (error: unknown) => console.error(`upload pool: ${error instanceof Error ? error.message : String(error)}`));

@@ -18,6 +18,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import type { ThreadInput, ThreadResult } from "./scoring-thread";
+import { warnIfThreadCapsOverridden } from "../thread-limits";
 
 /** The run went over its wall-clock limit; its thread was terminated. */
 export class ScoringTimeoutError extends Error {
@@ -80,6 +81,7 @@ export function createScoringPool(options: ScoringPoolOptions): ScoringPool {
     concurrentTasksPerWorker: 1,
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
   });
+  warnIfThreadCapsOverridden("scoring pool");
   // A thread that fails with no task running (e.g. while starting) is reported here; an
   // unhandled 'error' event would take the process down.
   piscina.on("error", (error: unknown) => console.error(`scoring pool: ${error instanceof Error ? error.message : String(error)}`));
