@@ -109,6 +109,7 @@ describe("the worker's RunAnalysis row", () => {
       submissionId: run.id,
       available: false,
       canViewErrors: true,
+      participantAnalysis: "NONE",
       errorTotals: null,
       documents: null,
       disclosure: null,
