@@ -149,3 +149,21 @@ describe("errors", () => {
     expect(JSON.stringify(answer.body)).not.toMatch(/secret/);
   });
 });
+
+describe("parseInput and NUL characters", () => {
+  it("refuses a NUL in any parsed string with a 422 naming the field (PostgreSQL would refuse it with a 500)", () => {
+    const ok = parseInput(submissionMetadataSchema, { systemName: "system", description: "fine" }, "submission");
+    expect(ok.systemName).toBe("system");
+    let error: unknown;
+    try {
+      parseInput(submissionMetadataSchema, { systemName: "sys\u0000tem", description: "a\u0000b" }, "submission");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).fieldErrors).toEqual([
+      { path: "systemName", message: "must not contain NUL characters" },
+      { path: "description", message: "must not contain NUL characters" },
+    ]);
+  });
+});
