@@ -8,11 +8,9 @@
  * {@link validateUpload}, then store: a refused file stores nothing and counts nothing.
  */
 import { loadEnv } from "../env";
-import { TooLargeError, ValidationError } from "../errors";
-import { sharedUploadPool, type UploadPool } from "../upload-pool/pool";
+import { ServiceBusyError, TooLargeError, ValidationError } from "../errors";
+import { BUSY_RETRY_AFTER_SECONDS, sharedUploadPool, type UploadAnswer, type UploadPool } from "../upload-pool/pool";
 import type { UploadStats } from "../upload-pool/stats";
-import { DEFAULT_LIMITS, FormatError, readCorpus } from "../../scoring/formats/index";
-import type { Corpus } from "../../scoring/index";
 
 export type { UploadStats } from "../upload-pool/stats";
 
@@ -76,34 +74,31 @@ export function cleanFileName(fileName: string): string {
  *   full; EnvError for an invalid environment; Error (500) when a thread cannot start
  */
 export async function validateUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool()): Promise<UploadStats> {
-  return pool.validate(bytes, fileName);
+  return statsOrError(await pool.validate(bytes, fileName), fileName);
 }
 
-/**
- * Reads an uploaded coreference file (format from the file extension, see `detectFormat`)
- * synchronously, on the caller's thread. Kept only until `createSubmission` uses
- * {@link validateUpload}: never call it in a request handler.
- *
- * @deprecated use {@link validateUpload}
- *
- * @param bytes the file
- * @param fileName its (cleaned) name
- * @returns the corpus
- * @throws ValidationError (422) with `formatErrors` = [the FormatError's JSON: file, line,
- *   column, expected, found] when the file cannot be read; with a field error on `file`
- *   when it holds no document
- */
-export function parseUpload(bytes: Uint8Array, fileName: string): Corpus {
-  let corpus: Corpus;
-  try {
-    corpus = readCorpus(bytes, fileName, { limits: DEFAULT_LIMITS });
-  } catch (error) {
-    if (!(error instanceof FormatError)) throw error;
-    const problem = error.toJSON();
-    throw new ValidationError(`The file could not be read: ${problem.message}`, { formatErrors: [problem] });
+/** The counts of the pool's answer, or the error it stands for (made here, in the caller's copy of the error classes: see `lib/upload-pool/pool.ts`). */
+function statsOrError(answer: UploadAnswer, fileName: string): UploadStats {
+  const tooBig = "Please check that it is a coreference file of the expected format, not much larger than the data set.";
+  switch (answer.kind) {
+    case "stats":
+      return answer.stats;
+    case "format":
+      throw new ValidationError(`The file could not be read: ${answer.problem.message}`, { formatErrors: [answer.problem] });
+    case "empty":
+      throw ValidationError.field("file", `${fileName} holds no document. Please check that it is a CoNLL-2012, CorefUD or JSON-lines file.`);
+    case "busy":
+      throw new ServiceBusyError("Too many uploads are being checked right now; please try again in a minute.", { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+    case "timeout":
+      throw ValidationError.field("file", `The file took longer than ${seconds(answer.timeoutMs)} to read, so reading it was stopped. ${tooBig}`);
+    case "memory":
+      throw ValidationError.field("file", `Reading the file needs more than ${answer.maxMemoryMb} MB of memory, so reading it was stopped. ${tooBig}`);
+    case "internal":
+      throw new Error(`upload check of ${fileName}: a reader failed: ${answer.message}`);
   }
-  if (corpus.documents.length === 0) {
-    throw ValidationError.field("file", `${fileName} holds no document. Please check that it is a CoNLL-2012, CorefUD or JSON-lines file.`);
-  }
-  return corpus;
+}
+
+/** Seconds for messages: "30 s", "0.5 s", "1.25 s". */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 1000 ? 3 : 2))} s`;
 }

@@ -12,6 +12,7 @@ import { BUSY_RETRY_AFTER_SECONDS, uploadPoolEntry, uploadPoolOptions, UploadPoo
 import { corpusStats } from "./stats";
 import checkUpload from "./thread";
 import { loadEnv } from "../env";
+import { validateUpload } from "../services/uploads";
 
 const KEY = ["#begin document (d1); part 0", "John\t(0)", "saw\t-", "him\t(0)", "", "Mary\t(1)", "#end document", ""].join("\n");
 const BROKEN = ["#begin document (d); part 0", "w\t-", "x\t(7", "y\t-", "#end document", ""].join("\n");
@@ -41,17 +42,17 @@ describe("upload pool", () => {
 
   it("returns the counts of a good file (the same as reading it in-process), and leaves the caller's bytes intact", { timeout: 30_000 }, async () => {
     const bytes = encode(KEY);
-    const stats = await shared.validate(bytes, "k.conll");
+    const stats = await validateUpload(bytes, "k.conll", shared);
     expect(stats).toEqual({ documents: 1, tokens: 4, mentions: 3, entities: 2, singletons: 1, warnings: 0 });
     expect(stats).toEqual(corpusStats(readCorpus(KEY, "k.conll")));
     expect(new TextDecoder().decode(bytes)).toBe(KEY);
     // The format follows the file name.
     const jsonl = JSON.stringify({ doc_key: "a", sentences: [["x", "y"]], clusters: [[[0, 0], [1, 1]]] });
-    expect(await shared.validate(encode(jsonl), "r.jsonl")).toMatchObject({ documents: 1, tokens: 2, mentions: 2, entities: 1 });
+    expect(await validateUpload(encode(jsonl), "r.jsonl", shared)).toMatchObject({ documents: 1, tokens: 2, mentions: 2, entities: 1 });
   });
 
   it("refuses a broken file with 422 and the FormatError's file, line and column", { timeout: 30_000 }, async () => {
-    const error = await rejection(shared.validate(encode(BROKEN), "r.conll"));
+    const error = await rejection(validateUpload(encode(BROKEN), "r.conll", shared));
     expect(error).toBeInstanceOf(ValidationError);
     const bad = error as ValidationError;
     expect(bad.httpStatus).toBe(422);
@@ -68,15 +69,15 @@ describe("upload pool", () => {
     expect(bad.message).toBe(`The file could not be read: ${bad.formatErrors[0].message}`);
     // Deep JSON nesting is a FormatError too (issue 8: it was a RangeError, a 500).
     const deep = `{"doc_key":"a","sentences":[["w"]],"clusters":[[${"[".repeat(20_000)}${"]".repeat(20_000)}]]}`;
-    const nested = (await rejection(shared.validate(encode(deep), "deep.jsonl"))) as ValidationError;
+    const nested = (await rejection(validateUpload(encode(deep), "deep.jsonl", shared))) as ValidationError;
     expect(nested.formatErrors[0]).toMatchObject({ file: "deep.jsonl", line: 1, expected: "arrays and objects nested at most 64 levels deep" });
-    expect((await rejection(shared.validate(encode(""), "e.conll"))).message).toContain("e.conll:1:1: expected a file with coreference annotation");
+    expect((await rejection(validateUpload(encode(""), "e.conll", shared))).message).toContain("e.conll:1:1: expected a file with coreference annotation");
   });
 
   it("stops a file at the time limit with a clear 422, and serves the next file", { timeout: 60_000 }, async () => {
     const slow = pool({ timeoutMs: 50 });
     // About 2 s of reading on 2 busy cores: far over 50 ms.
-    const error = await rejection(slow.validate(encode(hostileConll2012(100_000)), "slow.conll"));
+    const error = await rejection(validateUpload(encode(hostileConll2012(100_000)), "slow.conll", slow));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).fieldErrors).toEqual([
       {
@@ -85,28 +86,28 @@ describe("upload pool", () => {
       },
     ]);
     // The thread was replaced; a small file fits in the limit.
-    expect(await slow.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1, mentions: 3 });
+    expect(await validateUpload(encode(KEY), "k.conll", slow)).toMatchObject({ documents: 1, mentions: 3 });
     expect(slow.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
   });
 
   it("stops a file at the memory limit with a clear 422, and serves the next file", { timeout: 60_000 }, async () => {
     const small = pool({ maxMemoryMb: 24 });
     // 5 MB of text, 120,000 tokens and 60,000 chains: far over 24 MB of heap.
-    const error = await rejection(small.validate(encode(hostileConll2012(60_000)), "big.conll"));
+    const error = await rejection(validateUpload(encode(hostileConll2012(60_000)), "big.conll", small));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).toBe(
       "Reading the file needs more than 24 MB of memory, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.",
     );
-    expect(await small.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1, mentions: 3 });
+    expect(await validateUpload(encode(KEY), "k.conll", small)).toMatchObject({ documents: 1, mentions: 3 });
   });
 
   it("lets `maxQueue` files wait for the threads and refuses one more at once with 503", { timeout: 60_000 }, async () => {
     const busy = pool({ threads: 1, maxQueue: 2 });
     const file = encode(hostileConll2012(5_000, { broken: false }));
     // Admission is decided when validate is called: 1 running, 2 waiting, the 4th refused.
-    const accepted = [1, 2, 3].map(() => busy.validate(file, "f.conll"));
+    const accepted = [1, 2, 3].map(() => validateUpload(file, "f.conll", busy));
     expect(busy.load).toEqual({ running: 1, waiting: 2, waitingBytes: 2 * file.byteLength });
-    const refused = await rejection(busy.validate(file, "f.conll"));
+    const refused = await rejection(validateUpload(file, "f.conll", busy));
     expect(refused).toBeInstanceOf(ServiceBusyError);
     expect(refused.message).toBe("Too many uploads are being checked right now; please try again in a minute.");
     expect((refused as ServiceBusyError).httpStatus).toBe(503);
@@ -114,21 +115,21 @@ describe("upload pool", () => {
     for (const stats of await Promise.all(accepted)) expect(stats).toMatchObject({ documents: 1, mentions: 5_000, entities: 5_000 });
     expect(busy.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
     // Room again.
-    expect(await busy.validate(encode(KEY), "k.conll")).toMatchObject({ documents: 1 });
+    expect(await validateUpload(encode(KEY), "k.conll", busy)).toMatchObject({ documents: 1 });
   });
 
   it("bounds the waiting line by bytes too: small files still get in while big ones would not", { timeout: 60_000 }, async () => {
     const big = encode(hostileConll2012(5_000, { broken: false }));
     const small = encode(KEY);
     const busy = pool({ threads: 1, maxQueue: 100, maxQueuedBytes: big.byteLength + 10 * small.byteLength });
-    const accepted = [busy.validate(big, "b1.conll"), busy.validate(big, "b2.conll")];
+    const accepted = [validateUpload(big, "b1.conll", busy), validateUpload(big, "b2.conll", busy)];
     expect(busy.load).toMatchObject({ running: 1, waiting: 1, waitingBytes: big.byteLength });
     // A second big file would go over the byte bound: refused although the count has room.
-    expect(await rejection(busy.validate(big, "b3.conll"))).toBeInstanceOf(ServiceBusyError);
+    expect(await rejection(validateUpload(big, "b3.conll", busy))).toBeInstanceOf(ServiceBusyError);
     // Ten small ones fit.
-    for (let i = 0; i < 10; i++) accepted.push(busy.validate(small, `s${i}.conll`));
+    for (let i = 0; i < 10; i++) accepted.push(validateUpload(small, `s${i}.conll`, busy));
     expect(busy.load).toMatchObject({ waiting: 11, waitingBytes: big.byteLength + 10 * small.byteLength });
-    expect(await rejection(busy.validate(small, "s10.conll"))).toBeInstanceOf(ServiceBusyError);
+    expect(await rejection(validateUpload(small, "s10.conll", busy))).toBeInstanceOf(ServiceBusyError);
     expect((await Promise.all(accepted)).map((s) => s.documents)).toEqual(Array(12).fill(1));
     expect(busy.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
   });
@@ -148,7 +149,7 @@ describe("upload pool", () => {
     const started = performance.now();
     let error: Error;
     try {
-      error = await rejection(shared.validate(bytes, "hostile.conll"));
+      error = await rejection(validateUpload(bytes, "hostile.conll", shared));
     } finally {
       clearInterval(ticker);
     }

@@ -16,8 +16,14 @@
  *   waiting: UPLOAD_VALIDATION_THREADS, UPLOAD_VALIDATION_QUEUE, UPLOAD_VALIDATION_QUEUE_MB).
  *   The byte bound is what limits the wait (reading time grows with size), so a burst of
  *   small files is let in while a few huge ones fill the line. One more file gets
- *   {@link ServiceBusyError} at once; the caller has stored nothing and counted nothing.
+ *   a `busy` answer at once (ServiceBusyError, 503); the caller has stored nothing and counted nothing.
  * - **Small answers.** Only the counts cross back ({@link UploadStats}), never the corpus.
+ * - **Answers, not domain errors.** {@link UploadPool.validate} answers with data
+ *   ({@link UploadAnswer}); `validateUpload` in `lib/services/uploads.ts` turns it into the
+ *   ValidationError or ServiceBusyError. The pool is shared through `globalThis`, and the
+ *   Next.js server can hold more than one copy of a module (one per bundle layer): an error
+ *   class made by the copy that created the pool would fail the `instanceof` checks of
+ *   another copy's callers, and a 422 would turn into a 500.
  *
  * The pool is created on the first upload and kept process-wide on `globalThis` (like the
  * pg-boss instance of `lib/queue.ts`), so that its threads stay warm; idle threads never keep
@@ -34,9 +40,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { loadEnv, type Env } from "../env";
-import { ServiceBusyError, ValidationError } from "../errors";
 import type { CheckInput, CheckOutcome } from "./thread";
-import type { UploadStats } from "./stats";
 import { warnIfThreadCapsOverridden } from "../thread-limits";
 
 /** Settings of an {@link UploadPool}. */
@@ -103,10 +107,17 @@ export function uploadPoolEntry(): string {
   return found;
 }
 
-/** Seconds for messages: "30 s", "0.5 s", "1.25 s". */
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(ms < 1000 ? 3 : 2))} s`;
-}
+/**
+ * What {@link UploadPool.validate} found: the thread's answer (counts, a format problem, no
+ * document, a reader bug), or why the file was not read to the end: the waiting line was
+ * full (`busy`), reading took longer than `timeoutMs` (`timeout`) or needed more than
+ * `maxMemoryMb` (`memory`).
+ */
+export type UploadAnswer =
+  | Exclude<CheckOutcome, { kind: "ready" }>
+  | { kind: "busy" }
+  | { kind: "timeout"; timeoutMs: number }
+  | { kind: "memory"; maxMemoryMb: number };
 
 /** True for the error piscina gives when a thread ran out of heap. */
 function isOutOfMemory(error: unknown): boolean {
@@ -139,23 +150,26 @@ export class UploadPool {
   }
 
   /**
-   * Reads one file in a thread and returns its counts.
+   * Reads one file in a thread (`validateUpload` turns the answer into counts or an error).
    *
    * @param bytes the file (copied to the thread; the caller's array is left intact)
    * @param fileName its cleaned name: the extension picks the reader (`detectFormat`)
-   * @returns documents, tokens, mentions, entities, singletons and reader warnings
-   * @throws ServiceBusyError (503, `retryAfterSeconds`) at once when `threads` files are being
-   *   read and `maxQueue` files or `maxQueuedBytes` bytes (this file included) would wait; ValidationError (422) with `formatErrors` = [the FormatError's
-   *   JSON: file, line, column, expected, found, message] when the file cannot be read, with a
-   *   field error on `file` when it holds no document, takes longer than `timeoutMs` or needs
-   *   more than `maxMemoryMb`; Error (a 500) when a thread cannot start or a reader breaks
-   *   its contract
+   * @returns the {@link UploadAnswer}: `stats` (documents, tokens, mentions, entities,
+   *   singletons, reader warnings), `format` (the FormatError's JSON), `empty`, `internal`
+   *   (a reader broke its contract); `busy` at once when `threads` files are being read and
+   *   `maxQueue` files or `maxQueuedBytes` bytes (this file included) would wait; `timeout`
+   *   or `memory` when the thread was stopped at a limit
+   * @throws Error when a thread cannot start or the pool was destroyed
    */
-  async validate(bytes: Uint8Array, fileName: string): Promise<UploadStats> {
+  async validate(bytes: Uint8Array, fileName: string): Promise<UploadAnswer> {
     if (this.destroyed) throw new Error("upload pool: used after destroy()");
-    await this.admit(bytes.byteLength);
+    const turn = this.admit(bytes.byteLength);
+    if (!turn) return { kind: "busy" };
+    await turn;
     try {
-      return toStats(await this.check({ bytes, fileName }), fileName);
+      const answer = await this.check({ bytes, fileName });
+      if (answer.kind === "ready") throw new Error("upload pool: a warm-up answer for a file");
+      return answer;
     } finally {
       this.release();
     }
@@ -169,20 +183,19 @@ export class UploadPool {
     if (piscina) await piscina.destroy();
   }
 
-  /** Takes a thread, waits in line for one, or throws ServiceBusyError when the line is full. */
-  private async admit(bytes: number): Promise<void> {
+  /**
+   * Takes a thread now, or a place in line (the promise resolves when a thread is ours); null
+   * when the line is full. Decided at once, when `validate` is called.
+   */
+  private admit(bytes: number): Promise<void> | null {
     if (this.running < this.options.threads) {
       this.running++;
-      return;
+      return Promise.resolve();
     }
-    if (this.waiting.length >= this.options.maxQueue || this.waitingBytes + bytes > this.options.maxQueuedBytes) {
-      throw new ServiceBusyError("Too many uploads are being checked right now; please try again in a minute.", {
-        retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
-      });
-    }
+    if (this.waiting.length >= this.options.maxQueue || this.waitingBytes + bytes > this.options.maxQueuedBytes) return null;
     // The thread is handed over by release(): `running` stays the same.
     this.waitingBytes += bytes;
-    await new Promise<void>((resolve) => this.waiting.push({ admit: resolve, bytes }));
+    return new Promise<void>((resolve) => this.waiting.push({ admit: resolve, bytes }));
   }
 
   private release(): void {
@@ -233,8 +246,8 @@ export class UploadPool {
     return this.warm;
   }
 
-  /** Runs one file in a thread under the time limit; maps a stopped thread to a ValidationError. */
-  private async check(input: CheckInput): Promise<CheckOutcome> {
+  /** Runs one file in a thread under the time limit; a thread stopped at a limit is a `timeout` or `memory` answer. */
+  private async check(input: CheckInput): Promise<CheckOutcome | UploadAnswer> {
     await this.warmUp();
     const { timeoutMs, maxMemoryMb } = this.options;
     const controller = new AbortController();
@@ -249,38 +262,12 @@ export class UploadPool {
       // The thread is gone (stopped, out of memory, or died) and piscina starts another:
       // warm up again before the next file (a no-op round trip if a warm thread answers).
       this.warm = null;
-      if (timedOut) {
-        throw ValidationError.field(
-          "file",
-          `The file took longer than ${seconds(timeoutMs)} to read, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.`,
-        );
-      }
-      if (isOutOfMemory(error)) {
-        throw ValidationError.field(
-          "file",
-          `Reading the file needs more than ${maxMemoryMb} MB of memory, so reading it was stopped. Please check that it is a coreference file of the expected format, not much larger than the data set.`,
-        );
-      }
+      if (timedOut) return { kind: "timeout", timeoutMs };
+      if (isOutOfMemory(error)) return { kind: "memory", maxMemoryMb };
       throw error;
     } finally {
       clearTimeout(timer);
     }
-  }
-}
-
-/** The counts of a thread's answer, or the error it stands for. */
-function toStats(outcome: CheckOutcome, fileName: string): UploadStats {
-  switch (outcome.kind) {
-    case "stats":
-      return outcome.stats;
-    case "format":
-      throw new ValidationError(`The file could not be read: ${outcome.problem.message}`, { formatErrors: [outcome.problem] });
-    case "empty":
-      throw ValidationError.field("file", `${fileName} holds no document. Please check that it is a CoNLL-2012, CorefUD or JSON-lines file.`);
-    case "internal":
-      throw new Error(`upload check of ${fileName}: a reader failed: ${outcome.message}`);
-    case "ready":
-      throw new Error("upload pool: a warm-up answer for a file");
   }
 }
 
