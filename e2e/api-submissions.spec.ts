@@ -224,7 +224,12 @@ test("phase window, unknown phase, content type: 409, 404, 415", async ({ reques
 test("quota: the second submission of the day gets 429 saying when the limit resets", async ({ request }) => {
   const { task, users } = await setupScenario({
     users: { quota: { token: true } },
-    task: { phases: [openPhase("test", { dailyLimit: 1 }), openPhase("total", { totalLimit: 1 })] },
+    // With gold keys, so that the runs are scored: a run failed for want of a gold key is a
+    // platform failure, which does not count against the quota.
+    task: {
+      phases: [openPhase("test", { dailyLimit: 1 }), openPhase("total", { totalLimit: 1 })],
+      gold: [{ phase: "test", text: SMALL_KEY }, { phase: "total", text: SMALL_KEY }],
+    },
   });
   const token = users.quota.token!;
 
@@ -260,7 +265,8 @@ test("one team per task: the first run fixes the user's team in every phase; the
   const { task, users, teams } = await setupScenario({
     users: { carol: { token: true }, dave: { token: true } },
     teams: { "Carol A": ["carol"], "Carol B": ["carol", "dave"] },
-    task: { phases: [openPhase("test", { dailyLimit: 2 }), openPhase("dev")] },
+    // Gold keys, so that runs count against the quota (see the quota test).
+    task: { phases: [openPhase("test", { dailyLimit: 2 }), openPhase("dev")], gold: [{ phase: "test", text: SMALL_KEY }, { phase: "dev", text: SMALL_KEY }] },
   });
   const [test_, dev] = [task!.phases.test!.id, task!.phases.dev!.id];
   const [carol, dave] = [users.carol.token!, users.dave.token!];
