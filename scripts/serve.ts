@@ -556,8 +556,12 @@ export async function serve(argv: string[]): Promise<number> {
           "Set NEXTAUTH_URL=https://<your host> and put a TLS reverse proxy in front (see README).",
       );
     }
+    // Every child stops by itself if this process dies without stopping it (scripts/exit-with-supervisor.mjs).
+    const preload = (file: string) => `--import=${pathToFileURL(path.join(ROOT, "scripts", file)).href}`;
     const childEnv: ChildEnv = {
       ...process.env,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, preload("exit-with-supervisor.mjs")].filter(Boolean).join(" "),
+      COREFBOARD_SUPERVISOR_PID: String(process.pid),
       DATABASE_URL: databaseUrl,
       NEXTAUTH_SECRET: secret,
       NEXTAUTH_URL: publicUrl,
@@ -607,8 +611,7 @@ export async function serve(argv: string[]): Promise<number> {
     // The socket's address is appended to X-Forwarded-For (scripts/forwarded-for.mjs), so that
     // sign-in limits per address cannot be dodged with a forged header. NODE_OPTIONS, not an
     // argument: `next dev` runs its server in a child process.
-    const preload = `--import=${pathToFileURL(path.join(ROOT, "scripts", "forwarded-for.mjs")).href}`;
-    const nodeOptions = [withoutNodeEnv.NODE_OPTIONS, preload].filter(Boolean).join(" ");
+    const nodeOptions = [withoutNodeEnv.NODE_OPTIONS, preload("forwarded-for.mjs")].filter(Boolean).join(" ");
     const webEnv: ChildEnv = options.dev
       ? { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions }
       : { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions, NODE_ENV: "production" };
