@@ -53,10 +53,10 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-lim
 import { RateLimitedError } from "./errors";
 
 /** What is being limited; see the module header for keys and defaults. */
-export type RateLimitKind = "sign-in-account" | "sign-in-ip" | "team-create";
+export type RateLimitKind = "sign-in-account" | "sign-in-ip" | "sign-up-ip" | "team-create";
 
 /** Every kind, in a fixed order. */
-export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ["sign-in-account", "sign-in-ip", "team-create"];
+export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ["sign-in-account", "sign-in-ip", "sign-up-ip", "team-create"];
 
 /** A limit: at most `points` counted attempts per window of `durationSeconds`. */
 export interface RateLimitRule {
@@ -85,6 +85,12 @@ const KINDS: Record<RateLimitKind, KindSpec> = {
     fallback: "100/15m",
     hashKey: false,
     refusal: "Too many sign-in attempts from your network address.",
+  },
+  "sign-up-ip": {
+    variable: "RATE_LIMIT_SIGN_UP_IP",
+    fallback: "20/1h",
+    hashKey: false,
+    refusal: "Too many accounts were created from your network address.",
   },
   "team-create": {
     variable: "RATE_LIMIT_TEAM_CREATE",

@@ -1,6 +1,8 @@
 "use server";
 
+import { headers } from "next/headers";
 import { RateLimitedError } from "../../lib/errors";
+import { clientAddress } from "../../lib/rate-limit";
 import { EmailTakenError, UserInputError, signUp } from "../../lib/services/users";
 
 /** Result of {@link signUpAction}: field errors to show inline, or success. */
@@ -18,11 +20,12 @@ export async function signUpAction(formData: FormData): Promise<SignUpResult> {
     return typeof value === "string" ? value : "";
   };
   try {
-    await signUp(field("email"), field("name"), field("password"));
+    await signUp(field("email"), field("name"), field("password"), clientAddress(await headers()));
     return { ok: true };
   } catch (error) {
     if (error instanceof UserInputError || error instanceof EmailTakenError) return { ok: false, errors: error.fields };
-    // The server is busy hashing passwords (lib/auth/password.ts): say when to try again.
+    // Too many accounts from this address, or the server is busy hashing passwords
+    // (lib/auth/password.ts): say when to try again.
     if (error instanceof RateLimitedError) return { ok: false, errors: { form: error.message } };
     console.error("sign-up failed", error);
     return { ok: false, errors: { form: "Something went wrong on our side. Please try again." } };

@@ -39,6 +39,26 @@ describe("signUp", () => {
     await expect(signUp("dup@example.org", "Second", "0123456789")).rejects.toThrow(/already exists/);
   });
 
+  it("limits the accounts made per client address (RATE_LIMIT_SIGN_UP_IP); a sign-up that makes no account does not count", async () => {
+    vi.stubEnv("RATE_LIMIT_SIGN_UP_IP", "2/1h");
+    try {
+      const address = "198.51.100.7";
+      await signUp("first-from@example.org", "First", "0123456789", address);
+      // Email taken: no account made, the point is given back.
+      await expect(signUp("first-from@example.org", "Again", "0123456789", address)).rejects.toBeInstanceOf(EmailTakenError);
+      await signUp("second-from@example.org", "Second", "0123456789", address);
+      const error = await signUp("third-from@example.org", "Third", "0123456789", address).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect((error as Error).message).toMatch(/^Too many accounts were created from your network address\. Try again at /);
+      expect(await getUserByEmail("third-from@example.org")).toBeNull();
+      // Another address, and scripts (no address), are not affected.
+      await expect(signUp("other-from@example.org", "Other", "0123456789", "203.0.113.8")).resolves.toMatchObject({ email: "other-from@example.org" });
+      await expect(signUp("script-made@example.org", "Script", "0123456789")).resolves.toMatchObject({ email: "script-made@example.org" });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("refuses concurrent sign-ups for the same email except one", async () => {
     const results = await Promise.allSettled(
       [1, 2, 3].map((i) => signUp("race@example.org", `Racer ${i}`, "0123456789")),

@@ -76,18 +76,31 @@ export interface SignedInUser extends PublicUser {
 const publicFields = { id: true, email: true, name: true, role: true } as const;
 
 /**
- * Registers a new user with the USER role.
+ * Registers a new user with the USER role. Accounts made per client address are limited
+ * (`sign-up-ip`, RATE_LIMIT_SIGN_UP_IP, default 20 an hour): new accounts would otherwise be a
+ * way around every per-user rule (quotas per team, one team per task). The point is taken
+ * after the fields are valid and before the password is hashed, and given back when no
+ * account is made (email taken, or an error).
  *
  * @param email normalized (trimmed, lower-cased) before storing
  * @param name display name, 1–100 characters
  * @param password at least 10 characters
+ * @param address the client's address key (`clientAddress()` in `lib/rate-limit.ts`); null
+ *   or omitted: no per-address limit (scripts)
  * @returns the new user
- * @throws UserInputError when a field is invalid; EmailTakenError when the email is registered
+ * @throws UserInputError when a field is invalid; EmailTakenError when the email is registered;
+ *   RateLimitedError (429) when the address made too many accounts ("Try again at …")
  */
-export async function signUp(email: string, name: string, password: string): Promise<PublicUser> {
+export async function signUp(email: string, name: string, password: string, address?: string | null): Promise<PublicUser> {
   const parsed = signUpSchema.safeParse({ email, name, password });
   if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
-  return insertUser(parsed.data.email, parsed.data.name, parsed.data.password, UserRole.USER);
+  const grant = address ? await consumeRateLimit("sign-up-ip", address) : null;
+  try {
+    return await insertUser(parsed.data.email, parsed.data.name, parsed.data.password, UserRole.USER);
+  } catch (error) {
+    await grant?.refund();
+    throw error;
+  }
 }
 
 /** Options for {@link createUser}. */
