@@ -1,20 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "./db/test-db";
+import { argon2Calls } from "./auth/test-argon2";
 
 // Count the native argon2 checks: a flood must be refused before hashing.
 // (`gate`: hold every check until it resolves, to fill the hashing slots.)
-const argon2Calls = vi.hoisted(() => ({ verify: 0, gate: null as null | Promise<void> }));
-vi.mock("@node-rs/argon2", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@node-rs/argon2")>();
-  return {
-    ...real,
-    verify: async (...args: Parameters<typeof real.verify>) => {
-      argon2Calls.verify++;
-      if (argon2Calls.gate) await argon2Calls.gate;
-      return real.verify(...args);
-    },
-  };
-});
+vi.mock("@node-rs/argon2", async (importOriginal) => (await import("./auth/test-argon2")).countingArgon2(importOriginal));
 
 const {
   addressKey,

@@ -1,19 +1,10 @@
 import bcrypt from "bcryptjs";
 import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
+import { argon2Calls } from "../auth/test-argon2";
 
 // Count the native argon2 checks (to see that unknown accounts cost one too).
-const argon2Calls = vi.hoisted(() => ({ verify: 0 }));
-vi.mock("@node-rs/argon2", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@node-rs/argon2")>();
-  return {
-    ...real,
-    verify: async (...args: Parameters<typeof real.verify>) => {
-      argon2Calls.verify++;
-      return real.verify(...args);
-    },
-  };
-});
+vi.mock("@node-rs/argon2", async (importOriginal) => (await import("../auth/test-argon2")).countingArgon2(importOriginal));
 
 const { verifyPassword } = await import("../auth/password");
 const { RateLimitedError } = await import("../errors");
