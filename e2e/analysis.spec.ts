@@ -8,12 +8,9 @@
  * library on the same demo files: `evaluate`, the paired bootstrap (same default seed and
  * sample count), the error analysis and the disclosure.
  *
- * Needs the LitBank demo files (COREFBOARD_DATA_DIR or ../shared/data, see
- * scoring/test/data-dir.ts); skipped with the reason when they are absent (the demo's
- * download fallback needs the network).
+ * The LitBank demo files ship with the repository (lib/demo/data/litbank/), so this runs
+ * everywhere, without shared data or network.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { evaluate, readConll2012, type Corpus, type Report } from "../scoring/index";
 import {
@@ -28,19 +25,15 @@ import {
 } from "../scoring/analysis/index";
 import { BASELINES, runBaseline } from "../lib/demo/baselines";
 import { concatenateKey, loadLitbankDemo } from "../lib/demo/litbank";
-import { dataDir } from "../scoring/test/data-dir";
 import { bearer, createToken, createUser, signInPage, type TestUser } from "./helpers/accounts";
 import { queryDb, runScript } from "./helpers/server";
 import { addOrganizer, waitScored } from "./helpers/tasks";
 import { writeConll2012 } from "../scoring/formats/write-conll2012";
 
 const DEMO_SLUG = "litbank-demo";
-const root = dataDir();
-const demoDir = root ? join(root, "litbank-demo", "conll") : null;
-const hasDemo = demoDir !== null && existsSync(demoDir);
 
+// The demo's LitBank files ship with the repository (lib/demo/data/litbank/).
 test.describe.configure({ mode: "serial" });
-test.skip(!hasDemo, `LitBank demo files not found (${demoDir ?? "no data folder: set COREFBOARD_DATA_DIR or place shared/data beside the checkout"})`);
 
 interface DemoRun {
   id: string;
@@ -61,7 +54,7 @@ const formatP = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  await runScript("scripts/demo.ts", [], { env: { DEMO_DATA_DIR: demoDir! } });
+  await runScript("scripts/demo.ts", []);
   const [phase] = await queryDb<{ id: string }>(
     "SELECT p.id::text AS id FROM phases p JOIN tasks t ON t.id = p.task_id WHERE t.slug = $1 AND p.name = 'test'",
     [DEMO_SLUG],
@@ -74,7 +67,7 @@ test.beforeAll(async () => {
     })
     .toBe(String(BASELINES.length));
 
-  const demo = await loadLitbankDemo({ dataDir: demoDir! });
+  const demo = await loadLitbankDemo();
   key = readConll2012(concatenateKey(demo.files), "litbank-demo.conll");
   const rows = await queryDb<{ id: string; system_name: string }>("SELECT id::text AS id, system_name FROM submissions WHERE phase_id = $1", [phaseId]);
   runs = BASELINES.map((b) => {

@@ -7,13 +7,10 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { stopBoss } from "../queue";
 import { scoreSubmission } from "../worker/scoring-job";
-import { dataDir } from "../../scoring/test/data-dir";
 import { DEMO_TASK_SLUG, loadDemoTask } from "./demo-task";
 
-const data = dataDir();
-if (!data) console.log("skipping the demo loader test: no shared data (set COREFBOARD_DATA_DIR)");
-
-describe.skipIf(!data)("loadDemoTask", () => {
+// The demo files ship with the repository (lib/demo/data/litbank/): no shared data needed.
+describe("loadDemoTask", () => {
   const testDb = useTestDatabase();
 
   it("creates the task, gold key and baselines once, and they score differently", async () => {

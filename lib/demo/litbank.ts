@@ -2,13 +2,16 @@
  * The demo task's data: the 10 LitBank documents of the LREC 2020 fold-0 test list
  * (Bamman, Lewke & Mansoor 2020, CC BY 4.0), pinned by commit and sha256.
  *
- * Where the files come from, in order: `DEMO_DATA_DIR` when set; `../shared/data/litbank-demo/conll`
+ * Where the files come from, in order: `DEMO_DATA_DIR` when set; the gzip-compressed copy
+ * shipped in the repository (`lib/demo/data/litbank/`, with its licence and attribution), so
+ * that a machine without network access gets the demo; `../shared/data/litbank-demo/conll`
  * next to the checkout when it exists; else a download from the LitBank repository at the
- * pinned commit. Every file's sha256 is checked in every case, so every machine gets
- * exactly the same task.
+ * pinned commit (to regenerate the shipped copy). Every file's sha256 (of the uncompressed
+ * text) is checked in every case, so every machine gets exactly the same task.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256Hex } from "../storage";
@@ -44,7 +47,7 @@ export function litbankUrl(name: string): string {
 }
 
 /** Where the files were found. */
-export type DemoSource = "DEMO_DATA_DIR" | "shared data" | "download";
+export type DemoSource = "DEMO_DATA_DIR" | "shipped copy" | "shared data" | "download";
 
 export interface DemoFiles {
   source: DemoSource;
@@ -53,16 +56,24 @@ export interface DemoFiles {
   files: { name: string; bytes: Buffer }[];
 }
 
+/** The repository root. */
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
 /** The default shared-data folder: `../shared/data/litbank-demo/conll` next to the checkout. */
 export function sharedDemoDir(): string {
-  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-  return path.resolve(repo, "../shared/data/litbank-demo/conll");
+  return path.resolve(REPO, "../shared/data/litbank-demo/conll");
+}
+
+/** The copy shipped in the repository: `lib/demo/data/litbank/<name>.gz`. */
+export function shippedDemoDir(): string {
+  return path.join(REPO, "lib", "demo", "data", "litbank");
 }
 
 /**
  * Finds and verifies the 10 demo files.
  *
  * @param options.dataDir overrides `process.env.DEMO_DATA_DIR`
+ * @param options.shippedDir overrides the shipped copy's folder (tests)
  * @param options.sharedDir overrides the shared-data folder (tests)
  * @param options.fetch the function used to download (defaults to the global `fetch`)
  * @returns the files in file-name order, with where they came from
@@ -70,9 +81,10 @@ export function sharedDemoDir(): string {
  *   wrong sha256
  */
 export async function loadLitbankDemo(
-  options: { dataDir?: string; sharedDir?: string; fetch?: typeof fetch } = {},
+  options: { dataDir?: string; shippedDir?: string; sharedDir?: string; fetch?: typeof fetch } = {},
 ): Promise<DemoFiles> {
   const dataDir = options.dataDir ?? process.env.DEMO_DATA_DIR;
+  const shipped = options.shippedDir ?? shippedDemoDir();
   const shared = options.sharedDir ?? sharedDemoDir();
   let source: DemoSource;
   let location: string;
@@ -81,6 +93,10 @@ export async function loadLitbankDemo(
     source = "DEMO_DATA_DIR";
     location = dataDir;
     read = (name) => readFile(path.join(dataDir, name));
+  } else if (existsSync(shipped)) {
+    source = "shipped copy";
+    location = shipped;
+    read = async (name) => gunzipSync(await readFile(path.join(shipped, `${name}.gz`)));
   } else if (existsSync(shared)) {
     source = "shared data";
     location = shared;
