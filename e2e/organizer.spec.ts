@@ -181,7 +181,11 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     const perDocument = settings.getByLabel(/Per-document scores of a hidden test set let teams probe the gold, at least one bit per document per run/);
     await expect(perDocument).not.toBeChecked();
     await perDocument.check();
+    // "Settings saved." is still shown from the first save: wait for this save's own answer
+    // (the server action's POST) before reloading.
+    const saving = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/tasks/${slug}/manage`);
     await settings.getByRole("button", { name: "Save settings" }).click();
+    expect((await saving).ok()).toBe(true);
     await expect(settings.getByText("Settings saved.")).toBeVisible();
     await page.reload();
     const saved = page.getByRole("region", { name: "Phase development" }).getByRole("form", { name: "Phase settings" });
