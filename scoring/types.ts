@@ -45,6 +45,75 @@ export interface Document {
   entities: Entity[];
   /** 1-based line of the `#begin document` header, for messages. */
   line: number;
+  /**
+   * CorefUD CoNLL-U input only: the document as the CorefUD scorer sees it (mentions as node
+   * sets with heads, empty nodes included). `entities` above is then a span view of the same
+   * mentions (first to last word, empty nodes left out) for analyses that work on spans.
+   */
+  corefud?: CorefUDDocument;
+}
+
+/**
+ * A node of a CorefUD document (a word, an empty node, or a sentence's root) as one number:
+ * `(slot(sentence) + ord) * 1024 + sub`, where `ord` is the CoNLL-U word ID (0 for the root),
+ * `sub` the empty-node part (`15.2` -> ord 15, sub 2; 0 for words) and
+ * `slot(s) = Σ_{t < s} (words of sentence t + 1)`. Codes sort in document order (sentence,
+ * then ID compared as a number: 15 < 15.1 < 15.2 < 16) and the same ID in the same sentence
+ * gets the same code in key and response, whatever empty nodes either adds.
+ */
+export type NodeCode = number;
+
+/** The largest empty-node part a `NodeCode` holds (`N.1023`). */
+export const MAX_EMPTY_NODE_PART = 1023;
+
+/** One sentence of a CorefUD document, for aligning key and response. */
+export interface CorefUDSentence {
+  /** `# sent_id` of the sentence, or null. */
+  sentId: string | null;
+  /** FORM of each word (not empty nodes), in order. */
+  forms: string[];
+  /** 1-based line of each word. */
+  wordLines: number[];
+  /** 1-based line of the sentence's first token line. */
+  line: number;
+  /** `slot(sentence)` of `NodeCode`: the code of word `n` is `(slot + n) * 1024`. */
+  slot: number;
+}
+
+/** An enhanced dependency (DEPS item) of an empty node: parent node and relation. */
+export interface Dep {
+  parent: NodeCode;
+  deprel: string;
+}
+
+/** A CorefUD mention: a set of nodes, possibly discontinuous, possibly with empty nodes. */
+export interface CorefUDMention {
+  /** The mention's nodes, ascending and distinct. */
+  nodes: NodeCode[];
+  /** The head node (one of `nodes`): per the `head` field of `# global.Entity`, else the first node. */
+  head: NodeCode;
+  /** True when the head is an empty node (the mention is a zero). */
+  zero: boolean;
+  /** 0-based index of the head's sentence in the document. */
+  sentence: number;
+  /** The head's DEPS when the head is an empty node; null for words and for an empty DEPS (`_`). */
+  headDeps: Dep[] | null;
+  /** For a zero: where its head's DEPS column is (1-based line and column, and the line's text). */
+  headDepsAt: { line: number; column: number; lineText: string } | null;
+  /** Where the mention's (first) opening bracket is, for messages. */
+  line: number;
+  column: number;
+}
+
+/** A CorefUD document: its sentences and its entities. */
+export interface CorefUDDocument {
+  sentences: CorefUDSentence[];
+  /**
+   * Entities in order of the first sight of their eid; each entity's mentions in the order they
+   * were completed (closed). Repeated mentions are kept: the scorer orders and de-duplicates
+   * them as the CorefUD scorer does.
+   */
+  entities: CorefUDMention[][];
 }
 
 /** Something odd but scorable found while reading or scoring. */
