@@ -8,7 +8,29 @@ export { readConll2012 } from "./formats/conll2012.js";
 export type { ReadLimits } from "./formats/limits.js";
 export { evaluate, METRICS, COUNT_METRICS, OPTIONAL_METRICS, type MetricName, type CountMetric, type OptionalMetric, type EvaluateOptions, type Report, type DocumentReport, type MetricScores, type BlancScore } from "./evaluate.js";
 export { toScore, type Counts, type Score } from "./metrics/counts.js";
-export { blancScore, type BlancCounts } from "./metrics/blanc.js";
+export { blancScore, type BlancCounts, type BlancRule } from "./metrics/blanc.js";
+export {
+  countsFromJson,
+  countsToJson,
+  metricsJsonFromCounts,
+  metricsToJson,
+  parseMetricsJson,
+  parseReportJson,
+  reportToJson,
+  scoresFromJson,
+  scoreToJson,
+  ScoreJsonError,
+  SCORE_JSON_METRICS,
+  type BlancJson,
+  type ConllJson,
+  type CountScoreJson,
+  type CountsJson,
+  type DocumentJson,
+  type MetricCountsLike,
+  type MetricScoresLike,
+  type MetricsJson,
+  type ReportJson,
+} from "./score-json.js";
 export type { BcubWeighting } from "./metrics/bcub.js";
 export {
   pairedBootstrap,
