@@ -1,50 +1,95 @@
 /**
- * `evaluate`: scores a response corpus against a key corpus with every metric, as the
- * CoNLL reference scorer (v8.01, plus LEA from its LEA branch) does.
+ * `evaluate`: scores a response corpus against a key corpus with every metric.
  *
+ * - CoNLL-2012 and JSON lines input is scored as the CoNLL reference scorer (v8.01, plus LEA
+ *   from its LEA branch) does: exact spans, `metrics/*`.
+ * - CorefUD CoNLL-U input is scored as the CorefUD scorer v1.2 (the CRAC shared task's
+ *   official scorer) does, in any of its settings: exact, partial or head match, dependent or
+ *   linear zeros, with or without singletons and zeros (`corefud/*`).
  * - Documents are matched by id (name and part). A key document missing from the response
  *   is scored against an empty response; response-only documents are ignored. Both give a
  *   warning.
  * - Each metric returns exact counts per document; corpus scores sum them and divide once.
- * - The CoNLL F1 is the unweighted mean of the MUC, B³ and CEAFe F1.
- * - Optional metrics (`OPTIONAL_METRICS`), off by default so the output is otherwise
- *   unchanged: `mcf`, mapped cluster F (P95-1038, `analysis/mapped-cluster-f.ts`).
+ * - The CoNLL F1 is the unweighted mean of the MUC, B³ and CEAFe F1 (`CONLL_METRICS`).
+ * - Optional metrics (`OPTIONAL_METRICS` of the registry), off by default so the output is
+ *   otherwise unchanged: `mcf`, mapped cluster F (P95-1038, `analysis/mapped-cluster-f.ts`;
+ *   on the span view); `mor` and `zero` (CRAC 2022; `corefud/mor.ts`, `corefud/zero.ts`).
  */
 import type { Corpus, Entity, Warning } from "./types.js";
 import { alignDocument } from "./metrics/alignment.js";
 import { bcub, type BcubWeighting } from "./metrics/bcub.js";
-import { blanc, blancScore, type BlancCounts } from "./metrics/blanc.js";
+import { blanc, blancScore, type BlancCounts, type BlancRule } from "./metrics/blanc.js";
 import { ceaf } from "./metrics/ceaf.js";
 import { addCounts, toScore, zeroCounts, type Counts, type Score } from "./metrics/counts.js";
 import { lea } from "./metrics/lea.js";
 import { muc } from "./metrics/muc.js";
 import { MAPPED_F_THRESHOLD, mappedClusterF } from "./analysis/mapped-cluster-f.js";
 
-/** Metrics with recall/precision counts. */
-export const COUNT_METRICS = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea"] as const;
-/** One of `COUNT_METRICS`. */
-export type CountMetric = (typeof COUNT_METRICS)[number];
-/** Every metric `evaluate` can compute (`conll` is derived from muc, bcub and ceafe). */
-export const METRICS = [...COUNT_METRICS, "blanc"] as const;
-/** One of `METRICS`. */
-export type MetricName = (typeof METRICS)[number];
+import {
+  ALL_COUNT_METRICS,
+  CONLL_METRICS,
+  METRICS,
+  SELECTABLE_METRICS,
+  type AnyCountMetric,
+  type SelectableMetric,
+} from "./metrics/registry.js";
+import { scoreCorefUDDocument } from "./corefud/score.js";
+import { mentionOverlap } from "./corefud/mor.js";
+
+export {
+  METRICS,
+  COUNT_METRICS,
+  OPTIONAL_METRICS,
+  SELECTABLE_METRICS,
+  type MetricName,
+  type CountMetric,
+  type OptionalMetric,
+  type SelectableMetric,
+} from "./metrics/registry.js";
+
 /**
- * Count metrics computed only when asked for by their own option (not part of `METRICS`,
- * nor of the CoNLL F1): `mcf`, mapped cluster F (`EvaluateOptions.mappedClusterF`).
+ * How key and response mentions are matched (CorefUD input only; CoNLL-2012 input has only
+ * `exact`). Every mode is 1-to-1; see `corefud/align.ts`.
+ * - `exact`: the same set of words;
+ * - `partial`: the response's words are a subset of the key's and include the key's head;
+ * - `head`: the same head; full spans break ties.
  */
-export const OPTIONAL_METRICS = ["mcf"] as const;
-/** One of `OPTIONAL_METRICS`. */
-export type OptionalMetric = (typeof OPTIONAL_METRICS)[number];
-/** Count metrics summed over documents: the standard ones, then the optional ones. */
-const ALL_COUNT_METRICS = [...COUNT_METRICS, ...OPTIONAL_METRICS] as const;
+export type MentionMatch = "exact" | "partial" | "head";
+/** The mention-matching modes, the default first. */
+export const MENTION_MATCHES: readonly MentionMatch[] = ["exact", "partial", "head"];
+
+/**
+ * How zeros (mentions headed by an empty node) are matched (CorefUD input only):
+ * - `dependent` (the CorefUD scorer's default): first, within each sentence, a maximum-weight
+ *   1-to-1 matching of key and response zeros weighted by their heads' DEPS;
+ * - `linear`: zeros are matched by their node IDs like any other mention.
+ */
+export type ZeroMatch = "dependent" | "linear";
+/** The zero-matching modes, the default first. */
+export const ZERO_MATCHES: readonly ZeroMatch[] = ["dependent", "linear"];
 
 /** What `evaluate` computes, and how. */
 export interface EvaluateOptions {
-  /** Metrics to compute (default: all). The CoNLL F1 needs muc, bcub and ceafe. */
-  metrics?: readonly MetricName[];
+  /**
+   * Metrics to compute (default: `METRICS`, every non-optional metric). `mor` and `zero` are
+   * computed only when named here. The CoNLL F1 needs muc, bcub and ceafe.
+   */
+  metrics?: readonly SelectableMetric[];
   /** Drop singleton entities from key and response before scoring (as coval and the
    * CorefUD scorer offer). Default false: singletons count, as in the reference scorer. */
   removeSingletons?: boolean;
+  /**
+   * Mention matching, `exact` by default. `partial` and `head` need CorefUD input (heads): with
+   * CoNLL-2012 input they throw a RangeError.
+   */
+  match?: MentionMatch;
+  /** Zero matching for CorefUD input, `dependent` by default (ignored for CoNLL-2012 input). */
+  zeroMatch?: ZeroMatch;
+  /**
+   * Delete zeros (mentions headed by an empty node) from key and response before matching,
+   * after singletons are removed (the CorefUD scorer's API `keep_zeros=False`). Default false.
+   */
+  removeZeros?: boolean;
   /** B³ weighting: `mention` (default, the reference scorer's) or `entity`. */
   bcubWeighting?: BcubWeighting;
   /**
@@ -76,6 +121,10 @@ export interface MetricScores {
   conll?: { f1: number };
   /** Mapped cluster F, only when `EvaluateOptions.mappedClusterF` is on. */
   mcf?: Score;
+  /** Mention overlap ratio, only when asked for in `EvaluateOptions.metrics`. */
+  mor?: Score;
+  /** The anaphor-decomposable zero score, only when asked for in `EvaluateOptions.metrics`. */
+  zero?: Score;
 }
 
 /** One key document's counts and scores. */
@@ -83,7 +132,7 @@ export interface DocumentReport {
   id: string;
   /** True when the response has no document with this id (scored as empty). */
   missingInResponse: boolean;
-  counts: Partial<Record<CountMetric | OptionalMetric, Counts>> & { blanc?: BlancCounts };
+  counts: Partial<Record<AnyCountMetric, Counts>> & { blanc?: BlancCounts };
   scores: MetricScores;
 }
 
@@ -94,28 +143,82 @@ export interface Report {
   metrics: MetricScores;
   perDocument: DocumentReport[];
   warnings: Warning[];
+  /**
+   * How the documents were scored: `conll2012` (the CoNLL reference scorer's way, exact spans)
+   * or `corefud` (the CorefUD scorer's way, for CorefUD CoNLL-U input), with the settings used.
+   * `blancRule` is the BLANC averaging rule that turns summed link counts into scores.
+   */
+  scoring: {
+    mode: "conll2012" | "corefud";
+    match: MentionMatch;
+    zeroMatch: ZeroMatch;
+    removeSingletons: boolean;
+    removeZeros: boolean;
+    blancRule: BlancRule;
+  };
 }
 
 /**
  * Scores `response` against `key`.
  *
+ * CoNLL-2012 (and JSON lines) input is scored as the CoNLL reference scorer v8.01 does (exact
+ * spans; `alignDocument`). CorefUD CoNLL-U input (documents with `corefud` data) is scored as
+ * the CorefUD scorer v1.2 does (`corefud/score.ts`): mentions as node sets with heads, the
+ * chosen matching, zeros, and CorefUD's BLANC averaging.
+ *
  * @param key the key (gold) corpus
  * @param response the response (system) corpus
- * @param options metric selection, singleton removal, B³ weighting, optional metrics
+ * @param options metric selection, matching, singleton and zero removal, B³ weighting,
+ *   optional metrics
  * @returns corpus totals (counts summed over documents, then divided once: micro-average),
  *   per-document counts and scores (fractions in [0, 1], not percentages) and warnings (the
  *   corpora's own warnings, missing and response-only documents, repeated response mentions
- *   removed). Never throws for corpora the readers returned and valid options.
- * @throws RangeError when `options.mappedClusterF.threshold` is not a number in [0, 1]
+ *   removed)
+ * @throws RangeError when `options.mappedClusterF.threshold` is not a number in [0, 1], when
+ *   `match` is `partial` or `head` for input without heads (CoNLL-2012, JSON lines), when the
+ *   key is CorefUD and the response is not (or the other way round), or for an unknown
+ *   option value
+ * @throws FormatError (CorefUD input only) when a response document's sentences or words differ
+ *   from the key's, or when dependent zero matching meets a zero without DEPS
  */
 export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions = {}): Report {
-  const metrics = new Set<MetricName>(options.metrics ?? METRICS);
+  const metrics = new Set<SelectableMetric>(options.metrics ?? METRICS);
+  for (const m of metrics) {
+    if (!(SELECTABLE_METRICS as readonly string[]).includes(m)) {
+      throw new RangeError(`unknown metric "${String(m)}"; known: ${SELECTABLE_METRICS.join(", ")}`);
+    }
+  }
+  const match = options.match ?? "exact";
+  const zeroMatch = options.zeroMatch ?? "dependent";
+  if (!MENTION_MATCHES.includes(match)) throw new RangeError(`match must be one of ${MENTION_MATCHES.join(", ")}, got "${String(match)}"`);
+  if (!ZERO_MATCHES.includes(zeroMatch)) throw new RangeError(`zeroMatch must be one of ${ZERO_MATCHES.join(", ")}, got "${String(zeroMatch)}"`);
   const mcfThreshold = mappedClusterFThreshold(options.mappedClusterF);
+  const corefud = key.documents.some((d) => d.corefud !== undefined);
+  const responseCorefud = response.documents.some((d) => d.corefud !== undefined);
+  if (key.documents.length > 0 && response.documents.length > 0 && corefud !== responseCorefud) {
+    throw new RangeError(
+      `the key (${key.file}) is ${corefud ? "CorefUD CoNLL-U" : "not CorefUD CoNLL-U"} but the response (${response.file}) is ${responseCorefud ? "CorefUD CoNLL-U" : "not"}: both must be in the same format`,
+    );
+  }
+  if (!corefud && match !== "exact") {
+    throw new RangeError(`${match} match needs mention heads, which only CorefUD CoNLL-U input has; ${key.file} has none (use exact match)`);
+  }
+  if (corefud && options.bcubWeighting === "entity") {
+    throw new RangeError("entity-weighted B³ is not defined for CorefUD scoring; use the default mention weighting");
+  }
+  const scoring: Report["scoring"] = {
+    mode: corefud ? "corefud" : "conll2012",
+    match,
+    zeroMatch,
+    removeSingletons: options.removeSingletons ?? false,
+    removeZeros: options.removeZeros ?? false,
+    blancRule: corefud ? "corefud" : "reference",
+  };
   const warnings: Warning[] = [...key.warnings, ...response.warnings];
   const responseById = new Map(response.documents.map((d) => [d.id, d]));
   const keyIds = new Set(key.documents.map((d) => d.id));
 
-  const totals = new Map<CountMetric | OptionalMetric, Counts>();
+  const totals = new Map<AnyCountMetric, Counts>();
   const blancTotal: BlancCounts = { coref: zeroCounts(), noncoref: zeroCounts() };
   const perDocument: DocumentReport[] = [];
 
@@ -135,24 +238,40 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
       keyEntities = keyEntities.filter((e) => e.length > 1);
       responseEntities = responseEntities.filter((e) => e.length > 1);
     }
-    const aligned = alignDocument(keyEntities, responseEntities);
-    if (aligned.removedRepeats > 0) {
-      warnings.push({
-        code: "repeated-mention-removed",
-        message: `document "${keyDoc.id}": ${aligned.removedRepeats} repeated response mention(s) of a key span removed; each span is kept only in the response entity that appears first`,
-        file: response.file,
-        document: keyDoc.id,
+    let counts: DocumentReport["counts"];
+    if (keyDoc.corefud) {
+      counts = scoreCorefUDDocument(keyDoc.corefud, responseDoc?.corefud ?? null, {
+        matching: match,
+        zeroMatch,
+        removeSingletons: scoring.removeSingletons,
+        removeZeros: scoring.removeZeros,
+        metrics,
+        keyFile: key.file,
+        responseFile: response.file,
       });
+    } else {
+      counts = {};
+      const aligned = alignDocument(keyEntities, responseEntities);
+      if (aligned.removedRepeats > 0) {
+        warnings.push({
+          code: "repeated-mention-removed",
+          message: `document "${keyDoc.id}": ${aligned.removedRepeats} repeated response mention(s) of a key span removed; each span is kept only in the response entity that appears first`,
+          file: response.file,
+          document: keyDoc.id,
+        });
+      }
+      if (metrics.has("mentions")) counts.mentions = aligned.mentions;
+      if (metrics.has("muc")) counts.muc = muc(aligned);
+      if (metrics.has("bcub")) counts.bcub = bcub(aligned, options.bcubWeighting);
+      if (metrics.has("ceafm")) counts.ceafm = ceaf(aligned, "mention");
+      if (metrics.has("ceafe")) counts.ceafe = ceaf(aligned, "entity");
+      if (metrics.has("lea")) counts.lea = lea(aligned);
+      if (metrics.has("blanc")) counts.blanc = blanc(aligned);
+      // MOR on spans (word sets); no zeros exist without empty nodes.
+      if (metrics.has("mor")) counts.mor = mentionOverlap(spanNodes(keyEntities), spanNodes(responseEntities));
+      if (metrics.has("zero")) counts.zero = zeroCounts();
     }
-    const counts: DocumentReport["counts"] = {};
-    if (metrics.has("mentions")) counts.mentions = aligned.mentions;
-    if (metrics.has("muc")) counts.muc = muc(aligned);
-    if (metrics.has("bcub")) counts.bcub = bcub(aligned, options.bcubWeighting);
-    if (metrics.has("ceafm")) counts.ceafm = ceaf(aligned, "mention");
-    if (metrics.has("ceafe")) counts.ceafe = ceaf(aligned, "entity");
-    if (metrics.has("lea")) counts.lea = lea(aligned);
-    if (metrics.has("blanc")) {
-      counts.blanc = blanc(aligned);
+    if (counts.blanc) {
       addCounts(blancTotal.coref, counts.blanc.coref);
       addCounts(blancTotal.noncoref, counts.blanc.noncoref);
     }
@@ -169,7 +288,7 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
       id: keyDoc.id,
       missingInResponse: !responseDoc,
       counts,
-      scores: scoresFrom(counts),
+      scores: scoresFrom(counts, scoring.blancRule),
     });
   }
 
@@ -189,22 +308,37 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
   if (metrics.has("blanc")) totalCounts.blanc = blancTotal;
   return {
     documents: key.documents.length,
-    metrics: scoresFrom(totalCounts),
+    metrics: scoresFrom(totalCounts, scoring.blancRule),
     perDocument,
     warnings,
+    scoring,
   };
 }
 
+/** Each span's token indices, one array per mention occurrence (for MOR on spans). */
+function spanNodes(entities: readonly Entity[]): number[][] {
+  const out: number[][] = [];
+  for (const e of entities) {
+    for (const [start, end] of e) {
+      const nodes: number[] = [];
+      for (let t = start; t <= end; t++) nodes.push(t);
+      out.push(nodes);
+    }
+  }
+  return out;
+}
+
 /** Fractions from counts, plus the CoNLL F1 when MUC, B³ and CEAFe are all there. */
-function scoresFrom(counts: DocumentReport["counts"]): MetricScores {
+function scoresFrom(counts: DocumentReport["counts"], blancRule: BlancRule): MetricScores {
   const out: MetricScores = {};
-  for (const m of COUNT_METRICS) {
+  for (const m of ALL_COUNT_METRICS) {
     const c = counts[m];
     if (c) out[m] = toScore(c);
   }
-  if (counts.blanc) out.blanc = { ...counts.blanc, ...blancScore(counts.blanc) };
-  if (out.muc && out.bcub && out.ceafe) out.conll = { f1: (out.muc.f1 + out.bcub.f1 + out.ceafe.f1) / 3 };
-  if (counts.mcf) out.mcf = toScore(counts.mcf);
+  if (counts.blanc) out.blanc = { ...counts.blanc, ...blancScore(counts.blanc, blancRule) };
+  if (CONLL_METRICS.every((m) => out[m])) {
+    out.conll = { f1: CONLL_METRICS.reduce((sum, m) => sum + out[m]!.f1, 0) / CONLL_METRICS.length };
+  }
   return out;
 }
 

@@ -165,25 +165,34 @@ function links(
 }
 
 /**
- * BLANC recall, precision and F1 (fractions in [0, 1]) from summed link counts, by the
- * reference scorer's TOTALS rules (`ComputeBLANCFromCounts`): each of R, P and F is the mean
- * of the coreference and non-coreference parts (F = (F_c + F_n)/2, not the harmonic mean of
- * R and P). When the key has no coreference links only the non-coreference part is used;
- * when it has no non-coreference links only the coreference part; when it has neither, all
- * are 0. A part's ratio with a zero denominator is 0.
+ * How BLANC's two parts are averaged:
+ * - `reference` (the CoNLL reference scorer v8.01, `ComputeBLANCFromCounts`): the coreference
+ *   part is left out when the KEY has no coreference links, the non-coreference part when the
+ *   key has no non-coreference links;
+ * - `corefud` (the CorefUD scorer v1.2, `evaluate_documents` with `[blancc, blancn]`): a part is
+ *   left out only when both its key and its response denominators are 0.
+ */
+export type BlancRule = "reference" | "corefud";
+
+/**
+ * BLANC recall, precision and F1 (fractions in [0, 1]) from summed link counts. Each of R, P
+ * and F is the mean over the parts kept by `rule` (F = mean of the parts' F1, not the harmonic
+ * mean of R and P); all are 0 when no part is kept. A part's ratio with a zero denominator is 0.
  *
  * @param c link counts, e.g. `blanc`'s summed over documents
+ * @param rule which parts are kept (see `BlancRule`); `reference` by default
  * @returns fractions in [0, 1]; never throws
  */
-export function blancScore(c: BlancCounts): { recall: number; precision: number; f1: number } {
+export function blancScore(c: BlancCounts, rule: BlancRule = "reference"): { recall: number; precision: number; f1: number } {
   const rc = ratio(c.coref.recallNum, c.coref.recallDen);
   const pc = ratio(c.coref.precisionNum, c.coref.precisionDen);
   const rn = ratio(c.noncoref.recallNum, c.noncoref.recallDen);
   const pn = ratio(c.noncoref.precisionNum, c.noncoref.precisionDen);
   const fc = harmonicMean(pc, rc);
   const fn = harmonicMean(pn, rn);
-  const noCoref = c.coref.recallDen === 0;
-  const noNon = c.noncoref.recallDen === 0;
+  const noCoref = rule === "reference" ? c.coref.recallDen === 0 : c.coref.recallDen === 0 && c.coref.precisionDen === 0;
+  const noNon =
+    rule === "reference" ? c.noncoref.recallDen === 0 : c.noncoref.recallDen === 0 && c.noncoref.precisionDen === 0;
   if (noCoref && noNon) return { recall: 0, precision: 0, f1: 0 };
   if (noCoref) return { recall: rn, precision: pn, f1: fn };
   if (noNon) return { recall: rc, precision: pc, f1: fc };

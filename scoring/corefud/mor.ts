@@ -1,0 +1,92 @@
+/**
+ * MOR, the mention overlap ratio (Žabokrtský et al. 2022, "Findings of the Shared Task on
+ * Multilingual Coreference Resolution", CRAC 2022, Section 4), as the CorefUD scorer v1.2
+ * computes it (`mention_overlap` in `scorer/eval/evaluator.py`).
+ *
+ * It does not use the mention alignment: key and response mentions (every occurrence in an
+ * entity, after singleton and zero filtering) are paired 1-to-1 so that the total number of
+ * shared nodes is maximal. Then
+ *   recall = Σ overlap / Σ_{key mentions} |K|,  precision = Σ overlap / Σ_{response mentions} |S|.
+ * Upstream solves one dense assignment per group of mentions whose spans chain-overlap; the
+ * maximum total is the same as the sum over connected groups of mentions that share a node,
+ * which is what is solved here, on sparse overlaps, in time linear in the overlaps.
+ */
+import type { Counts } from "../metrics/counts.js";
+import { maxWeightMatching, type WeightedEdge } from "../metrics/assignment.js";
+
+/**
+ * MOR counts of one document.
+ *
+ * @param key the key mentions' node sets (ascending node codes; any integers), one per occurrence
+ * @param response the response mentions' node sets
+ * @returns recallNum = precisionNum = the maximum total overlap (an integer number of nodes);
+ *   recallDen = Σ |K|; precisionDen = Σ |S|. Never throws.
+ */
+export function mentionOverlap(key: readonly (readonly number[])[], response: readonly (readonly number[])[]): Counts {
+  let recallDen = 0;
+  for (const k of key) recallDen += k.length;
+  let precisionDen = 0;
+  for (const s of response) precisionDen += s.length;
+
+  // Key mentions holding each node, then overlaps |K ∩ S| by walking the response's nodes.
+  const holders = new Map<number, number[]>();
+  key.forEach((k, i) => {
+    for (const node of k) {
+      const list = holders.get(node);
+      if (list) list.push(i);
+      else holders.set(node, [i]);
+    }
+  });
+  const edges: WeightedEdge[] = [];
+  const overlap = new Map<number, number>();
+  response.forEach((s, j) => {
+    overlap.clear();
+    for (const node of s) {
+      const list = holders.get(node);
+      if (list) for (const i of list) overlap.set(i, (overlap.get(i) ?? 0) + 1);
+    }
+    for (const [i, w] of overlap) edges.push({ left: i, right: j, weight: w });
+  });
+  const total = optimalTotal(key.length, response.length, edges);
+  return { recallNum: total, recallDen, precisionNum: total, precisionDen };
+}
+
+/** Maximum-weight matching total, solved per connected component of the overlap graph. */
+function optimalTotal(left: number, right: number, edges: WeightedEdge[]): number {
+  if (edges.length === 0) return 0;
+  const parent = Int32Array.from({ length: left + right }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const e of edges) {
+    const a = find(e.left);
+    const b = find(left + e.right);
+    if (a !== b) parent[a] = b;
+  }
+  const groups = new Map<number, WeightedEdge[]>();
+  for (const e of edges) {
+    const g = find(e.left);
+    const list = groups.get(g);
+    if (list) list.push(e);
+    else groups.set(g, [e]);
+  }
+  let total = 0;
+  for (const list of groups.values()) {
+    if (list.length === 1) {
+      total += list[0].weight;
+      continue;
+    }
+    const l = new Map<number, number>();
+    const r = new Map<number, number>();
+    const local: WeightedEdge[] = list.map((e) => {
+      let a = l.get(e.left);
+      if (a === undefined) l.set(e.left, (a = l.size));
+      let b = r.get(e.right);
+      if (b === undefined) r.set(e.right, (b = r.size));
+      return { left: a, right: b, weight: e.weight };
+    });
+    total += maxWeightMatching(l.size, r.size, local).total;
+  }
+  return total;
+}
