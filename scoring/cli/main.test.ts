@@ -2,12 +2,14 @@
  * The `corefboard score` command: output shapes, options and exit codes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { EXIT_FORMAT, EXIT_OK, EXIT_USAGE, main } from "./main.js";
+import { METRICS, SELECTABLE_METRICS } from "../metrics/registry.js";
+import { CRAC_PRESET } from "../presets.js";
+import { EXIT_FORMAT, EXIT_OK, EXIT_USAGE, evaluateOptionsFrom, main, parseMetrics } from "./main.js";
 
 /** A new temp folder, removed after the tests. */
 const tempDirs: string[] = [];
@@ -31,6 +33,96 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
   return { code, stdout, stderr };
 }
+
+describe("score options", () => {
+  const base = { bcubWeighting: "mention" as const };
+
+  it("default to exact match, dependent zeros, singletons and zeros kept, the default metrics", () => {
+    expect(evaluateOptionsFrom(base)).toEqual({
+      match: "exact",
+      zeroMatch: "dependent",
+      removeSingletons: false,
+      removeZeros: false,
+      metrics: [...METRICS],
+      bcubWeighting: "mention",
+    });
+  });
+
+  it("--preset crac expands to CRAC_PRESET: head match, dependent zeros, no singletons, the CorefUD scorer's metrics", () => {
+    expect(CRAC_PRESET).toEqual({
+      match: "head",
+      zeroMatch: "dependent",
+      removeSingletons: true,
+      removeZeros: false,
+      metrics: ["muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mor", "zero"],
+    });
+    const o = evaluateOptionsFrom({ ...base, preset: "crac" });
+    expect(o).toMatchObject({ match: "head", zeroMatch: "dependent", removeSingletons: true, removeZeros: false });
+    expect(o.metrics).toEqual([...CRAC_PRESET.metrics]);
+  });
+
+  it("explicit options win over the preset, one by one", () => {
+    expect(evaluateOptionsFrom({ ...base, preset: "crac", match: "partial" })).toMatchObject({ match: "partial", removeSingletons: true, zeroMatch: "dependent" });
+    expect(evaluateOptionsFrom({ ...base, preset: "crac", removeSingletons: false })).toMatchObject({ match: "head", removeSingletons: false });
+    expect(evaluateOptionsFrom({ ...base, preset: "crac", zeroMatch: "linear", removeZeros: true })).toMatchObject({ match: "head", zeroMatch: "linear", removeZeros: true });
+    expect(evaluateOptionsFrom({ ...base, preset: "crac", metrics: "conll,mor" }).metrics).toEqual(["muc", "bcub", "ceafe", "mor"]);
+    expect(evaluateOptionsFrom({ ...base, match: "head", removeSingletons: true })).toMatchObject({ match: "head", removeSingletons: true, metrics: [...METRICS] });
+  });
+
+  it("--metrics accepts every selectable metric of the registry, and conll", () => {
+    expect(parseMetrics(SELECTABLE_METRICS.join(","))).toEqual([...SELECTABLE_METRICS]);
+    for (const m of SELECTABLE_METRICS) expect(parseMetrics(` ${m.toUpperCase()} `)).toEqual([m]);
+    expect(parseMetrics("mor,conll,mor")).toEqual(["mor", "muc", "bcub", "ceafe"]);
+    expect(() => parseMetrics("mcf")).toThrow(`unknown metric "mcf"; choose from ${SELECTABLE_METRICS.join(", ")}, conll`);
+    expect(() => parseMetrics(" , ")).toThrow("--metrics names no metric");
+  });
+
+  it("parses the flags from the command line", async () => {
+    // Flags reach evaluate: on CoNLL-2012 input, --preset crac asks for head match, which
+    // needs heads, and --match exact on top of it scores with the preset's other settings.
+    const crac = await run("score", KEY, RESPONSE, "--preset", "crac");
+    expect(crac.code).toBe(EXIT_USAGE);
+    expect(crac.stderr).toContain("head match needs mention heads, which only CorefUD CoNLL-U input has");
+    expect(crac.stdout).toBe("");
+    for (const match of ["partial", "head"]) {
+      const r = await run("score", KEY, RESPONSE, "--match", match, "--format", "json");
+      expect(r.code).toBe(EXIT_USAGE);
+      expect(r.stderr).toContain(`${match} match needs mention heads`);
+    }
+    for (const bad of [["--match", "fuzzy"], ["--zero-match", "nearest"], ["--preset", "conll"]]) {
+      const r = await run("score", KEY, RESPONSE, ...bad);
+      expect(r.code).toBe(EXIT_USAGE);
+      expect(r.stderr).toContain(`argument '${bad[1]}' is invalid`);
+    }
+  });
+});
+
+describe("corefboard score with matching modes and presets", () => {
+  it("prints the settings line before the table", async () => {
+    const r = await run("score", KEY, RESPONSE);
+    expect(r.stdout.split("\n")[0]).toBe("Scored as CoNLL-2012 (reference scorer v8.01): exact match, singletons kept");
+    const removed = await run("score", KEY, RESPONSE, "--remove-singletons");
+    expect(removed.stdout.split("\n")[0]).toBe("Scored as CoNLL-2012 (reference scorer v8.01): exact match, singletons excluded");
+  });
+
+  it("--preset crac --match exact scores CoNLL-2012 input with the CRAC metrics, MOR and Zeros rows included", async () => {
+    const json = JSON.parse((await run("score", KEY, RESPONSE, "--format", "json", "--preset", "crac", "--match", "exact")).stdout);
+    expect(Object.keys(json.metrics)).toEqual(["muc", "bcub", "ceafm", "ceafe", "lea", "mor", "zero", "blanc", "conll"]);
+    // Singletons excluded: TC-A's key {a} {bc} {def} keeps 5 of its 6 mentions.
+    expect(json.metrics.bcub.recall_den).toBe(5);
+    // No empty nodes in CoNLL-2012 input: no zeros on either side.
+    expect(json.metrics.zero).toMatchObject({ recall_num: 0, recall_den: 0, precision_num: 0, precision_den: 0 });
+    const kept = JSON.parse((await run("score", KEY, RESPONSE, "--format", "json", "--preset", "crac", "--match", "exact", "--no-remove-singletons")).stdout);
+    expect(kept.metrics.bcub.recall_den).toBe(6);
+
+    const table = await run("score", KEY, RESPONSE, "--preset", "crac", "--match", "exact");
+    expect(table.code).toBe(EXIT_OK);
+    expect(table.stdout.split("\n")[0]).toBe("Scored as CoNLL-2012 (reference scorer v8.01): exact match, singletons excluded");
+    expect(table.stdout).toMatch(/\nMOR\s+\d+\.\d\d%\s+\(\d+ \/ \d+\)/);
+    expect(table.stdout).toMatch(/\nZeros\s+0\.00%\s+\(0 \/ 0\)/);
+    expect(table.stdout).not.toContain("Mentions");
+  });
+});
 
 describe("corefboard score", () => {
   it("prints a table with every metric, its counts and the CoNLL F1", async () => {
@@ -152,6 +244,45 @@ describe("corefboard score", () => {
     const json = await run("score", KEY, bad, "--format", "json");
     expect(json.code).toBe(EXIT_FORMAT);
     expect(JSON.parse(json.stdout).error).toMatchObject({ file: bad, line: 3 });
+  });
+
+  it("the compiled CLI (scripts/build-cli.mjs) prints what the TypeScript CLI prints", async () => {
+    const dist = tempDir();
+    const build = spawnSync(process.execPath, [join(here, "..", "..", "scripts", "build-cli.mjs"), dist], { encoding: "utf8" });
+    expect(build.status, build.stderr).toBe(0);
+    const inputs = JSON.parse(readFileSync(join(dist, "inputs.json"), "utf8"));
+    expect(inputs).toContain("scoring/cli/main.ts");
+    expect(inputs).toContain("scoring/evaluate.ts");
+    expect(inputs.every((p: string) => p.startsWith("scoring/"))).toBe(true);
+    for (const args of [
+      ["score", KEY, RESPONSE],
+      ["score", KEY, RESPONSE, "--format", "json", "--per-document", "--mapped-cluster-f"],
+      ["score", KEY, RESPONSE, "--preset", "crac"],
+    ]) {
+      const expected = await run(...args);
+      const r = spawnSync(process.execPath, [join(here, "bin.mjs"), ...args], { encoding: "utf8", env: { ...process.env, COREFBOARD_CLI_DIST: dist } });
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual(expected);
+    }
+  });
+
+  it("bin.mjs runs the bundle only while no source it lists is newer, else the sources through tsx", () => {
+    const dist = tempDir();
+    writeFileSync(join(dist, "corefboard.mjs"), 'export async function main(argv, io) { io.stdout("bundle\\n"); return 0; }\n');
+    writeFileSync(join(dist, "inputs.json"), JSON.stringify(["scoring/cli/main.ts", "scoring/evaluate.ts"]));
+    const bin = (dir: string) =>
+      spawnSync(process.execPath, [join(here, "bin.mjs"), "score", KEY, RESPONSE, "--metrics", "muc"], { encoding: "utf8", env: { ...process.env, COREFBOARD_CLI_DIST: dir } });
+    const later = Date.now() / 1000 + 3600;
+    utimesSync(join(dist, "corefboard.mjs"), later, later);
+    expect(bin(dist).stdout).toBe("bundle\n");
+    // Older than the sources: the TypeScript CLI runs.
+    utimesSync(join(dist, "corefboard.mjs"), 1, 1);
+    expect(bin(dist).stdout).toContain("MUC");
+    // A listed source that no longer exists, or no list: the TypeScript CLI runs.
+    utimesSync(join(dist, "corefboard.mjs"), later, later);
+    writeFileSync(join(dist, "inputs.json"), JSON.stringify(["scoring/cli/no-such-file.ts"]));
+    expect(bin(dist).stdout).toContain("MUC");
+    rmSync(join(dist, "inputs.json"));
+    expect(bin(dist).stdout).toContain("MUC");
   });
 
   it("runs as `corefboard` through its bin script", () => {

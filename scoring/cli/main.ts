@@ -2,19 +2,40 @@
  * The `corefboard` command line.
  *
  *   corefboard score KEY RESPONSE [--format table|json] [--metrics muc,bcub,...]
- *                                 [--per-document] [--remove-singletons]
+ *                                 [--match exact|partial|head] [--zero-match dependent|linear]
+ *                                 [--remove-singletons | --no-remove-singletons] [--remove-zeros]
+ *                                 [--preset crac] [--per-document]
  *                                 [--bcub-weighting mention|entity]
  *                                 [--input-format conll2012|conllu|jsonlines]
  *                                 [--mapped-cluster-f [threshold]]
  *
- * Exit codes: 0 scored; 2 bad usage (unknown option or metric, unreadable file);
- * 3 a format error in KEY or RESPONSE (printed with file, line and column).
+ * `--preset crac` is `presets.ts`'s `CRAC_PRESET` (head match, singletons excluded, dependent
+ * zeros, the CorefUD scorer's metrics); options given explicitly win over the preset's.
+ *
+ * Exit codes: 0 scored; 2 bad usage (unknown option or metric, unreadable file, a setting the
+ * input cannot have, e.g. head match on CoNLL-2012 input); 3 a format error in KEY or RESPONSE
+ * (printed with file, line and column).
+ *
+ * Startup matters (a participant runs this once per file): the module does no work at load time
+ * beyond defining the commands, and `bin.mjs` runs it from a bundle built at install time
+ * (`scripts/build-cli.mjs`).
  */
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import { MAPPED_F_THRESHOLD } from "../analysis/mapped-cluster-f.js";
-import { evaluate, METRICS, type EvaluateOptions, type MetricName } from "../evaluate.js";
+import {
+  evaluate,
+  MENTION_MATCHES,
+  METRICS,
+  ZERO_MATCHES,
+  type EvaluateOptions,
+  type MentionMatch,
+  type Report,
+  type ZeroMatch,
+} from "../evaluate.js";
 import { CORPUS_FORMATS, readCorpus, type CorpusFormat } from "../formats/index.js";
+import { CONLL_METRICS, SELECTABLE_METRICS, type SelectableMetric } from "../metrics/registry.js";
+import { PRESET_NAMES, PRESETS, presetOptions, type PresetName } from "../presets.js";
 import { FormatError } from "../types.js";
 import { renderTable, reportToJson } from "./format.js";
 
@@ -26,18 +47,24 @@ export interface Io {
 
 /** Exit code: scored (warnings, if any, do not change it). */
 export const EXIT_OK = 0;
-/** Exit code: bad usage (unknown option or metric, unreadable file). */
+/** Exit code: bad usage (unknown option or metric, unreadable file, a setting the input cannot have). */
 export const EXIT_USAGE = 2;
 /** Exit code: a `FormatError` in KEY or RESPONSE. */
 export const EXIT_FORMAT = 3;
 
 class UsageError extends Error {}
 
-interface ScoreOptions {
+/** The options of `corefboard score` as commander parses them (absent when not given). */
+export interface ScoreOptions {
   format: "table" | "json";
   metrics?: string;
   perDocument?: boolean;
+  /** `true` for `--remove-singletons`, `false` for `--no-remove-singletons`. */
   removeSingletons?: boolean;
+  removeZeros?: boolean;
+  match?: MentionMatch;
+  zeroMatch?: ZeroMatch;
+  preset?: PresetName;
   bcubWeighting: "mention" | "entity";
   inputFormat?: CorpusFormat;
   /** `true` for the flag alone, the threshold text when one is given. */
@@ -48,15 +75,15 @@ interface ScoreOptions {
  * Runs the CLI with `argv` (without `node` and the script name).
  *
  * @param argv the arguments, e.g. `["score", "key.conll", "response.conll", "--format", "json"]`
- * @param io where the output goes: the table or JSON (percentages in the table, fractions in
- *   [0, 1] in JSON) to `stdout`, warnings, help and errors to `stderr`
+ * @param io where the output goes: the settings line and the table, or the JSON (percentages in
+ *   the table, fractions in [0, 1] in JSON), to `stdout`; warnings, help and errors to `stderr`
  * @returns the exit code (`EXIT_OK`, `EXIT_USAGE`, `EXIT_FORMAT`, or 1 for an internal
  *   error, whose stack is printed); never throws
  */
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode = EXIT_OK;
   const program = new Command("corefboard")
-    .description("Corefboard's coreference scorer: the CoNLL reference scorer's metrics, fast.")
+    .description("Corefboard's coreference scorer: the CoNLL reference scorer's and the CorefUD scorer's metrics, fast.")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for usage)");
@@ -67,9 +94,28 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .argument("<key>", "key (gold) file")
     .argument("<response>", "response (system output) file")
     .addOption(new Option("--format <format>", "output format").choices(["table", "json"]).default("table"))
-    .option("--metrics <list>", `comma-separated metrics to compute (${METRICS.join(",")}); default all`)
-    .option("--per-document", "also give each document's scores")
+    .option(
+      "--metrics <list>",
+      `comma-separated metrics to compute (${SELECTABLE_METRICS.join(",")}, or conll for ${CONLL_METRICS.join(",")}); default ${METRICS.join(",")}`,
+    )
+    .addOption(
+      new Option("--match <mode>", "mention matching; partial and head need CorefUD CoNLL-U input (default: exact)").choices([
+        ...MENTION_MATCHES,
+      ]),
+    )
+    .addOption(
+      new Option("--zero-match <mode>", "zero matching for CorefUD CoNLL-U input (default: dependent)").choices([...ZERO_MATCHES]),
+    )
     .option("--remove-singletons", "drop singleton entities from key and response before scoring")
+    .option("--no-remove-singletons", "keep singleton entities (the default; overrides a preset)")
+    .option("--remove-zeros", "drop zeros (mentions headed by an empty node) from key and response before scoring")
+    .addOption(
+      new Option(
+        "--preset <name>",
+        "a named setting: crac = --match head --zero-match dependent --remove-singletons --metrics muc,bcub,ceafe,ceafm,lea,blanc,mor,zero (the CorefUD scorer's defaults); options given explicitly win",
+      ).choices([...PRESET_NAMES]),
+    )
+    .option("--per-document", "also give each document's scores")
     .addOption(new Option("--bcub-weighting <weighting>", "B³ weighting").choices(["mention", "entity"]).default("mention"))
     .addOption(new Option("--input-format <format>", "input format (default: from the file extension)").choices([...CORPUS_FORMATS]))
     .option(
@@ -96,12 +142,41 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
+/**
+ * The `evaluate` options that the command-line options ask for: the preset's settings (when
+ * `--preset` is given) with every option given explicitly on top, else `evaluate`'s defaults
+ * (exact match, dependent zeros, singletons and zeros kept, `METRICS`) with the options given.
+ *
+ * @param options the options as commander parsed them (absent when not given)
+ * @returns the options for `evaluate`; `match`, `zeroMatch`, `removeSingletons`, `removeZeros`
+ *   and `metrics` are always set, `bcubWeighting` and `mappedClusterF` as given
+ * @throws UsageError (an `Error`) for an unknown metric, an empty `--metrics`, or a bad
+ *   `--mapped-cluster-f` threshold
+ */
+export function evaluateOptionsFrom(options: Omit<ScoreOptions, "format">): EvaluateOptions {
+  const explicit: EvaluateOptions = {
+    match: options.match,
+    zeroMatch: options.zeroMatch,
+    removeSingletons: options.removeSingletons,
+    removeZeros: options.removeZeros,
+    metrics: options.metrics === undefined ? undefined : parseMetrics(options.metrics),
+  };
+  const base = presetOptions(
+    options.preset === undefined
+      ? { match: "exact", zeroMatch: "dependent", removeSingletons: false, removeZeros: false, metrics: METRICS }
+      : PRESETS[options.preset],
+    explicit,
+  );
+  const out: EvaluateOptions = { ...base, bcubWeighting: options.bcubWeighting };
+  const mappedClusterF = parseMappedClusterF(options.mappedClusterF);
+  if (mappedClusterF !== undefined) out.mappedClusterF = mappedClusterF;
+  return out;
+}
+
 async function score(keyPath: string, responsePath: string, options: ScoreOptions, io: Io): Promise<number> {
-  let metrics: MetricName[];
-  let mappedClusterF: EvaluateOptions["mappedClusterF"];
+  let evaluateOptions: EvaluateOptions;
   try {
-    metrics = parseMetrics(options.metrics);
-    mappedClusterF = parseMappedClusterF(options.mappedClusterF);
+    evaluateOptions = evaluateOptionsFrom(options);
   } catch (error) {
     io.stderr(`corefboard: ${(error as Error).message}\n`);
     return EXIT_USAGE;
@@ -118,16 +193,24 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
   try {
     const key = readCorpus(files[0], keyPath, { format: options.inputFormat });
     const response = readCorpus(files[1], responsePath, { format: options.inputFormat });
-    const report = evaluate(key, response, {
-      metrics,
-      removeSingletons: options.removeSingletons,
-      bcubWeighting: options.bcubWeighting,
-      mappedClusterF,
-    });
+    let report: Report;
+    try {
+      report = evaluate(key, response, evaluateOptions);
+    } catch (error) {
+      // evaluate's RangeErrors are settings the input cannot have (head match on CoNLL-2012
+      // input, key and response in different formats, ...): usage errors. The engine's own
+      // RangeErrors (a stack overflow, an array too long) are internal errors.
+      if (error instanceof RangeError && !ENGINE_RANGE_ERROR.test(error.message)) {
+        io.stderr(`corefboard: ${error.message}\n`);
+        return EXIT_USAGE;
+      }
+      throw error;
+    }
     if (options.format === "json") {
       io.stdout(`${JSON.stringify(reportToJson(report, Boolean(options.perDocument)))}\n`);
     } else {
       for (const w of report.warnings) io.stderr(`warning: ${w.file ? `${w.file}${w.line ? `:${w.line}` : ""}: ` : ""}${w.message}\n`);
+      io.stdout(`${settingsLine(report)}\n\n`);
       if (options.perDocument) {
         for (const d of report.perDocument) io.stdout(`${renderTable(d.scores, `Document ${d.id}${d.missingInResponse ? " (missing in response)" : ""}`)}\n`);
       }
@@ -144,19 +227,41 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
   }
 }
 
-/** Parses `--metrics muc,bcub`; `conll` expands to muc, bcub and ceafe. */
-function parseMetrics(list: string | undefined): MetricName[] {
-  if (list === undefined) return [...METRICS];
-  const out = new Set<MetricName>();
+/** Messages of the RangeErrors V8 itself throws (not a bad setting). */
+const ENGINE_RANGE_ERROR = /^(Maximum call stack size exceeded|Invalid (array|string|typed array) length)/;
+
+/**
+ * The line the table starts with: how the files were scored, e.g.
+ * `Scored as CorefUD (CorefUD scorer v1.2): head match, dependent zero matching, singletons excluded, zeros kept`
+ * or, for CoNLL-2012 and JSON lines input,
+ * `Scored as CoNLL-2012 (reference scorer v8.01): exact match, singletons kept`.
+ */
+export function settingsLine(report: Pick<Report, "scoring">): string {
+  const s = report.scoring;
+  const singletons = s.removeSingletons ? "singletons excluded" : "singletons kept";
+  if (s.mode === "conll2012") return `Scored as CoNLL-2012 (reference scorer v8.01): ${s.match} match, ${singletons}`;
+  const zeros = s.removeZeros ? "zeros removed" : `zeros kept, ${s.zeroMatch} zero matching`;
+  return `Scored as CorefUD (CorefUD scorer v1.2): ${s.match} match, ${singletons}, ${zeros}`;
+}
+
+/**
+ * Parses `--metrics muc,bcub,mor`: ids of `SELECTABLE_METRICS`, case-insensitive, in any order,
+ * repeats ignored; `conll` expands to the CoNLL F1's metrics (muc, bcub, ceafe).
+ *
+ * @returns the metrics named, in the order first named
+ * @throws UsageError for an unknown name or a list that names none
+ */
+export function parseMetrics(list: string): SelectableMetric[] {
+  const out = new Set<SelectableMetric>();
   for (const raw of list.split(",")) {
     const name = raw.trim().toLowerCase();
     if (name === "") continue;
     if (name === "conll") {
-      out.add("muc").add("bcub").add("ceafe");
-    } else if ((METRICS as readonly string[]).includes(name)) {
-      out.add(name as MetricName);
+      for (const m of CONLL_METRICS) out.add(m);
+    } else if ((SELECTABLE_METRICS as readonly string[]).includes(name)) {
+      out.add(name as SelectableMetric);
     } else {
-      throw new UsageError(`unknown metric "${raw.trim()}"; choose from ${[...METRICS, "conll"].join(", ")}`);
+      throw new UsageError(`unknown metric "${raw.trim()}"; choose from ${[...SELECTABLE_METRICS, "conll"].join(", ")}`);
     }
   }
   if (out.size === 0) throw new UsageError("--metrics names no metric");
