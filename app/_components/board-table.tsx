@@ -11,18 +11,16 @@ import type { LeaderboardRow } from "../../lib/services/leaderboard";
 import type { BoardSignificance } from "../../lib/services/significance";
 import { metricHref } from "./metric-link";
 import type { CountScoreJson, MetricsJson } from "../../lib/services/scores";
-import { METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
+import { boardColumns, METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
 import { blancTitle, conllTitle, f1Title, Percent, ratioTitle } from "./board-numbers";
 import { UtcTime } from "./ui";
 
-/** The metrics shown as columns, in order (Mentions is added in front when ranking by it, mapped F at the end when some run has it). */
-const BOARD_METRICS: readonly LeaderboardMetric[] = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
-
-/** The board's metric columns for these rows. */
+/**
+ * The board's metric columns for these rows (`boardColumns`: the standard metrics, Mentions
+ * only when ranking by it, CoNLL, then the optional metrics some row has or the board ranks by).
+ */
 function boardMetrics(rows: readonly LeaderboardRow[], metric: LeaderboardMetric): LeaderboardMetric[] {
-  const metrics: LeaderboardMetric[] = metric === "mentions" ? ["mentions", ...BOARD_METRICS] : [...BOARD_METRICS];
-  if (metric === "mcf" || rows.some((r) => r.scores.mcf)) metrics.push("mcf");
-  return metrics;
+  return boardColumns(metric, (m) => rows.some((r) => r.scores[m] !== undefined));
 }
 
 type Part = "recall" | "precision" | "f1";

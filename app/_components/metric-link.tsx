@@ -1,32 +1,19 @@
 /**
  * Links to the metric explanation pages (`/metrics/<id>`), for table headers and texts.
- * Server-safe and light: it imports only the metric ids' type from lib/metrics-explained
- * (not the explanations, which pull in the scorer), so client components may use it too.
+ * Server-safe and light: the page ids come from lib/validations/metrics (every leaderboard
+ * metric has a page), not from lib/metrics-explained (which pulls in the scorer), so client
+ * components may use it too.
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { MetricId } from "../../lib/metrics-explained";
-import { isLeaderboardMetric, METRIC_LABELS } from "../../lib/validations/metrics";
-
-/** Every page id; `Record` makes the compiler check that this list matches `METRIC_IDS`. */
-const PAGE_IDS: Record<MetricId, true> = {
-  mentions: true,
-  muc: true,
-  bcub: true,
-  ceafm: true,
-  ceafe: true,
-  lea: true,
-  blanc: true,
-  conll: true,
-  mcf: true,
-};
+import { isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
 
 /**
  * Other names of the metrics, as they occur in stored scores, the CLI and other scorers
  * (lower case, without spaces, dashes or underscores), mapped to page ids. Leaderboard
  * metric ids (lib/validations/metrics) are page ids already.
  */
-const ALIASES: Record<string, MetricId> = {
+const ALIASES: Record<string, LeaderboardMetric> = {
   mention: "mentions",
   mentionidentification: "mentions",
   b3: "bcub",
@@ -41,21 +28,26 @@ const ALIASES: Record<string, MetricId> = {
   avg: "conll",
   mappedclusterf: "mcf",
   mappedf: "mcf",
+  mentionoverlap: "mor",
+  mentionoverlapratio: "mor",
+  zeros: "zero",
+  alszeros: "zero",
+  zeroanaphora: "zero",
 };
 
 /** The page id for a metric name, or null when there is no page for it. */
-function pageId(metric: string): MetricId | null {
-  if (Object.hasOwn(PAGE_IDS, metric)) return metric as MetricId;
+function pageId(metric: string): LeaderboardMetric | null {
+  if (isLeaderboardMetric(metric)) return metric;
   const folded = metric.toLowerCase().replace(/[\s_-]/g, "");
-  if (Object.hasOwn(PAGE_IDS, folded)) return folded as MetricId;
+  if (isLeaderboardMetric(folded)) return folded;
   return Object.hasOwn(ALIASES, folded) ? ALIASES[folded] : null;
 }
 
 /**
  * The explanation page of a metric.
  *
- * @param metric a leaderboard metric id (`mentions`, `muc`, `bcub`, `ceafm`, `ceafe`, `lea`,
- *   `blanc`, `conll`, `mcf`) or another common name of one (`b3`, `blanc_coref`, …)
+ * @param metric a leaderboard metric id (`LEADERBOARD_METRICS`: `muc`, `bcub`, …, `conll`) or
+ *   another common name of one (`b3`, `blanc_coref`, `als_zeros`, …)
  * @returns `/metrics/<id>`, or `/metrics` (the list of all metrics) for an unknown name
  */
 export function metricHref(metric: string): string {

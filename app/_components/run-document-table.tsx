@@ -3,24 +3,24 @@
 import { useMemo, useState } from "react";
 import type { MetricsJson } from "../../lib/services/scores";
 import type { SubmissionView } from "../../lib/services/submissions";
+import { boardColumns, METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
 import { conllTitle, f1Title, blancTitle, Percent } from "./board-numbers";
 
 /** One document's scores, as `getSubmissionForViewer` returns them. */
 export type RunDocumentScores = NonNullable<SubmissionView["perDocument"]>[number];
 
-type Column = "document" | "conll" | "muc" | "bcub" | "ceafm" | "ceafe" | "lea" | "blanc";
+type Column = "document" | LeaderboardMetric;
 
-const F1_COLUMNS: { key: Exclude<Column, "document">; label: string }[] = [
-  { key: "conll", label: "CoNLL F1" },
-  { key: "muc", label: "MUC F1" },
-  { key: "bcub", label: "B³ F1" },
-  { key: "ceafm", label: "CEAFm F1" },
-  { key: "ceafe", label: "CEAFe F1" },
-  { key: "lea", label: "LEA F1" },
-  { key: "blanc", label: "BLANC F1" },
-];
+/**
+ * The F1 columns: CoNLL first, then the board's other columns (`boardColumns`: the standard
+ * metrics without Mentions, then the optional metrics some document has).
+ */
+function f1Columns(documents: readonly RunDocumentScores[]): { key: LeaderboardMetric; label: string }[] {
+  const board = boardColumns("conll", (m) => documents.some((d) => d.metrics[m] !== undefined));
+  return ["conll" as const, ...board.filter((m) => m !== "conll")].map((key) => ({ key, label: `${METRIC_LABELS[key]} F1` }));
+}
 
-function f1Of(m: MetricsJson, key: Exclude<Column, "document">): number | null {
+function f1Of(m: MetricsJson, key: LeaderboardMetric): number | null {
   return m[key]?.f1 ?? null;
 }
 
@@ -30,6 +30,7 @@ function f1Of(m: MetricsJson, key: Exclude<Column, "document">): number | null {
  */
 export function RunDocumentTable({ documents }: { documents: RunDocumentScores[] }) {
   const [sort, setSort] = useState<{ column: Column; descending: boolean }>({ column: "document", descending: false });
+  const columns = useMemo(() => f1Columns(documents), [documents]);
   const rows = useMemo(() => {
     const sorted = [...documents];
     const { column, descending } = sort;
@@ -64,7 +65,7 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
                 Document{arrow("document")}
               </button>
             </th>
-            {F1_COLUMNS.map((c) => (
+            {columns.map((c) => (
               <th key={c.key} scope="col" aria-sort={ariaSort(c.key)} className="py-2 pr-4 text-right font-medium">
                 <button type="button" onClick={() => toggle(c.key)} className="uppercase hover:text-zinc-900">
                   {c.label}
@@ -80,7 +81,7 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
               <th scope="row" className="py-1.5 pr-4 text-left font-mono text-xs font-normal">
                 {d.document}
               </th>
-              {F1_COLUMNS.map((c) => (
+              {columns.map((c) => (
                 <td key={c.key} className="py-1.5 pr-4 text-right">
                   <DocumentF1 metrics={d.metrics} column={c.key} />
                 </td>
@@ -93,7 +94,7 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
   );
 }
 
-function DocumentF1({ metrics, column }: { metrics: MetricsJson; column: Exclude<Column, "document"> }) {
+function DocumentF1({ metrics, column }: { metrics: MetricsJson; column: LeaderboardMetric }) {
   if (column === "conll") return metrics.conll ? <Percent value={metrics.conll.f1} title={conllTitle(metrics.conll.f1)} /> : <span>—</span>;
   if (column === "blanc") return metrics.blanc ? <Percent value={metrics.blanc.f1} title={blancTitle(metrics.blanc, "f1")} /> : <span>—</span>;
   const s = metrics[column];

@@ -1,6 +1,7 @@
 /**
- * The full metric table of one submission (or document): rows Mentions, MUC, B³, CEAFm,
- * CEAFe, LEA, BLANC and CoNLL F1; columns recall, precision and F1 as percentages with 2
+ * The full metric table of one submission (or document): a row per count metric in board
+ * order (`COUNT_METRIC_NAMES`: Mentions, MUC, B³, CEAFm, CEAFe, LEA and the optional metrics the
+ * run has), then BLANC and the CoNLL F1; columns recall, precision and F1 as percentages with 2
  * decimals, the numerator/denominator under each recall and precision, and the exact value in
  * the `title` of every number. Server-safe.
  */

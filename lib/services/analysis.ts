@@ -17,7 +17,7 @@ import { NotFoundError } from "../errors";
 import { canViewErrorAnalysis, submissionAccess, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "./db";
-import { documentScoresToJson, type MetricsJson } from "./scores";
+import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "./scores";
 import {
   analyzeDocumentErrors,
   disclosureTable,
@@ -176,7 +176,7 @@ export async function getDocumentAnalysis(viewer: Viewer, submissionId: string, 
     missingInResponse: !responseDoc,
     counts,
     errors,
-    scores: scoreRows.length > 0 ? documentScoresToJson(scoreRows)[0].metrics : null,
+    scores: scoreRows.length > 0 ? documentScoresToJson(scoreRows, blancRuleForGold(gold.fileName))[0].metrics : null,
     documentIds: key.documents.map((d) => d.id),
   };
 }

@@ -121,7 +121,8 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * The CSV columns, in order:
  * - `rank` (empty for baselines and unranked runs), `team`, `system`, `submission_id`,
  *   `submitted_at` (ISO 8601, UTC), `is_baseline` (true/false), `gold_version`, `scorer_version`;
- * - for each of mentions, muc, bcub, ceafm, ceafe, lea: `<m>_recall`, `<m>_precision`,
+ * - for each count metric (`COUNT_METRIC_NAMES`: mentions, muc, bcub, ceafm, ceafe, lea, and the
+ *   optional mcf, mor and zero, always present as columns): `<m>_recall`, `<m>_precision`,
  *   `<m>_f1` (fractions in [0, 1]), `<m>_recall_num`, `<m>_recall_den`, `<m>_precision_num`,
  *   `<m>_precision_den` (exact counts);
  * - `blanc_recall`, `blanc_precision`, `blanc_f1`, then `blanc_coref_*` and `blanc_noncoref_*`

@@ -13,7 +13,7 @@ import { isTeamMember, leaderboardVisibleTo, taskStanding, type Viewer } from ".
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
 import { defaultDb, isUuid, type SubmissionVisibility } from "./db";
 import { loadPhase } from "./phases";
-import { rankingValue, scoresToJson } from "./scores";
+import { rankingValue, scoresToJson, storedMetricNames } from "./scores";
 
 /** Most runs a progress answer holds (the latest ones); quotas keep real teams far below it. */
 export const MAX_PROGRESS_POINTS = 1000;
@@ -79,7 +79,7 @@ export async function getTeamProgress(viewer: Viewer, phaseId: string, teamId: s
       createdAt: true,
       isBaseline: true,
       visibility: true,
-      scores: { where: { metric } },
+      scores: { where: { metric: { in: storedMetricNames(metric) } } },
     },
   });
   const points: ProgressPoint[] = [];

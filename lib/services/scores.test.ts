@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { LEADERBOARD_CSV_COLUMNS, leaderboardCsv, type LeaderboardRow } from "./leaderboard";
-import { documentScoresToJson, scoresToJson, type ScoreRowLike } from "./scores";
+import { blancRuleForGold, documentScoresToJson, scoreRowsFromJson, scoresToJson, storedMetricNames, type ScoreRowLike } from "./scores";
+import { readCorpus } from "../../scoring/formats/index";
+import { evaluate, metricsToJson } from "../../scoring/index";
+import { documentScoreRows, scoreRows } from "../worker/scoring-job";
 
 
 const counts = (metric: string, rn: number, rd: number, pn: number, pd: number): ScoreRowLike => {
@@ -46,24 +49,55 @@ describe("scoresToJson", () => {
     expect(json.conll).toEqual({ f1: 0.61 });
   });
 
-  it("leaves out metrics without rows, and BLANC link counts when they are not stored", () => {
+  it("leaves out metrics without rows, and reads a metric from its stored rows alone", () => {
     expect(scoresToJson([])).toEqual({});
-    expect(scoresToJson([fractionsOnly("blanc", 0.5, 0.5, 0.5)])).toEqual({ blanc: { recall: 0.5, precision: 0.5, f1: 0.5 } });
+    const blancRows = STORED.filter((r) => storedMetricNames("blanc").includes(r.metric));
+    expect(blancRows.map((r) => r.metric).sort()).toEqual(["blanc", "blanc_coref", "blanc_noncoref"]);
+    expect(scoresToJson(blancRows)).toEqual({ blanc: scoresToJson(STORED).blanc });
+    expect(scoresToJson(STORED.filter((r) => storedMetricNames("muc").includes(r.metric)))).toEqual({ muc: scoresToJson(STORED).muc });
+  });
+
+  it("refuses damaged rows the worker never writes: a count metric without counts, BLANC without its link counts", () => {
+    expect(() => scoresToJson([fractionsOnly("muc", 0.5, 0.5, 0.5)])).toThrow('the stored "muc" score has no counts');
+    expect(() => scoresToJson([fractionsOnly("blanc", 0.5, 0.5, 0.5), counts("blanc_coref", 1, 1, 1, 1)])).toThrow("the stored BLANC score has no blanc_noncoref row");
+  });
+
+  it("reads back exactly the rows the worker writes for a report, optional metrics included", () => {
+    const key = readCorpus(KEY_TEXT, "key.conll");
+    const report = evaluate(key, readCorpus(RESPONSE_TEXT, "system.conll"), { mappedClusterF: true });
+    const json = metricsToJson(report.metrics);
+    expect(Object.keys(json)).toContain("mcf");
+    expect(scoreRows(report)).toEqual(scoreRowsFromJson(json));
+    expect(scoresToJson(scoreRows(report))).toEqual(json);
+    // Per document: the stored counts give back evaluate's own scores.
+    const docs = documentScoresToJson(documentScoreRows(report), "reference");
+    expect(docs.map((d) => d.metrics)).toEqual([...report.perDocument].sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => metricsToJson(d.scores)));
+    // mor and zero are stored and read like any count metric.
+    const withOptional = { ...json, mor: json.muc!, zero: json.lea! };
+    expect(scoresToJson(scoreRowsFromJson(withOptional))).toEqual(metricsToJson({ ...report.metrics, mor: report.metrics.muc, zero: report.metrics.lea }));
+    expect(scoreRowsFromJson(withOptional).map((r) => r.metric)).toEqual(["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "mcf", "mor", "zero", "blanc", "blanc_coref", "blanc_noncoref", "conll"]);
   });
 });
+
+/** A two-document key and response (CoNLL-2012). */
+const KEY_TEXT = "#begin document (a); part 0\nx\t(1)\nx\t(1)\nx\t(2)\nx\t(2)\nx\t(3)\n#end document\n#begin document (b); part 0\nx\t(1)\nx\t(1)\n#end document\n";
+const RESPONSE_TEXT = "#begin document (a); part 0\nx\t(1)\nx\t(1)\nx\t(1)\nx\t(2)\nx\t-\n#end document\n#begin document (b); part 0\nx\t(1)\nx\t(2)\n#end document\n";
 
 describe("documentScoresToJson", () => {
   const doc = (document: string, metric: string, rn: number, rd: number, pn: number, pd: number) => ({ document, metric, recallNum: rn, recallDen: rd, precisionNum: pn, precisionDen: pd });
 
   it("derives fractions, BLANC and CoNLL per document from the counts, documents in name order", () => {
-    const out = documentScoresToJson([
+    const out = documentScoresToJson(
+      [
       doc("d2", "muc", 0, 0, 0, 0),
       doc("d1", "muc", 1, 2, 1, 1),
       doc("d1", "bcub", 1, 2, 1, 2),
       doc("d1", "ceafe", 1, 1, 1, 1),
       doc("d1", "blanc_coref", 1, 2, 1, 1),
       doc("d1", "blanc_noncoref", 1, 1, 1, 1),
-    ]);
+      ],
+      "reference",
+    );
     expect(out.map((d) => d.document)).toEqual(["d1", "d2"]);
     const d1 = out[0].metrics;
     expect(d1.muc).toMatchObject({ recall: 0.5, precision: 1, recall_num: 1, recall_den: 2 });
@@ -75,6 +109,17 @@ describe("documentScoresToJson", () => {
     expect(d1.blanc?.coref_links).toEqual({ recall_num: 1, recall_den: 2, precision_num: 1, precision_den: 1 });
     expect(out[1].metrics).toEqual({ muc: { recall: 0, precision: 0, f1: 0, recall_num: 0, recall_den: 0, precision_num: 0, precision_den: 0 } });
     expect(out[1].metrics.conll).toBeUndefined();
+  });
+
+  it("averages BLANC by the rule of the gold key's format", () => {
+    // A key without coreference links, a response with 2 wrong ones.
+    const rows = [doc("d", "blanc_coref", 0, 0, 0, 2), doc("d", "blanc_noncoref", 3, 3, 3, 4)];
+    const fn = (2 * 0.75) / 1.75;
+    expect(documentScoresToJson(rows, "reference")[0].metrics.blanc).toMatchObject({ recall: 1, precision: 0.75, f1: fn });
+    expect(documentScoresToJson(rows, "corefud")[0].metrics.blanc).toMatchObject({ recall: 0.5, precision: 0.375, f1: fn / 2 });
+    expect(blancRuleForGold("crac/en_gum-corefud-dev.conllu")).toBe("corefud");
+    expect(blancRuleForGold("GOLD.CONLLU")).toBe("corefud");
+    for (const name of ["key.conll", "dev.v4_gold_conll", "key.jsonl", "key"]) expect(blancRuleForGold(name)).toBe("reference");
   });
 });
 

@@ -1,50 +1,36 @@
 /**
- * Score rows → the public JSON shape of scores (the CLI's `--format json` shape): fractions
- * in [0, 1], snake_case exact counts.
+ * Stored score rows → the score JSON (`scoring/score-json.ts`, the CLI's `--format json`
+ * shape): fractions in [0, 1], snake_case exact counts.
  *
- * Stored metric names (written by the scoring worker): `mentions`, `muc`, `bcub`, `ceafm`,
- * `ceafe`, `lea` (counts and fractions); `blanc` (fractions) with `blanc_coref` and
+ * Stored metric names (written by the scoring worker, `lib/worker/scoring-job.ts`): each count
+ * metric of the registry (`mentions` … `lea`, and the optional `mcf`, `mor`, `zero` when the task
+ * computes them) with counts and fractions; `blanc` (fractions) with `blanc_coref` and
  * `blanc_noncoref` (the link counts); `conll` (f1 only). DocumentScore rows hold counts only,
- * so per-document fractions, BLANC and CoNLL are derived here the way `scoring/` does.
+ * so per-document fractions, BLANC and CoNLL are derived here as `scoring/` derives them, BLANC
+ * by the averaging rule of the gold key's format ({@link blancRuleForGold}).
  */
-import { blancScore, toScore, type Counts } from "../../scoring/index";
+import { detectFormat } from "../../scoring/formats/index";
+import {
+  countsFromJson,
+  countsToJson,
+  metricsJsonFromCounts,
+  scoreToJson,
+  toScore,
+  type BlancRule,
+  type Counts,
+  type CountScoreJson,
+  type MetricCountsLike,
+  type MetricsJson,
+} from "../../scoring/index";
 import { COUNT_METRIC_NAMES, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
+import type { Db } from "./db";
+
+export type { BlancJson, ConllJson, CountScoreJson, CountsJson, MetricsJson } from "../../scoring/index";
 
 /** Stored metric name of BLANC's coreference-link counts. */
 export const BLANC_COREF = "blanc_coref";
 /** Stored metric name of BLANC's non-coreference-link counts. */
 export const BLANC_NONCOREF = "blanc_noncoref";
-
-/** Exact counts in snake_case. */
-export interface CountsJson {
-  recall_num: number;
-  recall_den: number;
-  precision_num: number;
-  precision_den: number;
-}
-
-/** A count metric: fractions and the counts they come from (counts null only if not stored). */
-export interface CountScoreJson {
-  recall: number;
-  precision: number;
-  f1: number;
-  recall_num: number | null;
-  recall_den: number | null;
-  precision_num: number | null;
-  precision_den: number | null;
-}
-
-/** BLANC: fractions, and the link counts when stored. */
-export interface BlancJson {
-  recall: number;
-  precision: number;
-  f1: number;
-  coref_links?: CountsJson;
-  noncoref_links?: CountsJson;
-}
-
-/** Scores of one submission (or document) by metric; metrics without rows are absent. */
-export type MetricsJson = Partial<Record<CountMetricName, CountScoreJson>> & { blanc?: BlancJson; conll?: { f1: number } };
 
 /** The columns of a Score row that matter here. */
 export interface ScoreRowLike {
@@ -70,24 +56,71 @@ export interface DocumentScoreRowLike {
 
 const isCountMetric = (m: string): m is CountMetricName => (COUNT_METRIC_NAMES as readonly string[]).includes(m);
 
-function countsJson(c: Counts): CountsJson {
-  return { recall_num: c.recallNum, recall_den: c.recallDen, precision_num: c.precisionNum, precision_den: c.precisionDen };
-}
-
-function storedCounts(row: ScoreRowLike): Counts | null {
+/** A stored row's counts; an Error when they are missing (the worker always writes them). */
+function storedCounts(row: ScoreRowLike): Counts {
   const { recallNum, recallDen, precisionNum, precisionDen } = row;
-  if (recallNum === null || recallDen === null || precisionNum === null || precisionDen === null) return null;
+  if (recallNum === null || recallDen === null || precisionNum === null || precisionDen === null) {
+    throw new Error(`the stored "${row.metric}" score has no counts; the scoring worker always stores them, so the run must be scored again`);
+  }
   return { recallNum, recallDen, precisionNum, precisionDen };
 }
 
 /**
- * A submission's corpus scores from its Score rows. Stored fractions are used as they are
- * (they were computed from the same counts); unknown metric names are ignored.
+ * Score rows for scores: the inverse of {@link scoresToJson}. Each count metric becomes a row
+ * with its counts and fractions; BLANC a `blanc` row with its fractions and the
+ * {@link BLANC_COREF} and {@link BLANC_NONCOREF} rows with each part's link counts and
+ * fractions (by `toScore`); CoNLL a `conll` row with its F1. Counts and fractions that a metric
+ * does not have are null.
  *
- * @param rows the submission's Score rows, any order
- * @returns `{mentions|muc|bcub|ceafm|ceafe|lea: {recall, precision, f1, recall_num, recall_den,
- *   precision_num, precision_den}, blanc: {recall, precision, f1, coref_links?, noncoref_links?},
- *   conll: {f1}}`, in display order
+ * @param json a run's corpus scores (`metricsToJson(report.metrics)`)
+ * @returns the rows, without submission and phase ids, in the JSON's order
+ */
+export function scoreRowsFromJson(json: MetricsJson): ScoreRowLike[] {
+  const rows: ScoreRowLike[] = [];
+  const counted = (metric: string, s: CountScoreJson): ScoreRowLike => ({
+    metric,
+    recallNum: s.recall_num,
+    recallDen: s.recall_den,
+    precisionNum: s.precision_num,
+    precisionDen: s.precision_den,
+    recall: s.recall,
+    precision: s.precision,
+    f1: s.f1,
+  });
+  const uncounted = { recallNum: null, recallDen: null, precisionNum: null, precisionDen: null };
+  for (const metric of COUNT_METRIC_NAMES) {
+    const s = json[metric];
+    if (s) rows.push(counted(metric, s));
+  }
+  if (json.blanc) {
+    const b = json.blanc;
+    rows.push({ metric: "blanc", ...uncounted, recall: b.recall, precision: b.precision, f1: b.f1 });
+    rows.push(counted(BLANC_COREF, scoreToJson(toScore(countsFromJson(b.coref_links)))));
+    rows.push(counted(BLANC_NONCOREF, scoreToJson(toScore(countsFromJson(b.noncoref_links)))));
+  }
+  if (json.conll) rows.push({ metric: "conll", ...uncounted, recall: null, precision: null, f1: json.conll.f1 });
+  return rows;
+}
+
+/**
+ * The stored metric names a metric's score is read from: BLANC needs its link-count rows too.
+ *
+ * @param metric a leaderboard metric
+ * @returns e.g. `["muc"]`, `["blanc", "blanc_coref", "blanc_noncoref"]`
+ */
+export function storedMetricNames(metric: LeaderboardMetric): string[] {
+  return metric === "blanc" ? [metric, BLANC_COREF, BLANC_NONCOREF] : [metric];
+}
+
+/**
+ * A submission's corpus scores from its Score rows. Stored fractions are used as they are
+ * (`evaluate` computed them from the same counts, BLANC by its format's rule); unknown metric
+ * names are ignored.
+ *
+ * @param rows the submission's Score rows, any order (a subset is fine: see {@link storedMetricNames})
+ * @returns the score JSON, metrics in registry order
+ * @throws Error when a count metric's row has no counts, or a `blanc` row lacks its link-count
+ *   rows: the worker writes them together, so the stored run is damaged (HTTP 500)
  */
 export function scoresToJson(rows: readonly ScoreRowLike[]): MetricsJson {
   const byMetric = new Map(rows.map((r) => [r.metric, r]));
@@ -95,30 +128,20 @@ export function scoresToJson(rows: readonly ScoreRowLike[]): MetricsJson {
   for (const metric of COUNT_METRIC_NAMES) {
     const row = byMetric.get(metric);
     if (!row) continue;
-    const c = storedCounts(row);
-    const derived = c ? toScore(c) : null;
-    out[metric] = {
-      recall: row.recall ?? derived?.recall ?? 0,
-      precision: row.precision ?? derived?.precision ?? 0,
-      f1: row.f1,
-      recall_num: row.recallNum,
-      recall_den: row.recallDen,
-      precision_num: row.precisionNum,
-      precision_den: row.precisionDen,
-    };
+    const derived = scoreToJson(toScore(storedCounts(row)));
+    out[metric] = { ...derived, recall: row.recall ?? derived.recall, precision: row.precision ?? derived.precision, f1: row.f1 };
   }
   const blanc = byMetric.get("blanc");
   if (blanc) {
     const coref = byMetric.get(BLANC_COREF);
     const noncoref = byMetric.get(BLANC_NONCOREF);
-    const corefCounts = coref && storedCounts(coref);
-    const noncorefCounts = noncoref && storedCounts(noncoref);
+    if (!coref || !noncoref) throw new Error(`the stored BLANC score has no ${!coref ? BLANC_COREF : BLANC_NONCOREF} row; the scoring worker always stores both link counts, so the run must be scored again`);
     out.blanc = {
       recall: blanc.recall ?? 0,
       precision: blanc.precision ?? 0,
       f1: blanc.f1,
-      ...(corefCounts ? { coref_links: countsJson(corefCounts) } : {}),
-      ...(noncorefCounts ? { noncoref_links: countsJson(noncorefCounts) } : {}),
+      coref_links: countsToJson(storedCounts(coref)),
+      noncoref_links: countsToJson(storedCounts(noncoref)),
     };
   }
   const conll = byMetric.get("conll");
@@ -127,42 +150,53 @@ export function scoresToJson(rows: readonly ScoreRowLike[]): MetricsJson {
 }
 
 /**
- * Per-document scores from DocumentScore rows: fractions from the counts (as `toScore`),
- * BLANC from its link counts (as `blancScore`), CoNLL as the mean of the document's MUC, B³
- * and CEAFe F1 when all three are there.
+ * BLANC's averaging rule for runs scored against a gold key: `evaluate` scores CorefUD CoNLL-U
+ * input (`.conllu`) as the CorefUD scorer does (`corefud`: a part is dropped only when both its
+ * denominators are 0) and everything else as the CoNLL reference scorer does (`reference`: a
+ * part is dropped when the key has no links of its kind). See `scoring/metrics/blanc.ts`.
  *
- * @returns one entry per document, in document-name order
+ * @param goldFileName the gold key's file name; its extension picks the reader (`detectFormat`)
  */
-export function documentScoresToJson(rows: readonly DocumentScoreRowLike[]): { document: string; metrics: MetricsJson }[] {
-  const docs = new Map<string, Map<string, Counts>>();
-  for (const r of rows) {
-    let m = docs.get(r.document);
-    if (!m) docs.set(r.document, (m = new Map()));
-    m.set(r.metric, { recallNum: r.recallNum, recallDen: r.recallDen, precisionNum: r.precisionNum, precisionDen: r.precisionDen });
-  }
-  return [...docs.keys()].sort().map((document) => {
-    const counts = docs.get(document)!;
-    const metrics: MetricsJson = {};
-    for (const [metric, c] of counts) {
-      if (!isCountMetric(metric)) continue;
-      const s = toScore(c);
-      metrics[metric] = { recall: s.recall, precision: s.precision, f1: s.f1, ...countsJson(c) };
-    }
-    const coref = counts.get(BLANC_COREF);
-    const noncoref = counts.get(BLANC_NONCOREF);
-    if (coref && noncoref) {
-      metrics.blanc = { ...blancScore({ coref, noncoref }), coref_links: countsJson(coref), noncoref_links: countsJson(noncoref) };
-    }
-    if (metrics.muc && metrics.bcub && metrics.ceafe) metrics.conll = { f1: (metrics.muc.f1 + metrics.bcub.f1 + metrics.ceafe.f1) / 3 };
-    return { document, metrics: orderMetrics(metrics) };
-  });
+export function blancRuleForGold(goldFileName: string): BlancRule {
+  return detectFormat(goldFileName) === "conllu" ? "corefud" : "reference";
 }
 
-/** The same metrics in display order. */
-function orderMetrics(m: MetricsJson): MetricsJson {
-  const out: Record<string, unknown> = {};
-  for (const key of [...COUNT_METRIC_NAMES, "blanc", "conll"] as const) if (m[key]) out[key] = m[key];
-  return out as MetricsJson;
+/**
+ * BLANC's averaging rule for a scored run: that of the gold key version it was scored against.
+ *
+ * @param run the run's phase and gold version (null when not scored: `reference`, it has no counts)
+ * @returns the rule ({@link blancRuleForGold}); `reference` when that gold version is gone
+ */
+export async function blancRuleForRun(db: Db, run: { phaseId: string; goldVersion: number | null }): Promise<BlancRule> {
+  if (run.goldVersion === null) return "reference";
+  const gold = await db.goldKey.findUnique({ where: { phaseId_version: { phaseId: run.phaseId, version: run.goldVersion } }, select: { fileName: true } });
+  return gold ? blancRuleForGold(gold.fileName) : "reference";
+}
+
+/**
+ * Per-document scores from DocumentScore rows: fractions from the counts (as `toScore`),
+ * BLANC from its link counts (as `blancScore` with `blancRule`), CoNLL as the mean of the
+ * document's MUC, B³ and CEAFe F1 when all three are there (`metricsJsonFromCounts`).
+ *
+ * @param rows DocumentScore rows of one run; unknown metric names are ignored
+ * @param blancRule the rule of the run's gold key ({@link blancRuleForRun})
+ * @returns one entry per document, in document-name order, metrics in registry order
+ */
+export function documentScoresToJson(rows: readonly DocumentScoreRowLike[], blancRule: BlancRule): { document: string; metrics: MetricsJson }[] {
+  const docs = new Map<string, { counts: MetricCountsLike; coref?: Counts; noncoref?: Counts }>();
+  for (const r of rows) {
+    let doc = docs.get(r.document);
+    if (!doc) docs.set(r.document, (doc = { counts: {} }));
+    const c: Counts = { recallNum: r.recallNum, recallDen: r.recallDen, precisionNum: r.precisionNum, precisionDen: r.precisionDen };
+    if (isCountMetric(r.metric)) doc.counts[r.metric] = c;
+    else if (r.metric === BLANC_COREF) doc.coref = c;
+    else if (r.metric === BLANC_NONCOREF) doc.noncoref = c;
+  }
+  return [...docs.keys()].sort().map((document) => {
+    const { counts, coref, noncoref } = docs.get(document)!;
+    if (coref && noncoref) counts.blanc = { coref, noncoref };
+    return { document, metrics: metricsJsonFromCounts(counts, blancRule) };
+  });
 }
 
 /**

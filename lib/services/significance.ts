@@ -19,7 +19,7 @@ import {
 } from "../../scoring/analysis/index";
 import { defaultDb, isUuid, type Db, type Prisma } from "./db";
 import type { Leaderboard } from "./leaderboard";
-import { BLANC_COREF, BLANC_NONCOREF, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { BLANC_COREF, BLANC_NONCOREF, blancRuleForRun, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import type { LeaderboardMetric } from "../validations/metrics";
 
 /** Significance level of the leaderboard's markers. */
@@ -212,8 +212,10 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   let perDocument: RunComparison["documents"] = null;
   if ((await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))) {
     const rows = await db.documentScore.findMany({ where: { submissionId: { in: [a.s.id, b.s.id] } } });
+    // Both runs were scored against the same gold version (checked above), so one BLANC rule.
+    const blancRule = await blancRuleForRun(db, { phaseId: phase.id, goldVersion: a.s.goldVersion });
     const f1 = (id: string) =>
-      new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id)).map((d) => [d.document, valueOf(d.metrics, documentMetric)]));
+      new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id), blancRule).map((d) => [d.document, valueOf(d.metrics, documentMetric)]));
     const fa = f1(a.s.id);
     const fb = f1(b.s.id);
     perDocument = [...fa.keys()]

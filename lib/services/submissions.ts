@@ -26,7 +26,7 @@ import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
 import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
-import { documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { blancRuleForRun, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "./teams";
 import { assertUploadSize, cleanFileName, validateUpload } from "./uploads";
 
@@ -251,7 +251,7 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
         }
       : {}),
     scores: s.scores.length > 0 ? scoresToJson(s.scores) : null,
-    perDocument: showDocuments && documentRows.length > 0 ? documentScoresToJson(documentRows) : null,
+    perDocument: showDocuments && documentRows.length > 0 ? documentScoresToJson(documentRows, await blancRuleForRun(db, s)) : null,
     perDocumentWithheld: viewerIsTeamMember && !showDocuments,
     viewerIsTeamMember,
     viewerIsOrganizer,

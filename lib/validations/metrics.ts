@@ -1,48 +1,113 @@
 /**
- * Metric names used by tasks (primary metric), leaderboards and stored Score rows.
- * They are the scorer's metric names (`scoring/` METRICS) plus the derived `conll`.
+ * Metric names used by tasks (primary metric), leaderboards and stored Score rows: the
+ * scorer's metric registry (`scoring/metrics/registry.ts`: ids, kinds, CoNLL members, optional
+ * metrics) plus the derived `conll`, with what lib adds on top of it: a label for people and a
+ * position on boards ({@link METRIC_DISPLAY}).
+ *
+ * Every list of metrics in lib/ and app/ is derived here; `metrics.test.ts` here fails when
+ * a registry metric lacks a label, a board position or an explanation page, and when another
+ * file writes a list of metric ids out. Adding a metric to the registry then means one entry
+ * in {@link METRIC_DISPLAY} and one explanation in `lib/metrics-explained.ts`.
+ *
+ * Optional metrics (`mcf`, `mor`, `zero`) are computed only by tasks that switch them on; pages
+ * hide them when no run shown has them ({@link shownMetrics}).
  */
 import { z } from "zod";
+import { CONLL_METRICS, METRIC_REGISTRY, type AnyCountMetric, type MetricId } from "../../scoring/metrics/registry";
+
+/** Any metric a leaderboard can rank by: a registry metric or the derived CoNLL F1. */
+export type LeaderboardMetric = MetricId | "conll";
+
+/** What lib adds to a registry metric. */
+export interface MetricDisplay {
+  /** Short name for table headers, e.g. "B³". */
+  label: string;
+  /** Place on boards, selectors and metric tables: smaller first, distinct. */
+  position: number;
+}
 
 /**
- * Metrics with recall/precision numerators and denominators, in display order. `mcf`
- * (mapped cluster F) is optional: only tasks that switch it on have it.
+ * Label and board position of every registry metric (the compiler checks that each has one).
+ * Optional metrics come after the standard ones.
  */
-export const COUNT_METRIC_NAMES = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "mcf"] as const;
+export const METRIC_DISPLAY: Readonly<Record<MetricId, MetricDisplay>> = {
+  mentions: { label: "Mentions", position: 0 },
+  muc: { label: "MUC", position: 1 },
+  bcub: { label: "B³", position: 2 },
+  ceafm: { label: "CEAFm", position: 3 },
+  ceafe: { label: "CEAFe", position: 4 },
+  lea: { label: "LEA", position: 5 },
+  blanc: { label: "BLANC", position: 6 },
+  mcf: { label: "Mapped F", position: 7 },
+  mor: { label: "MOR", position: 8 },
+  zero: { label: "Zeros", position: 9 },
+};
 
-/** Metrics only some tasks compute (see `Task.mappedClusterF`); pages hide them when no run has them. */
-export const OPTIONAL_METRIC_NAMES: readonly LeaderboardMetric[] = ["mcf"];
+/** Registry metrics in board order. */
+const BOARD_ORDER: readonly MetricId[] = METRIC_REGISTRY.map((m) => m.id).sort((a, b) => METRIC_DISPLAY[a].position - METRIC_DISPLAY[b].position);
 
-/** Every metric a leaderboard can rank by, in display order. */
-export const LEADERBOARD_METRICS = [...COUNT_METRIC_NAMES, "blanc", "conll"] as const;
+/** Every metric a leaderboard can rank by: the registry's in board order, then `conll`. */
+export const LEADERBOARD_METRICS: readonly LeaderboardMetric[] = [...BOARD_ORDER, "conll"];
+
+/** Metrics with recall/precision numerators and denominators (registry kind `counts`), in board order. */
+export const COUNT_METRIC_NAMES: readonly AnyCountMetric[] = BOARD_ORDER.filter((m): m is AnyCountMetric => METRIC_REGISTRY.some((r) => r.id === m && r.kind === "counts"));
 
 /** One of {@link COUNT_METRIC_NAMES}. */
-export type CountMetricName = (typeof COUNT_METRIC_NAMES)[number];
-/** One of {@link LEADERBOARD_METRICS}. */
-export type LeaderboardMetric = (typeof LEADERBOARD_METRICS)[number];
+export type CountMetricName = AnyCountMetric;
+
+/** Metrics only some tasks compute, in board order; pages hide them when no run has them. */
+export const OPTIONAL_METRIC_NAMES: readonly LeaderboardMetric[] = BOARD_ORDER.filter((m) => METRIC_REGISTRY.some((r) => r.id === m && r.optional));
+
+/** The metrics whose F1 the CoNLL F1 averages (MUC, B³, CEAFe), from the registry. */
+export const CONLL_PARTS: readonly AnyCountMetric[] = CONLL_METRICS;
+
+/** Every metric with an explanation page (`/metrics/<id>`, `lib/metrics-explained.ts`): every leaderboard metric. */
+export const METRIC_IDS: readonly LeaderboardMetric[] = LEADERBOARD_METRICS;
 
 /** Default primary metric of a task: the CoNLL F1 (mean of MUC, B³ and CEAFe F1). */
 export const DEFAULT_PRIMARY_METRIC: LeaderboardMetric = "conll";
 
-/** Person-readable names, e.g. for table headers. */
-export const METRIC_LABELS: Record<LeaderboardMetric, string> = {
-  mentions: "Mentions",
-  muc: "MUC",
-  bcub: "B³",
-  ceafm: "CEAFm",
-  ceafe: "CEAFe",
-  lea: "LEA",
-  blanc: "BLANC",
+/** Person-readable names, e.g. for table headers: the registry metrics' labels and "CoNLL". */
+export const METRIC_LABELS: Readonly<Record<LeaderboardMetric, string>> = {
+  ...(Object.fromEntries(BOARD_ORDER.map((m) => [m, METRIC_DISPLAY[m].label])) as Record<MetricId, string>),
   conll: "CoNLL",
-  mcf: "Mapped F",
 };
 
 /** A metric name from a form or query string. */
-export const metricSchema = z.enum(LEADERBOARD_METRICS, {
+export const metricSchema = z.enum(LEADERBOARD_METRICS as [LeaderboardMetric, ...LeaderboardMetric[]], {
   error: `must be one of ${LEADERBOARD_METRICS.join(", ")}`,
 });
 
 /** True when `name` is one of {@link LEADERBOARD_METRICS}. */
 export function isLeaderboardMetric(name: string): name is LeaderboardMetric {
   return (LEADERBOARD_METRICS as readonly string[]).includes(name);
+}
+
+/** True for the optional metrics ({@link OPTIONAL_METRIC_NAMES}). */
+export function isOptionalMetric(metric: LeaderboardMetric): boolean {
+  return OPTIONAL_METRIC_NAMES.includes(metric);
+}
+
+/**
+ * The metrics a page shows: `metrics` in their order, without the optional ones that no run
+ * shown has (see {@link OPTIONAL_METRIC_NAMES}).
+ *
+ * @param metrics candidate metrics, in display order
+ * @param has whether some run shown has the metric (or the page ranks by it)
+ */
+export function shownMetrics(metrics: readonly LeaderboardMetric[], has: (metric: LeaderboardMetric) => boolean): LeaderboardMetric[] {
+  return metrics.filter((m) => !isOptionalMetric(m) || has(m));
+}
+
+/**
+ * The score columns of a leaderboard, in order: the standard metrics in board order (Mentions
+ * only when the board ranks by it), the CoNLL F1, then the optional metrics that some row has or
+ * that the board ranks by.
+ *
+ * @param ranked the board's ranking metric
+ * @param has whether some row of the board has the metric
+ */
+export function boardColumns(ranked: LeaderboardMetric, has: (metric: LeaderboardMetric) => boolean): LeaderboardMetric[] {
+  const standard = BOARD_ORDER.filter((m) => !isOptionalMetric(m) && (m !== "mentions" || m === ranked));
+  return [...standard, "conll", ...OPTIONAL_METRIC_NAMES.filter((m) => m === ranked || has(m))];
 }

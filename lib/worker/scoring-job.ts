@@ -32,13 +32,14 @@ import { readFileSync } from "node:fs";
 import { getPrisma, type PrismaClient } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { findActiveGold } from "../services/gold";
-import { BLANC_COREF, BLANC_NONCOREF, type DocumentScoreRowLike, type ScoreRowLike } from "../services/scores";
+import { BLANC_COREF, BLANC_NONCOREF, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowLike } from "../services/scores";
+import { COUNT_METRIC_NAMES } from "../validations/metrics";
 import { unpackFile } from "../storage";
 import { claimSubmission, ErrorStage, finishClaim, releaseClaim, type Claim } from "../submission-states";
 import { scoringConfig, type ScoringConfig } from "./config";
 import { ScoringOutOfMemoryError, ScoringTimeoutError, sharedScoringPool, type ScoringPool } from "./scoring-pool";
 import type { ThreadResult } from "./scoring-thread";
-import { COUNT_METRICS, OPTIONAL_METRICS, toScore, type Counts, type Report, type Score } from "../../scoring/index";
+import { metricsToJson, type Counts, type Report } from "../../scoring/index";
 import type { RunAnalysisResult } from "../../scoring/analysis/index";
 
 /** What {@link scoreSubmission} did. */
@@ -259,34 +260,23 @@ function unpackOrFail(stored: { gzip: Uint8Array; sha256: string }, message: str
 }
 
 /**
- * The Score rows for a report, one per metric: the count metrics (mentions, muc, bcub,
- * ceafm, ceafe, lea) and `blanc_coref`/`blanc_noncoref` with exact counts and fractions;
- * `blanc` with fractions only; `conll` with F1 only. Fractions are in [0, 1].
+ * The Score rows for a report, one per stored metric name: the report's score JSON
+ * (`metricsToJson`) flattened by `scoreRowsFromJson` (every count metric present, optional ones
+ * included, and `blanc_coref`/`blanc_noncoref` with exact counts and fractions; `blanc` with
+ * fractions only; `conll` with F1 only). `scoresToJson` reads them back. Fractions are in [0, 1].
  *
  * @param report from `evaluate`
  * @returns the rows without submission and phase ids (metrics the report lacks are absent)
  */
 export function scoreRows(report: Report): ScoreRowLike[] {
-  const rows: ScoreRowLike[] = [];
-  const m = report.metrics;
-  const counted = (metric: string, s: Score): ScoreRowLike => ({ metric, ...pick(s), recall: s.recall, precision: s.precision, f1: s.f1 });
-  const uncounted = { recallNum: null, recallDen: null, precisionNum: null, precisionDen: null };
-  for (const metric of [...COUNT_METRICS, ...OPTIONAL_METRICS]) {
-    const s = m[metric];
-    if (s) rows.push(counted(metric, s));
-  }
-  if (m.blanc) {
-    rows.push({ metric: "blanc", ...uncounted, recall: m.blanc.recall, precision: m.blanc.precision, f1: m.blanc.f1 });
-    rows.push(counted(BLANC_COREF, toScore(m.blanc.coref)), counted(BLANC_NONCOREF, toScore(m.blanc.noncoref)));
-  }
-  if (m.conll) rows.push({ metric: "conll", ...uncounted, recall: null, precision: null, f1: m.conll.f1 });
-  return rows;
+  return scoreRowsFromJson(metricsToJson(report.metrics));
 }
 
 /**
- * The DocumentScore rows for a report: per key document, one row per metric with counts
- * (mentions, muc, bcub, ceafm, ceafe, lea, blanc_coref, blanc_noncoref). `blanc` and `conll`
- * have no counts of their own and follow from these rows.
+ * The DocumentScore rows for a report: per key document, one row per metric with counts (each
+ * count metric present, optional ones included, then `blanc_coref` and `blanc_noncoref`).
+ * `blanc` and `conll` have no counts of their own and follow from these rows
+ * (`documentScoresToJson`).
  *
  * @param report from `evaluate`
  * @returns the rows without the submission id
@@ -294,7 +284,7 @@ export function scoreRows(report: Report): ScoreRowLike[] {
 export function documentScoreRows(report: Report): DocumentScoreRowLike[] {
   const rows: DocumentScoreRowLike[] = [];
   for (const doc of report.perDocument) {
-    for (const metric of [...COUNT_METRICS, ...OPTIONAL_METRICS]) {
+    for (const metric of COUNT_METRIC_NAMES) {
       const c = doc.counts[metric];
       if (c) rows.push({ document: doc.id, metric, ...pick(c) });
     }
@@ -306,7 +296,7 @@ export function documentScoreRows(report: Report): DocumentScoreRowLike[] {
   return rows;
 }
 
-/** Only the four counts (a Score also carries its fractions). */
+/** Only the four counts. */
 function pick(c: Counts): Counts {
   return { recallNum: c.recallNum, recallDen: c.recallDen, precisionNum: c.precisionNum, precisionDen: c.precisionDen };
 }

@@ -5,9 +5,11 @@
  * leaderboards visible to everyone.
  *
  * Answers 200 with status, metadata, `goldVersion` and `scorerVersion`, and `metrics` (the
- * CLI JSON shape: `{mentions|muc|bcub|ceafm|ceafe|lea: {recall, precision, f1, recall_num,
- * recall_den, precision_num, precision_den}, blanc: {recall, precision, f1, coref_links,
- * noncoref_links}, conll: {f1}}`, fractions in [0, 1]) once scored, else null. The team
+ * score JSON of `scoring/score-json.ts`, as the CLI prints it: `{<count metric>: {recall,
+ * precision, f1, recall_num, recall_den, precision_num, precision_den}, blanc: {recall,
+ * precision, f1, coref_links, noncoref_links}, conll: {f1}}`, the count metrics being mentions,
+ * muc, bcub, ceafm, ceafe, lea and, for tasks that compute them, mcf, mor and zero; fractions
+ * in [0, 1]) once scored, else null. The team
  * and the organizers also get `submitter`, `file`, `attempts` and `error` (when FAILED).
  * 404 when the submission does not exist or the caller may not see it; 401 for a bad token.
  */

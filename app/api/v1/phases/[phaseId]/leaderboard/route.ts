@@ -2,8 +2,9 @@
  * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&format=json|csv&all=1`: the phase's
  * leaderboard, the same table as the leaderboard page (`getLeaderboard`).
  *
- * - `metric`: one of mentions, muc, bcub, ceafm, ceafe, lea, mcf (tasks that compute mapped
- *   cluster F), blanc, conll (default: the task's primary metric).
+ * - `metric`: one of `LEADERBOARD_METRICS` (mentions, muc, bcub, ceafm, ceafe, lea, blanc, the
+ *   optional mcf, mor and zero of tasks that compute them, conll; default: the task's primary
+ *   metric).
  * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule).
  * - `format=json` (default): `{task, phase, metric, allRuns, tiePolicy, generatedAt, rows:
  *   [{rank, value, team, systemName, submissionId, submittedAt, isBaseline, paperUrl, codeUrl,

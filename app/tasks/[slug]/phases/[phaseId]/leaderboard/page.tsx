@@ -7,7 +7,7 @@ import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services
 import { boardSignificance, type BoardSignificance } from "../../../../../../lib/services/significance";
 import type { MetricsJson } from "../../../../../../lib/services/scores";
 import { getViewer } from "../../../../../../lib/session";
-import { isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, OPTIONAL_METRIC_NAMES, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
+import { boardColumns, CONLL_PARTS, isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardTable } from "../../../../../_components/board-table";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
@@ -55,17 +55,17 @@ function boardHref(base: string, q: BoardQuery): string {
  */
 function recallPrecision(scores: MetricsJson, metric: LeaderboardMetric): { recall: number; precision: number } | null {
   if (metric === "conll") {
-    const parts = [scores.muc, scores.bcub, scores.ceafe];
+    const parts = CONLL_PARTS.map((m) => scores[m]);
     if (parts.some((p) => !p)) return null;
-    const mean = (f: (p: NonNullable<(typeof parts)[number]>) => number) => parts.reduce((sum, p) => sum + f(p!), 0) / 3;
+    const mean = (f: (p: NonNullable<(typeof parts)[number]>) => number) => parts.reduce((sum, p) => sum + f(p!), 0) / parts.length;
     return { recall: mean((p) => p.recall), precision: mean((p) => p.precision) };
   }
-  const s = metric === "blanc" ? scores.blanc : scores[metric];
+  const s = scores[metric];
   return s ? { recall: s.recall, precision: s.precision } : null;
 }
 
-/** The metrics of the F1 chart. */
-const CHART_METRICS = ["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"] as const satisfies readonly LeaderboardMetric[];
+/** The metrics of the F1 chart: the board's standard columns (no optional metrics). */
+const CHART_METRICS = boardColumns("conll", () => false);
 
 const SELECTION_TEXT = {
   BEST: "Each team is represented by its best run by the chosen metric.",
@@ -118,18 +118,18 @@ export default async function LeaderboardPage({ params, searchParams }: { params
       return {
         id: r.submissionId,
         label: `${r.team.name} · ${r.systemName}${r.isBaseline ? " (baseline)" : ""}`,
-        metrics: CHART_METRICS.filter((m) => m === "conll" ? r.scores.conll : r.scores[m]).map((m) => ({
+        metrics: CHART_METRICS.filter((m) => r.scores[m]).map((m) => ({
           metric: m,
           label: METRIC_LABELS[m],
-          f1: (m === "conll" ? r.scores.conll?.f1 : r.scores[m]?.f1) ?? 0,
+          f1: r.scores[m]?.f1 ?? 0,
         })),
         primary: primary ? { recall: primary.recall, precision: primary.precision } : null,
       };
     });
   const taskHref = `/tasks/${encodeURIComponent(board.task.slug)}`;
   const phaseBase = `${taskHref}/phases/${encodeURIComponent(board.phase.id)}`;
-  const hasMappedF = metric === "mcf" || board.rows.some((r) => r.scores.mcf);
-  const selectable = LEADERBOARD_METRICS.filter((m) => hasMappedF || !OPTIONAL_METRIC_NAMES.includes(m));
+  // Optional metrics are offered when some run has them (or the board ranks by one).
+  const selectable = shownMetrics(LEADERBOARD_METRICS, (m) => m === metric || board.rows.some((r) => r.scores[m] !== undefined));
   const submitHref = `${taskHref}/phases/${encodeURIComponent(board.phase.id)}/submit`;
 
   return (
