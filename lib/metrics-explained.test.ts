@@ -48,7 +48,7 @@ function fractions(example: WorkedExample, id: ScoreRowId): (string | null)[][] 
 
 describe("metric ids", () => {
   it("every metric has a page entry, and unknown ids have none", () => {
-    expect(METRIC_IDS).toEqual(["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll", "mcf"]);
+    expect(METRIC_IDS).toEqual(["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "mcf", "mor", "zero", "conll"]);
     for (const id of METRIC_IDS) expect(getMetricExplanation(id)?.id).toBe(id);
     for (const id of ["", "nope", "MUC", "b3", "constructor", "toString", "__proto__", "hasOwnProperty"]) {
       expect(getMetricExplanation(id)).toBeNull();
@@ -83,7 +83,7 @@ describe.each(METRIC_IDS)("the %s page entry", (id) => {
       expect(c.title.length).toBeGreaterThan(5);
       expect(c.venue.length).toBeGreaterThan(5);
       expect(c.role.length).toBeGreaterThan(5);
-      if (c.url) expect(c.url).toMatch(/^https:\/\/aclanthology\.org\/[A-Z]\d\d-\d{4}\/$/);
+      if (c.url) expect(c.url).toMatch(/^https:\/\/aclanthology\.org\/([A-Z]\d\d-\d{4}|\d{4}\.[a-z-]+\.\d+)\/$/);
       expect(formatCitation(c)).toContain(c.title);
     }
   });
@@ -242,6 +242,59 @@ describe("the examples without published figures, against hand-worked values", (
       ["5/6", "5/6", "5/6"],
       ["7/12", "7/12", "7/12"],
     ]);
+  });
+});
+
+describe("the CorefUD scorer's metrics, on examples in the CorefUD format", () => {
+  it("MOR: 6 of the 9 key words covered, every response word in a key mention; exact matching finds 1 of 4 mentions", () => {
+    const e = explain("mor");
+    expect(e.scorer).toBe("corefud");
+    expect(e.optional).toBe(true);
+    expect(e.citations[0].title).toBe("Findings of the Shared Task on Multilingual Coreference Resolution");
+    const ex = e.example();
+    expect(ex.sentences).toEqual(["1  The old man saw his dog near the river bank ."]);
+    expect(ex.key.map((entity) => entity.map((m) => [m.token, m.position]))).toEqual([
+      [
+        ["The old man", "1:1,2,3"],
+        ["his", "1:5"],
+      ],
+      [["his dog", "1:5,6"]],
+      [["the river bank", "1:8,9,10"]],
+    ]);
+    // "his" is the one response mention the key holds.
+    expect(ex.responses[0].entities.flat().map((m) => m.keyEntity)).toEqual([null, 0, null, null]);
+    expect(ex.responses[0].overlap).toEqual([
+      [1, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    // Pairs: The old man/old man 2, his/his 1, his dog/dog 1, the river bank/river bank 2.
+    expect(rowOf(ex.responses[0], "mor").recall?.expression).toBe("6/9");
+    expect(fractions(ex, "mor")).toEqual([["2/3", "1", "4/5"]]);
+    expect(fractions(ex, "mentions")).toEqual([["1/4", "1/4", "1/4"]]);
+  });
+
+  it("zeros: one anaphor right, one wrongly linked, one missed: R = 1/3, P = 1/2", () => {
+    const e = explain("zero");
+    expect(e.scorer).toBe("corefud");
+    expect(e.optional).toBe(true);
+    const ex = e.example();
+    expect(ex.sentences?.[1]).toBe("2  ∅ was tired .");
+    expect(ex.key.map((entity) => entity.map((m) => m.position))).toEqual([
+      ["1:1", "2:0.1"],
+      ["3:1", "3:3.1", "4:0.1"],
+    ]);
+    expect(ex.key[1][2].token).toBe("∅");
+    // TP (sentence 2), WL (sentence 3): recall 1/(1 + 1 + 1), precision 1/(1 + 0 + 1).
+    expect(rowOf(ex.responses[0], "zero").recall?.expression).toBe("1/3");
+    expect(rowOf(ex.responses[0], "zero").precision?.expression).toBe("1/2");
+    expect(fractions(ex, "zero")).toEqual([["1/3", "1/2", "2/5"]]);
+  });
+
+  it("the CoNLL reference scorer's metrics say so", () => {
+    for (const id of ["muc", "conll", "mcf"] as const) expect(explain(id).scorer).toBe("reference");
+    expect(explain("conll").optional).toBe(false);
+    expect(explain("mcf").optional).toBe(true);
   });
 });
 

@@ -6,6 +6,13 @@
  * `mappedClusterF`), with the scorer's exact numerators and denominators and, where the
  * paper prints figures, the comparison with them.
  *
+ * The metrics defined by the CorefUD scorer (MOR and the zero anaphor score, flagged `corefud`
+ * in the registry) are explained with its conventions and scored on examples in the CorefUD
+ * format (`lib/corefud-examples.ts`), as the scorer scores CorefUD CoNLL-U files.
+ *
+ * The ids, labels and which metrics are optional come from `lib/validations/metrics.ts` (on
+ * top of the scorer's registry); this file adds each metric's explanation.
+ *
  * Nothing here is a hard-coded score: every number on a page comes from `example()`, which
  * runs the scorer. The exact fractions (e.g. 16/21) are recovered from the scorer's floating
  * counts by continued fractions and kept only when they reproduce the scorer's value.
@@ -13,19 +20,22 @@
 import { mappedClusterF, MAPPED_F_THRESHOLD } from "../scoring/analysis/mapped-cluster-f";
 import { BAGGA_BALDWIN_1998, elementOf, VILAIN_1995, type FigureMetric, type PaperExample, type PublishedFigure } from "../scoring/examples/papers";
 import { evaluate, toScore, type Corpus, type Counts, type Entity, type Mention, type Report } from "../scoring/index";
+import { isMetricId as isRegistryMetric, metricSpec, SELECTABLE_METRICS, type SelectableMetric } from "../scoring/metrics/registry";
+import { corefudCorpus, mentionText, MOR_EXAMPLE, sentenceLines, ZERO_EXAMPLE, type CorefUDExample, type ExampleNodeMention } from "./corefud-examples";
+import { CONLL_PARTS, isLeaderboardMetric, METRIC_IDS, METRIC_LABELS, type LeaderboardMetric } from "./validations/metrics";
 
 // ---------------------------------------------------------------------------------------
 // Metric ids
 
-/** The metrics that have an explanation page, in display order. */
-export const METRIC_IDS = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll", "mcf"] as const;
+/** The metrics that have an explanation page, in display order: every leaderboard metric. */
+export { METRIC_IDS };
 
 /** One of {@link METRIC_IDS}; also the page's URL segment (`/metrics/<id>`). */
-export type MetricId = (typeof METRIC_IDS)[number];
+export type MetricId = LeaderboardMetric;
 
 /** True when `id` is one of {@link METRIC_IDS}. */
 export function isMetricId(id: string): id is MetricId {
-  return (METRIC_IDS as readonly string[]).includes(id);
+  return isLeaderboardMetric(id);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -257,6 +267,16 @@ const AGARWAL_1995_CITE: Omit<Citation, "role"> = {
   url: "https://aclanthology.org/P95-1038/",
 };
 
+const ZABOKRTSKY_2022_CITE: Omit<Citation, "role"> = {
+  authors: "Zdeněk Žabokrtský, Miloslav Konopík, Anna Nedoluzhko, Michal Novák, Maciej Ogrodniczuk, Martin Popel, Ondřej Pražák, Jakub Sido, Daniel Zeman and Yilun Zhu",
+  year: 2022,
+  title: "Findings of the Shared Task on Multilingual Coreference Resolution",
+  venue: "In Proceedings of the CRAC 2022 Shared Task on Multilingual Coreference Resolution",
+  pages: "1–17",
+  address: "Gyeongju, Republic of Korea",
+  url: "https://aclanthology.org/2022.crac-mcr.1/",
+};
+
 const cite = (c: Omit<Citation, "role">, role: string): Citation => ({ ...c, role });
 const REFERENCE_IMPLEMENTATION = cite(PRADHAN_2014_CITE, "the reference scorer whose conventions Corefboard follows");
 
@@ -274,13 +294,15 @@ export function fractionText(f: Fraction): string {
   return f.den === 1 ? String(f.num) : `${f.num}/${f.den}`;
 }
 
-/** A mention of an example: its element (the paper's name for it) and its token span. */
+/** A mention of an example: its name or words, and where it is. */
 export interface ExampleMention {
-  /** The paper's name, e.g. "A" or "7": the letter of its one token. */
+  /** The paper's name, e.g. "A" or "7" (the letter of its one token), or the mention's words ("The old man", "∅"). */
   token: string;
-  /** The inclusive token span the scorer sees. */
-  span: Mention;
-  /** Index of the key entity holding the same span (for colouring), or null if none does. */
+  /** The inclusive token span the scorer sees (paper examples); null for CorefUD examples, whose mentions are node sets. */
+  span: Mention | null;
+  /** Where it is, as the page writes it: the span `[9,9]`, or the nodes `2:0.1`, `1:1,2,3` (sentence:IDs). */
+  position: string;
+  /** Index of the key entity holding the same mention (for colouring), or null if none does. */
   keyEntity: number | null;
 }
 
@@ -298,7 +320,7 @@ export interface ScorePart {
 }
 
 /** Which score a row shows. */
-export type ScoreRowId = "mentions" | "muc" | "bcub" | "bcub-entity" | "ceafm" | "ceafe" | "lea" | "blanc-coref" | "blanc-noncoref" | "blanc" | "conll" | "mcf";
+export type ScoreRowId = MetricId | "bcub-entity" | "blanc-coref" | "blanc-noncoref";
 
 /** A published figure next to what the scorer computed for it. */
 export interface FigureCheck {
@@ -349,14 +371,20 @@ export interface ExampleResponse {
   mapping?: MappingLine[];
 }
 
-/** A worked example from a paper, scored live. */
+/** A worked example from a paper (or made for the page), scored live. */
 export interface WorkedExample {
-  /** e.g. "Vilain et al. (1995)". */
+  /** e.g. "Vilain et al. (1995)"; "Corefboard" for an example made for the page. */
   paper: string;
   /** Where in the paper. */
   location: string;
+  /** Where the example comes from, as one sentence for the page. */
+  source: string;
   /** What the example shows. */
   description: string;
+  /** How the page writes mentions (one-token letters, or word sets with positions). */
+  notation: string;
+  /** The example's sentences as text lines (CorefUD examples), or null. */
+  sentences: string[] | null;
   /** The paper's notation of the key. */
   keySpec: string;
   key: ExampleMention[][];
@@ -368,8 +396,10 @@ export interface WorkedExample {
 /** Everything a metric's page shows. */
 export interface MetricExplanation {
   id: MetricId;
-  /** Short name as in table headers, e.g. "B³". */
+  /** Short name as in table headers, e.g. "B³" (`METRIC_LABELS`). */
   label: string;
+  /** Whose conventions it follows: the CoNLL reference scorer's, or the CorefUD scorer's (registry flag `corefud`). */
+  scorer: "reference" | "corefud";
   /** Full name, e.g. "B³ (B-cubed)". */
   name: string;
   /** One line: what the metric measures. */
@@ -382,8 +412,10 @@ export interface MetricExplanation {
   conventions: string[];
   /** The defining paper first. */
   citations: Citation[];
-  /** True for metrics that only some tasks compute. */
+  /** True for metrics that only some tasks compute (the registry's optional metrics). */
   optional: boolean;
+  /** The label of its row in the worked examples' score tables (default: `label`). */
+  rowLabel?: string;
   /** The worked example, scored now by `scoring/`. */
   example(): WorkedExample;
 }
@@ -492,21 +524,17 @@ function publicPart(p: ScorePart & { rational: Rational | null }): ScorePart {
 // ---------------------------------------------------------------------------------------
 // Worked examples: scoring
 
-/** Row labels. */
-const ROW_LABELS: Record<ScoreRowId, string> = {
-  mentions: "Mention identification",
-  muc: "MUC",
-  bcub: "B³",
+/** Labels of the example rows that are parts or variants of a metric. */
+const PART_ROW_LABELS: Record<Exclude<ScoreRowId, MetricId>, string> = {
   "bcub-entity": "B³, equal weight per entity",
-  ceafm: "CEAFm",
-  ceafe: "CEAFe",
-  lea: "LEA",
   "blanc-coref": "Coreference links",
   "blanc-noncoref": "Non-coreference links",
-  blanc: "BLANC",
-  conll: "CoNLL F1",
-  mcf: "Mapped cluster F",
 };
+
+/** A score row's label: a part's own, else the metric's row label or short label. */
+function rowLabel(id: ScoreRowId): string {
+  return isMetricId(id) ? (EXPLANATIONS[id].rowLabel ?? METRIC_LABELS[id]) : PART_ROW_LABELS[id];
+}
 
 /** The paper figure metric a row shows, if any. */
 const FIGURE_METRIC: Partial<Record<ScoreRowId, FigureMetric>> = { muc: "muc", bcub: "bcub", "bcub-entity": "bcub-entity" };
@@ -532,14 +560,14 @@ const spanId = (m: Mention): string => `${m[0]}:${m[1]}`;
 
 /** Entities as displayed mentions, coloured by the key entity holding each span (the last one, as the scorer does). */
 function displayEntities(entities: readonly Entity[], keyOf: Map<string, number>): ExampleMention[][] {
-  return entities.map((e) => e.map((m) => ({ token: elementOf(m) ?? `${m[0]}–${m[1]}`, span: m, keyEntity: keyOf.get(spanId(m)) ?? null })));
+  return entities.map((e) => e.map((m) => ({ token: elementOf(m) ?? `${m[0]}–${m[1]}`, span: m, position: `[${m[0]},${m[1]}]`, keyEntity: keyOf.get(spanId(m)) ?? null })));
 }
 
-/** |K ∩ S| for every pair. */
-function overlapTable(key: readonly Entity[], response: readonly Entity[]): number[][] {
+/** |K ∩ S| for every pair: the number of mentions (as `id` names them) both hold. */
+function overlapTable<M>(key: readonly (readonly M[])[], response: readonly (readonly M[])[], id: (m: M) => string): number[][] {
   return key.map((k) => {
-    const spans = new Set(k.map(spanId));
-    return response.map((s) => new Set(s.map(spanId).filter((x) => spans.has(x))).size);
+    const mentions = new Set(k.map(id));
+    return response.map((s) => new Set(s.map(id).filter((x) => mentions.has(x))).size);
   });
 }
 
@@ -560,7 +588,7 @@ function countRow(id: ScoreRowId, counts: Counts, main: boolean, figures: readon
           return { part: f.part, printed: f.printed, figure: { num: f.num, den: f.den }, countsExact: f.countsExact, agrees, ...(f.note ? { note: f.note } : {}) };
         })
     : [];
-  return { id, label: ROW_LABELS[id], main, recall: publicPart(recall), precision: publicPart(precision), f1: publicPart(f1), figures: checks };
+  return { id, label: rowLabel(id), main, recall: publicPart(recall), precision: publicPart(precision), f1: publicPart(f1), figures: checks };
 }
 
 /** The rows each page shows, the page's own metric marked main. */
@@ -572,15 +600,17 @@ const PAGE_ROWS: Record<MetricId, { rows: ScoreRowId[]; main: ScoreRowId }> = {
   ceafe: { rows: ["ceafe"], main: "ceafe" },
   lea: { rows: ["lea"], main: "lea" },
   blanc: { rows: ["blanc-coref", "blanc-noncoref", "blanc"], main: "blanc" },
-  conll: { rows: ["muc", "bcub", "ceafe", "conll"], main: "conll" },
+  conll: { rows: [...CONLL_PARTS, "conll"], main: "conll" },
   mcf: { rows: ["mcf"], main: "mcf" },
+  mor: { rows: ["mentions", "mor"], main: "mor" },
+  zero: { rows: ["zero"], main: "zero" },
 };
 
-/** What the scorer computed for one response, kept for building rows. */
+/** What the scorer computed for one response, kept for building rows (paper examples have all three). */
 interface Computed {
   report: Report;
-  entityWeighted: Report;
-  mcf: ReturnType<typeof mappedClusterF>;
+  entityWeighted?: Report;
+  mcf?: ReturnType<typeof mappedClusterF>;
 }
 
 /** A required score of a report (evaluate computes every standard metric by default). */
@@ -614,7 +644,7 @@ function blancRow(report: Report, main: boolean): ScoreRow {
   const text = (p: ScorePart) => (p.exact ? fractionText(p.exact) : String(p.value));
   return {
     id: "blanc",
-    label: ROW_LABELS.blanc,
+    label: rowLabel("blanc"),
     main,
     recall: publicPart(mean((u) => u.r, blanc.recall, [text(coref.r), text(non.r)])),
     precision: publicPart(mean((u) => u.p, blanc.precision, [text(coref.p), text(non.p)])),
@@ -626,11 +656,11 @@ function blancRow(report: Report, main: boolean): ScoreRow {
 /** The CoNLL row: the mean of the MUC, B³ and CEAFe F1. */
 function conllRow(report: Report, main: boolean): ScoreRow {
   const conll = required(report.metrics.conll, "CoNLL F1");
-  const f1s = (["muc", "bcub", "ceafe"] as const).map((m) => countRow(m, required(report.metrics[m], m), false, []).f1.exact);
-  const exact = f1s.every((x): x is Fraction => x !== null) ? mulR(f1s.map((f) => rat(f.num, f.den)).reduce(addR), rat(1, 3)) : null;
+  const f1s = CONLL_PARTS.map((m) => countRow(m, required(report.metrics[m], m), false, []).f1.exact);
+  const exact = f1s.every((x): x is Fraction => x !== null) ? mulR(f1s.map((f) => rat(f.num, f.den)).reduce(addR), rat(1, f1s.length)) : null;
   return {
     id: "conll",
-    label: ROW_LABELS.conll,
+    label: rowLabel("conll"),
     main,
     recall: null,
     precision: null,
@@ -649,9 +679,11 @@ function buildRow(id: ScoreRowId, computed: Computed, main: boolean, figures: re
     case "ceafm":
     case "ceafe":
     case "lea":
+    case "mor":
+    case "zero":
       return countRow(id, required(m[id], id), main, figures);
     case "bcub-entity":
-      return countRow(id, required(computed.entityWeighted.metrics.bcub, "B³ (entity weighting)"), main, figures);
+      return countRow(id, required(computed.entityWeighted?.metrics.bcub, "B³ (entity weighting)"), main, figures);
     case "blanc-coref":
       return countRow(id, required(m.blanc, "BLANC").coref, main, figures);
     case "blanc-noncoref":
@@ -661,7 +693,7 @@ function buildRow(id: ScoreRowId, computed: Computed, main: boolean, figures: re
     case "conll":
       return conllRow(computed.report, main);
     case "mcf":
-      return countRow(id, computed.mcf.counts, main, figures);
+      return countRow(id, required(computed.mcf, "mapped cluster F").counts, main, figures);
   }
 }
 
@@ -679,7 +711,10 @@ function scoreExample(example: PaperExample, metric: MetricId, takeaway: string)
   return {
     paper: example.paper,
     location: example.location,
+    source: `From ${example.paper}, ${example.location}.`,
     description: example.description,
+    notation: PAPER_NOTATION,
+    sentences: null,
     keySpec: example.keySpec,
     key: displayEntities(example.key, keyOf),
     takeaway,
@@ -694,13 +729,73 @@ function scoreExample(example: PaperExample, metric: MetricId, takeaway: string)
         label: r.label,
         spec: r.spec,
         entities: displayEntities(r.entities, keyOf),
-        overlap: overlapTable(example.key, r.entities),
+        overlap: overlapTable(example.key, r.entities, spanId),
         rows: rows.map((id) => buildRow(id, computed, id === main, r.figures)),
       };
-      if (metric === "mcf") {
+      if (metric === "mcf" && computed.mcf) {
         out.mapping = computed.mcf.mapping.map((line) => ({ response: line.response, key: line.key, f: publicPart(part(line.f, rationalize(line.f), "2|S ∩ K|/(|S| + |K|)")) }));
       }
       return out;
+    }),
+  };
+}
+
+/** How the page writes the mentions of a paper example. */
+const PAPER_NOTATION =
+  "Each element is a one-token mention named after its token: tokens are numbered 0, 1, 2, … and read 1 … 9, A, B, C, … (so “1” is the span [0, 0] and “A” the span [9, 9]). Mentions are coloured by the key entity that holds them; a dashed white mention is not in the key.";
+
+/** How the page writes the mentions of a CorefUD example. */
+const COREFUD_NOTATION =
+  "A mention is a set of nodes, written with its words and, under them, its position: sentence:IDs (so 1:1,2,3 is words 1 to 3 of sentence 1). ∅ is an empty node, a dropped pronoun the annotation restores; its ID follows the word it comes after (2:0.1 comes before word 1 of sentence 2). Mentions are coloured by the key entity that holds them; a dashed white mention is not in the key.";
+
+/** A CorefUD mention's identity for comparing key and response: its node references. */
+const nodeSetId = (m: ExampleNodeMention): string => [...m.nodes].sort().join(" ");
+
+/** A CorefUD mention's position as the page writes it: `1:1,2,3`, or per sentence joined by `+`. */
+function nodePosition(m: ExampleNodeMention): string {
+  const bySentence = new Map<string, string[]>();
+  for (const ref of m.nodes) {
+    const [s, id] = ref.split(":");
+    bySentence.set(s, [...(bySentence.get(s) ?? []), id]);
+  }
+  return [...bySentence].map(([s, ids]) => `${s}:${ids.join(",")}`).join(" + ");
+}
+
+/** CorefUD example entities as displayed mentions, coloured by the key entity holding the same node set. */
+function displayNodeEntities(example: CorefUDExample, entities: readonly ExampleNodeMention[][], keyOf: Map<string, number>): ExampleMention[][] {
+  return entities.map((e) => e.map((m) => ({ token: mentionText(example, m), span: null, position: nodePosition(m), keyEntity: keyOf.get(nodeSetId(m)) ?? null })));
+}
+
+/**
+ * Scores a CorefUD example for one metric's page: every response against the key with
+ * `evaluate` on the CorefUD path (exact match, dependent zeros, singletons kept: the defaults),
+ * computing the page's rows' metrics, then the rows.
+ */
+function scoreCorefUDExample(example: CorefUDExample, metric: MetricId, takeaway: string): WorkedExample {
+  const keyCorpus = corefudCorpus(example, example.key, "key");
+  const keyOf = new Map<string, number>();
+  example.key.forEach((e, k) => e.forEach((m) => keyOf.set(nodeSetId(m), k)));
+  const { rows, main } = PAGE_ROWS[metric];
+  const metrics = rows.filter((id): id is SelectableMetric => isRegistryMetric(id) && (SELECTABLE_METRICS as readonly string[]).includes(id));
+  return {
+    paper: "Corefboard",
+    location: "an example made for this page",
+    source: example.source,
+    description: example.description,
+    notation: COREFUD_NOTATION,
+    sentences: sentenceLines(example),
+    keySpec: example.keySpec,
+    key: displayNodeEntities(example, example.key, keyOf),
+    takeaway,
+    responses: example.responses.map((r) => {
+      const computed: Computed = { report: evaluate(keyCorpus, corefudCorpus(example, r.entities, `response (${r.label})`), { metrics }) };
+      return {
+        label: r.label,
+        spec: r.spec,
+        entities: displayNodeEntities(example, r.entities, keyOf),
+        overlap: overlapTable(example.key, r.entities, nodeSetId),
+        rows: rows.map((id) => buildRow(id, computed, id === main, [])),
+      };
     }),
   };
 }
@@ -713,10 +808,11 @@ const VILAIN_COMPLEX = VILAIN_1995[2];
 
 const BB_TAKEAWAY_NOTE = "Bagga & Baldwin's key and responses; the papers print no figures for this metric, so every number here is the scorer's.";
 
-const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
+/** Each metric's explanation; the label, the scorer whose conventions apply and whether it is optional come from the registry and lib's labels. */
+const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id" | "label" | "scorer" | "optional">> = {
   mentions: {
-    label: "Mentions",
     name: "Mention identification",
+    rowLabel: "Mention identification",
     definition: "How many key mentions the response found (recall) and how many response mentions are in the key (precision), matching spans exactly.",
     description: [
       "Before any coreference metric, a system has to find the mentions. Mention identification compares the set of mention spans of the response with that of the key, ignoring which entity each mention belongs to.",
@@ -737,7 +833,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Corpus scores add the counts of all documents, then divide once (micro-average), as for every count metric.",
     ],
     citations: [cite(PRADHAN_2014_CITE, "the reference implementation, which reports mention identification alongside each metric")],
-    optional: false,
     example: () =>
       scoreExample(
         VILAIN_COMPLEX,
@@ -746,7 +841,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       ),
   },
   muc: {
-    label: "MUC",
     name: "MUC (link-based)",
     definition: "Counts links: of the links needed to join each key entity, how many the response provides (recall), and the converse (precision).",
     description: [
@@ -775,7 +869,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Numerators and denominators are whole link counts, summed over documents before dividing.",
     ],
     citations: [cite(VILAIN_1995_CITE, "defines the metric; the worked example is its first one"), REFERENCE_IMPLEMENTATION],
-    optional: false,
     example: () =>
       scoreExample(
         VILAIN_FIRST,
@@ -784,7 +877,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       ),
   },
   bcub: {
-    label: "B³",
     name: "B³ (B-cubed)",
     definition: "Mention-based: for each mention, how much its key entity and its response entity overlap, averaged over all mentions.",
     description: [
@@ -818,7 +910,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       cite(CAMP_1998_CITE, "gives the algorithm and the worked example (Figures 1, 2, 4 and 6) used here"),
       REFERENCE_IMPLEMENTATION,
     ],
-    optional: false,
     example: () =>
       scoreExample(
         BAGGA_BALDWIN_1998,
@@ -827,7 +918,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       ),
   },
   ceafm: {
-    label: "CEAFm",
     name: "CEAFm (mention-based CEAF)",
     definition: "Aligns key and response entities one to one so that aligned pairs share the most mentions; scores the shared mentions per key mention and per response mention.",
     description: [
@@ -851,12 +941,10 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Singletons and twinless mentions count.",
     ],
     citations: [cite(LUO_2005_CITE, "defines the metric (φ3)"), REFERENCE_IMPLEMENTATION],
-    optional: false,
     example: () =>
       scoreExample(BAGGA_BALDWIN_1998, "ceafm", `Each response entity can be credited to one key entity only, so the mentions it shares with a second key entity are lost. ${BB_TAKEAWAY_NOTE}`),
   },
   ceafe: {
-    label: "CEAFe",
     name: "CEAFe (entity-based CEAF)",
     definition: "Aligns key and response entities one to one by their similarity φ4; scores the total similarity per key entity and per response entity.",
     description: [
@@ -880,12 +968,10 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Singletons count as entities.",
     ],
     citations: [cite(LUO_2005_CITE, "defines the metric (φ4)"), REFERENCE_IMPLEMENTATION],
-    optional: false,
     example: () =>
       scoreExample(BAGGA_BALDWIN_1998, "ceafe", `CEAFe weighs every entity the same: in Figure 2 the small entity {6 7} is left unaligned, and it costs a whole entity's share of recall, as much as a large one would. ${BB_TAKEAWAY_NOTE}`),
   },
   lea: {
-    label: "LEA",
     name: "LEA (link-based entity-aware)",
     definition: "Each key entity weighs its size and is scored by the share of its coreference links the response keeps; precision swaps key and response.",
     description: [
@@ -911,12 +997,10 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Numerators are sums of fractions, denominators mention counts.",
     ],
     citations: [cite(MOOSAVI_STRUBE_2016_CITE, "defines the metric"), cite(PRADHAN_2014_CITE, "the reference scorer, whose LEA branch Corefboard follows")],
-    optional: false,
     example: () =>
       scoreExample(BAGGA_BALDWIN_1998, "lea", `Figure 4's wrong entity is the larger one, and LEA weighs entities by size: Figure 4 loses more precision than Figure 2. ${BB_TAKEAWAY_NOTE}`),
   },
   blanc: {
-    label: "BLANC",
     name: "BLANC (BiLateral Assessment of Noun-phrase Coreference)",
     definition: "A Rand index for coreference: coreference links and non-coreference links are scored separately, then averaged.",
     description: [
@@ -943,13 +1027,12 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Link counts are summed over documents, then the rules above are applied once (the reference scorer's totals).",
     ],
     citations: [cite(RECASENS_HOVY_2011_CITE, "defines the metric"), cite(LUO_2014_CITE, "extends it to system mentions, as computed here"), REFERENCE_IMPLEMENTATION],
-    optional: false,
     example: () =>
       scoreExample(BAGGA_BALDWIN_1998, "blanc", `Both responses keep every coreference link of the key but add wrong ones, and Figure 4 adds more than twice as many as Figure 2. ${BB_TAKEAWAY_NOTE}`),
   },
   conll: {
-    label: "CoNLL",
     name: "CoNLL F1",
+    rowLabel: "CoNLL F1",
     definition: "The unweighted mean of the MUC, B³ and CEAFe F1: the official score of the CoNLL-2011 and CoNLL-2012 shared tasks.",
     description: [
       "No single metric captures everything: MUC looks at links, B³ at mentions, CEAFe at entities. The CoNLL shared tasks ranked systems by the plain average of the three F1 scores, and most coreference papers since report it.",
@@ -967,13 +1050,12 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "B³ with equal weight per mention and CEAFe with φ4, as in the reference scorer.",
     ],
     citations: [cite(PRADHAN_2011_CITE, "introduces the score (CoNLL-2011 shared task)"), cite(PRADHAN_2012_CITE, "the CoNLL-2012 shared task, which uses it too"), REFERENCE_IMPLEMENTATION],
-    optional: false,
     example: () =>
       scoreExample(BAGGA_BALDWIN_1998, "conll", `MUC scores the two responses alike, so only B³ and CEAFe separate them. ${BB_TAKEAWAY_NOTE}`),
   },
   mcf: {
-    label: "Mapped F",
     name: "Mapped cluster F",
+    rowLabel: "Mapped cluster F",
     definition: `Maps each response entity to at most one key entity by their F-measure (which must exceed ${MAPPED_F_THRESHOLD}), then scores all mapped pairs in one contingency table.`,
     description: [
       "Agarwal (1995) evaluated semantic classes that may overlap. Each system class is compared with each expert class by the F-measure of their elements; each system class is mapped to its best expert class, conflicts (two system classes on one expert class) are resolved by re-mapping the class that loses the least F, and a pair maps only if its F exceeds a threshold.",
@@ -999,13 +1081,78 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
       "Optional: only tasks that switch it on compute it, and it is not part of the CoNLL F1.",
     ],
     citations: [cite(AGARWAL_1995_CITE, "defines the mapping, the 0.20 threshold and the single contingency table")],
-    optional: true,
     example: () =>
       scoreExample(
         BAGGA_BALDWIN_1998,
         "mcf",
         "Each response entity maps to one key entity, and the key entity left over counts as missed. In Figure 4, S1 is as close to K1 as to K3 " +
           `(equal F), and the tie goes to the earlier key entity. ${BB_TAKEAWAY_NOTE}`,
+      ),
+  },
+  mor: {
+    name: "MOR (mention overlap ratio)",
+    definition: "How many words of the key mentions the response's mentions cover (recall), and how many words of the response mentions the key's cover (precision), pairing key and response mentions one to one.",
+    description: [
+      "The CRAC 2022 shared task on multilingual coreference added MOR as a supplementary measure of mention detection. Mention identification gives credit only for mentions found exactly; MOR also credits a mention found in part, by the number of words the two mentions share.",
+      "Each key mention is paired with at most one response mention, and each response mention with at most one key mention, so that the paired mentions share the most words in total. The words shared by the pairs are the numerator of both recall and precision; recall divides by the number of words in all key mentions, precision by the number in all response mentions. Entities play no part: MOR scores mention boundaries, not coreference.",
+    ],
+    formulas: [
+      { label: "Best pairing", math: eq(G_STAR, row(MAX_G, sum(member(mi("k"), sub(mi("M"), "K")), card(cap(mi("k"), fn("g", mi("k"))))))) },
+      { label: "Recall", math: eq(REC, frac(G_STAR, sum(member(mi("k"), sub(mi("M"), "K")), card(mi("k"))))) },
+      { label: "Precision", math: eq(PREC, frac(G_STAR, sum(member(mi("s"), sub(mi("M"), "S")), card(mi("s"))))) },
+      F1,
+    ],
+    symbols: [
+      { math: sub(mi("M"), "K"), meaning: "the key mentions, each as the set of its words (M_S: the response mentions)" },
+      { math: mi("g"), meaning: "a one-to-one pairing of some key mentions with some response mentions; g(k) is empty for an unpaired k" },
+    ],
+    conventions: [
+      "As the CorefUD scorer v1.2 computes it (mention_overlap): a mention is the set of its words, empty nodes included, so a discontinuous mention counts only its own words.",
+      "The pairing is found for each group of mentions whose word ranges overlap, by a maximum-weight one-to-one assignment weighted by shared words (the CorefUD scorer uses SciPy's linear_sum_assignment); pairs that share no word add nothing.",
+      "MOR does not use the mention alignment of the other metrics, so the matching mode (exact, partial or head) and the zero matching do not change it.",
+      "Counts are words, summed over documents before dividing.",
+      "Optional: computed only when asked for (the command line's --metrics …,mor, or a task that switches it on), and not part of the CoNLL F1.",
+    ],
+    citations: [cite(ZABOKRTSKY_2022_CITE, "introduces the metric for the CRAC 2022 shared task; the CorefUD scorer computes it")],
+    example: () =>
+      scoreCorefUDExample(
+        MOR_EXAMPLE,
+        "mor",
+        "Exact matching finds only “his”, so mention identification is 1/4. MOR pairs “The old man” with “old man”, “his” with “his”, “his dog” with “dog” and “the river bank” with “river bank”: 6 of the 9 key words are covered, and every response word lies in a key mention, so precision is 1.",
+      ),
+  },
+  zero: {
+    name: "Zero anaphor score (anaphor-decomposable)",
+    rowLabel: "Zero anaphors",
+    definition: "Scores each zero anaphor (a mention headed by an empty node that is not the first mention of its key entity) by whether the response links it to an antecedent in the right entity.",
+    description: [
+      "Pro-drop languages leave many subjects unexpressed; CorefUD restores them as empty nodes, and a mention whose head is an empty node is a zero. The CRAC 2022 shared task added an anaphor-decomposable score for zeros: each zero anaphor is judged on its own, by whether the response resolves it to the right entity.",
+      "Each key entity is read in text order, and every mention after the first that is a zero is an anaphor. Its counterpart is the response mention at the same position, else the response mention aligned with it. The anaphor is missed (FN) when it has no counterpart or its counterpart opens a response entity (it has no antecedent there); it is a wrong link (WL) when the counterpart's response entity holds none of the counterparts of the anaphor's key antecedents; otherwise it is correct (TP). A response zero that is not first in its entity and is no anaphor's counterpart is a false positive (FP).",
+    ],
+    formulas: [
+      { label: "Recall", math: eq(REC, frac(mi("TP"), plus(plus(mi("TP"), mi("FN")), mi("WL")))) },
+      { label: "Precision", math: eq(PREC, frac(mi("TP"), plus(plus(mi("TP"), mi("FP")), mi("WL")))) },
+      F1,
+    ],
+    symbols: [
+      { math: mi("TP"), meaning: "key zero anaphors whose counterpart is in the response entity of one of their antecedents' counterparts" },
+      { math: mi("FN"), meaning: "key zero anaphors without a counterpart, or whose counterpart is the first mention of its response entity" },
+      { math: mi("WL"), meaning: "key zero anaphors whose counterpart is in another response entity (wrong links: they count against recall and precision)" },
+      { math: mi("FP"), meaning: "response zeros, not first in their entity, that are no key anaphor's counterpart" },
+    ],
+    conventions: [
+      "As the CorefUD scorer v1.2 computes it (als_zeros, anaphor_level_score): entities are ordered by position, and only zeros (mentions whose head is an empty node) are anaphors.",
+      "An anaphor's counterpart is looked up by position first and through the alignment only then, as the CorefUD scorer does: a response zero at the same position wins even when the dependent zero matching paired the anaphor with another zero.",
+      "The alignment matches zeros by their dependencies (DEPS) within the sentence by default, or by position (--zero-match linear); key and response may place their empty nodes differently.",
+      "Counts are anaphors, summed over documents before dividing; documents without empty nodes add nothing (a corpus without zeros scores 0).",
+      "Optional: computed only when asked for (the command line's --metrics …,zero, or a task that switches it on), and not part of the CoNLL F1.",
+    ],
+    citations: [cite(ZABOKRTSKY_2022_CITE, "introduces the anaphor-decomposable score for zeros for the CRAC 2022 shared task; the CorefUD scorer computes it")],
+    example: () =>
+      scoreCorefUDExample(
+        ZERO_EXAMPLE,
+        "zero",
+        "The key has three zero anaphors. The one in sentence 2 is linked to Mary as in the key (TP); the one in sentence 3 is linked to Mary, not to John (WL); the one in sentence 4 has no counterpart (FN). Recall is 1/(1 + 1 + 1) and precision 1/(1 + 0 + 1): the wrong link costs both.",
       ),
   },
 };
@@ -1019,5 +1166,6 @@ const EXPLANATIONS: Record<MetricId, Omit<MetricExplanation, "id">> = {
  */
 export function getMetricExplanation(id: string): MetricExplanation | null {
   if (!isMetricId(id)) return null;
-  return { id, ...EXPLANATIONS[id] };
+  const spec = id === "conll" ? null : metricSpec(id);
+  return { id, label: METRIC_LABELS[id], scorer: spec?.corefud ? "corefud" : "reference", optional: spec?.optional ?? false, ...EXPLANATIONS[id] };
 }

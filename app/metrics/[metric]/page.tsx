@@ -88,7 +88,14 @@ export default async function MetricPage({ params }: { params: Params }) {
         )}
       </Card>
 
-      <Card title="How Corefboard computes it" description="The conventions of the CoNLL reference scorer, which Corefboard's scorer matches.">
+      <Card
+        title="How Corefboard computes it"
+        description={
+          explanation.scorer === "corefud"
+            ? "The conventions of the CorefUD scorer (v1.2, the CRAC shared task's official scorer), which Corefboard's scorer matches."
+            : "The conventions of the CoNLL reference scorer, which Corefboard's scorer matches."
+        }
+      >
         <ul className="list-disc space-y-1.5 pl-5 text-sm text-zinc-800" data-testid="metric-conventions">
           {explanation.conventions.map((convention, i) => (
             <li key={i}>{convention}</li>
@@ -100,16 +107,18 @@ export default async function MetricPage({ params }: { params: Params }) {
         title="Worked example"
         description={
           <>
-            From {example.paper}, {example.location}. Every number below was computed by Corefboard&apos;s scorer when this page was rendered.
+            {example.source} Every number below was computed by Corefboard&apos;s scorer when this page was rendered.
           </>
         }
       >
         <div className="space-y-6" data-testid="metric-example">
           <p className="max-w-3xl text-sm text-zinc-800">{example.description}</p>
-          <p className="text-xs text-zinc-500">
-            Each element is a one-token mention named after its token: tokens are numbered 0, 1, 2, … and read 1 … 9, A, B, C, … (so “1” is the span [0, 0] and “A”
-            the span [9, 9]). Mentions are coloured by the key entity that holds them; a dashed white mention is not in the key.
-          </p>
+          {example.sentences && (
+            <pre className="overflow-x-auto rounded bg-zinc-50 px-3 py-2 text-sm text-zinc-800" data-testid="example-sentences">
+              {example.sentences.join("\n")}
+            </pre>
+          )}
+          <p className="text-xs text-zinc-500">{example.notation}</p>
 
           <section aria-labelledby="example-key" className="space-y-2">
             <h3 id="example-key" className="text-sm font-semibold text-zinc-900">
@@ -210,19 +219,17 @@ function EntityGroups({ entities, prefix, keyNames, testId }: { entities: Exampl
   );
 }
 
-/** One mention: its letter, and its span under it. */
+/** One mention: its letter (or words), and its position under it. */
 function MentionChip({ mention, keyNames }: { mention: ExampleMention; keyNames: string[] }) {
   const colour = mention.keyEntity === null ? NO_KEY_COLOUR : ENTITY_COLOURS[mention.keyEntity % ENTITY_COLOURS.length];
   const where = mention.keyEntity === null ? "not in the key" : `in key entity ${keyNames[mention.keyEntity]}`;
   return (
     <span
       className={`inline-flex min-w-8 flex-col items-center rounded border px-1.5 py-0.5 leading-tight ${colour}`}
-      title={`${mention.token}: span [${mention.span[0]}, ${mention.span[1]}], ${where}`}
+      title={`${mention.token}: ${mention.span ? `span [${mention.span[0]}, ${mention.span[1]}]` : `nodes ${mention.position}`}, ${where}`}
     >
       <span className="font-mono text-sm font-semibold">{mention.token}</span>
-      <span className="text-[10px] tabular-nums opacity-75">
-        [{mention.span[0]},{mention.span[1]}]
-      </span>
+      <span className="text-[10px] tabular-nums opacity-75">{mention.position}</span>
     </span>
   );
 }
