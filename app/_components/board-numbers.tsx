@@ -70,10 +70,15 @@ function linkFraction(c: CountsJson | undefined, part: "recall" | "precision"): 
   return part === "recall" ? formatFraction(c.recall_num, c.recall_den) : formatFraction(c.precision_num, c.precision_den);
 }
 
-/** Hover text of BLANC recall, precision or F1: the mean of the coreference and non-coreference link scores. */
+/**
+ * Hover text of BLANC recall, precision or F1: the mean of the coreference-link and
+ * non-coreference-link scores over the parts that count. Which parts count depends on the
+ * scorer BLANC follows (a part without key links, or without links on either side for CorefUD
+ * input, is left out; see `scoring/metrics/blanc.ts`), so the text gives the parts and the value.
+ */
 export function blancTitle(blanc: BlancJson, part: "recall" | "precision" | "f1"): string {
-  if (part === "f1") return `BLANC F1 = mean of the coreference-link and non-coreference-link F1 = ${full(blanc.f1)}`;
-  return `BLANC ${part} = (${linkFraction(blanc.coref_links, part)} + ${linkFraction(blanc.noncoref_links, part)}) / 2 = ${full(blanc[part])} (coreference links, non-coreference links)`;
+  if (part === "f1") return `BLANC F1 = mean of the coreference-link and non-coreference-link F1 (over the parts that count) = ${full(blanc.f1)}`;
+  return `BLANC ${part} = mean of the coreference-link ${part} ${linkFraction(blanc.coref_links, part)} and the non-coreference-link ${part} ${linkFraction(blanc.noncoref_links, part)} (over the parts that count) = ${full(blanc[part])}`;
 }
 
 /**

@@ -16,9 +16,11 @@ export default function MetricsPage() {
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight">Metrics</h1>
         <p className="max-w-3xl text-sm text-zinc-700">
-          How Corefboard scores coreference. Each page gives the metric&apos;s definition, its formula, the paper it comes from and a worked example from the
-          papers, scored live by the same scorer that scores submissions. Scores follow the CoNLL reference scorer: count metrics add their numerators and
-          denominators over all documents and divide once, and percentages are shown with 2 decimals.
+          How Corefboard scores coreference. Each page gives the metric&apos;s definition, its formula, the paper it comes from and a worked example (from
+          the papers, or made for the page where the paper prints none), scored live by the same scorer that scores submissions. Scores follow the CoNLL
+          reference scorer for CoNLL-2012 input and the CorefUD scorer (the CRAC shared task&apos;s) for CorefUD CoNLL-U input and for its own metrics, MOR
+          and the zero anaphor score: count metrics add their numerators and denominators over all documents and divide once, and percentages are shown
+          with 2 decimals.
         </p>
       </header>
 
