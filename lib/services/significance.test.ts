@@ -292,7 +292,7 @@ describe("boardSignificance", () => {
     expect(sig.rows[p.ids[1]].versusAbove).toMatchObject({ submissionId: p.ids[0], significant: true });
 
     // A row whose gold version differs from the row above: no comparison.
-    const mixed = { metric: board.metric, rows: board.rows.map((r, i) => (i === 1 ? { ...r, goldVersion: 2 } : r)) };
+    const mixed = { metric: board.metric, phase: board.phase, rows: board.rows.map((r, i) => (i === 1 ? { ...r, goldVersion: 2 } : r)) };
     expect((await boardSignificance(mixed)).rows[p.ids[1]].versusAbove).toBeNull();
   });
 

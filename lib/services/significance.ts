@@ -17,6 +17,7 @@ import {
   type PairedBootstrapResult,
   type RunDocuments,
 } from "../../scoring/analysis/index";
+import type { BlancRule } from "../../scoring/index";
 import { defaultDb, isUuid, type Db, type Prisma } from "./db";
 import type { Leaderboard } from "./leaderboard";
 import { BLANC_COREF, BLANC_NONCOREF, blancRuleForRun, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
@@ -87,12 +88,20 @@ export interface BoardSignificance {
  *   {@link SIGNIFICANCE_LEVEL}
  */
 export async function boardSignificance(
-  board: Pick<Leaderboard, "metric" | "rows">,
+  board: Pick<Leaderboard, "metric" | "rows" | "phase">,
   options: { intervals?: boolean; samples?: number } = {},
 ): Promise<BoardSignificance> {
   const samples = options.samples ?? DEFAULT_BOOTSTRAP_SAMPLES;
   const listed = board.rows.filter((r) => r.value !== null);
   const documents = await loadRunDocuments(listed.map((r) => r.submissionId));
+  // Each run's BLANC rule is that of the gold version it was scored against.
+  const rules = new Map<number, BlancRule>();
+  for (const row of listed) {
+    if (row.goldVersion !== null && !rules.has(row.goldVersion)) {
+      rules.set(row.goldVersion, await blancRuleForRun(defaultDb(), { phaseId: board.phase.id, goldVersion: row.goldVersion }));
+    }
+  }
+  const blancRuleOf = (goldVersion: number | null): BlancRule => (goldVersion === null ? "reference" : (rules.get(goldVersion) ?? "reference"));
   const rows: Record<string, RowSignificance> = {};
   listed.forEach((row, i) => {
     const docs = documents.get(row.submissionId);
@@ -100,13 +109,13 @@ export async function boardSignificance(
     const aboveDocs = above ? documents.get(above.submissionId) : undefined;
     let versusAbove: RowSignificance["versusAbove"] = null;
     if (above && docs && aboveDocs && above.goldVersion === row.goldVersion) {
-      const result = pairedBootstrap(aboveDocs, docs, { samples });
+      const result = pairedBootstrap(aboveDocs, docs, { samples, blancRule: blancRuleOf(row.goldVersion) });
       const m = result.metrics.find((x) => x.metric === board.metric);
       if (m) versusAbove = { submissionId: above.submissionId, delta: m.delta, pValue: m.pValue, significant: m.pValue < SIGNIFICANCE_LEVEL };
     }
     let interval: RowSignificance["interval"] = null;
     if (options.intervals && docs) {
-      const ci = bootstrapInterval(docs, board.metric, { samples });
+      const ci = bootstrapInterval(docs, board.metric, { samples, blancRule: blancRuleOf(row.goldVersion) });
       interval = { lo: ci.lo, hi: ci.hi };
     }
     rows[row.submissionId] = { versusAbove, interval };
@@ -205,15 +214,15 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   const aDocs = documents.get(a.s.id);
   const bDocs = documents.get(b.s.id);
   if (!aDocs || !bDocs) throw new ValidationError("These runs have no per-document counts to compare.");
-  const bootstrap = pairedBootstrap(aDocs, bDocs, { samples: options.samples });
-
   const phase = a.s.phase;
+  // Both runs were scored against the same gold version (checked above), so one BLANC rule.
+  const blancRule = await blancRuleForRun(db, { phaseId: phase.id, goldVersion: a.s.goldVersion });
+  const bootstrap = pairedBootstrap(aDocs, bDocs, { samples: options.samples, blancRule });
+
   const documentMetric = phase.task.primaryMetric;
   let perDocument: RunComparison["documents"] = null;
   if ((await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))) {
     const rows = await db.documentScore.findMany({ where: { submissionId: { in: [a.s.id, b.s.id] } } });
-    // Both runs were scored against the same gold version (checked above), so one BLANC rule.
-    const blancRule = await blancRuleForRun(db, { phaseId: phase.id, goldVersion: a.s.goldVersion });
     const f1 = (id: string) =>
       new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id), blancRule).map((d) => [d.document, valueOf(d.metrics, documentMetric)]));
     const fa = f1(a.s.id);

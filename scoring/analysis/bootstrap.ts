@@ -30,7 +30,8 @@
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { Report } from "../evaluate.js";
-import { blancScore, type BlancCounts } from "../metrics/blanc.js";
+import { blancScore, type BlancCounts, type BlancRule } from "../metrics/blanc.js";
+import { CONLL_METRICS, REPORTED_METRICS } from "../metrics/registry.js";
 import { harmonicMean, ratio, type Counts } from "../metrics/counts.js";
 
 /**
@@ -60,6 +61,11 @@ export interface BootstrapOptions {
   samples?: number;
   /** Generator seed, an integer in [0, 2^32 − 1] (default `BOOTSTRAP_SEED`). */
   seed?: number;
+  /**
+   * How BLANC's parts are averaged (`blancScore`): `reference` (default, CoNLL-2012 input) or
+   * `corefud` (CorefUD input, as `evaluate` reports it in `Report.scoring.blancRule`).
+   */
+  blancRule?: BlancRule;
 }
 
 /** One metric of a paired comparison; all values are F1 fractions or their differences. */
@@ -147,15 +153,15 @@ export function pairedBootstrap(a: RunDocuments, b: RunDocuments, options: Boots
   const statA = new Float64Array(m);
   const statB = new Float64Array(m);
   const ones = new Float64Array(n).fill(1);
-  statistics(layout, weightedSums(ma, n, ones, sums), statA);
-  statistics(layout, weightedSums(mb, n, ones, sums), statB);
+  statistics(layout, weightedSums(ma, n, ones, sums), statA, options.blancRule);
+  statistics(layout, weightedSums(mb, n, ones, sums), statB, options.blancRule);
   const observedA = Array.from(statA);
   const observedB = Array.from(statB);
 
   const deltas = new Float64Array(m * samples);
   resample(order, samples, seed, (w, s) => {
-    statistics(layout, weightedSums(ma, n, w, sums), statA);
-    statistics(layout, weightedSums(mb, n, w, sums), statB);
+    statistics(layout, weightedSums(ma, n, w, sums), statA, options.blancRule);
+    statistics(layout, weightedSums(mb, n, w, sums), statB, options.blancRule);
     for (let k = 0; k < m; k++) deltas[k * samples + s] = statA[k] - statB[k];
   });
 
@@ -209,11 +215,11 @@ export function bootstrapInterval(run: RunDocuments, metric: string, options: Bo
   const n = ids.length;
   const sums = new Float64Array(layout.fields);
   const stat = new Float64Array(layout.outputs.length);
-  statistics(layout, weightedSums(matrix, n, new Float64Array(n).fill(1), sums), stat);
+  statistics(layout, weightedSums(matrix, n, new Float64Array(n).fill(1), sums), stat, options.blancRule);
   const value = stat[k];
   const values = new Float64Array(samples);
   resample(drawOrder(ids), samples, seed, (w, s) => {
-    statistics(layout, weightedSums(matrix, n, w, sums), stat);
+    statistics(layout, weightedSums(matrix, n, w, sums), stat, options.blancRule);
     values[s] = stat[k];
   });
   values.sort();
@@ -223,8 +229,8 @@ export function bootstrapInterval(run: RunDocuments, metric: string, options: Bo
 /** Float noise allowed in the p-value's ≥ comparison. */
 const TOLERANCE = 1e-12;
 
-/** The fixed order of the known metrics; others follow alphabetically. */
-const ORDER = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
+/** The registry's report order of the known metrics; others follow alphabetically. */
+const ORDER: readonly string[] = REPORTED_METRICS;
 
 function byCodeUnits(x: string, y: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
@@ -298,7 +304,7 @@ function buildLayout(ids: string[], runs: RunDocuments[]): Layout {
     }
   }
   const names = [...(common ?? [])];
-  const hasConll = ["muc", "bcub", "ceafe"].every((x) => names.includes(x));
+  const hasConll = CONLL_METRICS.every((x) => names.includes(x));
   const outputs = [...names, ...(hasConll ? ["conll"] : [])].sort(byMetricOrder);
   let fields = 0;
   const base = names.sort(byMetricOrder).map((metric) => {
@@ -369,12 +375,12 @@ function setCounts(c: Counts, sums: Float64Array, at: number): void {
 }
 
 /** Every statistic (F1) from summed counts, with `toScore`'s and `blancScore`'s rules. */
-function statistics(layout: Layout, sums: Float64Array, out: Float64Array): void {
+function statistics(layout: Layout, sums: Float64Array, out: Float64Array, blancRule: BlancRule = "reference"): void {
   for (const { blanc, offset, out: k } of layout.base) {
     if (blanc) {
       setCounts(scratch.coref, sums, offset);
       setCounts(scratch.noncoref, sums, offset + 4);
-      out[k] = blancScore(scratch).f1;
+      out[k] = blancScore(scratch, blancRule).f1;
     } else {
       // toScore: recall = ratio(rn, rd), precision = ratio(pn, pd), f1 = harmonicMean(p, r).
       out[k] = harmonicMean(ratio(sums[offset + 2], sums[offset + 3]), ratio(sums[offset], sums[offset + 1]));
