@@ -31,7 +31,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import type { Report } from "../evaluate.js";
 import { blancScore, type BlancCounts, type BlancRule } from "../metrics/blanc.js";
-import { CONLL_METRICS, REPORTED_METRICS } from "../metrics/registry.js";
+import { CONLL_METRICS, METRICS, OPTIONAL_METRICS } from "../metrics/registry.js";
 import { harmonicMean, ratio, type Counts } from "../metrics/counts.js";
 
 /**
@@ -229,8 +229,8 @@ export function bootstrapInterval(run: RunDocuments, metric: string, options: Bo
 /** Float noise allowed in the p-value's ≥ comparison. */
 const TOLERANCE = 1e-12;
 
-/** The registry's report order of the known metrics; others follow alphabetically. */
-const ORDER: readonly string[] = REPORTED_METRICS;
+/** The registry's default metrics, `conll`, then its optional ones; others follow alphabetically. */
+const ORDER: readonly string[] = [...METRICS, "conll", ...OPTIONAL_METRICS];
 
 function byCodeUnits(x: string, y: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
