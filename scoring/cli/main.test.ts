@@ -285,6 +285,24 @@ describe("corefboard score", () => {
     expect(bin(dist).stdout).toContain("MUC");
   });
 
+  it("reads UTF-8 with or without a byte-order mark, and locates a malformed byte", async () => {
+    const dir = tempDir();
+    const text = "#begin document (a); part 0\nx\t(1)\nÿ\t(1)\n#end document\n";
+    const plain = join(dir, "plain.conll");
+    const bom = join(dir, "bom.conll");
+    const bad = join(dir, "bad.conll");
+    writeFileSync(plain, text);
+    writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+    writeFileSync(bad, Buffer.concat([Buffer.from("#begin document (a); part 0\nx\t(1)\n"), Buffer.from([0x79, 0xc3, 0x28]), Buffer.from("\t(1)\n#end document\n")]));
+    const a = await run("score", plain, bom, "--format", "json");
+    expect(a.code).toBe(EXIT_OK);
+    expect(JSON.parse(a.stdout).metrics.muc.f1).toBe(1);
+    const r = await run("score", plain, bad);
+    expect(r.code).toBe(EXIT_FORMAT);
+    expect(r.stderr).toContain(`${bad}:3:2`);
+    expect(r.stderr.toLowerCase()).toContain("utf-8");
+  });
+
   it("runs as `corefboard` through its bin script", () => {
     const bin = join(here, "bin.mjs");
     const r = spawnSync(process.execPath, [bin, "score", KEY, RESPONSE, "--format", "json", "--metrics", "muc"], { encoding: "utf8" });

@@ -20,7 +20,7 @@
  * beyond defining the commands, and `bin.mjs` runs it from a bundle built at install time
  * (`scripts/build-cli.mjs`).
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { MAPPED_F_THRESHOLD } from "../analysis/mapped-cluster-f.js";
 import {
@@ -181,10 +181,10 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
     io.stderr(`corefboard: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
-  const files: Buffer[] = [];
+  const files: (string | Buffer)[] = [];
   for (const path of [keyPath, responsePath]) {
     try {
-      files.push(await readFile(path));
+      files.push(textOrBytes(readFileSync(path)));
     } catch (error) {
       io.stderr(`corefboard: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
       return EXIT_USAGE;
@@ -224,6 +224,22 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
       return EXIT_FORMAT;
     }
     throw error;
+  }
+}
+
+/** Decodes UTF-8, throwing a TypeError at the first malformed byte sequence. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A file's text when its bytes are valid UTF-8 (decoded natively, which is much faster than the
+ * readers' own byte check), else the bytes themselves, so that the reader's `FormatError` gives
+ * the line and column of the first bad byte. The reader then treats both alike (one BOM dropped).
+ */
+function textOrBytes(bytes: Buffer): string | Buffer {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return bytes;
   }
 }
 
