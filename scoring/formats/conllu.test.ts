@@ -48,7 +48,9 @@ describe("readCorefUD: reading", () => {
     const corpus = read(lines);
     expect(corpus.file).toBe("test.conllu");
     expect(corpus.warnings).toEqual([]);
-    expect(corpus.documents).toEqual([
+    // The span view here; the node-set view (`corefud`) of this document is checked in conllu-corefud.test.ts.
+    expect(corpus.documents[0].corefud).toBeDefined();
+    expect(corpus.documents.map((d) => ({ ...d, corefud: undefined }))).toEqual([
       {
         id: "doc1",
         name: "doc1",
@@ -122,7 +124,7 @@ describe("readCorefUD: reading", () => {
     expect(corpus.warnings).toEqual([]);
   });
 
-  it("ignores Entity brackets on empty nodes and multiword-token lines, with one warning per kind", () => {
+  it("reads Entity brackets on empty nodes (a mention of empty nodes only has no span) and ignores those on multiword-token lines, with a warning", () => {
     const corpus = read([
       "# newdoc id = d",
       row(1, "a", "Entity=(1-x)"),
@@ -138,8 +140,9 @@ describe("readCorefUD: reading", () => {
         [2, 2],
       ],
     ]);
+    // Entities 2 and 3 (on the empty nodes 1.1 and 1.2 only) are in the node-set view alone.
+    expect(corpus.documents[0].corefud!.entities.map((e) => e.map((m) => m.nodes))).toEqual([[[1024], [3072]], [[1025]], [[1026]]]);
     expect(corpus.warnings.map((w) => [w.code, w.message])).toEqual([
-      ["empty-node-mention-ignored", expect.stringContaining("on 2 empty node(s)")],
       ["multiword-token-mention-ignored", expect.stringContaining("on 1 multiword-token line(s)")],
     ]);
   });
@@ -381,7 +384,7 @@ describe("readCorefUD: errors", () => {
     const docs = formatError(() => readCorefUD(text, "l.conllu", { maxDocuments: 1 }));
     expect([docs.line, docs.column, docs.expected]).toEqual([5, 1, "at most 1 documents in one file"]);
     const tokens = formatError(() => readCorefUD(text, "l.conllu", { maxTokensPerDocument: 1 }));
-    expect([tokens.line, tokens.column, tokens.expected]).toEqual([3, 1, "at most 1 tokens in one document"]);
+    expect([tokens.line, tokens.column, tokens.expected]).toEqual([3, 1, "at most 1 tokens (words and empty nodes) in one document"]);
     const mentions = formatError(() => readCorefUD(text, "l.conllu", { maxMentionsPerDocument: 1 }));
     expect([mentions.line, mentions.column, charAt(lines, mentions)]).toEqual([2, 31, "("]);
     expect(readCorefUD(text, "l.conllu", { maxDocuments: 2, maxTokensPerDocument: 2, maxMentionsPerDocument: 2 }).documents).toHaveLength(2);

@@ -3,31 +3,73 @@
  *
  * Layout (CoNLL-U, https://universaldependencies.org/format.html, plus the CorefUD 1.x
  * coreference conventions, https://ufal.mff.cuni.cz/corefud and the reference reader
- * `udapi/core/coref.py` `load_coref_from_misc`):
+ * udapi `udapi/core/coref.py` `load_coref_from_misc`, which the CorefUD scorer v1.2 uses):
  * - a document starts at `# newdoc id = NAME`; a file with a single document may leave the
  *   line out (the document is then named after the file, with a warning);
- * - sentences are separated by blank lines; other `#` lines are comments;
+ * - sentences are separated by blank lines; other `#` lines are comments, of which
+ *   `# sent_id = ID` names the sentence it is in;
  * - a token line has exactly 10 tab-separated columns. Its ID is a word (`7`), a
- *   multiword-token range (`15-16`) or an empty node (`26.1`). Only words are tokens here:
- *   they are numbered over the whole document and their FORM (column 2) is the token text;
+ *   multiword-token range (`15-16`) or an empty node (`26.1`, `0.1` before the first word).
+ *   Words and empty nodes are the sentence's nodes; IDs run in order (words 1, 2, ...; an
+ *   empty node `N.M` after word N and after `N.1` ... `N.(M-1)` when present);
  * - coreference is the `Entity=` attribute of MISC (column 10, `|`-separated `Key=Value`
- *   pairs): brackets written back to back, `(eid-etype-...` opens a mention of entity
- *   `eid`, `eid)` closes the most recent open mention of `eid`, `(eid-...)` is a one-word
- *   mention. The position of `eid` among the `-`-separated attributes is the position of
- *   `eid` (or `GRP`) in the latest `# global.Entity = ...` declaration (CorefUD writes one
- *   after each `# newdoc`), first when there is none;
+ *   pairs) of words and empty nodes: brackets written back to back, `(eid-etype-...` opens
+ *   a mention of entity `eid`, `eid)` closes the most recent open mention of `eid`,
+ *   `(eid-...)` is a one-node mention. The position of `eid` among the `-`-separated
+ *   attributes is the position of `eid` (or `GRP`) in the latest `# global.Entity = ...`
+ *   declaration (CorefUD writes one after each `# newdoc`), first when there is none; the
+ *   `head` attribute is at the position of `head` there (none when it is not declared);
  * - a discontinuous mention writes its parts as `(eid[1/2]-...` ... `eid[1/2])` ...
  *   `(eid[2/2]-...` ... `eid[2/2])`.
  *
- * Choices made here:
- * - entities are numbered by first sight of their eid, one-word items of a word before the
- *   opening items of that word (the convention of the CoNLL-2012 reader);
- * - a discontinuous mention becomes one span from the start of its first part to the end
- *   of its last part (a warning per document says how many were joined);
- * - brackets on empty nodes and multiword-token lines are ignored with a warning;
- * - `Bridge=` and `SplitAnte=` are not identity coreference and are ignored.
+ * Two views of each document:
+ * - `Document.corefud`, the view of the CorefUD scorer (udapi): a mention is the set of nodes
+ *   (words and empty nodes) from its opening to its closing bracket, the union of its parts
+ *   when discontinuous, with a head (see `headOf`); a mention whose head is an empty node is
+ *   a zero, with the head's DEPS (column 9). Node numbers are `NodeCode`s (scoring/types.ts).
+ * - `Document.entities` / `tokens` / `sentenceStarts`, a span view over words only: a mention
+ *   is the span from its first word to its last word (empty nodes left out; a mention of
+ *   empty nodes only is left out, and so is an entity left without mentions), a discontinuous
+ *   mention one span from its first part to its last (warning `discontinuous-mention-joined`).
+ *
+ * Choices made here (udapi would crash, or the format is silent):
+ * - entities are numbered by first sight of their eid, one-node items of a node before the
+ *   opening items of that node (the convention of the CoNLL-2012 reader);
+ * - mentions that cross a sentence boundary are read (udapi refuses them): they hold every
+ *   node from the opening to the closing bracket;
+ * - a head value that is not a non-negative integer, or that is beyond the mention's nodes,
+ *   is a FormatError (udapi: the same, with `strict`); `0` means no head (the first node);
+ * - an empty node's DEPS is checked when its sentence ends: `_` (no dependencies) is allowed
+ *   here (the scorer decides where an empty DEPS is an error); a malformed item, a parent word
+ *   beyond the sentence or an unknown parent empty node is a FormatError (udapi crashes there
+ *   only when it reads that DEPS);
+ * - multiword-token lines are not nodes; brackets on them are ignored with a warning;
+ * - `Bridge=` and `SplitAnte=` are not identity coreference and are ignored;
+ * - the node sets of all mentions of a document hold at most `MENTION_NODE_BUDGET_FLOOR` +
+ *   `MENTION_NODES_PER_NODE` × (the document's nodes so far) nodes in all (a FormatError at
+ *   the closing bracket past it): nested mentions can make this quadratic in the input.
+ *
+ * Quirks of udapi reproduced (each has a test in conllu-corefud.test.ts):
+ * - the head attribute of a one-node mention is ignored: the head is that node;
+ * - `# sent_id` takes the first run of non-space characters after `# sent_id`, an optional
+ *   `=` and spaces (udapi's `^# sent_id\s*=?\s*(\S+)`);
+ * - the last part of a discontinuous mention written as a one-node bracket `(e[2/2]-x-0)`
+ *   with head `0` takes the mention's LAST node as head (udapi indexes its node list with
+ *   `0 - 1`); without a head value udapi crashes there, and the head is the first node here.
  */
-import { FormatError, quote, spanKey, type Corpus, type Document, type Warning } from "../types.js";
+import {
+  FormatError,
+  MAX_EMPTY_NODE_PART,
+  quote,
+  spanKey,
+  type CorefUDMention,
+  type CorefUDSentence,
+  type Corpus,
+  type Dep,
+  type Document,
+  type NodeCode,
+  type Warning,
+} from "../types.js";
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
 import { decodeInput, forEachLine, type Input } from "./text.js";
@@ -48,6 +90,19 @@ const EMPTY_ID = /^[0-9]+\.[1-9][0-9]*$/;
 const BRACKET = /\(([^()]*)(\)?)|([^()]*)\)/y;
 /** An entity id, optionally with the part marker of a discontinuous mention. */
 const EID = /^([^\s()[\]-]+)(?:\[([1-9][0-9]*)\/([1-9][0-9]*)\])?$/;
+/** A head value, or a word ID as a DEPS parent (0 is the root): what udapi's `int()` takes, less signs and spaces. */
+const NATURAL = /^[0-9]+$/;
+const SPACE = /\s/;
+
+/** The factor of `NodeCode`: a node's code is `(slot + ord) * NODE_CODE_FACTOR + sub`. */
+const NODE_CODE_FACTOR = 1024;
+/**
+ * The node sets of a document's mentions hold at most this many nodes plus
+ * `MENTION_NODES_PER_NODE` per node read so far (GUM: 1.9 per node; see the module header).
+ */
+export const MENTION_NODE_BUDGET_FLOOR = 1_000_000;
+/** See `MENTION_NODE_BUDGET_FLOOR`. */
+export const MENTION_NODES_PER_NODE = 64;
 
 /**
  * Reads a CorefUD CoNLL-U file into a `Corpus`.
@@ -55,20 +110,28 @@ const EID = /^([^\s()[\]-]+)(?:\[([1-9][0-9]*)\/([1-9][0-9]*)\])?$/;
  * @param input the file's text or raw bytes
  * @param file the file name, used in error messages and warnings (and, without a
  *   `# newdoc id` line, as the document name: its base name without extension)
- * @param limits optional bounds on documents, tokens and mentions (each one not given is
- *   unbounded; `readCorpus` fills in `DEFAULT_LIMITS`)
- * @returns the documents in file order, `id` and `name` the newdoc id, `part` null,
- *   `tokens` the FORM of each word, with their entities (mentions are inclusive
- *   `[start, end]` document-level word indices), and warnings for oddities that can still
- *   be scored: an unnamed single document, a span annotated twice (`repeated-span-same-entity`,
- *   `repeated-span-other-entity`), joined discontinuous mentions, brackets on empty nodes.
- * @throws FormatError (and nothing else) for a binary or empty file, a token line without
- *   exactly 10 columns, an ID that is not a word, range or empty node, a malformed bracket,
- *   a close with no open mention, a mention (or discontinuous part) left open at the end of
- *   its document, a repeated newdoc id, a document without an id (no `# newdoc id` line)
- *   in a file of several documents, a `# newdoc` line that is neither `# newdoc` nor
- *   `# newdoc id = NAME`, a `# global.Entity` without `eid`, a file without words, or a limit
- *   exceeded.
+ * @param limits optional bounds on documents, tokens (words and empty nodes count) and
+ *   mentions (each one not given is unbounded; `readCorpus` fills in `DEFAULT_LIMITS`)
+ * @returns the documents in file order, `id` and `name` the newdoc id, `part` null, with
+ *   - `corefud`: the sentences (sent_id, word forms and lines, slot) and the entities as
+ *     node-set mentions with heads, zeros and their DEPS (see the module header and
+ *     `CorefUDDocument`);
+ *   - the span view: `tokens` the FORM of each word, `sentenceStarts`, and `entities`
+ *     (mentions are inclusive `[start, end]` document-level word indices, first to last word);
+ *   - warnings for oddities that can still be scored: an unnamed single document, a span
+ *     annotated twice in the span view (`repeated-span-same-entity`,
+ *     `repeated-span-other-entity`), discontinuous mentions joined in the span view,
+ *     brackets on multiword-token lines.
+ * @throws FormatError (and nothing else) with file, line and column for: a binary or empty
+ *   file; a token line without exactly 10 columns; an ID that is not a word, range or empty
+ *   node, or out of order; an empty-node part above `MAX_EMPTY_NODE_PART`; a sentence
+ *   without words; a malformed bracket or head value; a close with no open mention; a
+ *   discontinuous part with no earlier part; a mention (or discontinuous part) left open at
+ *   the end of its document; a head beyond its mention's nodes; a malformed DEPS item of an
+ *   empty node, or a DEPS parent not in its sentence; a repeated newdoc id; a document without
+ *   an id (no `# newdoc id` line) in a file of several documents; a `# newdoc` line that is
+ *   neither `# newdoc` nor `# newdoc id = NAME`; a `# global.Entity` without `eid`; a file
+ *   without words; a limit exceeded (also the mention-node budget of the module header).
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
   const text = decodeInput(input, file);
@@ -80,7 +143,9 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
   // Widened by `as`: TypeScript does not see the assignments in the callbacks below and
   // would otherwise narrow `doc` to `null` after them.
   let doc = null as DocumentBuilder | null;
-  let eidField = 0;
+  let fields: EntityFields = { eid: 0, head: -1 };
+  /** A `# sent_id` read before the first token line of its sentence. */
+  let sentId: string | null = null;
   let words = 0;
   let lastLine = 0;
   let lastLineText = "";
@@ -121,9 +186,17 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
     lastLineText = line;
     if (line.trim() === "") {
       doc?.sentenceBreak();
+      // A block of comments only is no sentence: its sent_id is dropped (as udapi does).
+      sentId = null;
       return;
     }
-    if (line.startsWith("#")) {
+    if (line.charCodeAt(0) === 35 /* # */) {
+      const id = sentIdValue(line);
+      if (id !== null) {
+        if (doc?.inSentence) doc.setSentId(id);
+        else sentId = id;
+        return;
+      }
       const newdoc = NEWDOC.exec(line);
       if (newdoc) {
         const id = trimmedValue(NEWDOC_ID, newdoc[1]);
@@ -141,11 +214,12 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
         return;
       }
       const declared = trimmedValue(GLOBAL_ENTITY, line);
-      if (declared !== null) eidField = entityIdField(declared, file, lineNumber, line);
+      if (declared !== null) fields = entityFields(declared, file, lineNumber, line);
       return;
     }
     doc ??= startDocument(null, lineNumber, line);
-    if (doc.tokenLine(line, lineNumber, eidField)) words++;
+    if (doc.tokenLine(line, lineNumber, fields, sentId)) words++;
+    sentId = null;
   });
   doc?.finish();
 
@@ -196,8 +270,38 @@ function trimmedValue(pattern: RegExp, text: string): string | null {
   return INNER_BREAK.test(value) ? null : value;
 }
 
-/** Position of `eid` (or `GRP`) among the `-`-separated fields of a `global.Entity` value. */
-function entityIdField(value: string, file: string, lineNumber: number, line: string): number {
+/**
+ * The sent_id of a `# sent_id` comment line as udapi reads it (`^# sent_id\s*=?\s*(\S+)`,
+ * written out in code because that pattern backtracks quadratically on a line of spaces), or
+ * null when the line is not one.
+ */
+function sentIdValue(line: string): string | null {
+  if (!line.startsWith("# sent_id")) return null;
+  const n = line.length;
+  let i = 9;
+  while (i < n && SPACE.test(line[i])) i++;
+  let from = i;
+  if (line[i] === "=") {
+    from = i + 1;
+    while (from < n && SPACE.test(line[from])) from++;
+    // Nothing after `=`: the pattern backtracks and takes the `=` itself as the id.
+    if (from === n) from = i;
+  }
+  let to = from;
+  while (to < n && !SPACE.test(line[to])) to++;
+  return to > from ? line.slice(from, to) : null;
+}
+
+/** Where the bracket attributes of a `global.Entity` declaration are. */
+interface EntityFields {
+  /** Position of `eid` (or `GRP`) among the `-`-separated attributes. */
+  eid: number;
+  /** Position of `head`, or -1 when the declaration has none. */
+  head: number;
+}
+
+/** The positions of `eid` (or `GRP`) and `head` among the `-`-separated fields of a `global.Entity` value. */
+function entityFields(value: string, file: string, lineNumber: number, line: string): EntityFields {
   const fields = value.split("-");
   const at = fields.findIndex((f) => f === "eid" || f === "GRP");
   if (at < 0) {
@@ -210,7 +314,8 @@ function entityIdField(value: string, file: string, lineNumber: number, line: st
       lineText: line,
     });
   }
-  return at;
+  // udapi assigns the attributes in turn, so a repeated `head` takes the last one.
+  return { eid: at, head: fields.lastIndexOf("head") };
 }
 
 /** The file's base name without its last extension (`dir/a.b.conllu` -> `a.b`). */
@@ -230,16 +335,20 @@ interface Place {
 interface Discontinuous extends Place {
   /** Order in which the document's discontinuous mentions began (their first part). */
   seq: number;
-  start: number;
   parts: number;
   /** The part expected next (1-based). */
   next: number;
   /** Whether one of its parts is open right now. */
   partOpen: boolean;
+  /** The nodes of its parts closed so far, ascending and distinct. */
+  nodes: NodeCode[];
 }
 
 interface OpenMention extends Place {
-  start: number;
+  /** Index (in the document's node list) of the node of the opening bracket. */
+  index: number;
+  /** The bracket's head value, -1 when it has none. */
+  head: number;
   part: { index: number; of: Discontinuous } | null;
 }
 
@@ -247,8 +356,26 @@ interface Item {
   kind: "single" | "open" | "close";
   eid: string;
   part: { index: number; parts: number } | null;
+  /** The head value of an opening or one-node bracket, -1 when it has none. */
+  head: number;
   column: number;
 }
+
+/** An empty node of the document: where it is and its DEPS (parsed when its sentence ends). */
+interface EmptyNode {
+  id: string;
+  code: NodeCode;
+  line: number;
+  /** 1-based column of the DEPS column. */
+  column: number;
+  lineText: string;
+  /** DEPS as written until its sentence ends, then parsed (null for `_`). */
+  raw: string;
+  deps: Dep[] | null;
+}
+
+/** How the head of a finished mention is found (see `DocumentBuilder.headOf`). */
+type HeadRule = "one-node" | "brackets" | "one-node-last-part";
 
 /**
  * The discontinuous mentions of one entity that wait for the same next part (`[i/n]`, none
@@ -290,21 +417,32 @@ class WaitingParts {
   }
 }
 
-/** Accumulates one document's words and mentions while its lines are read. */
+/** Accumulates one document's nodes and mentions while its lines are read. */
 class DocumentBuilder {
   private readonly tokens: string[] = [];
   private readonly sentenceStarts: number[] = [];
   private readonly entities = new EntityNumbering();
+  /** The node-set entities, parallel to `entities.entities` (same indices). */
+  private readonly corefudEntities: CorefUDMention[][] = [];
+  private readonly sentences: CorefUDSentence[] = [];
+  /** The `NodeCode` of every node (words and empty nodes) of the document, in order (ascending). */
+  private readonly codes: NodeCode[] = [];
+  /** The document's empty nodes by code. */
+  private readonly emptyNodes = new Map<NodeCode, EmptyNode>();
+  /** The zeros read so far: their `headDeps` are filled in when the document ends. */
+  private readonly zeros: CorefUDMention[] = [];
   private readonly open = new Map<string, OpenMention[]>();
   /** Entity id -> its unfinished discontinuous mentions, oldest first (insertion order). */
   private readonly pending = new Map<string, Set<Discontinuous>>();
   /** `eid i/n` -> the discontinuous mentions of `eid` whose next part is `[i/n]` and that have no part open. */
   private readonly waiting = new Map<string, WaitingParts>();
   private discontinuousSeq = 0;
-  /** `spanKey(start, end)` -> the entities holding that span so far. */
+  /** `spanKey(start, end)` -> the entities holding that span so far (span view). */
   private readonly spans = new Map<number, Set<number>>();
   private readonly repeats = new RepeatedSpanLog();
   private mentionCount = 0;
+  /** Nodes held by the node sets of mentions and discontinuous parts so far (see the budget). */
+  private mentionNodes = 0;
   /**
    * Mentions begun and not finished: open (not discontinuous) mentions, and discontinuous
    * mentions from their first part to their last. They count against the mention limit with
@@ -312,8 +450,19 @@ class DocumentBuilder {
    * `(e-x(e-x(e-x...` takes.
    */
   private inFlight = 0;
-  private sentenceOpen = false;
-  private readonly counts = { joined: 0, emptyNode: 0, multiword: 0 };
+  /** The sentence being read, or null between sentences. */
+  private sentence: CorefUDSentence | null = null;
+  /** The first token line of `sentence`, for messages. */
+  private sentenceLineText = "";
+  /** The part M of the last empty node `N.M` after the sentence's last word (0 if none). */
+  private lastPart = 0;
+  /** The empty nodes of `sentence` (their DEPS are checked when it ends). */
+  private sentenceEmptyNodes: EmptyNode[] = [];
+  /** `slot` of the next sentence (`NodeCode`). */
+  private nextSlot = 0;
+  private readonly counts = { joined: 0, multiword: 0 };
+  /** Scratch space of `tokenLine`: the positions of a line's 9 tabs. */
+  private readonly tabs = new Int32Array(9);
 
   constructor(
     private readonly file: string,
@@ -326,64 +475,202 @@ class DocumentBuilder {
     private readonly warnings: Warning[],
   ) {}
 
-  sentenceBreak(): void {
-    this.sentenceOpen = false;
+  /** Whether a sentence is being read (a token line came since the last blank line). */
+  get inSentence(): boolean {
+    return this.sentence !== null;
   }
 
-  /** Reads one token line; returns whether it was a word. */
-  tokenLine(line: string, lineNumber: number, eidField: number): boolean {
-    const columns = line.split("\t");
-    if (columns.length !== 10) {
+  /** Sets the sent_id of the sentence being read (a `# sent_id` line inside it). */
+  setSentId(id: string): void {
+    if (this.sentence) this.sentence.sentId = id;
+  }
+
+  sentenceBreak(): void {
+    this.endSentence();
+  }
+
+  /**
+   * Reads one token line; returns whether it was a word.
+   * @param sentId the `# sent_id` read before this line, for a line that begins a sentence
+   */
+  tokenLine(line: string, lineNumber: number, fields: EntityFields, sentId: string | null): boolean {
+    // The 9 tabs, found without splitting the line (10 strings a line made reading GUM 30 % slower).
+    const tabs = this.tabs;
+    let at = -1;
+    for (let c = 0; c < 9; c++) {
+      at = line.indexOf("\t", at + 1);
+      if (at < 0) break;
+      tabs[c] = at;
+    }
+    if (at < 0 || line.indexOf("\t", at + 1) >= 0) {
+      const columns = line.split("\t");
       const column = columns.length > 10 ? columns.slice(0, 10).join("\t").length + 2 : line.length + 1;
       throw this.error(lineNumber, column, line, "10 tab-separated columns (CoNLL-U)", `${columns.length} column(s)`);
     }
-    const id = columns[0];
-    const misc = columns[9];
-    const miscOffset = line.length - misc.length;
-    if (!WORD_ID.test(id)) {
-      const empty = EMPTY_ID.test(id);
-      if (!empty && !RANGE_ID.test(id)) {
+    const id = line.slice(0, tabs[0]);
+    const miscOffset = tabs[8] + 1;
+    const isWord = WORD_ID.test(id);
+    const isEmpty = !isWord && EMPTY_ID.test(id);
+    if (!isWord && !isEmpty && !RANGE_ID.test(id)) {
+      throw this.error(
+        lineNumber,
+        1,
+        line,
+        "a word ID (1, 2, ...), a multiword-token range (3-4) or an empty-node ID (5.1)",
+        quote(id),
+      );
+    }
+    let sentence = this.sentence;
+    if (sentence === null) {
+      sentence = { sentId, forms: [], wordLines: [], line: lineNumber, slot: this.nextSlot };
+      this.sentence = sentence;
+      this.sentences.push(sentence);
+      this.sentenceLineText = line;
+      this.lastPart = 0;
+    }
+    if (!isWord && !isEmpty) {
+      // A multiword-token range: not a node.
+      if (entityValues(line, miscOffset).some((v) => v.value !== "")) this.counts.multiword++;
+      return false;
+    }
+    const words = sentence.forms.length;
+    let ord: number;
+    let sub: number;
+    if (isWord) {
+      ord = Number(id);
+      sub = 0;
+    } else {
+      const dot = id.indexOf(".");
+      ord = Number(id.slice(0, dot));
+      sub = Number(id.slice(dot + 1));
+      if (sub > MAX_EMPTY_NODE_PART) {
         throw this.error(
           lineNumber,
-          1,
+          dot + 2,
           line,
-          "a word ID (1, 2, ...), a multiword-token range (3-4) or an empty-node ID (5.1)",
+          `an empty-node part of at most ${MAX_EMPTY_NODE_PART} (N.1 to N.${MAX_EMPTY_NODE_PART})`,
           quote(id),
         );
       }
-      if (entityValues(misc, miscOffset).some((v) => v.value !== "")) {
-        if (empty) this.counts.emptyNode++;
-        else this.counts.multiword++;
-      }
-      return false;
     }
-    const index = this.tokens.length;
+    if (isWord ? ord !== words + 1 : ord !== words || sub <= this.lastPart) {
+      throw this.error(
+        lineNumber,
+        1,
+        line,
+        `the next ID of the sentence: word ${words + 1} or an empty node ${words}.${this.lastPart + 1} or later`,
+        quote(id),
+      );
+    }
+    const index = this.codes.length;
     if (index >= this.bounds.maxTokensPerDocument) {
       throw this.error(
         lineNumber,
         1,
         line,
-        `at most ${this.bounds.maxTokensPerDocument} tokens in one document`,
-        `word ${index + 1} of document ${quote(this.name ?? "(unnamed)")}`,
+        `at most ${this.bounds.maxTokensPerDocument} tokens (words and empty nodes) in one document`,
+        `${isWord ? "word" : "empty node"} ${quote(id)}, node ${index + 1} of document ${quote(this.name ?? "(unnamed)")}`,
       );
     }
-    if (!this.sentenceOpen) {
-      this.sentenceStarts.push(index);
-      this.sentenceOpen = true;
+    const code = (sentence.slot + ord) * NODE_CODE_FACTOR + sub;
+    this.codes.push(code);
+    if (isWord) {
+      if (words === 0) this.sentenceStarts.push(this.tokens.length);
+      const form = line.slice(tabs[0] + 1, tabs[1]);
+      this.tokens.push(form);
+      sentence.forms.push(form);
+      sentence.wordLines.push(lineNumber);
+      this.lastPart = 0;
+    } else {
+      this.lastPart = sub;
+      const raw = line.slice(tabs[7] + 1, tabs[8]);
+      const empty: EmptyNode = { id, code, line: lineNumber, column: tabs[7] + 2, lineText: line, raw, deps: null };
+      this.sentenceEmptyNodes.push(empty);
+      this.emptyNodes.set(code, empty);
     }
-    this.tokens.push(columns[1]);
-    const values = entityValues(misc, miscOffset);
+    const values = entityValues(line, miscOffset);
     if (values.length > 1) {
       throw this.error(lineNumber, values[1].offset - 6, line, "one Entity= attribute in MISC", "a second Entity=");
     }
     if (values.length === 1 && values[0].value !== "") {
-      this.parseEntity(values[0].value, values[0].offset, eidField, index, line, lineNumber);
+      this.parseEntity(values[0].value, values[0].offset, fields, index, line, lineNumber);
     }
-    return true;
+    return isWord;
   }
 
-  /** Parses one `Entity=` value; `offset` is its 0-based column in `line`. */
-  private parseEntity(value: string, offset: number, eidField: number, token: number, line: string, lineNumber: number): void {
+  /**
+   * Ends the sentence being read, if any: checks that it has a word and the DEPS of its
+   * empty nodes (their parents may come later in the sentence).
+   */
+  private endSentence(): void {
+    const sentence = this.sentence;
+    if (sentence === null) return;
+    const words = sentence.forms.length;
+    if (words === 0) {
+      throw this.error(
+        sentence.line,
+        1,
+        this.sentenceLineText,
+        "at least one word line in every sentence",
+        "a sentence of empty nodes or multiword-token lines only",
+      );
+    }
+    if (this.sentenceEmptyNodes.length > 0) {
+      const emptyCodes = new Map(this.sentenceEmptyNodes.map((e) => [e.id, e.code]));
+      for (const empty of this.sentenceEmptyNodes) empty.deps = this.parseDeps(empty, sentence, emptyCodes);
+      this.sentenceEmptyNodes = [];
+    }
+    this.nextSlot = sentence.slot + words + 1;
+    this.sentence = null;
+  }
+
+  /**
+   * Parses the DEPS of an empty node as udapi does (`|`-separated `PARENT:DEPREL`, split at
+   * the first `:`; PARENT a word ID, 0 for the root, or an empty node of the same sentence).
+   * @returns the dependencies, null for `_`
+   * @throws FormatError at the offending item
+   */
+  private parseDeps(empty: EmptyNode, sentence: CorefUDSentence, emptyCodes: Map<string, NodeCode>): Dep[] | null {
+    const raw = empty.raw;
+    if (raw === "_") return null;
+    const deps: Dep[] = [];
+    const words = sentence.forms.length;
+    let at = 0;
+    for (const item of raw.split("|")) {
+      const column = empty.column + at;
+      at += item.length + 1;
+      const colon = item.indexOf(":");
+      const parent = colon < 0 ? item : item.slice(0, colon);
+      let code: NodeCode | undefined;
+      if (colon >= 0 && NATURAL.test(parent)) {
+        const ord = Number(parent);
+        if (ord <= words) code = (sentence.slot + ord) * NODE_CODE_FACTOR;
+      } else if (colon >= 0) {
+        code = emptyCodes.get(parent);
+      }
+      if (code === undefined) {
+        throw this.error(
+          empty.line,
+          column,
+          empty.lineText,
+          `a DEPS item PARENT:DEPREL of empty node ${empty.id}, PARENT a word of its sentence (0 to ${words}, 0 the root) or one of its empty nodes`,
+          colon < 0 ? `${quote(item)} without ':'` : quote(item),
+        );
+      }
+      deps.push({ parent: code, deprel: item.slice(colon + 1) });
+    }
+    return deps;
+  }
+
+  /** The index in `entities` (and `corefudEntities`) of entity `eid`, numbered at first sight. */
+  private entityIndex(eid: string): number {
+    const e = this.entities.index(eid);
+    if (e === this.corefudEntities.length) this.corefudEntities.push([]);
+    return e;
+  }
+
+  /** Parses one `Entity=` value of node `node` (index in `codes`); `offset` is its 0-based column in `line`. */
+  private parseEntity(value: string, offset: number, fields: EntityFields, node: number, line: string, lineNumber: number): void {
     const items: Item[] = [];
     // Items that begin a mention on this line, and the first one over the mention limit: the
     // items after it are still checked for syntax (those errors come first) but not kept.
@@ -404,7 +691,7 @@ class DocumentBuilder {
         );
       }
       const opening = m[3] === undefined;
-      const raw = opening ? (m[1].split("-")[eidField] ?? "") : m[3];
+      const raw = opening ? (attribute(m[1], fields.eid) ?? "") : m[3];
       const eid = EID.exec(raw);
       if (!eid || (eid[2] !== undefined && Number(eid[2]) > Number(eid[3]))) {
         throw this.error(
@@ -412,10 +699,24 @@ class DocumentBuilder {
           column,
           line,
           opening
-            ? `an entity id as attribute ${eidField + 1} of '(${m[1]}' (letters, digits, optionally '[i/n]' with i <= n)`
+            ? `an entity id as attribute ${fields.eid + 1} of '(${m[1]}' (letters, digits, optionally '[i/n]' with i <= n)`
             : "an entity id before ')' (letters, digits, optionally '[i/n]' with i <= n)",
           quote(m[0]),
         );
+      }
+      let head = -1;
+      const written = opening && fields.head >= 0 ? attribute(m[1], fields.head) : undefined;
+      if (written !== undefined) {
+        if (!NATURAL.test(written)) {
+          throw this.error(
+            lineNumber,
+            column,
+            line,
+            `a head (attribute ${fields.head + 1} of '(${m[1]}') that is a whole number: 1 for the mention's first node, 0 for none`,
+            quote(written),
+          );
+        }
+        head = Number(written);
       }
       // A mention in one part ('[1/1]') is an ordinary mention.
       const part = eid[2] === undefined || eid[3] === "1" ? null : { index: Number(eid[2]), parts: Number(eid[3]) };
@@ -428,22 +729,23 @@ class DocumentBuilder {
           continue;
         }
       }
-      items.push({ kind: !opening ? "close" : m[2] === ")" ? "single" : "open", eid: eid[1], part, column });
+      items.push({ kind: !opening ? "close" : m[2] === ")" ? "single" : "open", eid: eid[1], part, head, column });
     }
-    // Entity numbering: one-word items first, then opening items.
-    for (const it of items) if (it.kind === "single") this.entities.index(it.eid);
-    for (const it of items) if (it.kind === "open") this.entities.index(it.eid);
+    // Entity numbering: one-node items first, then opening items.
+    for (const it of items) if (it.kind === "single") this.entityIndex(it.eid);
+    for (const it of items) if (it.kind === "open") this.entityIndex(it.eid);
     // Pairing in written order.
     for (const it of items) {
       const place = { line: lineNumber, column: it.column, lineText: line };
       if (it.kind === "single" && it.part === null) {
         this.checkMentionLimit(place);
-        this.addMention(it.eid, token, token, place);
+        this.takeNodes(1, place);
+        this.finishMention(it.eid, [this.codes[node]], -1, "one-node", place, place);
       } else if (it.kind === "close") {
-        this.close(it, token, place);
+        this.close(it, node, place);
       } else {
-        this.openItem(it, token, place);
-        if (it.kind === "single") this.close(it, token, place);
+        this.openItem(it, node, place);
+        if (it.kind === "single") this.close(it, node, place);
       }
     }
     // Pairing the items before it did not fail, so the limit is the first error of the line.
@@ -466,7 +768,22 @@ class DocumentBuilder {
     );
   }
 
-  private openItem(it: Item, token: number, place: Place): void {
+  /** Counts `n` more nodes in mention node sets; throws past the budget of the module header. */
+  private takeNodes(n: number, place: Place): void {
+    this.mentionNodes += n;
+    const budget = MENTION_NODE_BUDGET_FLOOR + MENTION_NODES_PER_NODE * this.codes.length;
+    if (this.mentionNodes > budget) {
+      throw this.error(
+        place.line,
+        place.column,
+        place.lineText,
+        `at most ${budget} nodes in all mentions of the document so far (${MENTION_NODE_BUDGET_FLOOR} + ${MENTION_NODES_PER_NODE} per node read)`,
+        `${this.mentionNodes} with the mention closed here`,
+      );
+    }
+  }
+
+  private openItem(it: Item, node: number, place: Place): void {
     let part: OpenMention["part"] = null;
     if (it.part) {
       const { index, parts } = it.part;
@@ -474,7 +791,7 @@ class DocumentBuilder {
       if (index === 1) {
         this.checkMentionLimit(place);
         this.inFlight++;
-        of = { seq: this.discontinuousSeq++, start: token, parts, next: 1, partOpen: false, ...place };
+        of = { seq: this.discontinuousSeq++, parts, next: 1, partOpen: false, nodes: [], ...place };
         let list = this.pending.get(it.eid);
         if (!list) this.pending.set(it.eid, (list = new Set()));
         list.add(of);
@@ -500,10 +817,10 @@ class DocumentBuilder {
     }
     let stack = this.open.get(it.eid);
     if (!stack) this.open.set(it.eid, (stack = []));
-    stack.push({ start: token, part, ...place });
+    stack.push({ index: node, head: it.head, part, ...place });
   }
 
-  private close(it: Item, token: number, place: Place): void {
+  private close(it: Item, node: number, place: Place): void {
     const started = this.open.get(it.eid)?.pop();
     const written = it.part ? `${it.eid}[${it.part.index}/${it.part.parts}])` : `${it.eid})`;
     if (!started) {
@@ -525,12 +842,19 @@ class DocumentBuilder {
         `'${written}'`,
       );
     }
+    // Node IDs run in order, so the mention holds the nodes from its opening to here.
     if (!started.part) {
+      this.takeNodes(node - started.index + 1, place);
       this.inFlight--;
-      this.addMention(it.eid, started.start, token, place);
+      this.finishMention(it.eid, this.codes.slice(started.index, node + 1), started.head, "brackets", started, started);
       return;
     }
     const whole = started.part.of;
+    // A part begins at or after the node where the previous part ended: skip that node if shared.
+    let from = started.index;
+    if (whole.nodes.length > 0 && whole.nodes[whole.nodes.length - 1] === this.codes[from]) from++;
+    this.takeNodes(node + 1 - from, place);
+    for (let i = from; i <= node; i++) whole.nodes.push(this.codes[i]);
     whole.partOpen = false;
     if (started.part.index < whole.parts) {
       const key = waitingKey(it.eid, whole.next, whole.parts);
@@ -542,28 +866,104 @@ class DocumentBuilder {
     this.pending.get(it.eid)!.delete(whole);
     this.counts.joined++;
     this.inFlight--;
-    this.addMention(it.eid, whole.start, token, place);
+    // The head value of the last part's opening bracket counts over all parts.
+    this.finishMention(it.eid, whole.nodes, started.head, it.kind === "single" ? "one-node-last-part" : "brackets", whole, started);
   }
 
   /**
-   * Records a finished mention. Callers check the limit first: `checkMentionLimit` for a
-   * one-word mention; for a closing one, its opening counted it in `inFlight`.
+   * The head of a finished mention, as udapi sets it.
+   * @param nodes the mention's nodes, ascending
+   * @param value the head value of the bracket that sets it, -1 when it has none
+   * @param rule `one-node` for a one-node mention, `one-node-last-part` for a discontinuous
+   *   mention whose last part is a one-node bracket, else `brackets`
+   * @param at the bracket with the head value, for the error
+   * @throws FormatError when `value` is beyond the mention's nodes
    */
-  private addMention(eid: string, start: number, end: number, place: Place): void {
+  private headOf(nodes: NodeCode[], value: number, rule: HeadRule, at: Place): NodeCode {
+    // quirk: udapi ignores the head field of a one-word mention
+    if (rule === "one-node" || value < 0) return nodes[0];
+    // quirk: udapi sets the head of a one-node last part as `nodes[value - 1]` even for 0,
+    // which Python reads as the last node; elsewhere 0 is "no head". (Without a head value
+    // udapi crashes on `None - 1` there: our documented result is the first node, above.)
+    if (value === 0) return rule === "one-node-last-part" ? nodes[nodes.length - 1] : nodes[0];
+    if (value > nodes.length) {
+      throw this.error(
+        at.line,
+        at.column,
+        at.lineText,
+        `a head inside its mention (1..${nodes.length})`,
+        `head ${value} of a mention of ${nodes.length} node(s)`,
+      );
+    }
+    return nodes[value - 1];
+  }
+
+  /** Index of the sentence holding node `code` (binary search over the sentences' slots). */
+  private sentenceOf(code: NodeCode): number {
+    const position = Math.floor(code / NODE_CODE_FACTOR);
+    const sentences = this.sentences;
+    let lo = 0;
+    let hi = sentences.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (sentences[mid].slot <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Document-level token index of the word with code `code`. */
+  private tokenOf(code: NodeCode): number {
+    // slot(s) = (words before sentence s) + s, and the word's position is slot + ord.
+    return Math.floor(code / NODE_CODE_FACTOR) - this.sentenceOf(code) - 1;
+  }
+
+  /**
+   * Records a finished mention in both views. Callers check the mention limit first
+   * (`checkMentionLimit` for a one-node mention; for a closing one, its opening counted it
+   * in `inFlight`) and count its nodes (`takeNodes`).
+   * @param start the mention's (first) opening bracket
+   */
+  private finishMention(eid: string, nodes: NodeCode[], headValue: number, rule: HeadRule, start: Place, headAt: Place): void {
+    const head = this.headOf(nodes, headValue, rule, headAt);
+    const zero = head % NODE_CODE_FACTOR !== 0;
+    const empty = zero ? this.emptyNodes.get(head) : undefined;
+    const mention: CorefUDMention = {
+      nodes,
+      head,
+      zero,
+      sentence: this.sentenceOf(head),
+      headDeps: null,
+      headDepsAt: empty ? { line: empty.line, column: empty.column, lineText: empty.lineText } : null,
+      line: start.line,
+      column: start.column,
+    };
+    if (zero) this.zeros.push(mention);
     this.mentionCount++;
-    const e = this.entities.add(eid, start, end);
-    const key = spanKey(start, end);
+    const e = this.entityIndex(eid);
+    this.corefudEntities[e].push(mention);
+    // The span view: first to last word.
+    let first = 0;
+    while (first < nodes.length && nodes[first] % NODE_CODE_FACTOR !== 0) first++;
+    if (first === nodes.length) return;
+    let last = nodes.length - 1;
+    while (nodes[last] % NODE_CODE_FACTOR !== 0) last--;
+    const from = this.tokenOf(nodes[first]);
+    const to = first === last ? from : this.tokenOf(nodes[last]);
+    this.entities.add(eid, from, to);
+    const key = spanKey(from, to);
     const owners = this.spans.get(key);
     if (owners === undefined) {
       this.spans.set(key, new Set([e]));
     } else {
-      this.repeats.record(owners.has(e) ? "same" : "other", start, end, place.line);
+      this.repeats.record(owners.has(e) ? "same" : "other", from, to, start.line);
       owners.add(e);
     }
   }
 
-  /** Checks that nothing is left open at the end of the document (called once per document). */
+  /** Ends the last sentence and checks that nothing is left open at the end of the document (called once per document). */
   finish(): void {
+    this.endSentence();
     const where = `the end of document ${quote(this.name ?? "(unnamed)")}`;
     let unclosed: (OpenMention & { eid: string }) | null = null;
     for (const [eid, stack] of this.open) {
@@ -591,11 +991,13 @@ class DocumentBuilder {
         );
       }
     }
+    // Every sentence has ended, so every empty node's DEPS is parsed.
+    for (const mention of this.zeros) mention.headDeps = this.emptyNodes.get(mention.head)!.deps;
   }
 
   /** The finished document, called `name`, after pushing its warnings. */
   document(name: string): Document {
-    const { joined, emptyNode, multiword } = this.counts;
+    const { joined, multiword } = this.counts;
     const warn = (code: string, count: number, message: string, line: number): void => {
       if (count === 0) return;
       this.warnings.push({ code, message: `document ${quote(name)}: ${message}`, file: this.file, line, document: name });
@@ -604,13 +1006,7 @@ class DocumentBuilder {
     warn(
       "discontinuous-mention-joined",
       joined,
-      `${joined} discontinuous mention(s) scored as one span from the start of the first part to the end of the last part`,
-      this.line,
-    );
-    warn(
-      "empty-node-mention-ignored",
-      emptyNode,
-      `Entity= brackets on ${emptyNode} empty node(s) ignored; empty nodes are not tokens here`,
+      `${joined} discontinuous mention(s) shown in the span view as one span from the first word of the first part to the last word of the last part (CorefUD scoring keeps the parts)`,
       this.line,
     );
     warn(
@@ -625,8 +1021,10 @@ class DocumentBuilder {
       part: null,
       tokens: this.tokens,
       sentenceStarts: this.sentenceStarts,
-      entities: this.entities.entities,
+      // An entity whose mentions are all made of empty nodes has no span.
+      entities: this.entities.entities.filter((entity) => entity.length > 0),
       line: this.line,
+      corefud: { sentences: this.sentences, entities: this.corefudEntities },
     };
   }
 
@@ -635,13 +1033,37 @@ class DocumentBuilder {
   }
 }
 
-/** The `Entity=` values of a MISC cell, each with its 0-based column in the line. */
-function entityValues(misc: string, miscOffset: number): { value: string; offset: number }[] {
+/** Attribute `k` (0-based) of the `-`-separated attributes of a bracket, or undefined when it has fewer (`split("-")[k]` without the array). */
+function attribute(content: string, k: number): string | undefined {
+  let from = 0;
+  for (let i = 0; i < k; i++) {
+    const dash = content.indexOf("-", from);
+    if (dash < 0) return undefined;
+    from = dash + 1;
+  }
+  const end = content.indexOf("-", from);
+  return end < 0 ? content.slice(from) : content.slice(from, end);
+}
+
+const NO_VALUES: { value: string; offset: number }[] = [];
+
+/**
+ * The `Entity=` values of the MISC cell of `line` (from 0-based column `miscOffset` to the end
+ * of the line): the `|`-separated items that start with `Entity=`, each value with its
+ * 0-based column in the line.
+ */
+function entityValues(line: string, miscOffset: number): { value: string; offset: number }[] {
+  let at = line.indexOf("Entity=", miscOffset);
+  if (at < 0) return NO_VALUES;
   const found: { value: string; offset: number }[] = [];
-  let at = 0;
-  for (const item of misc.split("|")) {
-    if (item.startsWith("Entity=")) found.push({ value: item.slice(7), offset: miscOffset + at + 7 });
-    at += item.length + 1;
+  while (at >= 0) {
+    if (at === miscOffset || line.charCodeAt(at - 1) === 124 /* | */) {
+      let end = line.indexOf("|", at);
+      if (end < 0) end = line.length;
+      found.push({ value: line.slice(at + 7, end), offset: at + 7 });
+      at = end;
+    }
+    at = line.indexOf("Entity=", at + 1);
   }
   return found;
 }
