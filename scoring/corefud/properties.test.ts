@@ -89,7 +89,7 @@ function writeConllu(mentions: GenMention[], zeros: GenZero[] = []): string {
         .filter((m) => m.sentence === s && m.end === w && m.start < w)
         .sort((a, b) => b.start - a.start)
         .map((m) => `e${m.entity})`);
-      rows.push({ id: String(w), deps: `${w === 1 ? 0 : 1}:dep`, brackets: [...opens, ...singles, ...closes].join("") });
+      rows.push({ id: String(w), deps: `${w === 1 ? 0 : 1}:dep`, brackets: [...closes, ...opens, ...singles].join("") });
       const zero = zeros.filter((z) => z.sentence === s && z.after === w);
       zero.forEach((z, i) => rows.push({ id: `${w}.${i + 1}`, deps: `${z.parent}:${z.deprel}`, brackets: `(e${z.entity}-x-1)` }));
     }
