@@ -60,9 +60,10 @@ export interface Occurrence {
 
 /** Interns mention identities of both sides of a document to small integers. */
 export class Identities {
-  private readonly byKey = new Map<string, number>();
+  /** Hash of (nodes, head) → identities with that hash (collisions are compared node by node). */
+  private readonly byHash = new Map<number, number | number[]>();
   /** Per identity: its nodes. */
-  readonly nodes: number[][] = [];
+  readonly nodes: (readonly number[])[] = [];
   /** Per identity: the head node under `head` match (the identity includes it), else -1. */
   readonly head: number[] = [];
 
@@ -70,20 +71,44 @@ export class Identities {
 
   /** The identity number of `m`, creating it on first sight. */
   intern(m: CorefUDMention): number {
-    const key = this.matching === "head" ? `${m.nodes.join(",")}*${m.head}` : m.nodes.join(",");
-    let id = this.byKey.get(key);
-    if (id === undefined) {
-      id = this.nodes.length;
-      this.byKey.set(key, id);
-      this.nodes.push(m.nodes);
-      this.head.push(this.matching === "head" ? m.head : -1);
+    const head = this.matching === "head" ? m.head : -1;
+    const hash = nodeSetHash(m.nodes, head);
+    const found = this.byHash.get(hash);
+    if (found !== undefined) {
+      for (const id of typeof found === "number" ? [found] : found) {
+        if (this.head[id] === head && sameNodes(this.nodes[id], m.nodes)) return id;
+      }
     }
+    const id = this.nodes.length;
+    this.nodes.push(m.nodes);
+    this.head.push(head);
+    if (found === undefined) this.byHash.set(hash, id);
+    else if (typeof found === "number") this.byHash.set(hash, [found, id]);
+    else found.push(id);
     return id;
   }
 
   get size(): number {
     return this.nodes.length;
   }
+}
+
+/** A 32-bit hash of a node set (and a head, -1 for none). */
+export function nodeSetHash(nodes: readonly number[], head: number): number {
+  let h = Math.imul(head | 0, 0x9e3779b1) ^ nodes.length;
+  // First, last and a few inner nodes make collisions rare; equality is checked anyway.
+  const step = nodes.length > 8 ? Math.floor(nodes.length / 8) : 1;
+  for (let i = 0; i < nodes.length; i += step) h = Math.imul(h ^ (nodes[i] | 0), 0x85ebca6b) ^ (h >>> 13);
+  h = Math.imul(h ^ (nodes[nodes.length - 1] | 0), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
+/** True when two ascending node lists are equal. */
+export function sameNodes(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** One side of a document, ready for alignment and metrics. */

@@ -13,6 +13,7 @@
  */
 import type { Counts } from "../metrics/counts.js";
 import { maxWeightMatching, type WeightedEdge } from "../metrics/assignment.js";
+import { nodeSetHash, sameNodes } from "./align.js";
 
 /**
  * MOR counts of one document.
@@ -28,9 +29,34 @@ export function mentionOverlap(key: readonly (readonly number[])[], response: re
   let precisionDen = 0;
   for (const s of response) precisionDen += s.length;
 
-  // Key mentions holding each node, then overlaps |K ∩ S| by walking the response's nodes.
+  // Identical node sets are paired first: some optimal matching always pairs them, since for
+  // K = S, |K ∩ S'| + |K' ∩ K| ≤ |K| + |K' ∩ S'| for any other K', S' (inclusion–exclusion).
+  let total = 0;
+  const waiting = new Map<number, number[]>(); // hash → unpaired key mentions with that hash
+  key.forEach((k, i) => {
+    const h = nodeSetHash(k, -1);
+    const list = waiting.get(h);
+    if (list) list.push(i);
+    else waiting.set(h, [i]);
+  });
+  const keyPaired = new Uint8Array(key.length);
+  const responseLeft: number[] = [];
+  response.forEach((s, j) => {
+    const list = waiting.get(nodeSetHash(s, -1));
+    const at = list ? list.findIndex((i) => sameNodes(key[i], s)) : -1;
+    if (at < 0) {
+      responseLeft.push(j);
+      return;
+    }
+    keyPaired[list![at]] = 1;
+    list!.splice(at, 1);
+    total += s.length;
+  });
+
+  // Overlaps |K ∩ S| of the rest, through the key mentions holding each node.
   const holders = new Map<number, number[]>();
   key.forEach((k, i) => {
+    if (keyPaired[i]) return;
     for (const node of k) {
       const list = holders.get(node);
       if (list) list.push(i);
@@ -39,15 +65,15 @@ export function mentionOverlap(key: readonly (readonly number[])[], response: re
   });
   const edges: WeightedEdge[] = [];
   const overlap = new Map<number, number>();
-  response.forEach((s, j) => {
+  for (const j of responseLeft) {
     overlap.clear();
-    for (const node of s) {
+    for (const node of response[j]) {
       const list = holders.get(node);
       if (list) for (const i of list) overlap.set(i, (overlap.get(i) ?? 0) + 1);
     }
     for (const [i, w] of overlap) edges.push({ left: i, right: j, weight: w });
-  });
-  const total = optimalTotal(key.length, response.length, edges);
+  }
+  total += optimalTotal(key.length, response.length, edges);
   return { recallNum: total, recallDen, precisionNum: total, precisionDen };
 }
 

@@ -126,7 +126,11 @@ export function scoreCorefUDDocument(
     const nodesOf = (side: PreparedSide) => side.entities.flatMap((e) => e.map((o) => o.mention.nodes));
     out.mor = mentionOverlap(nodesOf(keySide), nodesOf(responseSide));
   }
-  if (m.has("zero")) out.zero = zeroScore(keySide, responseSide, partner);
+  if (m.has("zero")) {
+    const hasZero = (side: PreparedSide) => side.entities.some((e) => e.some((o) => o.mention.zero));
+    // Without zeros on either side there is no anaphor, FP or FN to count.
+    out.zero = hasZero(keySide) || hasZero(responseSide) ? zeroScore(keySide, responseSide, partner) : { recallNum: 0, recallDen: 0, precisionNum: 0, precisionDen: 0 };
+  }
   return out;
 }
 
