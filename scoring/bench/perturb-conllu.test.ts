@@ -165,12 +165,16 @@ describe("perturbCorefUD", () => {
     expect(heads(text)).toEqual(heads(key));
   });
 
-  it("reads back with the CorefUD reader", () => {
-    const { text, stats } = perturbCorefUD(key, { seed: 2, zeroRate: 0 });
+  it("reads back with the CorefUD reader: every mention, heads inside, zeros on empty nodes", () => {
+    const { text, stats } = perturbCorefUD(key, { seed: 2 });
     const corpus = readCorefUD(text, "response.conllu");
     expect(corpus.documents.map((d) => d.id)).toEqual(["synthetic"]);
-    const mentions = corpus.documents[0].entities.reduce((n, e) => n + e.length, 0);
-    expect(mentions).toBe(stats.responseMentions);
+    const entities = corpus.documents[0].corefud!.entities;
+    const mentions = entities.flat();
+    expect(mentions).toHaveLength(stats.responseMentions);
+    for (const m of mentions) expect(m.nodes).toContain(m.head);
+    expect(mentions.filter((m) => m.zero)).toHaveLength(stats.zeros);
+    expect(stats.zeros).toBeGreaterThan(0);
   });
 
   it("keeps discontinuous mentions and renames them with their entity", () => {
@@ -211,6 +215,7 @@ describe("perturbCorefUD", () => {
     checkBrackets(out);
     const corpus = readCorefUD(out, "gum-response.conllu");
     expect(corpus.documents).toHaveLength(4);
+    expect(corpus.documents.reduce((n, d) => n + d.corefud!.entities.flat().length, 0)).toBe(stats.responseMentions);
     expect(stats.responseMentions).toBeGreaterThan(stats.keyMentions * 0.8);
   });
 });

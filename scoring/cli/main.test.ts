@@ -124,6 +124,68 @@ describe("corefboard score with matching modes and presets", () => {
   });
 });
 
+describe("corefboard score on CorefUD CoNLL-U", () => {
+  const fixtures = join(here, "..", "test", "fixtures", "corefud-scorer");
+  const expected = JSON.parse(readFileSync(join(fixtures, "expected.json"), "utf8")) as {
+    entries: { test: string; key: string; response: string; metrics: Record<string, Record<string, number>>; conll: { f1: number } }[];
+  };
+  const entry = (test: string) => expected.entries.find((e) => e.test === test)!;
+
+  it("--format json gives the CorefUD scorer's numbers, mor and zero included, in each zero mode", async () => {
+    for (const [test, extra] of [
+      ["test_ZF4", []],
+      ["test_ZF4_linear", ["--zero-match", "linear"]],
+    ] as const) {
+      const e = entry(test);
+      const r = await run("score", join(fixtures, "data", e.key), join(fixtures, "data", e.response), "--input-format", "conllu", "--format", "json", "--preset", "crac", "--no-remove-singletons", ...extra);
+      expect(r.code, r.stderr).toBe(EXIT_OK);
+      const got = JSON.parse(r.stdout).metrics;
+      expect(Object.keys(got)).toEqual(["muc", "bcub", "ceafm", "ceafe", "lea", "mor", "zero", "blanc", "conll"]);
+      for (const [metric, want] of Object.entries(e.metrics)) {
+        for (const field of ["recall", "precision", "f1"]) expect(got[metric][field], `${test} ${metric} ${field}`).toBeCloseTo(want[field], 9);
+        if (metric !== "blanc") {
+          for (const field of ["recall_num", "recall_den", "precision_num", "precision_den"]) expect(got[metric][field], `${test} ${metric} ${field}`).toBeCloseTo(want[field], 9);
+        }
+      }
+      expect(got.conll.f1).toBeCloseTo(e.conll.f1, 9);
+    }
+  });
+
+  it("partial and head match work on CorefUD input; key and response in two formats are a usage error", async () => {
+    const e = entry("test_HMA5");
+    const key = join(fixtures, "data", e.key);
+    const response = join(fixtures, "data", e.response);
+    const head = JSON.parse((await run("score", key, response, "--input-format", "conllu", "--format", "json", "--match", "head")).stdout);
+    expect(head.metrics.conll.f1).toBeCloseTo(e.conll.f1, 12);
+    const conllu = join(tempDir(), "key.conllu");
+    writeFileSync(conllu, readFileSync(join(fixtures, "data", "exact-match", "TC-A.key")));
+    const crossed = await run("score", conllu, RESPONSE);
+    expect(crossed.code).toBe(EXIT_USAGE);
+    expect(crossed.stderr).toContain("both must be in the same format");
+    const table = await run("score", key, response, "--input-format", "conllu", "--preset", "crac", "--match", "partial");
+    expect(table.stdout.split("\n")[0]).toBe("Scored as CorefUD (CorefUD scorer v1.2): partial match, singletons excluded, zeros kept, dependent zero matching");
+  });
+});
+
+describe("the README's CorefUD examples", () => {
+  // Each block "$ npx corefboard score ARGS" then lines of its output (header rows left out).
+  const readme = readFileSync(join(here, "..", "..", "README.md"), "utf8");
+  const examples = [...readme.matchAll(/```\n\$ npx corefboard score ([^\n]*)\n([^`]*)```/g)].map((m) => ({
+    args: m[1].split(" ").map((a) => a.replace("$D", join(here, "..", "test", "fixtures", "corefud-scorer", "data"))),
+    lines: m[2].trimEnd().split("\n"),
+  }));
+
+  it("has one example per mode, each printing what the README shows", async () => {
+    expect(examples.length).toBeGreaterThanOrEqual(8);
+    for (const e of examples) {
+      const r = await run("score", ...e.args);
+      expect(r.code, r.stderr).toBe(EXIT_OK);
+      const printed = r.stdout.split("\n");
+      for (const line of e.lines) expect(printed, `README line of "${e.args.join(" ")}"`).toContain(line);
+    }
+  });
+});
+
 describe("corefboard score", () => {
   it("prints a table with every metric, its counts and the CoNLL F1", async () => {
     const r = await run("score", KEY, RESPONSE);
