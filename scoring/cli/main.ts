@@ -35,7 +35,7 @@ import {
 } from "../evaluate.js";
 import { CORPUS_FORMATS, readCorpus, type CorpusFormat } from "../formats/index.js";
 import { CONLL_METRICS, SELECTABLE_METRICS, type SelectableMetric } from "../metrics/registry.js";
-import { PRESET_NAMES, PRESETS, presetOptions, type PresetName } from "../presets.js";
+import { CRAC_PRESET, PRESET_NAMES, PRESETS, presetOptions, type PresetName } from "../presets.js";
 import { FormatError } from "../types.js";
 import { renderTable, reportToJson } from "./format.js";
 
@@ -112,7 +112,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .addOption(
       new Option(
         "--preset <name>",
-        "a named setting: crac = --match head --zero-match dependent --remove-singletons --metrics muc,bcub,ceafe,ceafm,lea,blanc,mor,zero (the CorefUD scorer's defaults); options given explicitly win",
+        `a named setting: crac = --match ${CRAC_PRESET.match} --zero-match ${CRAC_PRESET.zeroMatch} ${CRAC_PRESET.removeSingletons ? "--remove-singletons" : "--no-remove-singletons"} --metrics ${CRAC_PRESET.metrics.join(",")} (the CorefUD scorer's defaults, CRAC's setting); options given explicitly win`,
       ).choices([...PRESET_NAMES]),
     )
     .option("--per-document", "also give each document's scores")
