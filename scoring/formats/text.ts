@@ -25,13 +25,23 @@ export function decodeInput(input: Input, file: string): string {
   if (typeof input === "string") {
     text = input;
   } else {
-    const bad = firstInvalidUtf8(input);
-    const nul = input.indexOf(0);
-    if (bad >= 0 && (nul < 0 || bad < nul)) throw invalidUtf8Error(file, input, bad);
+    // The native decoder checks validity fast; only invalid input pays for `firstInvalidUtf8`,
+    // which finds the first bad byte for the message.
+    let decoded: string | null = null;
+    try {
+      decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input);
+    } catch {
+      decoded = null;
+    }
+    if (decoded === null) {
+      const bad = firstInvalidUtf8(input);
+      const nul = input.indexOf(0);
+      if (bad >= 0 && (nul < 0 || bad < nul)) throw invalidUtf8Error(file, input, bad);
+    }
     // Everything before the first NUL is valid UTF-8 here, so the NUL check below finds
     // the same position in the decoded text. `ignoreBOM` keeps the mark so that exactly one
     // is dropped below, as for string input.
-    text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(input);
+    text = decoded ?? new TextDecoder("utf-8", { ignoreBOM: true }).decode(input);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const nul = text.indexOf("\u0000");
