@@ -12,7 +12,7 @@
  * which is what is solved here, on sparse overlaps, in time linear in the overlaps.
  */
 import type { Counts } from "../metrics/counts.js";
-import { maxWeightMatching, type WeightedEdge } from "../metrics/assignment.js";
+import { maxWeightMatchingTotal, type WeightedEdge } from "../metrics/assignment.js";
 import { nodeSetHash, sameNodes } from "./align.js";
 
 /**
@@ -73,46 +73,6 @@ export function mentionOverlap(key: readonly (readonly number[])[], response: re
     }
     for (const [i, w] of overlap) edges.push({ left: i, right: j, weight: w });
   }
-  total += optimalTotal(key.length, response.length, edges);
+  total += maxWeightMatchingTotal(key.length, response.length, edges);
   return { recallNum: total, recallDen, precisionNum: total, precisionDen };
-}
-
-/** Maximum-weight matching total, solved per connected component of the overlap graph. */
-function optimalTotal(left: number, right: number, edges: WeightedEdge[]): number {
-  if (edges.length === 0) return 0;
-  const parent = Int32Array.from({ length: left + right }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  for (const e of edges) {
-    const a = find(e.left);
-    const b = find(left + e.right);
-    if (a !== b) parent[a] = b;
-  }
-  const groups = new Map<number, WeightedEdge[]>();
-  for (const e of edges) {
-    const g = find(e.left);
-    const list = groups.get(g);
-    if (list) list.push(e);
-    else groups.set(g, [e]);
-  }
-  let total = 0;
-  for (const list of groups.values()) {
-    if (list.length === 1) {
-      total += list[0].weight;
-      continue;
-    }
-    const l = new Map<number, number>();
-    const r = new Map<number, number>();
-    const local: WeightedEdge[] = list.map((e) => {
-      let a = l.get(e.left);
-      if (a === undefined) l.set(e.left, (a = l.size));
-      let b = r.get(e.right);
-      if (b === undefined) r.set(e.right, (b = r.size));
-      return { left: a, right: b, weight: e.weight };
-    });
-    total += maxWeightMatching(l.size, r.size, local).total;
-  }
-  return total;
 }

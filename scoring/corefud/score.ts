@@ -31,7 +31,7 @@
 import { FormatError, quote, type CorefUDDocument, type CorefUDSentence } from "../types.js";
 import type { BlancCounts } from "../metrics/blanc.js";
 import type { Counts } from "../metrics/counts.js";
-import { maxWeightMatching, type WeightedEdge } from "../metrics/assignment.js";
+import { maxWeightMatchingTotal, type WeightedEdge } from "../metrics/assignment.js";
 import { alignMentions, finishSide, Identities, prepareSide, type Matching, type Occurrence, type PreparedSide } from "./align.js";
 import { mentionOverlap } from "./mor.js";
 import { zeroScore } from "./zero.js";
@@ -253,50 +253,10 @@ function ceaf(key: PreparedSide, response: PreparedSide, phi3: Map<number, Map<n
       edges.push({ left: k, right: r, weight });
     }
   }
-  const similarity = componentsTotal(key.entities.length, response.entities.length, edges);
+  const similarity = maxWeightMatchingTotal(key.entities.length, response.entities.length, edges);
   const size = (side: PreparedSide) =>
     variant === "mention" ? side.entities.reduce((n, e) => n + e.length, 0) : side.entities.length;
   return { recallNum: similarity, recallDen: size(key), precisionNum: similarity, precisionDen: size(response) };
-}
-
-/** Maximum-weight matching total, per connected component of `edges`. */
-function componentsTotal(left: number, right: number, edges: WeightedEdge[]): number {
-  if (edges.length === 0) return 0;
-  const parent = Int32Array.from({ length: left + right }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  for (const e of edges) {
-    const a = find(e.left);
-    const b = find(left + e.right);
-    if (a !== b) parent[a] = b;
-  }
-  const groups = new Map<number, WeightedEdge[]>();
-  for (const e of edges) {
-    const g = find(e.left);
-    const list = groups.get(g);
-    if (list) list.push(e);
-    else groups.set(g, [e]);
-  }
-  let total = 0;
-  for (const list of groups.values()) {
-    if (list.length === 1) {
-      total += list[0].weight;
-      continue;
-    }
-    const l = new Map<number, number>();
-    const r = new Map<number, number>();
-    const local = list.map((e) => {
-      let a = l.get(e.left);
-      if (a === undefined) l.set(e.left, (a = l.size));
-      let b = r.get(e.right);
-      if (b === undefined) r.set(e.right, (b = r.size));
-      return { left: a, right: b, weight: e.weight };
-    });
-    total += maxWeightMatching(l.size, r.size, local).total;
-  }
-  return total;
 }
 
 /** LEA numerator and denominator of one side (`lea` upstream). */

@@ -28,6 +28,56 @@ export interface Matching {
 }
 
 /**
+ * The total weight of a maximum-weight matching, solved separately in each connected component
+ * of the graph (components are independent problems, and most are one edge: for CEAF the
+ * groups of entities that share mentions, for MOR the groups of mentions that share words).
+ *
+ * @param leftCount number of left nodes; `rightCount` of right nodes
+ * @param edges edges with weights > 0 (others are ignored), at most one per pair
+ * @returns the optimum total; never throws
+ */
+export function maxWeightMatchingTotal(leftCount: number, rightCount: number, edges: readonly WeightedEdge[]): number {
+  if (edges.length === 0) return 0;
+  const parent = new Int32Array(leftCount + rightCount);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const e of edges) {
+    const a = find(e.left);
+    const b = find(leftCount + e.right);
+    if (a !== b) parent[a] = b;
+  }
+  const groups = new Map<number, WeightedEdge[]>();
+  for (const e of edges) {
+    const g = find(e.left);
+    const list = groups.get(g);
+    if (list) list.push(e);
+    else groups.set(g, [e]);
+  }
+  let total = 0;
+  for (const list of groups.values()) {
+    if (list.length === 1) {
+      if (list[0].weight > 0) total += list[0].weight;
+      continue;
+    }
+    // Renumber the component's nodes locally.
+    const left = new Map<number, number>();
+    const right = new Map<number, number>();
+    const local = list.map((e) => {
+      let l = left.get(e.left);
+      if (l === undefined) left.set(e.left, (l = left.size));
+      let r = right.get(e.right);
+      if (r === undefined) right.set(e.right, (r = right.size));
+      return { left: l, right: r, weight: e.weight };
+    });
+    total += maxWeightMatching(left.size, right.size, local).total;
+  }
+  return total;
+}
+
+/**
  * Finds a matching of maximum total weight (not necessarily of maximum size).
  *
  * @param leftCount number of left nodes (ids 0..leftCount-1)

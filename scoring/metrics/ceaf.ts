@@ -13,7 +13,7 @@
  */
 import { sideTotals, type AlignedDocument } from "./alignment.js";
 import type { Counts } from "./counts.js";
-import { maxWeightMatching, type WeightedEdge } from "./assignment.js";
+import { maxWeightMatchingTotal, type WeightedEdge } from "./assignment.js";
 
 /** Which CEAF: `mention` (CEAFm, φ3) or `entity` (CEAFe, φ4). */
 export type CeafVariant = "mention" | "entity";
@@ -69,56 +69,10 @@ function intersections(doc: AlignedDocument): Overlap[] {
   return out;
 }
 
-/**
- * The optimal total similarity, solved per connected group of overlapping entities.
- */
+/** The optimal total similarity (solved per connected group of overlapping entities). */
 function optimalSimilarity(key: number[][], response: number[][], overlaps: Overlap[], variant: CeafVariant): number {
-  if (overlaps.length === 0) return 0;
-  // Union-find over key entities 0..K-1 and response entities K..K+R-1.
-  const nk = key.length;
-  const parent = new Int32Array(nk + response.length);
-  for (let i = 0; i < parent.length; i++) parent[i] = i;
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
-  };
-  for (const o of overlaps) {
-    const a = find(o.key);
-    const b = find(nk + o.response);
-    if (a !== b) parent[a] = b;
-  }
-  const groups = new Map<number, Overlap[]>();
-  for (const o of overlaps) {
-    const g = find(o.key);
-    let list = groups.get(g);
-    if (!list) groups.set(g, (list = []));
-    list.push(o);
-  }
-
   const similarity = (o: Overlap): number =>
     variant === "mention" ? o.size : (2 * o.size) / (key[o.key].length + response[o.response].length);
-
-  let total = 0;
-  for (const list of groups.values()) {
-    if (list.length === 1) {
-      total += similarity(list[0]);
-      continue;
-    }
-    // Renumber the group's entities locally and solve the assignment.
-    const localKey = new Map<number, number>();
-    const localResponse = new Map<number, number>();
-    const edges: WeightedEdge[] = [];
-    for (const o of list) {
-      let l = localKey.get(o.key);
-      if (l === undefined) localKey.set(o.key, (l = localKey.size));
-      let r = localResponse.get(o.response);
-      if (r === undefined) localResponse.set(o.response, (r = localResponse.size));
-      edges.push({ left: l, right: r, weight: similarity(o) });
-    }
-    total += maxWeightMatching(localKey.size, localResponse.size, edges).total;
-  }
-  return total;
+  const edges: WeightedEdge[] = overlaps.map((o) => ({ left: o.key, right: o.response, weight: similarity(o) }));
+  return maxWeightMatchingTotal(key.length, response.length, edges);
 }
