@@ -399,29 +399,26 @@ function headScore(key: Occurrence, response: Occurrence): number {
   return (commonNodes(key.mention.nodes, response.mention.nodes) * 1.0) / key.mention.nodes.length;
 }
 
-/** Blocks for dependent zeros: rows and columns of the same sentence. */
-function sentenceBlocks(rows: Occurrence[], columns: Occurrence[]): [Occurrence[], Occurrence[]][] {
-  const groups = new Map<number, [Occurrence[], Occurrence[]]>();
-  for (const r of rows) {
-    let g = groups.get(r.mention.sentence);
-    if (!g) groups.set(r.mention.sentence, (g = [[], []]));
-    g[0].push(r);
-  }
-  for (const c of columns) groups.get(c.mention.sentence)?.[1].push(c);
-  return [...groups.values()].filter(([r, c]) => r.length > 0 && c.length > 0);
+/**
+ * Blocks of rows and columns with the same `keyOf` value (only such pairs can score above 0):
+ * the head node for head match, the sentence for dependent zeros.
+ */
+function sameKeyBlocks(keyOf: (o: Occurrence) => number): Blocker {
+  return (rows, columns) => {
+    const groups = new Map<number, [Occurrence[], Occurrence[]]>();
+    for (const r of rows) {
+      let g = groups.get(keyOf(r));
+      if (!g) groups.set(keyOf(r), (g = [[], []]));
+      g[0].push(r);
+    }
+    for (const c of columns) groups.get(keyOf(c))?.[1].push(c);
+    return [...groups.values()].filter(([r, c]) => r.length > 0 && c.length > 0);
+  };
 }
-
 /** Blocks for head match: rows and columns sharing a head node. */
-function headBlocks(rows: Occurrence[], columns: Occurrence[]): [Occurrence[], Occurrence[]][] {
-  const groups = new Map<number, [Occurrence[], Occurrence[]]>();
-  for (const r of rows) {
-    let g = groups.get(r.mention.head);
-    if (!g) groups.set(r.mention.head, (g = [[], []]));
-    g[0].push(r);
-  }
-  for (const c of columns) groups.get(c.mention.head)?.[1].push(c);
-  return [...groups.values()].filter(([r, c]) => r.length > 0 && c.length > 0);
-}
+const headBlocks = sameKeyBlocks((o) => o.mention.head);
+/** Blocks for dependent zeros: rows and columns of the same sentence. */
+const sentenceBlocks = sameKeyBlocks((o) => o.mention.sentence);
 
 /** Blocks for partial match: connected groups of rows and columns that share a node. */
 function partialBlocks(rows: Occurrence[], columns: Occurrence[]): [Occurrence[], Occurrence[]][] {

@@ -3,9 +3,10 @@
  * listed in `align.ts` and `zero.ts`, and the errors where the reference crashes.
  */
 import { describe, expect, it } from "vitest";
-import { FormatError, type CorefUDDocument, type CorefUDMention, type CorefUDSentence, type Dep } from "../types.js";
+import { type CorefUDDocument, type CorefUDMention, type CorefUDSentence, type Dep } from "../types.js";
 import { toScore } from "../metrics/counts.js";
 import { scoreCorefUDDocument, type CorefUDScoreOptions } from "./score.js";
+import { formatError } from "../test/format-error.js";
 
 /** Node code of word `w` (or empty node `w.sub`) of sentence `s` (0-based), 10 words per sentence. */
 const node = (s: number, w: number, sub = 0) => (s * 11 + w) * 1024 + sub;
@@ -69,16 +70,8 @@ describe("scoreCorefUDDocument", () => {
   it("a zero without DEPS is a FormatError where the dependent step meets a zero of the other side in its sentence", () => {
     const key = doc([[mention([node(0, 1)]), mention([node(0, 5, 1)], { deps: null })]]);
     const response = doc([[mention([node(0, 1)]), mention([node(0, 6, 1)], { deps: [{ parent: node(0, 3), deprel: "nsubj" }] })]]);
-    let error: unknown;
-    try {
-      scoreCorefUDDocument(key, response, options());
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FormatError);
-    expect((error as FormatError).file).toBe("key.conllu");
-    expect((error as FormatError).line).toBe(99);
-    expect((error as FormatError).column).toBe(33);
+    const error = formatError(() => scoreCorefUDDocument(key, response, options()));
+    expect([error.file, error.line, error.column]).toEqual(["key.conllu", 99, 33]);
     // Linear zeros, or a response zero in another sentence, never compare DEPS.
     expect(() => scoreCorefUDDocument(key, response, options({ zeroMatch: "linear" }))).not.toThrow();
     const elsewhere = doc([[mention([node(1, 1)], { sentence: 1 }), mention([node(1, 6, 1)], { sentence: 1, deps: [{ parent: node(1, 3), deprel: "x" }] })]]);
@@ -106,16 +99,9 @@ describe("scoreCorefUDDocument", () => {
   it("names the response line where its words differ from the key's", () => {
     const key = doc([[mention([node(0, 1)])]]);
     const response: CorefUDDocument = { ...key, sentences: [sentence(0), sentence(1, ["a", "b", "X", "d", "e", "f", "g", "h", "i", "j"])] };
-    let error: unknown;
-    try {
-      scoreCorefUDDocument(key, response, options());
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FormatError);
-    expect((error as FormatError).file).toBe("response.conllu");
-    expect((error as FormatError).line).toBe(14);
-    expect((error as FormatError).message).toContain('word 3 of sentence 2 to be "c"');
+    const error = formatError(() => scoreCorefUDDocument(key, response, options()));
+    expect([error.file, error.line]).toEqual(["response.conllu", 14]);
+    expect(error.message).toContain('word 3 of sentence 2 to be "c"');
     const short: CorefUDDocument = { ...key, sentences: [sentence(0)] };
     expect(() => scoreCorefUDDocument(key, short, options())).toThrow(/2 sentences in the document/);
   });
