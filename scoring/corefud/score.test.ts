@@ -132,4 +132,18 @@ describe("scoreCorefUDDocument", () => {
     // [2,3] is paired, so the key's link [1..4]–[9] is not found.
     expect(counts.muc!.recallNum).toBe(0);
   });
+
+  it("solves score matrices over DENSE_LIMIT block by block, with the same pairs", () => {
+    // 1,100 key one-word mentions and 1,100 two-word response mentions with the same heads:
+    // 1.21 million cells, so head matching goes block by block (one block per head).
+    const n = 1100;
+    const key = doc([Array.from({ length: n }, (_, i) => mention([node(0, 2 * i + 1)]))]);
+    const response = doc([Array.from({ length: n }, (_, i) => mention([node(0, 2 * i + 1), node(0, 2 * i + 2)], { head: node(0, 2 * i + 1) }))]);
+    const counts = scoreCorefUDDocument(key, response, options({ metrics: new Set(["mentions", "muc"]) }));
+    expect(counts.mentions).toEqual({ recallNum: n, recallDen: n, precisionNum: n, precisionDen: n });
+    expect(toScore(counts.muc!).f1).toBe(1);
+    // Partial match (response inside the key) goes by connected blocks the other way round.
+    const partial = scoreCorefUDDocument(response, key, options({ matching: "partial", metrics: new Set(["mentions"]) }));
+    expect(partial.mentions!.recallNum).toBe(n);
+  });
 });
