@@ -83,7 +83,6 @@ const NEWDOC_ID = /^\s+id\s*=(.*)$/s;
 const GLOBAL_ENTITY = /^#\s*global\.Entity\s*=(.*)$/s;
 /** A line terminator other than `\n` (those end lines): not allowed inside a NAME or VALUE. */
 const INNER_BREAK = /[\r\u2028\u2029]/;
-const WORD_ID = /^[1-9][0-9]*$/;
 const RANGE_ID = /^[1-9][0-9]*-[1-9][0-9]*$/;
 const EMPTY_ID = /^[0-9]+\.[1-9][0-9]*$/;
 /** One bracket: `(content` or `(content)` (groups 1, 2), or `content)` (group 3). */
@@ -184,19 +183,25 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
   forEachLine(text, (line, lineNumber) => {
     lastLine = lineNumber;
     lastLineText = line;
-    if (line.trim() === "") {
+    const first = line.charCodeAt(0);
+    // A token line starts with a digit: no need to trim it.
+    if (!(first >= 48 && first <= 57) && line.trim() === "") {
       doc?.sentenceBreak();
       // A block of comments only is no sentence: its sent_id is dropped (as udapi does).
       sentId = null;
       return;
     }
-    if (line.charCodeAt(0) === 35 /* # */) {
+    if (first === 35 /* # */) {
       const id = sentIdValue(line);
       if (id !== null) {
         if (doc?.inSentence) doc.setSentId(id);
         else sentId = id;
         return;
       }
+      // Most comments are neither (`# text = ...`, `# meta::...`): only lines whose first
+      // word after '#' starts with 'n' or 'g' can be `# newdoc` or `# global.Entity`.
+      const word = firstAfterSpaces(line);
+      if (word !== 110 /* n */ && word !== 103 /* g */) return;
       const newdoc = NEWDOC.exec(line);
       if (newdoc) {
         const id = trimmedValue(NEWDOC_ID, newdoc[1]);
@@ -268,6 +273,29 @@ function trimmedValue(pattern: RegExp, text: string): string | null {
   if (!m) return null;
   const value = m[1].trim();
   return INNER_BREAK.test(value) ? null : value;
+}
+
+/**
+ * The word ID that is the first `end` characters of `line`, when they are one (`[1-9][0-9]*`,
+ * read without slicing them out; a long one is inexact but far above any sentence's words),
+ * else 0.
+ */
+function wordIdValue(line: string, end: number): number {
+  if (end === 0 || line.charCodeAt(0) === 48) return 0;
+  let value = 0;
+  for (let i = 0; i < end; i++) {
+    const c = line.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return 0;
+    value = value * 10 + c;
+  }
+  return value;
+}
+
+/** The character code of a comment line's first non-space character after its leading '#' (NaN when none). */
+function firstAfterSpaces(line: string): number {
+  let i = 1;
+  while (i < line.length && SPACE.test(line[i])) i++;
+  return line.charCodeAt(i);
 }
 
 /**
@@ -437,8 +465,8 @@ class DocumentBuilder {
   /** `eid i/n` -> the discontinuous mentions of `eid` whose next part is `[i/n]` and that have no part open. */
   private readonly waiting = new Map<string, WaitingParts>();
   private discontinuousSeq = 0;
-  /** `spanKey(start, end)` -> the entities holding that span so far (span view). */
-  private readonly spans = new Map<number, Set<number>>();
+  /** `spanKey(start, end)` -> the entity (or entities) holding that span so far (span view); a Set only for a span of two or more. */
+  private readonly spans = new Map<number, number | Set<number>>();
   private readonly repeats = new RepeatedSpanLog();
   private mentionCount = 0;
   /** Nodes held by the node sets of mentions and discontinuous parts so far (see the budget). */
@@ -509,7 +537,8 @@ class DocumentBuilder {
     }
     const id = line.slice(0, tabs[0]);
     const miscOffset = tabs[8] + 1;
-    const isWord = WORD_ID.test(id);
+    const wordId = wordIdValue(line, tabs[0]);
+    const isWord = wordId > 0;
     const isEmpty = !isWord && EMPTY_ID.test(id);
     if (!isWord && !isEmpty && !RANGE_ID.test(id)) {
       throw this.error(
@@ -537,7 +566,7 @@ class DocumentBuilder {
     let ord: number;
     let sub: number;
     if (isWord) {
-      ord = Number(id);
+      ord = wordId;
       sub = 0;
     } else {
       const dot = id.indexOf(".");
@@ -791,7 +820,7 @@ class DocumentBuilder {
       if (index === 1) {
         this.checkMentionLimit(place);
         this.inFlight++;
-        of = { seq: this.discontinuousSeq++, parts, next: 1, partOpen: false, nodes: [], ...place };
+        of = { seq: this.discontinuousSeq++, parts, next: 1, partOpen: false, nodes: [], line: place.line, column: place.column, lineText: place.lineText };
         let list = this.pending.get(it.eid);
         if (!list) this.pending.set(it.eid, (list = new Set()));
         list.add(of);
@@ -817,7 +846,7 @@ class DocumentBuilder {
     }
     let stack = this.open.get(it.eid);
     if (!stack) this.open.set(it.eid, (stack = []));
-    stack.push({ index: node, head: it.head, part, ...place });
+    stack.push({ index: node, head: it.head, part, line: place.line, column: place.column, lineText: place.lineText });
   }
 
   private close(it: Item, node: number, place: Place): void {
@@ -954,7 +983,10 @@ class DocumentBuilder {
     const key = spanKey(from, to);
     const owners = this.spans.get(key);
     if (owners === undefined) {
-      this.spans.set(key, new Set([e]));
+      this.spans.set(key, e);
+    } else if (typeof owners === "number") {
+      this.repeats.record(owners === e ? "same" : "other", from, to, start.line);
+      if (owners !== e) this.spans.set(key, new Set([owners, e]));
     } else {
       this.repeats.record(owners.has(e) ? "same" : "other", from, to, start.line);
       owners.add(e);
