@@ -43,6 +43,12 @@
  *   here (the scorer decides where an empty DEPS is an error); a malformed item, a parent word
  *   beyond the sentence or an unknown parent empty node is a FormatError (udapi crashes there
  *   only when it reads that DEPS);
+ * - node IDs must run in order (a FormatError otherwise; udapi sorts empty nodes by ID), so a
+ *   mention never closes before it opens; an empty node `N.10` is part 10 (udapi reads the ID
+ *   as the float 15.1, the same as `N.1`);
+ * - a discontinuous part `[i/n]` joins the mention of its entity begun most recently that
+ *   waits for exactly that part, and a part that fits none is a FormatError (udapi takes the
+ *   oldest unfinished one whatever its `i/n`, and crashes when that is not the most recent);
  * - multiword-token lines are not nodes; brackets on them are ignored with a warning;
  * - `Bridge=` and `SplitAnte=` are not identity coreference and are ignored;
  * - the node sets of all mentions of a document hold at most `MENTION_NODE_BUDGET_FLOOR` +
@@ -97,7 +103,7 @@ const SPACE = /\s/;
 const NODE_CODE_FACTOR = 1024;
 /**
  * The node sets of a document's mentions hold at most this many nodes plus
- * `MENTION_NODES_PER_NODE` per node read so far (GUM: 1.9 per node; see the module header).
+ * `MENTION_NODES_PER_NODE` per node read so far (GUM: at most 1.6 per node in a document; see the module header).
  */
 export const MENTION_NODE_BUDGET_FLOOR = 1_000_000;
 /** See `MENTION_NODE_BUDGET_FLOOR`. */
