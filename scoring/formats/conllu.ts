@@ -44,8 +44,8 @@
  *   beyond the sentence or an unknown parent empty node is a FormatError (udapi crashes there
  *   only when it reads that DEPS);
  * - node IDs must run in order (a FormatError otherwise; udapi sorts empty nodes by ID), so a
- *   mention never closes before it opens; an empty node `N.10` is part 10 (udapi reads the ID
- *   as the float 15.1, the same as `N.1`);
+ *   mention never closes before it opens; an empty node `15.10` is part 10 (udapi reads the ID
+ *   as the float 15.1, the same node as `15.1`);
  * - a discontinuous part `[i/n]` joins the mention of its entity begun most recently that
  *   waits for exactly that part, and a part that fits none is a FormatError (udapi takes the
  *   oldest unfinished one whatever its `i/n`, and crashes when that is not the most recent);
