@@ -5,11 +5,12 @@
  *
  * An example is written as CoNLL-U sentences (word and empty-node IDs, forms, and the DEPS of
  * empty nodes) and entities whose mentions are sets of nodes (`"2:0.1"` = sentence 2, node
- * 0.1) with a head. {@link corefudCorpus} turns one side into the `Corpus` the CorefUD CoNLL-U
- * reader gives (`Document.corefud`, node codes as `scoring/types.ts` defines them), so that
- * `evaluate` scores it on the CorefUD path, as it scores an uploaded CorefUD file.
+ * 0.1) with a head. {@link corefudCorpus} writes one side as a CorefUD CoNLL-U file and reads it
+ * with the CorefUD reader, so that `evaluate` scores it on the CorefUD path exactly as it scores
+ * an uploaded CorefUD file.
  */
-import type { Corpus, CorefUDMention, CorefUDSentence, Dep, Entity, Mention, NodeCode } from "../scoring/types";
+import type { Corpus } from "../scoring/types";
+import { readCorefUD } from "../scoring/formats/conllu";
 
 /** One node of an example sentence: a word (`"3"`) or an empty node (`"3.1"`, `"0.1"`). */
 export interface ExampleNode {
@@ -121,133 +122,70 @@ export const ZERO_EXAMPLE: CorefUDExample = {
   ],
 };
 
-/** A node ID as (ord, sub): `"3.1"` → [3, 1], `"4"` → [4, 0]. */
-function parseId(id: string): [number, number] {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(id);
-  if (!match) throw new RangeError(`not a CoNLL-U node ID: ${JSON.stringify(id)}`);
-  return [Number(match[1]), match[2] === undefined ? 0 : Number(match[2])];
-}
-
-/** Where an example's nodes are: their codes, sentences and lines. */
-interface Layout {
-  sentences: CorefUDSentence[];
-  /** `"s:id"` → node code, sentence index (0-based), line, the line's text and its DEPS column. */
-  nodes: Map<string, { code: NodeCode; sentence: number; line: number; lineText: string; depsColumn: number; deps: string | undefined }>;
-  /** Word forms of the document, and the document index of each word `"s:id"`. */
-  tokens: string[];
-  sentenceStarts: number[];
-  wordIndex: Map<string, number>;
-}
-
 /**
- * Lays an example's sentences out as a CoNLL-U file would hold them (a `# sent_id` line, one
- * line per node, a blank line), with the node codes of `scoring/types.ts`:
- * `(slot(s) + ord) * 1024 + sub`, `slot(s)` = Σ over earlier sentences of (words + 1).
+ * One side of an example as a CorefUD CoNLL-U file (a `# sent_id` line, one line per node with
+ * its DEPS, `Entity=` brackets on the first and last node of each mention, the head as the
+ * mention's `head` field), so the reader builds the CorefUD view exactly as for an upload.
+ *
+ * @throws RangeError when a mention names a node the sentences lack, has a head outside it,
+ *   or is not contiguous
  */
-function layout(example: CorefUDExample): Layout {
-  const sentences: CorefUDSentence[] = [];
-  const nodes: Layout["nodes"] = new Map();
-  const tokens: string[] = [];
-  const sentenceStarts: number[] = [];
-  const wordIndex = new Map<string, number>();
-  let slot = 0;
-  let line = 1;
-  example.sentences.forEach((sentence, s) => {
-    line++; // # sent_id
-    const forms: string[] = [];
-    const wordLines: number[] = [];
-    const first = line;
-    sentenceStarts.push(tokens.length);
-    for (const node of sentence) {
-      const [ord, sub] = parseId(node.id);
-      const lineText = [node.id, node.form, "_", "_", "_", "_", sub ? "_" : "0", sub ? "_" : "dep", node.deps ?? "_", "_"].join("\t");
-      const depsColumn = lineText.split("\t").slice(0, 8).join("\t").length + 2;
-      nodes.set(`${s + 1}:${node.id}`, { code: (slot + ord) * 1024 + sub, sentence: s, line, lineText, depsColumn, deps: node.deps });
-      if (sub === 0) {
-        forms.push(node.form);
-        wordLines.push(line);
-        wordIndex.set(`${s + 1}:${node.id}`, tokens.length);
-        tokens.push(node.form);
+export function corefudConllu(example: CorefUDExample, entities: readonly ExampleNodeMention[][]): string {
+  const position = new Map<string, [number, number]>();
+  example.sentences.forEach((sentence, s) => sentence.forEach((node, i) => position.set(`${s + 1}:${node.id}`, [s, i])));
+  const at = (ref: string) => {
+    const p = position.get(ref);
+    if (!p) throw new RangeError(`example mention node ${ref} is not in the sentences`);
+    return p;
+  };
+  // Per node: closing, opening and one-node brackets.
+  const brackets = new Map<string, { close: string[]; open: { text: string; size: number }[]; single: string[] }>();
+  const slot = (s: number, i: number) => {
+    const key = `${s}:${i}`;
+    let b = brackets.get(key);
+    if (!b) brackets.set(key, (b = { close: [], open: [], single: [] }));
+    return b;
+  };
+  entities.forEach((entity, e) => {
+    for (const mention of entity) {
+      const places = mention.nodes.map(at);
+      const [s, first] = places[0];
+      const last = places[places.length - 1][1];
+      if (places.some(([ps, pi], k) => ps !== s || pi !== first + k)) throw new RangeError(`example mention ${mention.nodes.join(" ")} is not contiguous`);
+      const head = mention.nodes.indexOf(mention.head) + 1;
+      if (head === 0) throw new RangeError(`example mention head ${mention.head} is not one of its nodes`);
+      if (first === last) slot(s, first).single.push(`(e${e}-x-${head})`);
+      else {
+        slot(s, first).open.push({ text: `(e${e}-x-${head}`, size: last - first });
+        slot(s, last).close.push(`e${e})`);
       }
-      line++;
     }
-    line++; // blank line
-    sentences.push({ sentId: String(s + 1), forms, wordLines, line: first, slot });
-    slot += forms.length + 1;
   });
-  return { sentences, nodes, tokens, sentenceStarts, wordIndex };
-}
-
-/** An empty node's DEPS as `Dep`s (parents as node codes of its sentence). */
-function depsOf(deps: string | undefined, sentence: CorefUDSentence): Dep[] | null {
-  if (!deps || deps === "_") return null;
-  return deps.split("|").map((item) => {
-    const [parent, deprel] = item.split(/:(.*)/s);
-    const [ord, sub] = parseId(parent);
-    return { parent: (sentence.slot + ord) * 1024 + sub, deprel };
+  const lines = ["# newdoc id = example", "# global.Entity = eid-etype-head"];
+  example.sentences.forEach((sentence, s) => {
+    lines.push(`# sent_id = ${s + 1}`);
+    sentence.forEach((node, i) => {
+      const empty = node.id.includes(".");
+      const b = brackets.get(`${s}:${i}`);
+      const entity = b ? [...b.close, ...b.open.sort((x, y) => y.size - x.size).map((o) => o.text), ...b.single].join("") : "";
+      lines.push([node.id, node.form, "_", "_", "_", "_", empty ? "_" : "0", empty ? "_" : "dep", node.deps ?? "_", entity ? `Entity=${entity}` : "_"].join("\t"));
+    });
+    lines.push("");
   });
+  return lines.join("\n") + "\n";
 }
 
 /**
- * One side of an example as the CorefUD CoNLL-U reader would read it.
+ * One side of an example read as the CorefUD CoNLL-U reader reads an upload.
  *
  * @param example the example
  * @param entities the key's or a response's entities
  * @param file the file name for messages
- * @returns a one-document corpus whose document has `corefud` (so `evaluate` scores it as the
- *   CorefUD scorer does) and, as `entities`, the span view (first to last word; mentions of
- *   empty nodes only are left out)
- * @throws RangeError when a mention names a node the sentences lack, or a head outside it
+ * @returns a one-document corpus with `corefud` (so `evaluate` scores it as the CorefUD scorer does)
+ * @throws RangeError for a malformed example (see `corefudConllu`)
  */
 export function corefudCorpus(example: CorefUDExample, entities: readonly ExampleNodeMention[][], file: string): Corpus {
-  const lay = layout(example);
-  const node = (ref: string) => {
-    const n = lay.nodes.get(ref);
-    if (!n) throw new RangeError(`example mention node ${ref} is not in the sentences`);
-    return n;
-  };
-  const corefudEntities: CorefUDMention[][] = entities.map((entity) =>
-    entity.map((mention) => {
-      if (!mention.nodes.includes(mention.head)) throw new RangeError(`example mention head ${mention.head} is not one of its nodes`);
-      const head = node(mention.head);
-      const zero = head.code % 1024 !== 0;
-      const first = node(mention.nodes[0]);
-      return {
-        nodes: [...new Set(mention.nodes.map((ref) => node(ref).code))].sort((a, b) => a - b),
-        head: head.code,
-        zero,
-        sentence: head.sentence,
-        headDeps: zero ? depsOf(head.deps, lay.sentences[head.sentence]) : null,
-        headDepsAt: zero ? { line: head.line, column: head.depsColumn, lineText: head.lineText } : null,
-        line: first.line,
-        column: first.lineText.lastIndexOf("\t") + 2,
-      };
-    }),
-  );
-  const spanEntities: Entity[] = entities
-    .map((entity) =>
-      entity.flatMap((mention): Mention[] => {
-        const words = mention.nodes.map((ref) => lay.wordIndex.get(ref)).filter((i): i is number => i !== undefined);
-        return words.length ? [[Math.min(...words), Math.max(...words)]] : [];
-      }),
-    )
-    .filter((e) => e.length > 0);
-  return {
-    file,
-    warnings: [],
-    documents: [
-      {
-        id: "example",
-        name: "example",
-        part: null,
-        tokens: lay.tokens,
-        sentenceStarts: lay.sentenceStarts,
-        entities: spanEntities,
-        line: 1,
-        corefud: { sentences: lay.sentences, entities: corefudEntities },
-      },
-    ],
-  };
+  return readCorefUD(corefudConllu(example, entities), file);
 }
 
 /**
