@@ -183,13 +183,13 @@ describe("sign-in limits", () => {
     const { createHash } = await import("node:crypto");
     const row = (await counter(`sign-in-account:${createHash("sha256").update(email).digest("hex")}`))!;
     const error = await refusal(verifyCredentials(email, "the right password", "192.0.2.1"));
-    expect(error.message).toMatch(/^Too many sign-in attempts for this email address\. Try again at \d\d:\d\d \(UTC\)\.$/);
+    expect(error.message).toMatch(/^Too many sign-in attempts for this email address\. Try again at (\d{4}-\d\d-\d\d )?\d\d:\d\d \(UTC\)\.$/);
     const retryAt = new Date((error.details as { retryAt: string }).retryAt).getTime();
     expect(Math.abs(retryAt - Number(row.expire))).toBeLessThan(1500);
     expect(retryAt - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(retryAt - Date.now()).toBeLessThanOrEqual(15 * 60_000);
     // The shown time is the window's end rounded up to the minute.
-    const shown = /at (\d\d:\d\d)/.exec(error.message)![1];
+    const shown = /(\d\d:\d\d) \(UTC\)/.exec(error.message)![1];
     expect(shown).toBe(new Date(Math.ceil(retryAt / 60_000) * 60_000).toISOString().slice(11, 16));
 
     const other = `${unique("free")}@example.org`;
@@ -232,7 +232,7 @@ describe("sign-in limits", () => {
     const email = `${unique("victim")}@example.org`;
     await signUp(email, "Victim", "the right password");
     const error = await refusal(verifyCredentials(email, "the right password", addressKey("2001:db8:77::abcd")));
-    expect(error.message).toMatch(/^Too many sign-in attempts from your network address\. Try again at \d\d:\d\d \(UTC\)\.$/);
+    expect(error.message).toMatch(/^Too many sign-in attempts from your network address\. Try again at (\d{4}-\d\d-\d\d )?\d\d:\d\d \(UTC\)\.$/);
     const { createHash } = await import("node:crypto");
     expect((await counter(`sign-in-account:${createHash("sha256").update(email).digest("hex")}`))!.points).toBe(0);
     // Another network is fine.

@@ -141,7 +141,7 @@ describe("verifyCredentials", () => {
     for (let i = 0; i < 10; i++) await expect(verifyCredentials("locked@example.org", `wrong ${i}`)).resolves.toBeNull();
     const error = await verifyCredentials("LOCKED@example.org", "the right password").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect((error as Error).message).toMatch(/^Too many sign-in attempts for this email address\. Try again at \d\d:\d\d \(UTC\)\.$/);
+    expect((error as Error).message).toMatch(/^Too many sign-in attempts for this email address\. Try again at (\d{4}-\d\d-\d\d )?\d\d:\d\d \(UTC\)\.$/);
   });
 });
 
