@@ -62,4 +62,17 @@ describe("CorefUD key/response alignment", () => {
     expect(() => evaluate(c, c, { match: "partial" })).toThrow(/heads/);
     expect(evaluate(c, c, { match: "exact" }).metrics.muc!.f1).toBe(1);
   });
+
+  it("a zero without DEPS met by dependent zero matching is a FormatError at its DEPS column", () => {
+    const zeroKey = HEADER + sentence("s1", [word("1", "Anna", "Entity=(e1-person-1)"), word("2", "sleeps"), word("2.1", "_", "Entity=(e1-person-1)", "_")]) + sentence("s2", [word("1", "She"), word("2", "dreams")]);
+    const zeroResponse = HEADER + sentence("s1", [word("1", "Anna", "Entity=(e1-person-1)"), word("2", "sleeps"), word("2.1", "_", "Entity=(e1-person-1)", "2:nsubj")]) + sentence("s2", [word("1", "She"), word("2", "dreams")]);
+    const run = (zeroMatch: "dependent" | "linear") =>
+      evaluate(readCorefUD(zeroKey, "key.conllu"), readCorefUD(zeroResponse, "response.conllu"), { match: "head", zeroMatch });
+    const e = formatError(() => run("dependent"));
+    // Line 6 is the key's empty node 2.1; its DEPS column starts after eight tabs.
+    expect([e.file, e.line, e.column]).toEqual(["key.conllu", 6, "2.1\t_\t_\t_\t_\t_\t_\t_\t".length + 1]);
+    expect(e.message).toContain("DEPS");
+    // Linear zero matching compares positions, not DEPS: scored.
+    expect(run("linear").metrics.muc!.f1).toBe(1);
+  });
 });
