@@ -48,7 +48,8 @@ export interface Document {
   /**
    * CorefUD CoNLL-U input only: the document as the CorefUD scorer sees it (mentions as node
    * sets with heads, empty nodes included). `entities` above is then a span view of the same
-   * mentions (first to last word, empty nodes left out) for analyses that work on spans.
+   * mentions (first to last word, empty nodes left out; a mention of empty nodes only, and an
+   * entity left without mentions, are not in it) for analyses that work on spans.
    */
   corefud?: CorefUDDocument;
 }
