@@ -31,6 +31,7 @@
 import { FormatError, quote, type CorefUDDocument, type CorefUDSentence } from "../types.js";
 import type { BlancCounts } from "../metrics/blanc.js";
 import type { Counts } from "../metrics/counts.js";
+import type { AnyCountMetric } from "../metrics/registry.js";
 import { maxWeightMatchingTotal, type WeightedEdge } from "../metrics/assignment.js";
 import { alignMentions, finishSide, Identities, prepareSide, type Matching, type Occurrence, type PreparedSide } from "./align.js";
 import { mentionOverlap } from "./mor.js";
@@ -50,7 +51,7 @@ export interface CorefUDScoreOptions {
 }
 
 /** One document's counts, by metric id (`blanc` as link counts). */
-export type CorefUDCounts = Partial<Record<"mentions" | "muc" | "bcub" | "ceafm" | "ceafe" | "lea" | "mor" | "zero", Counts>> & {
+export type CorefUDCounts = Partial<Record<Exclude<AnyCountMetric, "mcf">, Counts>> & {
   blanc?: BlancCounts;
 };
 
