@@ -15,7 +15,7 @@
  *   otherwise unchanged: `mcf`, mapped cluster F (P95-1038, `analysis/mapped-cluster-f.ts`;
  *   on the span view); `mor` and `zero` (CRAC 2022; `corefud/mor.ts`, `corefud/zero.ts`).
  */
-import type { Corpus, Entity, Warning } from "./types.js";
+import type { Corpus, Document, Entity, Warning } from "./types.js";
 import { alignDocument } from "./metrics/alignment.js";
 import { bcub, type BcubWeighting } from "./metrics/bcub.js";
 import { blanc, blancScore, type BlancCounts, type BlancRule } from "./metrics/blanc.js";
@@ -182,6 +182,41 @@ export interface Report {
  *   from the key's, or when dependent zero matching meets a zero without DEPS
  */
 export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions = {}): Report {
+  const plan = planEvaluation(key, response, options);
+  const responseById = new Map(response.documents.map((d) => [d.id, d]));
+  const keyIds = new Set(key.documents.map((d) => d.id));
+  const files = { key: key.file, response: response.file };
+  return assembleReport(plan, {
+    readerWarnings: [...key.warnings, ...response.warnings],
+    scored: key.documents.map((d) => scoreDocument(plan, d, responseById.get(d.id), files)),
+    responseOnly: response.documents.filter((d) => !keyIds.has(d.id)),
+    responseFile: response.file,
+  });
+}
+
+/**
+ * The checked settings of one evaluation: what `evaluate` derives from its options and the two
+ * corpora before it scores any document. Plain data, so that another thread can build the same
+ * plan from the same options (`scoring/parallel.ts`).
+ */
+export interface EvaluationPlan {
+  metrics: ReadonlySet<SelectableMetric>;
+  scoring: Report["scoring"];
+  /** The mapped cluster F threshold in [0, 1], or null when that metric is off. */
+  mcfThreshold: number | null;
+  bcubWeighting?: BcubWeighting;
+}
+
+/**
+ * Checks `options` against the two corpora and fixes the scoring mode (`conll2012` or `corefud`,
+ * by whether the documents carry a CorefUD view).
+ *
+ * @returns the plan `scoreDocument` and `assembleReport` follow
+ * @throws RangeError as `evaluate` documents (unknown metric or option value, a bad mapped
+ *   cluster F threshold, key and response in different formats, partial or head match without
+ *   heads, entity-weighted B³ on CorefUD input)
+ */
+export function planEvaluation(key: Corpus, response: Corpus, options: EvaluateOptions = {}): EvaluationPlan {
   const metrics = new Set<SelectableMetric>(options.metrics ?? METRICS);
   for (const m of metrics) {
     if (!(SELECTABLE_METRICS as readonly string[]).includes(m)) {
@@ -214,69 +249,117 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
     removeZeros: options.removeZeros ?? false,
     blancRule: corefud ? "corefud" : "reference",
   };
-  const warnings: Warning[] = [...key.warnings, ...response.warnings];
-  const responseById = new Map(response.documents.map((d) => [d.id, d]));
-  const keyIds = new Set(key.documents.map((d) => d.id));
+  const plan: EvaluationPlan = { metrics, scoring, mcfThreshold };
+  if (options.bcubWeighting !== undefined) plan.bcubWeighting = options.bcubWeighting;
+  return plan;
+}
 
-  const totals = new Map<AnyCountMetric, Counts>();
-  const blancTotal: BlancCounts = { coref: zeroCounts(), noncoref: zeroCounts() };
-  const perDocument: DocumentReport[] = [];
+/** One key document scored: its report and the warnings it raised, in order. */
+export interface ScoredDocument {
+  report: DocumentReport;
+  warnings: Warning[];
+}
 
-  for (const keyDoc of key.documents) {
-    const responseDoc = responseById.get(keyDoc.id);
-    if (!responseDoc) {
+/**
+ * Scores one key document against the response document of the same id (absent: scored as an
+ * empty response, with a `missing-document` warning).
+ *
+ * @param files the key's and the response's file names, for warnings and errors
+ * @returns the document's counts and scores (fractions in [0, 1]) and its warnings
+ * @throws FormatError (CorefUD input only) as `evaluate` documents
+ */
+export function scoreDocument(
+  plan: EvaluationPlan,
+  keyDoc: Document,
+  responseDoc: Document | undefined,
+  files: { key: string; response: string },
+): ScoredDocument {
+  const { metrics, scoring, mcfThreshold } = plan;
+  const warnings: Warning[] = [];
+  if (!responseDoc) {
+    warnings.push({
+      code: "missing-document",
+      message: `key document "${keyDoc.id}" is not in the response; it is scored as an empty response`,
+      file: files.response,
+      document: keyDoc.id,
+    });
+  }
+  let keyEntities: readonly Entity[] = keyDoc.entities;
+  let responseEntities: readonly Entity[] = responseDoc?.entities ?? [];
+  if (scoring.removeSingletons) {
+    keyEntities = keyEntities.filter((e) => e.length > 1);
+    responseEntities = responseEntities.filter((e) => e.length > 1);
+  }
+  let counts: DocumentReport["counts"];
+  if (keyDoc.corefud) {
+    counts = scoreCorefUDDocument(keyDoc.corefud, responseDoc?.corefud ?? null, {
+      matching: scoring.match,
+      zeroMatch: scoring.zeroMatch,
+      removeSingletons: scoring.removeSingletons,
+      removeZeros: scoring.removeZeros,
+      metrics,
+      keyFile: files.key,
+      responseFile: files.response,
+    });
+  } else {
+    counts = {};
+    const aligned = alignDocument(keyEntities, responseEntities);
+    if (aligned.removedRepeats > 0) {
       warnings.push({
-        code: "missing-document",
-        message: `key document "${keyDoc.id}" is not in the response; it is scored as an empty response`,
-        file: response.file,
+        code: "repeated-mention-removed",
+        message: `document "${keyDoc.id}": ${aligned.removedRepeats} repeated response mention(s) of a key span removed; each span is kept only in the response entity that appears first`,
+        file: files.response,
         document: keyDoc.id,
       });
     }
-    let keyEntities: readonly Entity[] = keyDoc.entities;
-    let responseEntities: readonly Entity[] = responseDoc?.entities ?? [];
-    if (options.removeSingletons) {
-      keyEntities = keyEntities.filter((e) => e.length > 1);
-      responseEntities = responseEntities.filter((e) => e.length > 1);
-    }
-    let counts: DocumentReport["counts"];
-    if (keyDoc.corefud) {
-      counts = scoreCorefUDDocument(keyDoc.corefud, responseDoc?.corefud ?? null, {
-        matching: match,
-        zeroMatch,
-        removeSingletons: scoring.removeSingletons,
-        removeZeros: scoring.removeZeros,
-        metrics,
-        keyFile: key.file,
-        responseFile: response.file,
-      });
-    } else {
-      counts = {};
-      const aligned = alignDocument(keyEntities, responseEntities);
-      if (aligned.removedRepeats > 0) {
-        warnings.push({
-          code: "repeated-mention-removed",
-          message: `document "${keyDoc.id}": ${aligned.removedRepeats} repeated response mention(s) of a key span removed; each span is kept only in the response entity that appears first`,
-          file: response.file,
-          document: keyDoc.id,
-        });
-      }
-      if (metrics.has("mentions")) counts.mentions = aligned.mentions;
-      if (metrics.has("muc")) counts.muc = muc(aligned);
-      if (metrics.has("bcub")) counts.bcub = bcub(aligned, options.bcubWeighting);
-      if (metrics.has("ceafm")) counts.ceafm = ceaf(aligned, "mention");
-      if (metrics.has("ceafe")) counts.ceafe = ceaf(aligned, "entity");
-      if (metrics.has("lea")) counts.lea = lea(aligned);
-      if (metrics.has("blanc")) counts.blanc = blanc(aligned);
-      // MOR on spans (word sets); no zeros exist without empty nodes.
-      if (metrics.has("mor")) counts.mor = mentionOverlap(spanNodes(keyEntities), spanNodes(responseEntities));
-      if (metrics.has("zero")) counts.zero = zeroCounts();
-    }
+    if (metrics.has("mentions")) counts.mentions = aligned.mentions;
+    if (metrics.has("muc")) counts.muc = muc(aligned);
+    if (metrics.has("bcub")) counts.bcub = bcub(aligned, plan.bcubWeighting);
+    if (metrics.has("ceafm")) counts.ceafm = ceaf(aligned, "mention");
+    if (metrics.has("ceafe")) counts.ceafe = ceaf(aligned, "entity");
+    if (metrics.has("lea")) counts.lea = lea(aligned);
+    if (metrics.has("blanc")) counts.blanc = blanc(aligned);
+    // MOR on spans (word sets); no zeros exist without empty nodes.
+    if (metrics.has("mor")) counts.mor = mentionOverlap(spanNodes(keyEntities), spanNodes(responseEntities));
+    if (metrics.has("zero")) counts.zero = zeroCounts();
+  }
+  if (mcfThreshold !== null) {
+    counts.mcf = mappedClusterF(keyEntities, responseEntities, { threshold: mcfThreshold }).counts;
+  }
+  return {
+    report: { id: keyDoc.id, missingInResponse: !responseDoc, counts, scores: scoresFrom(counts, scoring.blancRule) },
+    warnings,
+  };
+}
+
+/**
+ * Puts a report together from scored documents: corpus totals are the per-document counts summed
+ * in key order, then divided once (micro-average).
+ *
+ * @param parts `readerWarnings` (the key's, then the response's), `scored` (every key document,
+ *   in key order), `responseOnly` (the response's documents that are not in the key, in response
+ *   order; each gets a `response-only-document` warning) and the response's file name
+ * @returns the report `evaluate` returns for the same input
+ */
+export function assembleReport(
+  plan: EvaluationPlan,
+  parts: {
+    readerWarnings: readonly Warning[];
+    scored: readonly ScoredDocument[];
+    responseOnly: readonly { id: string; line: number }[];
+    responseFile: string;
+  },
+): Report {
+  const warnings: Warning[] = [...parts.readerWarnings];
+  const totals = new Map<AnyCountMetric, Counts>();
+  const blancTotal: BlancCounts = { coref: zeroCounts(), noncoref: zeroCounts() };
+  const perDocument: DocumentReport[] = [];
+  for (const { report, warnings: documentWarnings } of parts.scored) {
+    warnings.push(...documentWarnings);
+    const { counts } = report;
     if (counts.blanc) {
       addCounts(blancTotal.coref, counts.blanc.coref);
       addCounts(blancTotal.noncoref, counts.blanc.noncoref);
-    }
-    if (mcfThreshold !== null) {
-      counts.mcf = mappedClusterF(keyEntities, responseEntities, { threshold: mcfThreshold }).counts;
     }
     for (const m of ALL_COUNT_METRICS) {
       const c = counts[m];
@@ -284,34 +367,25 @@ export function evaluate(key: Corpus, response: Corpus, options: EvaluateOptions
       const total = totals.get(m) ?? zeroCounts();
       totals.set(m, addCounts(total, c));
     }
-    perDocument.push({
-      id: keyDoc.id,
-      missingInResponse: !responseDoc,
-      counts,
-      scores: scoresFrom(counts, scoring.blancRule),
+    perDocument.push(report);
+  }
+  for (const doc of parts.responseOnly) {
+    warnings.push({
+      code: "response-only-document",
+      message: `response document "${doc.id}" is not in the key; it is ignored`,
+      file: parts.responseFile,
+      line: doc.line,
+      document: doc.id,
     });
   }
-
-  for (const doc of response.documents) {
-    if (!keyIds.has(doc.id)) {
-      warnings.push({
-        code: "response-only-document",
-        message: `response document "${doc.id}" is not in the key; it is ignored`,
-        file: response.file,
-        line: doc.line,
-        document: doc.id,
-      });
-    }
-  }
-
   const totalCounts: DocumentReport["counts"] = Object.fromEntries(totals);
-  if (metrics.has("blanc")) totalCounts.blanc = blancTotal;
+  if (plan.metrics.has("blanc")) totalCounts.blanc = blancTotal;
   return {
-    documents: key.documents.length,
-    metrics: scoresFrom(totalCounts, scoring.blancRule),
+    documents: perDocument.length,
+    metrics: scoresFrom(totalCounts, plan.scoring.blancRule),
     perDocument,
     warnings,
-    scoring,
+    scoring: plan.scoring,
   };
 }
 
