@@ -72,8 +72,82 @@ export function maxWeightMatchingTotal(leftCount: number, rightCount: number, ed
       if (r === undefined) right.set(e.right, (r = right.size));
       return { left: l, right: r, weight: e.weight };
     });
-    total += maxWeightMatching(left.size, right.size, local).total;
+    const side = Math.max(left.size, right.size);
+    total += side <= DENSE_MAX_SIDE ? denseMaxWeightTotal(left.size, right.size, local) : maxWeightMatching(left.size, right.size, local).total;
   }
+  return total;
+}
+
+/**
+ * Components with at most this many nodes on their larger side are solved on the full matrix
+ * (`denseMaxWeightTotal`): at CoNLL-2012 scale nearly every document's entities form such
+ * groups, and the plain O(n³) loops over a small matrix beat the sparse search's heap.
+ */
+const DENSE_MAX_SIDE = 48;
+
+/**
+ * The total weight of a maximum-weight matching by the Hungarian algorithm on the full square
+ * matrix of side max(leftCount, rightCount) (Kuhn 1955, Munkres 1957, in the O(n³)
+ * potentials-and-shortest-path form): cost −w for an edge, 0 for a missing pair or a padding
+ * row or column, which is leaving the node unmatched. All weights here are > 0, so a minimum-cost
+ * perfect assignment of this matrix is a maximum-weight matching. Matched weights are summed in
+ * row order.
+ */
+function denseMaxWeightTotal(leftCount: number, rightCount: number, edges: readonly WeightedEdge[]): number {
+  const n = Math.max(leftCount, rightCount);
+  const w = n + 1;
+  // 1-based rows and columns, as in the textbook form; row 0 and column 0 are the sentinels.
+  const cost = new Float64Array(w * w);
+  for (const e of edges) if (e.weight > 0) cost[(e.left + 1) * w + e.right + 1] = -e.weight;
+  const u = new Float64Array(w);
+  const v = new Float64Array(w);
+  const rowOf = new Int32Array(w); // rowOf[j]: the row matched to column j, 0 for none
+  const way = new Int32Array(w);
+  const minv = new Float64Array(w);
+  const used = new Uint8Array(w);
+  for (let i = 1; i <= n; i++) {
+    rowOf[0] = i;
+    let j0 = 0;
+    minv.fill(Infinity);
+    used.fill(0);
+    do {
+      used[j0] = 1;
+      const i0 = rowOf[j0];
+      let delta = Infinity;
+      let j1 = 0;
+      const base = i0 * w;
+      for (let j = 1; j <= n; j++) {
+        if (used[j]) continue;
+        const reduced = cost[base + j] - u[i0] - v[j];
+        if (reduced < minv[j]) {
+          minv[j] = reduced;
+          way[j] = j0;
+        }
+        if (minv[j] < delta) {
+          delta = minv[j];
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= n; j++) {
+        if (used[j]) {
+          u[rowOf[j]] += delta;
+          v[j] -= delta;
+        } else {
+          minv[j] -= delta;
+        }
+      }
+      j0 = j1;
+    } while (rowOf[j0] !== 0);
+    do {
+      const j1 = way[j0];
+      rowOf[j0] = rowOf[j1];
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+  const colOf = new Int32Array(w);
+  for (let j = 1; j <= n; j++) colOf[rowOf[j]] = j;
+  let total = 0;
+  for (let i = 1; i <= n; i++) total -= cost[i * w + colOf[i]];
   return total;
 }
 
