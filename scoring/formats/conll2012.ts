@@ -26,7 +26,7 @@ import { FormatError, quote, type Corpus, type Document, type Warning } from "..
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
 import { RepeatedSpanLog } from "./repeats.js";
-import { decodeInput, forEachLine, lineAt, type Input } from "./text.js";
+import { decodeInput, forEachLineSpan, lineAt, type Input } from "./text.js";
 
 // The `s` flags let `.` match any character, so a header holding e.g. U+2028 is still a header.
 const BEGIN = /^#\s*begin document\b[ \t]?(.*)$/s;
@@ -68,11 +68,16 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
   // would otherwise narrow `doc` to `null` after it.
   let doc = null as DocumentBuilder | null;
   let lastLine = 0;
-  let lastLineText = "";
+  let lastStart = 0;
+  let lastEnd = 0;
 
-  forEachLine(text, (line, lineNumber) => {
+  forEachLineSpan(text, (start, end, lineNumber) => {
     lastLine = lineNumber;
-    lastLineText = line;
+    lastStart = start;
+    lastEnd = end;
+    // Most lines are tokens without a mention: read in place, without cutting the line out.
+    if (doc?.plainToken(text, start, end)) return;
+    const line = text.slice(start, end);
     const first = firstNonSpace(line);
     if (first < 0) {
       if (doc) doc.sentenceBreak();
@@ -157,6 +162,7 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
     }
     doc.token(line, lineNumber, first);
   });
+  const lastLineText = text.slice(lastStart, lastEnd);
 
   if (doc) {
     throw new FormatError({
@@ -299,6 +305,48 @@ class DocumentBuilder {
 
   sentenceBreak(): void {
     this.sentenceOpen = false;
+  }
+
+  /**
+   * Reads the line `text.slice(start, end)` when it is a plain token line: it starts with a
+   * printable ASCII character other than `#`, its columns are tab-separated, and its last column
+   * is `-` or `_` (no mention). Such a line is read exactly as `token` reads it, without cutting
+   * it out of the text (most lines of a file are like this).
+   *
+   * @returns true when the line was read; false, having read nothing, for any other line (and
+   *   for a token over the limit, whose error `token` gives)
+   */
+  plainToken(text: string, start: number, end: number): boolean {
+    if (end - start < 3) return false;
+    const c = text.charCodeAt(start);
+    if (c <= 32 || c >= 127 || c === 35 /* # */) return false;
+    const cell = text.charCodeAt(end - 1);
+    const lastTab = end - 2;
+    if ((cell !== 45 /* - */ && cell !== 95) /* _ */ || text.charCodeAt(lastTab) !== 9) return false;
+    const index = this.tokens.length;
+    if (index >= this.bounds.maxTokensPerDocument) return false;
+    // The word, as `token` finds it: column 4 when there are 5 columns or more, else the one
+    // before the last. Tabs after `lastTab` are on later lines.
+    let third = -1;
+    let fourth = text.indexOf("\t", start);
+    for (let k = 1; k < 4 && fourth >= 0; k++) {
+      third = fourth;
+      fourth = text.indexOf("\t", fourth + 1);
+      if (fourth > lastTab) fourth = -1;
+    }
+    let word: string;
+    if (fourth >= 0) {
+      word = text.slice(third + 1, fourth);
+    } else {
+      const before = lastTab > start ? text.lastIndexOf("\t", lastTab - 1) : -1;
+      word = text.slice(before >= start ? before + 1 : start, lastTab);
+    }
+    if (!this.sentenceOpen) {
+      this.sentenceStarts.push(index);
+      this.sentenceOpen = true;
+    }
+    this.tokens.push(word.trim());
+    return true;
   }
 
   /** Reads one token line; `first` is the 0-based index of its first non-space character. */

@@ -168,6 +168,15 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  * (`\n` or `\r\n`). Line numbers are 1-based. Stops early when `visit` returns `false`.
  */
 export function forEachLine(text: string, visit: (line: string, lineNumber: number) => boolean | void): void {
+  forEachLineSpan(text, (start, end, lineNumber) => visit(text.slice(start, end), lineNumber));
+}
+
+/**
+ * `forEachLine` without cutting the lines out: calls `visit(start, end, lineNumber)` with each
+ * line's bounds in `text` (`text.slice(start, end)` is the line), for readers that look at most
+ * lines in place.
+ */
+export function forEachLineSpan(text: string, visit: (start: number, end: number, lineNumber: number) => boolean | void): void {
   let start = 0;
   let lineNumber = 1;
   const n = text.length;
@@ -178,7 +187,7 @@ export function forEachLine(text: string, visit: (line: string, lineNumber: numb
     let lineEnd = end;
     if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
     if (!(last && start === n)) {
-      if (visit(text.slice(start, lineEnd), lineNumber) === false) return;
+      if (visit(start, lineEnd, lineNumber) === false) return;
     }
     if (last) return;
     start = end + 1;

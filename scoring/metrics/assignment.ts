@@ -28,9 +28,10 @@ export interface Matching {
 }
 
 /**
- * The total weight of a maximum-weight matching, solved separately in each connected component
- * of the graph (components are independent problems, and most are one edge: for CEAF the
- * groups of entities that share mentions, for MOR the groups of mentions that share words).
+ * The total weight of a maximum-weight matching. A graph with at most `DENSE_MAX_SIDE` nodes
+ * on either side is solved whole on its matrix; a larger one separately in each connected
+ * component (components are independent problems, and most are one edge: for CEAF the groups
+ * of entities that share mentions, for MOR the groups of mentions that share words).
  *
  * @param leftCount number of left nodes; `rightCount` of right nodes
  * @param edges edges with weights > 0 (others are ignored), at most one per pair
@@ -38,6 +39,8 @@ export interface Matching {
  */
 export function maxWeightMatchingTotal(leftCount: number, rightCount: number, edges: readonly WeightedEdge[]): number {
   if (edges.length === 0) return 0;
+  // A small graph is solved whole: splitting it would cost more than it saves.
+  if (Math.max(leftCount, rightCount) <= DENSE_MAX_SIDE) return denseMaxWeightTotal(leftCount, rightCount, edges);
   const parent = new Int32Array(leftCount + rightCount);
   for (let i = 0; i < parent.length; i++) parent[i] = i;
   const find = (x: number): number => {
