@@ -56,7 +56,9 @@ export function decodeInput(input: Input, file: string): string {
       lineText,
     });
   }
-  if (text.trim() === "") {
+  // Not `text.trim() === ""`, which copies the whole text when it ends with a line break.
+  // `\S` is the complement of what trim removes (WhiteSpace and LineTerminator).
+  if (!/\S/.test(text)) {
     throw new FormatError({
       file,
       line: 1,
