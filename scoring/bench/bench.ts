@@ -120,7 +120,7 @@ function runCase(c: Case): void {
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "scoring", "cli", "bin.mjs");
 /** Whole-process runs of our scorer per case: the best (shortest) is reported. */
-const RUNS = 3;
+const RUNS = 10;
 /** Runs of each reference scorer (slow: seconds to tens of seconds each). */
 const REFERENCE_RUNS = Math.max(1, Number(process.env.BENCH_REFERENCE_RUNS ?? 1) || 1);
 /** Issue 9's whole-process time of the CorefUD scorer on case (e), on this 2-core machine. */
