@@ -40,7 +40,24 @@ export {
   type MetricId,
   type ReportedMetric,
 } from "./metrics/registry.js";
-export { CRAC_PRESET, PRESETS, PRESET_NAMES, presetOptions, type EvaluationPreset, type PresetName } from "./presets.js";
+export {
+  CONLL2012_PRESET,
+  CRAC_PRESET,
+  CRAC_VARIANTS,
+  customProfile,
+  EVALUATION_PROFILE_NAMES,
+  EVALUATION_PROFILES,
+  PRESETS,
+  PRESET_NAMES,
+  presetOptions,
+  profileNeedsHeads,
+  type CustomEvaluation,
+  type EvaluationPreset,
+  type EvaluationProfile,
+  type EvaluationProfileName,
+  type EvaluationVariant,
+  type PresetName,
+} from "./presets.js";
 export { toScore, type Counts, type Score } from "./metrics/counts.js";
 export { blancScore, type BlancCounts, type BlancRule } from "./metrics/blanc.js";
 export {

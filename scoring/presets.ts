@@ -10,8 +10,12 @@
  * - the metrics its `-m all` (the default) prints: MUC, B³, CEAFe, CEAFm, BLANC, LEA, MOR and the
  *   zero score (`process_arguments` in its `ua-scorer.py` drops only `mention` for CorefUD input).
  *   Mention identification (`mentions`) is not among them.
+ *
+ * An **evaluation profile** is what a hosted task scores its runs with: a primary setting and
+ * secondary variants computed beside it (`EVALUATION_PROFILES`, `customProfile`).
  */
 import type { EvaluateOptions, MentionMatch, SelectableMetric, ZeroMatch } from "./evaluate.js";
+import { METRICS, SELECTABLE_METRICS } from "./metrics/registry.js";
 
 /** A named setting: every option `evaluate` needs to reproduce one official scorer's numbers. */
 export interface EvaluationPreset {
@@ -62,4 +66,109 @@ export function presetOptions(preset: EvaluationPreset, overrides: EvaluateOptio
     if (value !== undefined) (out as Record<string, unknown>)[key] = value;
   }
   return out;
+}
+
+/**
+ * The CoNLL reference scorer's setting (v8.01, as the CoNLL-2011/2012 shared tasks used it): exact
+ * spans, singletons kept, every non-optional metric (`METRICS`).
+ */
+export const CONLL2012_PRESET: EvaluationPreset = Object.freeze({
+  match: "exact",
+  zeroMatch: "dependent",
+  removeSingletons: false,
+  removeZeros: false,
+  metrics: METRICS,
+});
+
+/** A secondary variant of a profile: computed and stored for every run beside the primary setting. */
+export interface EvaluationVariant {
+  /** URL- and column-safe id, e.g. `partial` (stored as `scores.variant`). */
+  readonly id: string;
+  /** For people, e.g. "Partial match". */
+  readonly label: string;
+  readonly preset: EvaluationPreset;
+}
+
+/**
+ * The CRAC setting as a hosted task computes it: `CRAC_PRESET` plus mention identification, so
+ * that every selectable metric (`SELECTABLE_METRICS`) is stored; the CorefUD scorer's metrics are
+ * unchanged by it.
+ */
+const CRAC_HOSTED: EvaluationPreset = Object.freeze({ ...CRAC_PRESET, metrics: SELECTABLE_METRICS });
+
+/**
+ * CRAC 2024's three published variants beside the primary score (head match without singletons):
+ * partial match, exact match, and head match with singletons (CRAC 2024 findings, Table "CoNLL
+ * F1 under other evaluation settings"; the CorefUD scorer's `-a partial`, `-a exact`, `-s`).
+ */
+export const CRAC_VARIANTS: readonly EvaluationVariant[] = Object.freeze([
+  { id: "partial", label: "Partial match", preset: Object.freeze({ ...CRAC_HOSTED, match: "partial" as const }) },
+  { id: "exact", label: "Exact match", preset: Object.freeze({ ...CRAC_HOSTED, match: "exact" as const }) },
+  { id: "singletons", label: "Head match with singletons", preset: Object.freeze({ ...CRAC_HOSTED, removeSingletons: false }) },
+]);
+
+/** The names of the evaluation profiles a task can choose. */
+export type EvaluationProfileName = "conll2012" | "crac" | "custom";
+
+/** Every profile name, the default first. */
+export const EVALUATION_PROFILE_NAMES: readonly EvaluationProfileName[] = ["conll2012", "crac", "custom"];
+
+/** How a task scores its runs: one primary setting and its secondary variants. */
+export interface EvaluationProfile {
+  readonly name: EvaluationProfileName;
+  /** For people, e.g. "CRAC (CorefUD scorer: head match, singletons excluded)". */
+  readonly label: string;
+  readonly primary: EvaluationPreset;
+  readonly variants: readonly EvaluationVariant[];
+}
+
+/** The fixed profiles. `custom` is made by `customProfile`. */
+export const EVALUATION_PROFILES: Readonly<Record<Exclude<EvaluationProfileName, "custom">, EvaluationProfile>> = Object.freeze({
+  conll2012: Object.freeze({
+    name: "conll2012" as const,
+    label: "CoNLL-2012 (reference scorer: exact spans, singletons kept)",
+    primary: CONLL2012_PRESET,
+    variants: Object.freeze([]) as readonly EvaluationVariant[],
+  }),
+  crac: Object.freeze({
+    name: "crac" as const,
+    label: "CRAC (CorefUD scorer: head match, singletons excluded, dependent zeros)",
+    primary: CRAC_HOSTED,
+    variants: CRAC_VARIANTS,
+  }),
+});
+
+/** The settings an organizer picks for the `custom` profile. */
+export interface CustomEvaluation {
+  match: MentionMatch;
+  zeroMatch: ZeroMatch;
+  removeSingletons: boolean;
+}
+
+/**
+ * The `custom` profile: the organizer's match, zero matching and singleton setting, every
+ * non-optional metric plus MOR and the zero score, no secondary variants.
+ */
+export function customProfile(settings: CustomEvaluation): EvaluationProfile {
+  const parts = [`${settings.match} match`, `singletons ${settings.removeSingletons ? "excluded" : "kept"}`, `${settings.zeroMatch} zeros`];
+  return Object.freeze({
+    name: "custom" as const,
+    label: `Custom (${parts.join(", ")})`,
+    primary: Object.freeze({
+      match: settings.match,
+      zeroMatch: settings.zeroMatch,
+      removeSingletons: settings.removeSingletons,
+      removeZeros: false,
+      metrics: Object.freeze([...METRICS, "mor", "zero"] as SelectableMetric[]),
+    }),
+    variants: Object.freeze([]) as readonly EvaluationVariant[],
+  });
+}
+
+/**
+ * Whether a profile needs CorefUD CoNLL-U input: partial and head match need mention heads, which
+ * only CorefUD input has (`evaluate` throws a RangeError otherwise).
+ */
+export function profileNeedsHeads(profile: EvaluationProfile): boolean {
+  return [profile.primary, ...profile.variants.map((v) => v.preset)].some((p) => p.match !== "exact");
 }

@@ -86,7 +86,7 @@ export async function getLeaderboard(
       codeUrl: true,
       goldVersion: true,
       scorerVersion: true,
-      scores: true,
+      scores: { where: { variant: "" } },
     },
   });
   const runs: BoardRun[] = submissions.map((s) => ({

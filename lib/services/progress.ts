@@ -79,7 +79,7 @@ export async function getTeamProgress(viewer: Viewer, phaseId: string, teamId: s
       createdAt: true,
       isBaseline: true,
       visibility: true,
-      scores: { where: { metric: { in: storedMetricNames(metric) } } },
+      scores: { where: { variant: "", metric: { in: storedMetricNames(metric) } } },
     },
   });
   const points: ProgressPoint[] = [];

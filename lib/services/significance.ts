@@ -181,7 +181,7 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
             createdAt: true,
             goldVersion: true,
             team: { select: { id: true, name: true } },
-            scores: true,
+            scores: { where: { variant: "" } },
             phase: {
               select: {
                 id: true,

@@ -213,7 +213,7 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
           team: { select: { id: true, name: true } },
           submitter: { select: { id: true, name: true } },
           phase: { include: { task: { select: { id: true, slug: true, title: true, primaryMetric: true } } } },
-          scores: true,
+          scores: { where: { variant: "" } },
         },
       })
     : null;
@@ -302,7 +302,7 @@ async function listSubmissions(where: Prisma.SubmissionWhereInput, limit: number
       team: { select: { id: true, name: true } },
       submitter: { select: { id: true, name: true } },
       phase: { select: { id: true, name: true, task: { select: { slug: true, primaryMetric: true } } } },
-      scores: { select: { metric: true, f1: true } },
+      scores: { where: { variant: "" }, select: { metric: true, f1: true } },
     },
   });
   return rows.map(({ scores, createdAt, phase, ...r }) => {

@@ -224,7 +224,7 @@ describe("updateTaskAnalysisSettings", () => {
     expect(on.settings.mappedClusterF).toBe(true);
     await rescore(t.ids);
     for (const id of t.ids) {
-      const mcf = await testDb.prisma.score.findUniqueOrThrow({ where: { submissionId_metric: { submissionId: id, metric: "mcf" } } });
+      const mcf = await testDb.prisma.score.findUniqueOrThrow({ where: { submissionId_variant_metric: { submissionId: id, variant: "", metric: "mcf" } } });
       expect(mcf.f1).toBeGreaterThanOrEqual(0);
       expect(mcf.f1).toBeLessThanOrEqual(1);
       expect(mcf.recallDen).toEqual(expect.any(Number));
@@ -232,7 +232,7 @@ describe("updateTaskAnalysisSettings", () => {
       expect(docs.map((d) => d.document).sort()).toEqual(["alpha/part 0", "beta/part 0"]);
     }
     // The key scored against itself is perfect on mapped F as well.
-    const perfect = await testDb.prisma.score.findUniqueOrThrow({ where: { submissionId_metric: { submissionId: t.ids[1], metric: "mcf" } } });
+    const perfect = await testDb.prisma.score.findUniqueOrThrow({ where: { submissionId_variant_metric: { submissionId: t.ids[1], variant: "", metric: "mcf" } } });
     expect(perfect.f1).toBe(1);
     // Other tasks are untouched.
     expect(await testDb.prisma.score.count({ where: { submissionId: t.otherId, metric: "mcf" } })).toBe(0);

@@ -1,12 +1,19 @@
 /**
  * The four CRAC settings the benchmark times (cases (e) and (f)): CRAC 2024 published the
  * primary one (head match, singletons excluded, dependent zeros: `CRAC_PRESET`) and three
- * variants (partial match, exact match, head match with singletons). Each computes every
- * selectable metric: the CRAC metrics plus mention identification.
+ * variants (partial match, exact match, head match with singletons), as the hosted `crac`
+ * evaluation profile computes them (`EVALUATION_PROFILES.crac` in presets.ts): every selectable
+ * metric, the CRAC metrics plus mention identification.
  */
 import type { EvaluateOptions } from "../evaluate.js";
-import { SELECTABLE_METRICS } from "../metrics/registry.js";
-import { CRAC_PRESET, presetOptions } from "../presets.js";
+import { EVALUATION_PROFILES, presetOptions, type EvaluationPreset } from "../presets.js";
+
+/** The preset of the hosted CRAC profile's variant `id`. */
+function variant(id: string): EvaluationPreset {
+  const found = EVALUATION_PROFILES.crac.variants.find((v) => v.id === id);
+  if (!found) throw new Error(`no CRAC variant ${id}`);
+  return found.preset;
+}
 
 /** A variant's name. */
 export type CracVariant = "head" | "partial" | "exact" | "head+singletons";
@@ -16,10 +23,10 @@ export const CRAC_VARIANT_NAMES: readonly CracVariant[] = ["head", "partial", "e
 
 /** The four settings CRAC 2024 published: the primary one and three variants. */
 export const CRAC_VARIANTS: Readonly<Record<CracVariant, EvaluateOptions>> = {
-  head: presetOptions(CRAC_PRESET, { metrics: SELECTABLE_METRICS }),
-  partial: presetOptions(CRAC_PRESET, { match: "partial", metrics: SELECTABLE_METRICS }),
-  exact: presetOptions(CRAC_PRESET, { match: "exact", metrics: SELECTABLE_METRICS }),
-  "head+singletons": presetOptions(CRAC_PRESET, { removeSingletons: false, metrics: SELECTABLE_METRICS }),
+  head: presetOptions(EVALUATION_PROFILES.crac.primary),
+  partial: presetOptions(variant("partial")),
+  exact: presetOptions(variant("exact")),
+  "head+singletons": presetOptions(variant("singletons")),
 };
 
 /** The CorefUD scorer's command-line options for each variant (after `corefud-scorer.py KEY SYS`). */
