@@ -191,8 +191,9 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
     }
   }
   try {
-    const key = readCorpus(files[0], keyPath, { format: options.inputFormat });
-    const response = readCorpus(files[1], responsePath, { format: options.inputFormat });
+    // Scoring never reads the words of CoNLL-2012 input: keep only token counts (faster).
+    const key = readCorpus(files[0], keyPath, { format: options.inputFormat, words: false });
+    const response = readCorpus(files[1], responsePath, { format: options.inputFormat, words: false });
     let report: Report;
     try {
       report = evaluate(key, response, evaluateOptions);

@@ -778,3 +778,66 @@ describe("readConll2012: real corpora", () => {
     expect(singletonFiles).toEqual(["GUM_interview_cocktail.conll"]);
   });
 });
+
+describe("readConll2012 with words: false", () => {
+  /** The corpus with every token's word replaced by "" (what `words: false` must give). */
+  const withoutWords = (c: Corpus): Corpus => ({ ...c, documents: c.documents.map((d) => ({ ...d, tokens: d.tokens.map(() => "") })) });
+  const fixtures = join(__dirname, "..", "test", "fixtures", "reference-scorer", "data");
+
+  it("reads every reference-scorer conformance file exactly as with words, less the words", () => {
+    const files = (readdirSync(fixtures, { recursive: true }) as string[]).filter((f) => !f.includes("README") && !/\.(json|md)$/.test(f));
+    const texts = files.flatMap((f) => {
+      try {
+        return [[f, readFileSync(join(fixtures, f), "utf8")] as const];
+      } catch {
+        return []; // a folder
+      }
+    });
+    expect(texts.length).toBeGreaterThan(130);
+    for (const [f, text] of texts) {
+      expect(readConll2012(text, f, {}, { words: false }), f).toEqual(withoutWords(readConll2012(text, f)));
+    }
+  });
+
+  it("keeps token counts, sentences, entities and warnings on mixed layouts (tabs, spaces, 2 to 13 columns, CRLF)", () => {
+    const text = [
+      "#begin document (a); part 000",
+      "a\t0\t0\tThe\tDT\t(NP*\t-\t-\t-\t-\t*\t-\t(1",
+      "a\t0\t1\tdog\tNN\t*)\t-\t-\t-\t-\t*\t-\t1)",
+      "a\t0\t2\tran\tVB\t*\t-\t-\t-\t-\t*\t-\t",
+      "",
+      "x  y  It   (1)\r",
+      "w\t-",
+      "w2\t_",
+      "#end document",
+      "#begin document (b); part 000",
+      "b 0 0 Hi -",
+      "b 0 1 there (2)|(2)",
+      "#end document",
+      "",
+    ].join("\n");
+    const plain = readConll2012(text, "mixed.conll");
+    expect(plain.documents[0].tokens).toEqual(["The", "dog", "ran", "It", "w", "w2"]);
+    expect(readConll2012(text, "mixed.conll", {}, { words: false })).toEqual(withoutWords(plain));
+  });
+
+  it("gives the same errors", () => {
+    const bad = ["#begin document (a); part 000", "a\t0\t0\tw\t-", "a\t0\t1\tx\t(3", "#end document", ""].join("\n");
+    expect(() => readConll2012(bad, "bad.conll", {}, { words: false })).toThrow(FormatError);
+    let a: unknown;
+    let b: unknown;
+    try {
+      readConll2012(bad, "bad.conll");
+    } catch (e) {
+      a = (e as FormatError).message;
+    }
+    try {
+      readConll2012(bad, "bad.conll", {}, { words: false });
+    } catch (e) {
+      b = (e as FormatError).message;
+    }
+    expect(b).toEqual(a);
+    const limited = ["#begin document (a); part 000", "a\t-", "b\t-", "c\t-", "#end document", ""].join("\n");
+    expect(() => readConll2012(limited, "l.conll", { maxTokensPerDocument: 2 }, { words: false })).toThrow(/at most 2 tokens/);
+  });
+});

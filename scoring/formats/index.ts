@@ -44,7 +44,8 @@ export function detectFormat(file: string): CorpusFormat {
  * @param file the file name, used for messages and, without `options.format`, to pick the
  *   reader by `detectFormat`
  * @param options `format` to force a reader, `limits` passed on to it (each limit not
- *   given defaults to `DEFAULT_LIMITS`)
+ *   given defaults to `DEFAULT_LIMITS`), `words: false` to keep only token counts of CoNLL-2012
+ *   input (`readConll2012`; other formats keep their words, which CorefUD scoring compares)
  * @returns the `Corpus` the chosen reader returns
  * @throws FormatError (and nothing else) as the chosen reader does: `readConll2012`,
  *   `readCorefUD` or `readJsonLines`; a `RangeError` for a `format` outside
@@ -53,7 +54,7 @@ export function detectFormat(file: string): CorpusFormat {
 export function readCorpus(
   input: Input,
   file: string,
-  options: { format?: CorpusFormat; limits?: ReadLimits } = {},
+  options: { format?: CorpusFormat; limits?: ReadLimits; words?: boolean } = {},
 ): Corpus {
   const format = options.format ?? detectFormat(file);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -63,7 +64,7 @@ export function readCorpus(
     case "jsonlines":
       return readJsonLines(input, file, limits);
     case "conll2012":
-      return readConll2012(input, file, limits);
+      return readConll2012(input, file, limits, { words: options.words });
     default:
       throw new RangeError(`unknown corpus format ${JSON.stringify(format satisfies never)}`);
   }
