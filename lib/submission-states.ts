@@ -148,8 +148,8 @@ class LostClaimError extends Error {}
 
 /**
  * Ends a claim in one transaction: the row goes SCORING → SCORED or FAILED only while
- * `claim` holds it, the run's old Score, DocumentScore and RunAnalysis rows are deleted,
- * then `write` adds the new ones (for SCORED). Nothing is written when the claim is gone.
+ * `claim` holds it, the run's old Score, DocumentScore and RunAnalysis rows are deleted (and
+ * its `evaluation` and `warnings` cleared), then `write` adds the new ones (for SCORED). Nothing is written when the claim is gone.
  * `worker_id` and `heartbeat_at` stay as a record of who finished the run and when.
  *
  * @param prisma the client (the transaction is opened here)
@@ -305,9 +305,13 @@ export async function liveClaimIds(db: Db, submissionIds: readonly string[], sta
   return new Set(rows.map((r) => r.id));
 }
 
-/** Deletes the results of runs (scores, per-document scores, analyses). */
+/**
+ * Deletes the results of runs (scores of every variant, per-document scores, analyses) and
+ * clears what they were scored with (`evaluation`) and the scorer's `warnings`.
+ */
 async function deleteResults(tx: Tx, submissionIds: string[]): Promise<void> {
   if (submissionIds.length === 0) return;
+  await tx.submission.updateMany({ where: { id: { in: submissionIds } }, data: { evaluation: Prisma.DbNull, warnings: [] } });
   await tx.score.deleteMany({ where: { submissionId: { in: submissionIds } } });
   await tx.documentScore.deleteMany({ where: { submissionId: { in: submissionIds } } });
   await tx.runAnalysis.deleteMany({ where: { submissionId: { in: submissionIds } } });

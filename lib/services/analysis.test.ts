@@ -40,7 +40,7 @@ async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PU
   const outsider = await makeUser(db, "Outsider");
   const team = await makeTeam(db, "Runners", [member.id]);
   const { task, phase: row } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
-  if (options.keepSingletons !== undefined) await db.task.update({ where: { id: task.id }, data: { keepSingletons: options.keepSingletons } });
+  if (options.keepSingletons !== undefined) await db.task.update({ where: { id: task.id }, data: { evaluationProfile: "custom", keepSingletons: options.keepSingletons } });
   const f: PhaseFixture = { userId: member.id, teamId: team.id, taskId: task.id, phaseId: row.id };
   await addGold(db, f, 1, KEY);
   const id = await createSubmission(db, f, RESPONSE);
@@ -82,7 +82,7 @@ describe("the worker's RunAnalysis row", () => {
     expect(view.disclosure).toEqual({ ...disclosureTable(expected.disclosure, []), language: "en", excludedCategories: [] });
   });
 
-  it("follows the task's keepSingletons = false (singletons dropped from the error analysis and the document view)", async () => {
+  it("follows the task's custom profile with keepSingletons = false (singletons dropped from the error analysis and the document view)", async () => {
     const run = await scoredRun({}, { keepSingletons: false });
     const expected = expectedAnalysis(true);
     expect(expected.errors.totals).not.toEqual(expectedAnalysis(false).errors.totals);

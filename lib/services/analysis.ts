@@ -17,6 +17,7 @@ import { NotFoundError } from "../errors";
 import { canViewErrorAnalysis, submissionAccess, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "./db";
+import { taskEvaluationProfile } from "../evaluation";
 import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "./scores";
 import {
   analyzeDocumentErrors,
@@ -66,7 +67,17 @@ const ACCESS_SELECT = {
       taskId: true,
       leaderboardVisibility: true,
       participantAnalysis: true,
-      task: { select: { slug: true, title: true, keepSingletons: true, pronounExclusions: true } },
+      task: {
+        select: {
+          slug: true,
+          title: true,
+          evaluationProfile: true,
+          mentionMatching: true,
+          keepSingletons: true,
+          zeroMatching: true,
+          pronounExclusions: true,
+        },
+      },
     },
   },
 } as const;
@@ -156,7 +167,9 @@ export async function getDocumentAnalysis(viewer: Viewer, submissionId: string, 
   if (!keyDoc) throw notFound;
   const response = parseStored(file);
   const responseDoc = response.documents.find((d) => d.id === documentId);
-  const scorable = (entities: Entity[]) => (submission.phase.task.keepSingletons ? entities : entities.filter((e) => e.length > 1));
+  // The singleton rule of the run's primary setting (the worker's analysis follows the same).
+  const removeSingletons = taskEvaluationProfile(submission.phase.task).primary.removeSingletons;
+  const scorable = (entities: Entity[]) => (removeSingletons ? entities.filter((e) => e.length > 1) : entities);
   const keyEntities = scorable(keyDoc.entities);
   const responseEntities = scorable(responseDoc?.entities ?? []);
   const { counts, errors } = analyzeDocumentErrors(keyEntities, responseEntities);

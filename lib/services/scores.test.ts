@@ -77,6 +77,17 @@ describe("scoresToJson", () => {
     expect(scoresToJson(scoreRowsFromJson(withOptional))).toEqual(metricsToJson({ ...report.metrics, mor: report.metrics.muc, zero: report.metrics.lea }));
     expect(scoreRowsFromJson(withOptional).map((r) => r.metric)).toEqual(["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "mcf", "mor", "zero", "blanc", "blanc_coref", "blanc_noncoref", "conll"]);
   });
+
+  it("tags every row with its setting: \"\" for the primary setting, else the variant's id, the numbers unchanged", () => {
+    const report = evaluate(readCorpus(KEY_TEXT, "key.conll"), readCorpus(RESPONSE_TEXT, "system.conll"));
+    const primary = scoreRows(report);
+    expect(primary.length).toBeGreaterThan(5);
+    expect(primary.every((r) => r.variant === "")).toBe(true);
+    const partial = scoreRows(report, "partial");
+    expect(partial.map((r) => r.variant)).toEqual(primary.map(() => "partial"));
+    expect(partial.map(({ variant: _, ...r }) => r)).toEqual(primary.map(({ variant: _, ...r }) => r));
+    expect(scoreRowsFromJson(metricsToJson(report.metrics), "exact").every((r) => r.variant === "exact")).toBe(true);
+  });
 });
 
 /** A two-document key and response (CoNLL-2012). */
@@ -137,6 +148,7 @@ describe("leaderboardCsv", () => {
     goldVersion: 2,
     scorerVersion: "0.1.0",
     scores: scoresToJson(STORED),
+    variants: {},
     ...over,
   });
 

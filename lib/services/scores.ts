@@ -5,9 +5,12 @@
  * Stored metric names (written by the scoring worker, `lib/worker/scoring-job.ts`): each count
  * metric of the registry (`mentions` … `lea`, and the optional `mcf`, `mor`, `zero` when the task
  * computes them) with counts and fractions; `blanc` (fractions) with `blanc_coref` and
- * `blanc_noncoref` (the link counts); `conll` (f1 only). DocumentScore rows hold counts only,
- * so per-document fractions, BLANC and CoNLL are derived here as `scoring/` derives them, BLANC
- * by the averaging rule of the gold key's format ({@link blancRuleForGold}).
+ * `blanc_noncoref` (the link counts); `conll` (f1 only). Score rows carry the `variant` of the
+ * task's evaluation profile they belong to: `""` for the primary setting, else a secondary
+ * variant's id (e.g. `partial`; `lib/evaluation.ts`). DocumentScore rows (primary setting
+ * only) hold counts only, so per-document fractions, BLANC and CoNLL are derived here as
+ * `scoring/` derives them, BLANC by the averaging rule of the gold key's format
+ * ({@link blancRuleForGold}).
  */
 import { detectFormat } from "../../scoring/formats/index";
 import {
@@ -44,6 +47,12 @@ export interface ScoreRowLike {
   f1: number;
 }
 
+/** A Score row as the worker writes it: {@link ScoreRowLike} plus its variant. */
+export interface ScoreRowData extends ScoreRowLike {
+  /** `""` for the evaluation profile's primary setting, else the secondary variant's id (e.g. `partial`). */
+  variant: string;
+}
+
 /** The columns of a DocumentScore row that matter here. */
 export interface DocumentScoreRowLike {
   document: string;
@@ -72,12 +81,15 @@ function storedCounts(row: ScoreRowLike): Counts {
  * fractions (by `toScore`); CoNLL a `conll` row with its F1. Counts and fractions that a metric
  * does not have are null.
  *
- * @param json a run's corpus scores (`metricsToJson(report.metrics)`)
+ * @param json a run's corpus scores under one setting (`metricsToJson(report.metrics)`)
+ * @param variant the setting: `""` (default) for the evaluation profile's primary setting, else
+ *   the secondary variant's id (e.g. `partial`), stored as `scores.variant` on every row
  * @returns the rows, without submission and phase ids, in the JSON's order
  */
-export function scoreRowsFromJson(json: MetricsJson): ScoreRowLike[] {
-  const rows: ScoreRowLike[] = [];
-  const counted = (metric: string, s: CountScoreJson): ScoreRowLike => ({
+export function scoreRowsFromJson(json: MetricsJson, variant = ""): ScoreRowData[] {
+  const rows: ScoreRowData[] = [];
+  const counted = (metric: string, s: CountScoreJson): ScoreRowData => ({
+    variant,
     metric,
     recallNum: s.recall_num,
     recallDen: s.recall_den,
@@ -94,11 +106,11 @@ export function scoreRowsFromJson(json: MetricsJson): ScoreRowLike[] {
   }
   if (json.blanc) {
     const b = json.blanc;
-    rows.push({ metric: "blanc", ...uncounted, recall: b.recall, precision: b.precision, f1: b.f1 });
+    rows.push({ variant, metric: "blanc", ...uncounted, recall: b.recall, precision: b.precision, f1: b.f1 });
     rows.push(counted(BLANC_COREF, scoreToJson(toScore(countsFromJson(b.coref_links)))));
     rows.push(counted(BLANC_NONCOREF, scoreToJson(toScore(countsFromJson(b.noncoref_links)))));
   }
-  if (json.conll) rows.push({ metric: "conll", ...uncounted, recall: null, precision: null, f1: json.conll.f1 });
+  if (json.conll) rows.push({ variant, metric: "conll", ...uncounted, recall: null, precision: null, f1: json.conll.f1 });
   return rows;
 }
 
@@ -113,9 +125,10 @@ export function storedMetricNames(metric: LeaderboardMetric): string[] {
 }
 
 /**
- * A submission's corpus scores from its Score rows. Stored fractions are used as they are
- * (`evaluate` computed them from the same counts, BLANC by its format's rule); unknown metric
- * names are ignored.
+ * A submission's corpus scores under one setting from its Score rows (pass the rows of one
+ * variant only: the primary setting's are those with `variant: ""`). Stored fractions are
+ * used as they are (`evaluate` computed them from the same counts, BLANC by its format's
+ * rule); unknown metric names are ignored.
  *
  * @param rows the submission's Score rows, any order (a subset is fine: see {@link storedMetricNames})
  * @returns the score JSON, metrics in registry order

@@ -6,8 +6,8 @@
  *
  * | variable | default | meaning |
  * |---|---|---|
- * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission (in a scoring thread that is terminated when it runs over) |
- * | `SCORING_MAX_MEMORY_MB` | 1536 | heap cap of each scoring thread; a run that needs more fails with stage `scoring` ("Scoring needs more than N MB of memory"), and the worker lives on |
+ * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission: both files read once, then scored under every setting of the task's evaluation profile (1, or 4 for `crac`: the primary setting and 3 variants), then analysed (in a scoring thread that is terminated when it runs over) |
+ * | `SCORING_MAX_MEMORY_MB` | 1536 | heap cap of each scoring thread (the two corpora, the primary report and one variant evaluation at a time); a run that needs more fails with stage `scoring` ("Scoring needs more than N MB of memory"), and the worker lives on |
  * | `WORKER_HEARTBEAT_MS` | 5000 | how often a worker refreshes `heartbeat_at` of the rows it is scoring (and notices a claim taken away from it) |
  * | `SCORING_HEARTBEAT_STALE_MS` | 20000 | a SCORING row whose heartbeat is older than this has lost its worker: the reconciler re-queues it and cancels its job; at least twice the heartbeat interval |
  * | `SCORING_STALE_MS` | timeout + 120000 | a SCORING row claimed longer ago than this is stale even with a live heartbeat (a stuck worker); must be greater than the timeout |

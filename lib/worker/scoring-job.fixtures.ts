@@ -1,6 +1,8 @@
 /**
  * Test fixtures for the scoring pipeline: rows inserted directly with Prisma (a user, a
- * team, a task, a phase, an active gold key) and submissions, with small CoNLL-2012 files;
+ * team, a task with its evaluation profile, a phase, an active gold key) and submissions,
+ * with small CoNLL-2012 files and a small CorefUD CoNLL-U key and response (gold named
+ * `*.conllu` through `goldFileName`);
  * and the traces a killed worker leaves (a claimed row, an active pg-boss job).
  * Test-only: used by the worker tests (lib/worker/) and the service tests that score runs.
  */
@@ -34,6 +36,68 @@ export const KEY_V2 = conll(["alpha", ["John\t(1)", "saw\t-", "Mary\t(1)", ".\t-
 /** A file that does not parse: the mention opened on line 3 is never closed. */
 export const BROKEN = "#begin document (alpha); part 0\nJohn\t(1)\nsaw\t(2\n.\t-\n#end document\n";
 
+/** A CoNLL-U token line: DEPS in column 9, MISC (the `Entity=` annotation) in column 10. */
+export function conlluRow(id: string | number, form: string, misc = "_", deps = "_"): string {
+  return [String(id), form, "_", "_", "_", "_", "_", "_", deps, misc].join("\t");
+}
+
+/** A CorefUD CoNLL-U file from documents given as `[name, [[sentId, rows]]]` ({@link conlluRow}). */
+export function conllu(...docs: [name: string, sentences: [sentId: string, rows: string[]][]][]): string {
+  const lines = docs.flatMap(([name, sentences]) => [
+    `# newdoc id = ${name}`,
+    "# global.Entity = eid-etype-head-other",
+    ...sentences.flatMap(([sentId, rows]) => [`# sent_id = ${sentId}`, ...rows, ""]),
+  ]);
+  return lines.join("\n") + "\n";
+}
+
+const r = conlluRow;
+
+/**
+ * CorefUD gold key, two documents: heads that differ from the first word (e2 "the old man",
+ * head "man"), a zero (empty node 5.1 with DEPS, in e1), a discontinuous mention (e4 "The
+ * report … was") and singletons (e3, e5).
+ */
+export const KEY_CONLLU = conllu(
+  [
+    "d1",
+    [
+      ["d1-1", [r(1, "Maria", "Entity=(e1-person-1-)"), r(2, "met"), r(3, "the", "Entity=(e2-person-3-"), r(4, "old"), r(5, "man", "Entity=e2)"), r(6, "near"), r(7, "the", "Entity=(e3-place-2-"), r(8, "river", "Entity=e3)"), r(9, ".")]],
+      ["d1-2", [r(1, "She", "Entity=(e1-person-1-)"), r(2, "greeted"), r(3, "him", "Entity=(e2-person-1-)"), r(4, ","), r(5, "and"), r("5.1", "_", "Entity=(e1-person-1-)", "6:nsubj"), r(6, "smiled"), r(7, ".")]],
+    ],
+  ],
+  [
+    "d2",
+    [
+      ["d2-1", [r(1, "The", "Entity=(e4[1/2]-thing-2-"), r(2, "report", "Entity=e4[1/2])"), r(3, ","), r(4, "published"), r(5, "yesterday"), r(6, ","), r(7, "was", "Entity=(e4[2/2]-thing-2-)"), r(8, "long"), r(9, ".")]],
+      ["d2-2", [r(1, "It", "Entity=(e4-thing-1-)"), r(2, "was"), r(3, "read"), r(4, "by"), r(5, "many", "Entity=(e5-person-1-)"), r(6, ".")]],
+    ],
+  ],
+);
+
+/**
+ * A response to {@link KEY_CONLLU} (same words) that scores differently under each CRAC
+ * setting: "old man" with head "old" (a partial match, no head match), "The report" for the
+ * discontinuous mention (no exact match), "river" wrongly in e1, a spurious entity e6, the zero
+ * found.
+ */
+export const RESPONSE_CONLLU = conllu(
+  [
+    "d1",
+    [
+      ["d1-1", [r(1, "Maria", "Entity=(e1-person-1-)"), r(2, "met"), r(3, "the"), r(4, "old", "Entity=(e2-person-1-"), r(5, "man", "Entity=e2)"), r(6, "near"), r(7, "the"), r(8, "river", "Entity=(e1-place-1-)"), r(9, ".")]],
+      ["d1-2", [r(1, "She", "Entity=(e1-person-1-)"), r(2, "greeted"), r(3, "him", "Entity=(e2-person-1-)"), r(4, ","), r(5, "and"), r("5.1", "_", "Entity=(e1-person-1-)", "6:nsubj"), r(6, "smiled"), r(7, ".")]],
+    ],
+  ],
+  [
+    "d2",
+    [
+      ["d2-1", [r(1, "The", "Entity=(e4-thing-2-"), r(2, "report", "Entity=e4)"), r(3, ","), r(4, "published"), r(5, "yesterday", "Entity=(e6-time-1-)"), r(6, ","), r(7, "was"), r(8, "long"), r(9, ".")]],
+      ["d2-2", [r(1, "It", "Entity=(e4-thing-1-)"), r(2, "was"), r(3, "read", "Entity=(e6-time-1-)"), r(4, "by"), r(5, "many", "Entity=(e5-person-1-)"), r(6, ".")]],
+    ],
+  ],
+);
+
 /** Ids of the rows {@link createPhase} inserted. */
 export interface PhaseFixture {
   userId: string;
@@ -42,31 +106,52 @@ export interface PhaseFixture {
   phaseId: string;
 }
 
+/** Options of {@link createPhase}. */
+export interface PhaseOptions {
+  /** gold key version 1 (default {@link KEY}); null: no gold key */
+  gold?: string | null;
+  /** its file name (default `key-v1.conll`; `.conllu` makes it CorefUD) */
+  goldFileName?: string;
+  /** the task's `evaluationProfile` (default `conll2012`) */
+  evaluationProfile?: "conll2012" | "crac" | "custom";
+  /** custom profile: `keepSingletons` (default true), `mentionMatching` (`exact`), `zeroMatching` (`dependent`) */
+  keepSingletons?: boolean;
+  mentionMatching?: "exact" | "partial" | "head";
+  zeroMatching?: "dependent" | "linear";
+  /** the task's `mappedClusterF` (default false) */
+  mappedClusterF?: boolean;
+}
+
 /**
  * Inserts a user, a team, a task and a phase, and (unless `gold` is null) an active gold
  * key version 1.
  */
-export async function createPhase(
-  db: PrismaClient,
-  options: { gold?: string | null; keepSingletons?: boolean } = {},
-): Promise<PhaseFixture> {
+export async function createPhase(db: PrismaClient, options: PhaseOptions = {}): Promise<PhaseFixture> {
   const tag = randomUUID().slice(0, 8);
   const user = await db.user.create({ data: { email: `u-${tag}@example.org`, name: `User ${tag}` } });
   const team = await db.team.create({ data: { name: `Team ${tag}` } });
   const task = await db.task.create({
-    data: { slug: `task-${tag}`, title: `Task ${tag}`, keepSingletons: options.keepSingletons ?? true },
+    data: {
+      slug: `task-${tag}`,
+      title: `Task ${tag}`,
+      evaluationProfile: options.evaluationProfile ?? "conll2012",
+      keepSingletons: options.keepSingletons ?? true,
+      mentionMatching: options.mentionMatching ?? "exact",
+      zeroMatching: options.zeroMatching ?? "dependent",
+      mappedClusterF: options.mappedClusterF ?? false,
+    },
   });
   const phase = await db.phase.create({
     data: { taskId: task.id, name: "test", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) },
   });
   const fixture = { userId: user.id, teamId: team.id, taskId: task.id, phaseId: phase.id };
   const gold = options.gold === undefined ? KEY : options.gold;
-  if (gold !== null) await addGold(db, fixture, 1, gold);
+  if (gold !== null) await addGold(db, fixture, 1, gold, options.goldFileName);
   return fixture;
 }
 
-/** Adds gold key `version` to the phase and makes it the only active one. */
-export async function addGold(db: PrismaClient, f: PhaseFixture, version: number, text: string): Promise<void> {
+/** Adds gold key `version` (file name `fileName`, default `key-vN.conll`) to the phase and makes it the only active one. */
+export async function addGold(db: PrismaClient, f: PhaseFixture, version: number, text: string, fileName = `key-v${version}.conll`): Promise<void> {
   const stored = packFile(Buffer.from(text));
   await db.$transaction([
     db.goldKey.updateMany({ where: { phaseId: f.phaseId }, data: { active: false } }),
@@ -74,7 +159,7 @@ export async function addGold(db: PrismaClient, f: PhaseFixture, version: number
       data: {
         phaseId: f.phaseId,
         version,
-        fileName: `key-v${version}.conll`,
+        fileName,
         sha256: stored.sha256,
         gzip: stored.gzip,
         size: stored.size,

@@ -109,15 +109,6 @@ describe("scoreSubmission", () => {
     expect(SCORER_VERSION).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it("honours the task's keepSingletons = false (singletons removed before scoring)", async () => {
-    const f = await createPhase(testDb.prisma, { keepSingletons: false });
-    const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    await scoreSubmission(id, WORKER);
-    const withoutSingletons = expectedReport(KEY, RESPONSE, true);
-    expect(withoutSingletons.metrics.mentions!.recallDen).not.toBe(expectedReport(KEY, RESPONSE).metrics.mentions!.recallDen);
-    expect(await storedScores(id)).toEqual(expectedScores(withoutSingletons));
-  });
-
   it("a file that does not parse ends FAILED (validation) with a readable message and its location", async () => {
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, BROKEN, "broken.conll");

@@ -8,20 +8,34 @@
  *    or held by a live worker) returns `SKIPPED`: pg-boss delivering a job twice can never
  *    score a submission twice. While the job runs, the worker refreshes the heartbeat
  *    (`lib/worker/worker.ts`).
- * 2. **Load** the phase's active gold key and the submission file (checksums verified).
+ * 2. **Load** the phase's active gold key, the submission file (checksums verified) and the
+ *    task's evaluation profile (`taskEvaluationProfile`, `lib/evaluation.ts`): the primary
+ *    setting and its secondary variants (for `crac`: partial, exact, head with singletons).
+ *    The gold key is CorefUD when its file name ends in `.conllu` (`detectFormat`); each
+ *    setting becomes `evaluate` options by `evaluateOptionsFor` (mapped cluster F, when the
+ *    task asks for it, on the primary setting only).
  * 3. **Score** in a warm thread of the scoring pool (`scoring-pool.ts`), with the wall-clock
  *    limit `SCORING_TIMEOUT_MS` and the heap cap `SCORING_MAX_MEMORY_MB`: `evaluate` is
- *    synchronous CPU work and could not be interrupted on the main thread.
+ *    synchronous CPU work and could not be interrupted on the main thread. The thread reads
+ *    both files once and evaluates every setting; the limits cover all of it.
  * 4. **Finish**, in one transaction: the row goes SCORING → SCORED only if it is still held
- *    by this claim, and the old Score/DocumentScore/RunAnalysis rows are replaced. A stale
- *    worker that wakes up late finds the claim gone and writes nothing.
+ *    by this claim, and the old Score/DocumentScore/RunAnalysis rows are replaced: Score rows
+ *    of the primary setting (`variant` "") and of each variant (`variant` = its id, corpus
+ *    level only), DocumentScore rows of the primary setting, the RunAnalysis, and on the
+ *    submission `evaluation` (`runEvaluation(profile)`) and `warnings` (the primary report's
+ *    warnings about the response). A stale worker that wakes up late finds the claim gone and
+ *    writes nothing.
  *
- * Failures:
- * - the submission does not parse → FAILED, stage `validation`, with the location;
+ * Failures (`finishClaim` deletes the run's old results and clears `evaluation` and `warnings`):
+ * - the submission does not parse, does not fit the key (CorefUD: other sentences or words),
+ *   or is in another format than the key → FAILED, stage `validation`, with the location when
+ *   there is one;
  * - over the time or memory limit → FAILED, stage `scoring` (the thread is replaced; the
  *   worker process lives on);
- * - no active gold key, a gold key that does not parse, a damaged stored file, a scorer bug
- *   → FAILED, stage `platform` (platform failures do not consume quota);
+ * - no active gold key, a gold key that does not parse, a profile the gold key cannot be
+ *   scored with (partial or head match on a key without heads: `evaluate`'s RangeError, whose
+ *   message is passed on), a damaged stored file, a scorer bug → FAILED, stage `platform`
+ *   (platform failures do not consume quota);
  * - the claim taken away while scoring (the `signal` aborts with a {@link LostClaimError})
  *   → `SKIPPED`, nothing written;
  * - anything else (database, network: infrastructure) → the row goes back to QUEUED and the
@@ -31,19 +45,23 @@
 import { readFileSync } from "node:fs";
 import { getPrisma, type PrismaClient } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
+import { evaluateOptionsFor, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type RunEvaluation } from "../evaluation";
+import type { Tx } from "../services/db";
 import { findActiveGold } from "../services/gold";
-import { BLANC_COREF, BLANC_NONCOREF, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowLike } from "../services/scores";
+import { BLANC_COREF, BLANC_NONCOREF, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowData } from "../services/scores";
 import { COUNT_METRIC_NAMES } from "../validations/metrics";
 import { unpackFile } from "../storage";
 import { claimSubmission, ErrorStage, finishClaim, releaseClaim, type Claim } from "../submission-states";
 import { scoringConfig, type ScoringConfig } from "./config";
 import { ScoringOutOfMemoryError, ScoringTimeoutError, sharedScoringPool, type ScoringPool } from "./scoring-pool";
-import type { ThreadResult } from "./scoring-thread";
-import { metricsToJson, type Counts, type Report } from "../../scoring/index";
+import type { ThreadInput, ThreadResult } from "./scoring-thread";
+import { metricsToJson, type Counts, type MetricScores, type Report, type Warning } from "../../scoring/index";
 import type { RunAnalysisResult } from "../../scoring/analysis/index";
+import { detectFormat } from "../../scoring/formats/index";
 
 /** What {@link scoreSubmission} did. */
 export type ScoreOutcome =
+  /** `warnings`: how many warnings were stored with the run (`submissions.warnings`). */
   | { status: "SCORED"; submissionId: string; attempt: number; goldVersion: number; scorerVersion: string; warnings: number }
   | { status: "FAILED"; submissionId: string; attempt: number; errorStage: ErrorStage; errorMessage: string }
   /** Nothing done: the row was not claimable (`reason` says why), or the claim was lost. */
@@ -136,7 +154,7 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
       attempt,
       goldVersion: result.goldVersion,
       scorerVersion: SCORER_VERSION,
-      warnings: result.report.warnings.length,
+      warnings: result.warnings.length,
     };
   } catch (error) {
     if (claimLost()) return { status: "SKIPPED", submissionId, reason: "claim lost while scoring" };
@@ -160,11 +178,17 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
   }
 }
 
-/** What the scoring thread produced, and with which gold key version. */
+/** What the scoring thread produced, with which gold key version and which evaluation. */
 interface Scored {
+  /** the primary setting's report */
   report: Report;
+  /** each secondary variant's corpus scores */
+  variants: { id: string; metrics: MetricScores }[];
+  /** the warnings stored with the run */
+  warnings: Warning[];
   analysis: RunAnalysisResult;
   goldVersion: number;
+  evaluation: RunEvaluation;
 }
 
 /** Loads gold and file, runs a scoring thread. Throws ScoringFailure for data/limit problems. */
@@ -181,7 +205,22 @@ async function loadAndScore(
       fileName: true,
       sha256: true,
       gzip: true,
-      phase: { select: { id: true, name: true, task: { select: { keepSingletons: true, mappedClusterF: true, pronounLexicon: true } } } },
+      phase: {
+        select: {
+          id: true,
+          name: true,
+          task: {
+            select: {
+              evaluationProfile: true,
+              mentionMatching: true,
+              keepSingletons: true,
+              zeroMatching: true,
+              mappedClusterF: true,
+              pronounLexicon: true,
+            },
+          },
+        },
+      },
     },
   });
   const gold = await findActiveGold(submission.phase.id, prisma);
@@ -199,38 +238,49 @@ async function loadAndScore(
     submission,
     "The stored copy of your file is damaged (its checksum does not match). Please submit it again. This does not count against your submission limit.",
   );
+  const task = submission.phase.task;
+  const profile = taskEvaluationProfile(task);
+  const input = threadInput(profile, { keyBytes, keyFile: gold.fileName, responseBytes, responseFile: submission.fileName }, task);
+  // The limits hold for the whole thread task; with variants it scores the run more than once.
+  const settings = 1 + input.variants.length;
+  const allSettings = settings > 1 ? ` The limit covers scoring the file under all ${settings} settings of this task's evaluation profile.` : "";
   let result: ThreadResult;
   try {
-    result = await pool.run(
-      {
-        keyBytes,
-        keyFile: gold.fileName,
-        responseBytes,
-        responseFile: submission.fileName,
-        removeSingletons: !submission.phase.task.keepSingletons,
-        mappedClusterF: submission.phase.task.mappedClusterF,
-        pronounLexicon: submission.phase.task.pronounLexicon,
-      },
-      { timeoutMs: config.timeoutMs, signal },
-    );
+    result = await pool.run(input, { timeoutMs: config.timeoutMs, signal });
   } catch (error) {
     if (error instanceof ScoringTimeoutError) {
       throw new ScoringFailure(
         ErrorStage.scoring,
-        `Scoring took longer than the limit of ${formatDuration(config.timeoutMs)} and was stopped. Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
+        `Scoring took longer than the limit of ${formatDuration(config.timeoutMs)} and was stopped.${allSettings} Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
       );
     }
     if (error instanceof ScoringOutOfMemoryError) {
       throw new ScoringFailure(
         ErrorStage.scoring,
-        `Scoring needs more than ${error.maxMemoryMb} MB of memory, the limit for one run, and was stopped. Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
+        `Scoring needs more than ${error.maxMemoryMb} MB of memory, the limit for one run, and was stopped.${allSettings} Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
       );
     }
     throw error;
   }
   switch (result.kind) {
     case "report":
-      return { report: result.report, analysis: result.analysis, goldVersion: gold.version };
+      return {
+        report: result.report,
+        variants: result.variants,
+        warnings: result.warnings,
+        analysis: result.analysis,
+        goldVersion: gold.version,
+        evaluation: runEvaluation(profile),
+      };
+    case "settings":
+      // The task's profile cannot score its gold key (organizer's set-up, not the team's file).
+      console.error(`scoring: submission ${submissionId}: the ${profile.name} evaluation profile cannot score gold key v${gold.version}: ${result.message}`);
+      throw new ScoringFailure(
+        ErrorStage.platform,
+        `This task's evaluation profile cannot score the phase's gold key (version ${gold.version}): ${result.message}. The organizers must upload the gold key as CorefUD CoNLL-U (.conllu) or choose another evaluation profile for the task. This is not a problem with your file and does not count against your submission limit.`,
+      );
+    case "response-mismatch":
+      throw new ScoringFailure(ErrorStage.validation, `Your file could not be scored: ${result.message}`);
     case "key-format":
       // Where the gold key is broken is a fact about the gold: it goes to the operators' log,
       // not to the submitting team.
@@ -250,6 +300,29 @@ async function loadAndScore(
   }
 }
 
+/**
+ * The scoring thread's input: the files, and the `evaluate` options of every setting of
+ * `profile` for this gold key (CorefUD when its name ends in `.conllu`).
+ *
+ * @param profile the task's evaluation profile (`taskEvaluationProfile`)
+ * @param files the uncompressed gold key and response with their file names
+ * @param task `mappedClusterF` (primary setting only) and `pronounLexicon`
+ * @returns plain data (structured-cloned into the thread)
+ */
+export function threadInput(
+  profile: EvaluationProfile,
+  files: Pick<ThreadInput, "keyBytes" | "keyFile" | "responseBytes" | "responseFile">,
+  task: { mappedClusterF: boolean; pronounLexicon: string | null },
+): ThreadInput {
+  const corefud = detectFormat(files.keyFile) === "conllu";
+  return {
+    ...files,
+    primary: evaluateOptionsFor(profile.primary, corefud, { mappedClusterF: task.mappedClusterF }),
+    variants: profile.variants.map((v) => ({ id: v.id, options: evaluateOptionsFor(v.preset, corefud) })),
+    pronounLexicon: task.pronounLexicon,
+  };
+}
+
 /** A stored file's bytes (checksum verified), or a `platform` ScoringFailure with `message`. */
 function unpackOrFail(stored: { gzip: Uint8Array; sha256: string }, message: string): Buffer {
   try {
@@ -260,16 +333,17 @@ function unpackOrFail(stored: { gzip: Uint8Array; sha256: string }, message: str
 }
 
 /**
- * The Score rows for a report, one per stored metric name: the report's score JSON
+ * The Score rows for one setting's corpus scores, one per stored metric name: the score JSON
  * (`metricsToJson`) flattened by `scoreRowsFromJson` (every count metric present, optional ones
  * included, and `blanc_coref`/`blanc_noncoref` with exact counts and fractions; `blanc` with
  * fractions only; `conll` with F1 only). `scoresToJson` reads them back. Fractions are in [0, 1].
  *
- * @param report from `evaluate`
- * @returns the rows without submission and phase ids (metrics the report lacks are absent)
+ * @param scored a report from `evaluate`, or a variant's `{ metrics }`
+ * @param variant `""` (default) for the profile's primary setting, else the variant's id
+ * @returns the rows without submission and phase ids (metrics the scores lack are absent)
  */
-export function scoreRows(report: Report): ScoreRowLike[] {
-  return scoreRowsFromJson(metricsToJson(report.metrics));
+export function scoreRows(scored: { metrics: MetricScores }, variant = ""): ScoreRowData[] {
+  return scoreRowsFromJson(metricsToJson(scored.metrics), variant);
 }
 
 /**
@@ -316,10 +390,13 @@ export function analysisRow(analysis: RunAnalysisResult): { errorCounts: Prisma.
   };
 }
 
-/** SCORING → SCORED with the score rows and the analysis, in one transaction, only for this claim. */
+/**
+ * SCORING → SCORED with the score rows (primary and variants), the per-document rows, the
+ * analysis, the evaluation record and the warnings, in one transaction, only for this claim.
+ */
 function writeScores(prisma: PrismaClient, claim: Claim, scored: Scored): Promise<boolean> {
   const { submissionId, phaseId } = claim;
-  const scores = scoreRows(scored.report).map((r) => ({ ...r, submissionId, phaseId }));
+  const scores = [scoreRows(scored.report), ...scored.variants.map((v) => scoreRows(v, v.id))].flat().map((r) => ({ ...r, submissionId, phaseId }));
   const documents = documentScoreRows(scored.report).map((r) => ({ ...r, submissionId }));
   const analysis = { submissionId, ...analysisRow(scored.analysis) };
   return finishClaim(prisma, claim, { status: "SCORED", goldVersion: scored.goldVersion, scorerVersion: SCORER_VERSION }, async (tx) => {
@@ -328,6 +405,21 @@ function writeScores(prisma: PrismaClient, claim: Claim, scored: Scored): Promis
       await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
     }
     await tx.runAnalysis.create({ data: analysis });
+    await recordEvaluation(tx, submissionId, scored.evaluation, scored.warnings);
+  });
+}
+
+/**
+ * Sets a scored run's `evaluation` and `warnings`, inside the finish transaction (after its
+ * claim guard, and after `finishClaim` cleared the previous ones).
+ */
+async function recordEvaluation(tx: Tx, submissionId: string, evaluation: RunEvaluation, warnings: Warning[]): Promise<void> {
+  await tx.submission.update({
+    where: { id: submissionId },
+    data: {
+      evaluation: JSON.parse(JSON.stringify(evaluation)) as Prisma.InputJsonObject,
+      warnings: JSON.parse(JSON.stringify(warnings)) as Prisma.InputJsonArray,
+    },
   });
 }
 
