@@ -3,18 +3,31 @@
 import type { ChangeEvent } from "react";
 
 /**
- * The "Rank by" select of the leaderboard's GET form. Without JavaScript the form's submit
- * button applies the choice; with JavaScript, choosing an option submits the form at once.
+ * A select of the leaderboard's GET form ("Rank by" metric, and the evaluation setting of tasks
+ * with variants). Without JavaScript the form's submit button applies the choice; with
+ * JavaScript, choosing an option submits the form at once.
  *
  * @param metrics the options, `{value, label}`
- * @param value the metric the board is ranked by now
+ * @param value the option the board uses now
+ * @param id the element id, for its `<label htmlFor>` (default `board-metric`)
+ * @param name the query parameter (default `metric`)
  */
-export function BoardMetricSelect({ metrics, value }: { metrics: { value: string; label: string }[]; value: string }) {
+export function BoardMetricSelect({
+  metrics,
+  value,
+  id = "board-metric",
+  name = "metric",
+}: {
+  metrics: { value: string; label: string }[];
+  value: string;
+  id?: string;
+  name?: string;
+}) {
   const submit = (event: ChangeEvent<HTMLSelectElement>) => event.currentTarget.form?.requestSubmit();
   return (
     <select
-      id="board-metric"
-      name="metric"
+      id={id}
+      name={name}
       defaultValue={value}
       onChange={submit}
       className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm shadow-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200"

@@ -90,9 +90,15 @@ export function blancCounts(blanc: BlancJson, part: "recall" | "precision"): str
   return `${linkFraction(blanc.coref_links, part)} · ${linkFraction(blanc.noncoref_links, part)}`;
 }
 
-/** Hover text of a CoNLL F1 cell. */
-export function conllTitle(value: number): string {
-  return `CoNLL F1 = (MUC F1 + B³ F1 + CEAFe F1) / 3 = ${full(value)}`;
+/**
+ * Hover text of a CoNLL F1 cell.
+ *
+ * @param value the CoNLL F1 (a fraction)
+ * @param setting the evaluation setting it was computed under, for a secondary variant's cell
+ *   (e.g. "partial match"); absent for the primary setting
+ */
+export function conllTitle(value: number, setting?: string): string {
+  return `CoNLL F1${setting ? ` (${setting})` : ""} = (MUC F1 + B³ F1 + CEAFe F1) / 3 = ${full(value)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The leaderboard table: rank, team, system (linked to its submission page), submission time,
- * then F1 per metric (optionally recall and precision too), the ranking metric's column
+ * then F1 per metric (optionally recall and precision too), then, for a task whose evaluation
+ * profile has secondary variants, one CoNLL F1 column per variant; the ranking column
  * highlighted. Every number has its exact value in the `title`. Column headers link to the
  * metric's explanation page. With significance facts, a run that is not significantly
  * different from the run listed directly above it carries a "≈" marker, and the 95 % interval of
@@ -33,16 +34,54 @@ function partsOf(metric: LeaderboardMetric, showRp: boolean): Part[] {
 const PART_LABEL: Record<Part, string> = { recall: "R", precision: "P", f1: "F1" };
 const PART_NAME: Record<Part, string> = { recall: "recall", precision: "precision", f1: "F1" };
 
-/** One score cell's value and hover text, or null when the run lacks the metric. */
-function scoreCell(scores: MetricsJson, metric: LeaderboardMetric, part: Part): { value: number; title: string } | null {
-  if (metric === "conll") return scores.conll ? { value: scores.conll.f1, title: conllTitle(scores.conll.f1) } : null;
+/** `Partial match` → `partial match`: a variant label inside a sentence. */
+export function settingInSentence(label: string): string {
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/**
+ * What ranks a board, for headings and captions: `"CoNLL F1"`; with the setting of a task that
+ * has evaluation variants, `"CoNLL F1, partial match"` or `"CoNLL F1, primary setting"`.
+ *
+ * @param metric the ranking metric
+ * @param setting the ranked variant's label (e.g. "Partial match"), `"primary"` for the primary
+ *   setting of a task with variants, or null for a task without variants
+ */
+export function rankingPhrase(metric: LeaderboardMetric, setting: string | null): string {
+  const base = `${METRIC_LABELS[metric]} F1`;
+  if (setting === null) return base;
+  return `${base}, ${setting === "primary" ? "primary setting" : settingInSentence(setting)}`;
+}
+
+/** One score cell's value and hover text, or null when the run lacks the metric. `setting` names a variant's setting in the text. */
+function scoreCell(scores: MetricsJson, metric: LeaderboardMetric, part: Part, setting?: string): { value: number; title: string } | null {
+  if (metric === "conll") return scores.conll ? { value: scores.conll.f1, title: conllTitle(scores.conll.f1, setting) } : null;
   if (metric === "blanc") return scores.blanc ? { value: scores.blanc[part], title: blancTitle(scores.blanc, part) } : null;
   const s: CountScoreJson | undefined = scores[metric];
   if (!s) return null;
-  if (part === "f1") return { value: s.f1, title: f1Title(s) };
+  if (part === "f1") return { value: s.f1, title: `${setting ? `${METRIC_LABELS[metric]} (${setting}) ` : ""}${f1Title(s)}` };
   return part === "recall"
     ? { value: s.recall, title: `${METRIC_LABELS[metric]} recall ${ratioTitle(s.recall_num, s.recall_den, s.recall)}` }
     : { value: s.precision, title: `${METRIC_LABELS[metric]} precision ${ratioTitle(s.precision_num, s.precision_den, s.precision)}` };
+}
+
+/** A column of a secondary variant: CoNLL F1, or the ranking metric when the board is ranked by that variant. */
+interface VariantColumn {
+  id: string;
+  label: string;
+  metric: LeaderboardMetric;
+  ranked: boolean;
+}
+
+/**
+ * The variant columns: each variant's CoNLL F1, in the profile's order; when the board is
+ * ranked by a variant on another metric, that metric's column follows the variant's CoNLL F1.
+ */
+function variantColumns(variants: readonly { id: string; label: string }[], rankedVariant: string | null, metric: LeaderboardMetric): VariantColumn[] {
+  return variants.flatMap((v) => {
+    const conll: VariantColumn = { ...v, metric: "conll", ranked: v.id === rankedVariant && metric === "conll" };
+    return v.id === rankedVariant && metric !== "conll" ? [conll, { ...v, metric, ranked: true }] : [conll];
+  });
 }
 
 /**
@@ -53,6 +92,10 @@ function scoreCell(scores: MetricsJson, metric: LeaderboardMetric, part: Part): 
  * @param showRp show recall and precision next to each F1
  * @param significance the board's bootstrap facts (markers; intervals when computed), or null
  * @param teamHref the page of a team's progress in this phase
+ * @param variants the secondary variants of the task's evaluation profile (`Leaderboard.evaluation.variants`):
+ *   one CoNLL F1 column each, after the primary setting's columns (none: the table is as before)
+ * @param rankedVariant the variant the board is ranked by (`Leaderboard.variant`), or null for the primary setting
+ * @param variantHref the board ranked by a variant's CoNLL F1 (its column header links there)
  */
 export function BoardTable({
   rows,
@@ -60,22 +103,31 @@ export function BoardTable({
   showRp,
   significance = null,
   teamHref,
+  variants = [],
+  rankedVariant = null,
+  variantHref,
 }: {
   rows: LeaderboardRow[];
   metric: LeaderboardMetric;
   showRp: boolean;
   significance?: BoardSignificance | null;
   teamHref?: (teamId: string) => string;
+  variants?: readonly { id: string; label: string }[];
+  rankedVariant?: string | null;
+  variantHref?: (variantId: string) => string;
 }) {
   const metrics = boardMetrics(rows, metric);
+  const extra = variantColumns(variants, rankedVariant, metric);
+  const rankedLabel = variants.find((v) => v.id === rankedVariant)?.label ?? null;
   const showCi = significance !== null && Object.values(significance.rows).some((r) => r.interval !== null);
-  const highlight = (m: LeaderboardMetric) => (m === metric ? "bg-amber-50" : "");
+  const highlight = (m: LeaderboardMetric) => (m === metric && rankedVariant === null ? "bg-amber-50" : "");
   const th = "px-2 py-2 font-medium";
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
       <table className="w-full text-sm" data-testid="leaderboard-table">
         <caption className="sr-only">
-          Leaderboard ranked by {METRIC_LABELS[metric]} F1{showRp ? ", with recall and precision" : ""}
+          Leaderboard ranked by {rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"))}
+          {showRp ? ", with recall and precision" : ""}
         </caption>
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
@@ -100,18 +152,37 @@ export function BoardTable({
                   rowSpan={m === "conll" ? 2 : 1}
                   className={`${th} text-center normal-case ${highlight(m)}`}
                   data-testid={`col-${m}`}
-                  aria-sort={m === metric ? "descending" : undefined}
+                  aria-sort={m === metric && rankedVariant === null ? "descending" : undefined}
                 >
                   <MetricHeader metric={m} label={`${METRIC_LABELS[m]}${m === "conll" ? " F1" : ""}`} />
-                  {m === metric && <RankedBy />}
+                  {m === metric && rankedVariant === null && <RankedBy />}
                 </th>
               ) : (
-                <th key={m} scope="col" className={`${th} text-right normal-case ${highlight(m)}`} data-testid={`col-${m}`} aria-sort={m === metric ? "descending" : undefined}>
+                <th
+                  key={m}
+                  scope="col"
+                  className={`${th} text-right normal-case ${highlight(m)}`}
+                  data-testid={`col-${m}`}
+                  aria-sort={m === metric && rankedVariant === null ? "descending" : undefined}
+                >
                   <MetricHeader metric={m} label={`${METRIC_LABELS[m]} F1`} />
-                  {m === metric && <RankedBy />}
+                  {m === metric && rankedVariant === null && <RankedBy />}
                 </th>
               ),
             )}
+            {extra.map((c) => (
+              <th
+                key={`${c.id}-${c.metric}`}
+                scope="col"
+                rowSpan={showRp ? 2 : 1}
+                className={`${th} min-w-[6.5rem] max-w-[9rem] text-right normal-case${c.ranked ? " bg-amber-50" : ""}`}
+                data-testid={c.metric === "conll" ? `col-variant-${c.id}` : `col-variant-${c.id}-${c.metric}`}
+                aria-sort={c.ranked ? "descending" : undefined}
+              >
+                <VariantHeader column={c} href={c.metric === "conll" && !c.ranked ? variantHref?.(c.id) : undefined} />
+                {c.ranked && <RankedBy />}
+              </th>
+            ))}
             {showCi && (
               <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-right normal-case`} data-testid="col-ci">
                 95 % interval ({METRIC_LABELS[metric]} F1)
@@ -210,6 +281,18 @@ export function BoardTable({
                   );
                 }),
               )}
+              {extra.map((c) => {
+                const cell = scoreCell(row.variants[c.id] ?? {}, c.metric, "f1", settingInSentence(c.label));
+                return (
+                  <td
+                    key={`${c.id}-${c.metric}`}
+                    className={`px-2 py-2 text-right font-medium${c.ranked ? " bg-amber-50" : ""}`}
+                    data-testid={c.metric === "conll" ? `cell-variant-${c.id}` : `cell-variant-${c.id}-${c.metric}`}
+                  >
+                    {cell ? <Percent value={cell.value} title={cell.title} /> : <span className="text-zinc-400">—</span>}
+                  </td>
+                );
+              })}
               {showCi && (
                 <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums text-zinc-700" data-testid="cell-ci">
                   {sig?.interval ? (
@@ -240,6 +323,33 @@ function MetricHeader({ metric, label }: { metric: LeaderboardMetric; label: str
   return (
     <Link href={metricHref(metric)} className="underline decoration-zinc-300 decoration-dotted underline-offset-2 hover:decoration-zinc-700" title={`What is ${METRIC_LABELS[metric]}?`} data-testid={`metric-link-${metric}`}>
       {label}
+    </Link>
+  );
+}
+
+/**
+ * A variant column's header: the variant's label over the metric, e.g. "Partial match" /
+ * "CoNLL F1", wrapping in a narrow column (the table scrolls sideways on small screens); the
+ * full name is in the `title`. With `href`, it links to the board ranked by that column.
+ */
+function VariantHeader({ column, href }: { column: VariantColumn; href?: string }) {
+  const metricLabel = `${METRIC_LABELS[column.metric]} F1`;
+  const content = (
+    <>
+      <span className="block">{column.label}</span>{" "}
+      <span className="block font-normal text-zinc-500">{metricLabel}</span>
+    </>
+  );
+  const title = `${metricLabel} under the ${settingInSentence(column.label)} setting (a secondary variant of the task's evaluation profile)`;
+  if (!href) return <span title={title}>{content}</span>;
+  return (
+    <Link
+      href={href}
+      className="inline-block underline decoration-zinc-300 decoration-dotted underline-offset-2 hover:decoration-zinc-700"
+      title={`${title}. Rank by this column.`}
+      data-testid={`variant-link-${column.id}`}
+    >
+      {content}
     </Link>
   );
 }

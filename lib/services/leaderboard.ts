@@ -2,23 +2,29 @@
  * Leaderboards: the phase's SCORED, PUBLIC submissions, selected and ranked by
  * `rankRuns` (see `ranking.ts` for the rules), with every metric's exact counts, and a CSV
  * export of the same rows.
+ *
+ * A task's evaluation profile (`taskEvaluationProfile`, issue 10 §3) may list secondary
+ * variants; the worker stores each run's primary scores as Score rows with `variant = ""` and
+ * each variant's as rows with `variant = <id>`. Every row of a board carries both, and the
+ * board can be ranked by a variant instead of the primary setting (issue 10 §4).
  */
 import { stringify } from "csv-stringify/sync";
 import { ForbiddenError, UnauthorizedError } from "../errors";
+import { taskEvaluationProfile, type EvaluationProfileName } from "../evaluation";
 import { canViewLeaderboard, type Viewer } from "../permissions";
 import { COUNT_METRIC_NAMES, DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
-import { leaderboardQuerySchema } from "../validations/leaderboard";
+import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations/leaderboard";
 import { parseInput } from "../validations/parse";
 import { defaultDb, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
 import { rankRuns, TIE_POLICY, type Run } from "./ranking";
-import { scoresToJson, type CountsJson, type MetricsJson } from "./scores";
+import { scoresToJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 
 /** One row of a leaderboard. */
 export interface LeaderboardRow {
   /** competition rank; null for baselines and runs lacking the metric */
   rank: number | null;
-  /** the ranking metric's F1 */
+  /** the ranking metric's F1 in the ranked setting (the primary one, or `Leaderboard.variant`) */
   value: number | null;
   team: { id: string; name: string };
   systemName: string;
@@ -29,15 +35,33 @@ export interface LeaderboardRow {
   codeUrl: string | null;
   goldVersion: number | null;
   scorerVersion: string | null;
-  /** every stored metric: fractions and exact counts (the CLI JSON shape) */
+  /** every stored metric of the primary setting: fractions and exact counts (the CLI JSON shape) */
   scores: MetricsJson;
+  /**
+   * Each secondary variant's stored metrics, by variant id, same shape as `scores`; a variant
+   * the run has no Score rows for is absent (e.g. a run scored before the task had it).
+   */
+  variants: Record<string, MetricsJson>;
+}
+
+/** The task's evaluation profile as a board shows it. */
+export interface BoardEvaluation {
+  /** the profile name, e.g. `crac` */
+  profile: EvaluationProfileName;
+  /** for people, e.g. "CRAC (CorefUD scorer: head match, singletons excluded, dependent zeros)" */
+  label: string;
+  /** the secondary variants in the profile's order (empty for `conll2012` and custom profiles) */
+  variants: { id: string; label: string }[];
 }
 
 /** A leaderboard as pages, the API and the CSV export use it. */
 export interface Leaderboard {
   task: { id: string; slug: string; title: string; primaryMetric: string };
   phase: { id: string; name: string; displayTimeZone: string; selectionRule: SelectionRule };
+  evaluation: BoardEvaluation;
   metric: LeaderboardMetric;
+  /** the variant id the board is ranked by, or null for the profile's primary setting */
+  variant: string | null;
   allRuns: boolean;
   tiePolicy: string;
   rows: LeaderboardRow[];
@@ -46,22 +70,39 @@ export interface Leaderboard {
 
 type BoardRun = Run & Omit<LeaderboardRow, "rank" | "value">;
 
+/** Groups Score rows by variant (`""` = primary) and turns each group into the score JSON. */
+function scoresBySetting<S extends ScoreRowLike & { variant: string }>(rows: readonly S[]): { primary: MetricsJson; variants: Record<string, MetricsJson> } {
+  const groups = new Map<string, S[]>();
+  for (const row of rows) {
+    const group = groups.get(row.variant);
+    if (group) group.push(row);
+    else groups.set(row.variant, [row]);
+  }
+  const variants: Record<string, MetricsJson> = {};
+  for (const [variant, group] of groups) if (variant !== "") variants[variant] = scoresToJson(group);
+  return { primary: scoresToJson(groups.get("") ?? []), variants };
+}
+
 /**
  * A phase's leaderboard as the viewer may see it.
  *
  * @param phaseId the phase
  * @param viewer the viewer (null = anonymous)
  * @param options `metric` to rank by (default: the task's primary metric, else conll);
- *   `allRuns` to list every run instead of one per team (strings from a query are accepted)
- * @returns the rows in board order, with the tie policy
+ *   `variant` to rank by one of the secondary variants of the task's evaluation profile (its
+ *   id, e.g. `partial`; absent, null or empty: the primary setting); `allRuns` to list every
+ *   run instead of one per team (strings from a query are accepted)
+ * @returns the rows in board order (each with its primary and variant scores), the task's
+ *   evaluation profile and the tie policy
  * @throws NotFoundError (404) for an unknown phase; UnauthorizedError (401) for an anonymous
  *   viewer of a non-public board; ForbiddenError (403) for a signed-in viewer who may not
- *   see it; ValidationError (422) for an unknown metric
+ *   see it; ValidationError (422) for an unknown metric, or a variant that is not one of the
+ *   profile's (field `variant`, the message names the allowed ids)
  */
 export async function getLeaderboard(
   phaseId: string,
   viewer: Viewer,
-  options: { metric?: string | null; allRuns?: boolean | string | null } = {},
+  options: { metric?: string | null; variant?: string | null; allRuns?: boolean | string | null } = {},
 ): Promise<Leaderboard> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
@@ -70,7 +111,13 @@ export async function getLeaderboard(
     if (!viewer) throw new UnauthorizedError(`This leaderboard is visible only to ${who}. Please sign in.`);
     throw new ForbiddenError(`This leaderboard is visible only to ${who}.`);
   }
-  const query = parseInput(leaderboardQuerySchema, { metric: options.metric ?? undefined, allRuns: options.allRuns ?? undefined }, "leaderboard query");
+  const profile = taskEvaluationProfile(phase.task);
+  const variantIds = profile.variants.map((v) => v.id);
+  const query = parseInput(
+    leaderboardQuerySchema.extend({ variant: leaderboardVariantSchema(variantIds) }),
+    { metric: options.metric ?? undefined, variant: options.variant ?? undefined, allRuns: options.allRuns ?? undefined },
+    "leaderboard query",
+  );
   const metric = query.metric ?? (isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC);
 
   const submissions = await db.submission.findMany({
@@ -86,27 +133,35 @@ export async function getLeaderboard(
       codeUrl: true,
       goldVersion: true,
       scorerVersion: true,
-      scores: { where: { variant: "" } },
+      // The primary setting ("") and the profile's variants; rows of variants the profile no
+      // longer lists are not loaded.
+      scores: { where: { variant: { in: ["", ...variantIds] } } },
     },
   });
-  const runs: BoardRun[] = submissions.map((s) => ({
-    submissionId: s.id,
-    teamId: s.teamId,
-    team: { id: s.teamId, name: s.team.name },
-    systemName: s.systemName,
-    submittedAt: s.createdAt,
-    isBaseline: s.isBaseline,
-    paperUrl: s.paperUrl,
-    codeUrl: s.codeUrl,
-    goldVersion: s.goldVersion,
-    scorerVersion: s.scorerVersion,
-    scores: scoresToJson(s.scores),
-  }));
-  const rows = rankRuns(runs, metric, phase.selectionRule, query.allRuns).map(({ teamId: _t, ...row }) => row);
+  const runs: BoardRun[] = submissions.map((s) => {
+    const { primary, variants } = scoresBySetting(s.scores);
+    return {
+      submissionId: s.id,
+      teamId: s.teamId,
+      team: { id: s.teamId, name: s.team.name },
+      systemName: s.systemName,
+      submittedAt: s.createdAt,
+      isBaseline: s.isBaseline,
+      paperUrl: s.paperUrl,
+      codeUrl: s.codeUrl,
+      goldVersion: s.goldVersion,
+      scorerVersion: s.scorerVersion,
+      scores: primary,
+      variants,
+    };
+  });
+  const rows = rankRuns(runs, metric, phase.selectionRule, query.allRuns, query.variant).map(({ teamId: _t, ...row }) => row);
   return {
     task: { id: phase.task.id, slug: phase.task.slug, title: phase.task.title, primaryMetric: phase.task.primaryMetric },
     phase: { id: phase.id, name: phase.name, displayTimeZone: phase.displayTimeZone, selectionRule: phase.selectionRule },
+    evaluation: { profile: profile.name, label: profile.label, variants: profile.variants.map((v) => ({ id: v.id, label: v.label })) },
     metric,
+    variant: query.variant,
     allRuns: query.allRuns,
     tiePolicy: TIE_POLICY,
     rows,
@@ -128,8 +183,14 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * - `blanc_recall`, `blanc_precision`, `blanc_f1`, then `blanc_coref_*` and `blanc_noncoref_*`
  *   link counts (`recall_num`, `recall_den`, `precision_num`, `precision_den`);
  * - `conll_f1`.
+ * These are the primary setting's scores. A board of a task whose evaluation profile has
+ * secondary variants (e.g. `crac`: partial, exact, singletons) has, after them, one
+ * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
+ * the run's CoNLL F1 under that variant ({@link leaderboardCsvColumns}); a task without
+ * variants has exactly the columns above. `rank` follows the board's ranking (its metric and,
+ * when ranked by a variant, that variant's scores).
  * Numbers are written with full precision (JavaScript's shortest round-trip form); a metric
- * the run lacks leaves its cells empty.
+ * the run lacks (or a variant it has no scores for) leaves its cells empty.
  */
 export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
   "rank",
@@ -149,6 +210,16 @@ export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
   "conll_f1",
 ];
 
+/**
+ * The CSV columns of a board: {@link LEADERBOARD_CSV_COLUMNS}, then `<id>_conll_f1` for each
+ * of the evaluation profile's variants, in order.
+ *
+ * @param variantIds the variant ids (`Leaderboard.evaluation.variants`), e.g. `["partial", "exact", "singletons"]`
+ */
+export function leaderboardCsvColumns(variantIds: readonly string[]): string[] {
+  return [...LEADERBOARD_CSV_COLUMNS, ...variantIds.map((id) => `${id}_conll_f1`)];
+}
+
 /** Text cells starting like a spreadsheet formula get a leading apostrophe (CSV injection). */
 function safeText(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
@@ -158,8 +229,8 @@ function linkCells(c: CountsJson | undefined): (number | null)[] {
   return LINK_FIELDS.map((f) => c?.[f] ?? null);
 }
 
-/** One CSV record of a row, in {@link LEADERBOARD_CSV_COLUMNS} order. */
-function csvRecord(row: LeaderboardRow): (string | number | null)[] {
+/** One CSV record of a row, in {@link leaderboardCsvColumns} order. */
+function csvRecord(row: LeaderboardRow, variantIds: readonly string[]): (string | number | null)[] {
   const s = row.scores;
   return [
     row.rank,
@@ -177,18 +248,21 @@ function csvRecord(row: LeaderboardRow): (string | number | null)[] {
     ...linkCells(s.blanc?.coref_links),
     ...linkCells(s.blanc?.noncoref_links),
     s.conll?.f1 ?? null,
+    ...variantIds.map((id) => row.variants[id]?.conll?.f1 ?? null),
   ];
 }
 
 /**
  * The leaderboard as CSV (RFC 4180, header row, `\r\n` line ends), columns as in
- * {@link LEADERBOARD_CSV_COLUMNS}.
+ * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant ({@link leaderboardCsvColumns}).
  *
- * @param board a leaderboard from {@link getLeaderboard} (already authorized)
+ * @param board a leaderboard from {@link getLeaderboard} (already authorized); without
+ *   `evaluation`, no variant columns are written
  * @returns the CSV text
  */
-export function leaderboardCsv(board: Pick<Leaderboard, "rows">): string {
-  return stringify([LEADERBOARD_CSV_COLUMNS as string[], ...board.rows.map(csvRecord)], {
+export function leaderboardCsv(board: Pick<Leaderboard, "rows"> & { evaluation?: Pick<BoardEvaluation, "variants"> }): string {
+  const variantIds = (board.evaluation?.variants ?? []).map((v) => v.id);
+  return stringify([leaderboardCsvColumns(variantIds), ...board.rows.map((row) => csvRecord(row, variantIds))], {
     record_delimiter: "windows",
     cast: { number: (n) => String(n) },
   });

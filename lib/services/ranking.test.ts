@@ -137,6 +137,65 @@ describe("rankRuns", () => {
     expect(rankRuns([], "conll", "BEST", false)).toEqual([]);
   });
 
+  describe("by a secondary variant", () => {
+    /** `run` with a `partial` variant whose CoNLL F1 is `partial` (null: no partial scores stored). */
+    const withPartial = (team: string, minutes: number, conll: number, partial: number | null, extra: { baseline?: boolean } = {}): Run => ({
+      ...run(team, minutes, conll, extra),
+      variants: partial === null ? { exact: { conll: { f1: 0.99 } } } : { partial: { conll: { f1: partial } }, exact: { conll: { f1: 0.99 } } },
+    });
+
+    it("orders runs by the variant's value, not the primary one, with the same tie policy", () => {
+      const a = withPartial("a", 1, 0.9, 0.5);
+      const b = withPartial("b", 2, 0.5, 0.7);
+      const c = withPartial("c", 3, 0.7, 0.7);
+      expect(rankRuns([a, b, c], "conll", "BEST", false).map((r) => r.teamId)).toEqual(["a", "c", "b"]);
+      const rows = rankRuns([a, b, c], "conll", "BEST", false, "partial");
+      expect(summary(rows)).toEqual([
+        [1, "b", 0.7],
+        [1, "c", 0.7],
+        [3, "a", 0.5],
+      ]);
+      // The primary scores travel with the row unchanged.
+      expect(rows[0].scores).toEqual({ conll: { f1: 0.5 } });
+    });
+
+    it("BEST picks each team's best run by the variant", () => {
+      const a1 = withPartial("a", 1, 0.9, 0.2);
+      const a2 = withPartial("a", 2, 0.3, 0.6);
+      const b1 = withPartial("b", 3, 0.8, 0.4);
+      expect(rankRuns([a1, a2, b1], "conll", "BEST", false).map((r) => r.submissionId)).toEqual([a1.submissionId, b1.submissionId]);
+      expect(rankRuns([a1, a2, b1], "conll", "BEST", false, "partial").map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+        [a2.submissionId, 1, 0.6],
+        [b1.submissionId, 2, 0.4],
+      ]);
+    });
+
+    it("lists runs without the variant's scores last and unranked, and a team's run with them is preferred", () => {
+      const a1 = withPartial("a", 1, 0.9, null);
+      const a2 = withPartial("a", 2, 0.1, 0.3);
+      const b1 = withPartial("b", 3, 0.9, null);
+      const c1 = run("c", 4, 0.9); // no variants at all
+      const base = withPartial("org", 0, 0.5, 0.95, { baseline: true });
+      const rows = rankRuns([a1, a2, b1, c1, base], "conll", "BEST", false, "partial");
+      expect(rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+        [base.submissionId, null, 0.95],
+        [a2.submissionId, 1, 0.3],
+        [b1.submissionId, null, null],
+        [c1.submissionId, null, null],
+      ]);
+    });
+
+    it("ranks by another metric of the variant", () => {
+      const mucOf = (f1: number) => ({ recall: f1, precision: f1, f1, recall_num: 1, recall_den: 1, precision_num: 1, precision_den: 1 });
+      const a = { ...run("a", 1, 0.9), variants: { partial: { conll: { f1: 0.9 }, muc: mucOf(0.1) } } };
+      const b = { ...run("b", 2, 0.5), variants: { partial: { conll: { f1: 0.5 }, muc: mucOf(0.8) } } };
+      expect(summary(rankRuns([a, b], "muc", "BEST", false, "partial"))).toEqual([
+        [1, "b", 0.8],
+        [2, "a", 0.1],
+      ]);
+    });
+  });
+
   it("states the tie policy in one sentence", () => {
     expect(TIE_POLICY).toMatch(/share a rank/);
     expect(TIE_POLICY).toMatch(/1, 2, 2, 4/);

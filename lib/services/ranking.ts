@@ -1,9 +1,12 @@
 /**
- * Leaderboard ranking as a pure function of the scored runs, the selection rule and the
- * chosen metric (no I/O; see DESIGN.md "Ranking is a pure function").
+ * Leaderboard ranking as a pure function of the scored runs, the selection rule, the chosen
+ * setting and the chosen metric (no I/O; see DESIGN.md "Ranking is a pure function").
  *
- * - Value: the chosen metric's F1 (for `conll`, its F1). Ties are exact equality of the
- *   stored doubles.
+ * - Setting: the evaluation profile's primary setting (a run's `scores`), or one of its
+ *   secondary variants (a run's `variants[id]`, issue 10 §3–4). Everything below is computed on
+ *   the chosen setting alone, the per-team selection included.
+ * - Value: the chosen metric's F1 in that setting (for `conll`, its F1). Ties are exact
+ *   equality of the stored doubles.
  * - Selection per team: BEST = the team's run with the highest value (ties → the earlier
  *   submission); LATEST = the team's most recently submitted run; `allRuns` = every run.
  *   Baselines are reference points, not entries: every baseline run is listed, none is
@@ -28,14 +31,17 @@ export interface Run {
   teamId: string;
   submittedAt: Date;
   isBaseline: boolean;
+  /** the primary setting's scores */
   scores: MetricsJson;
+  /** each secondary variant's scores, by variant id (absent or missing id: none stored) */
+  variants?: Readonly<Record<string, MetricsJson>>;
 }
 
 /** A run placed on the board. */
 export type RankedRun<R extends Run = Run> = R & {
   /** competition rank; null for baselines and runs without the metric */
   rank: number | null;
-  /** the chosen metric's F1; null when the run lacks the metric */
+  /** the chosen metric's F1 in the chosen setting; null when the run lacks it there */
   value: number | null;
 };
 
@@ -54,17 +60,32 @@ function boardOrder(a: { value: number | null } & Run, b: { value: number | null
   return earlier(a, b);
 }
 
+/** A run's scores in the chosen setting: the primary scores (variant null) or a variant's (empty when not stored). */
+function settingScores(run: Run, variant: string | null): MetricsJson {
+  if (variant === null) return run.scores;
+  return run.variants && Object.hasOwn(run.variants, variant) ? run.variants[variant] : {};
+}
+
 /**
  * Selects and ranks runs.
  *
  * @param runs the phase's scored, public runs (any order; not mutated)
  * @param metric the metric to rank by
- * @param rule BEST or LATEST per team (ignored when `allRuns`)
+ * @param rule BEST or LATEST per team (ignored when `allRuns`); BEST picks each team's best
+ *   run in the chosen setting
  * @param allRuns list every run instead of one per team
+ * @param variant the secondary variant to rank by (its id in `Run.variants`), or null (the
+ *   default) for the primary setting; a run without that variant's scores has no value
  * @returns the listed runs in board order, each with `rank` and `value`
  */
-export function rankRuns<R extends Run>(runs: readonly R[], metric: LeaderboardMetric, rule: "BEST" | "LATEST", allRuns: boolean): RankedRun<R>[] {
-  const valued = runs.map((r) => ({ ...r, value: rankingValue(r.scores, metric) }));
+export function rankRuns<R extends Run>(
+  runs: readonly R[],
+  metric: LeaderboardMetric,
+  rule: "BEST" | "LATEST",
+  allRuns: boolean,
+  variant: string | null = null,
+): RankedRun<R>[] {
+  const valued = runs.map((r) => ({ ...r, value: rankingValue(settingScores(r, variant), metric) }));
   let listed: typeof valued;
   if (allRuns) {
     listed = valued;

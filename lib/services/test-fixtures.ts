@@ -98,8 +98,14 @@ export type PhaseOverrides = Partial<{
   teamDocumentScores: boolean;
 }>;
 
-/** Creates a task with one phase (open from a day ago to a day ahead unless overridden) and optional organizers. */
-export async function makeTaskWithPhase(db: PrismaClient, options: { organizerIds?: string[]; phase?: PhaseOverrides; primaryMetric?: string } = {}) {
+/**
+ * Creates a task with one phase (open from a day ago to a day ahead unless overridden) and optional organizers;
+ * `evaluationProfile` sets the task's profile (default: the column's default, `conll2012`).
+ */
+export async function makeTaskWithPhase(
+  db: PrismaClient,
+  options: { organizerIds?: string[]; phase?: PhaseOverrides; primaryMetric?: string; evaluationProfile?: "conll2012" | "crac" | "custom" } = {},
+) {
   const day = 24 * 3600 * 1000;
   const slug = `task-${unique()}`;
   const task = await db.task.create({
@@ -107,6 +113,7 @@ export async function makeTaskWithPhase(db: PrismaClient, options: { organizerId
       slug,
       title: `Task ${slug}`,
       primaryMetric: options.primaryMetric ?? "conll",
+      ...(options.evaluationProfile ? { evaluationProfile: options.evaluationProfile } : {}),
       organizers: { create: (options.organizerIds ?? []).map((userId) => ({ userId })) },
       phases: {
         create: {
@@ -159,16 +166,26 @@ export async function insertSubmission(db: PrismaClient, fields: SubmissionField
   });
 }
 
-/** Writes Score rows as the worker does: `conll` (f1 only) and `muc` with counts `[rn, rd, pn, pd]`. */
-export async function insertScores(db: PrismaClient, submissionId: string, phaseId: string, scores: { conll?: number; muc?: [number, number, number, number] }) {
+/**
+ * Writes Score rows as the worker does: `conll` (f1 only) and `muc` with counts `[rn, rd, pn, pd]`,
+ * under `options.variant` (default `""`, the evaluation profile's primary setting; else a variant id such as `partial`).
+ */
+export async function insertScores(
+  db: PrismaClient,
+  submissionId: string,
+  phaseId: string,
+  scores: { conll?: number; muc?: [number, number, number, number] },
+  options: { variant?: string } = {},
+) {
+  const variant = options.variant ?? "";
   if (scores.conll !== undefined) {
-    await db.score.create({ data: { submissionId, phaseId, metric: "conll", f1: scores.conll } });
+    await db.score.create({ data: { submissionId, phaseId, variant, metric: "conll", f1: scores.conll } });
   }
   if (scores.muc) {
     const [recallNum, recallDen, precisionNum, precisionDen] = scores.muc;
     const recall = recallNum / recallDen;
     const precision = precisionNum / precisionDen;
     const f1 = recall + precision === 0 ? 0 : (2 * recall * precision) / (recall + precision);
-    await db.score.create({ data: { submissionId, phaseId, metric: "muc", recallNum, recallDen, precisionNum, precisionDen, recall, precision, f1 } });
+    await db.score.create({ data: { submissionId, phaseId, variant, metric: "muc", recallNum, recallDen, precisionNum, precisionDen, recall, precision, f1 } });
   }
 }

@@ -15,3 +15,24 @@ export const leaderboardQuerySchema = z.object({
 });
 /** A validated leaderboard query: `metric` (absent = the task's primary metric) and `allRuns`. */
 export type LeaderboardQuery = z.output<typeof leaderboardQuerySchema>;
+
+/**
+ * The `variant` parameter of a task's leaderboard (`?variant=partial`): the id of one of the
+ * secondary variants of the task's evaluation profile, whose scores then rank the board.
+ * Absent or empty means the primary setting.
+ *
+ * @param variantIds the profile's variant ids, in its order (`taskEvaluationProfile(task).variants`)
+ * @returns a schema whose output is the variant id, or null for the primary setting; any other
+ *   string fails with a message naming the allowed ids
+ */
+export function leaderboardVariantSchema(variantIds: readonly string[]) {
+  const message =
+    variantIds.length > 0
+      ? `must be one of ${variantIds.join(", ")} (the task's evaluation variants), or empty for the primary setting`
+      : "this task's evaluation profile has no variants; leave it out to rank by the primary setting";
+  return z
+    .string()
+    .nullish()
+    .refine((v) => v === null || v === undefined || v === "" || variantIds.includes(v), { message })
+    .transform((v) => (v === null || v === undefined || v === "" ? null : v));
+}

@@ -1,28 +1,38 @@
 /**
- * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&format=json|csv&all=1`: the phase's
- * leaderboard, the same table as the leaderboard page (`getLeaderboard`).
+ * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&variant=…&format=json|csv&all=1`: the
+ * phase's leaderboard, the same table as the leaderboard page (`getLeaderboard`).
  *
  * - `metric`: one of `LEADERBOARD_METRICS` (mentions, muc, bcub, ceafm, ceafe, lea, blanc, the
  *   optional mcf, mor and zero of tasks that compute them, conll; default: the task's primary
  *   metric).
- * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule).
- * - `format=json` (default): `{task, phase, metric, allRuns, tiePolicy, generatedAt, rows:
- *   [{rank, value, team, systemName, submissionId, submittedAt, isBaseline, paperUrl, codeUrl,
- *   goldVersion, scorerVersion, metrics}]}`, `metrics` in the CLI JSON shape.
+ * - `variant`: rank by one of the secondary variants of the task's evaluation profile (e.g.
+ *   `partial`, `exact`, `singletons` for `crac`) instead of its primary setting; absent or
+ *   empty = the primary setting; any other value is a 422 naming the allowed ids.
+ * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule, applied
+ *   to the ranked setting).
+ * - `format=json` (default): `{task, phase, evaluation: {profile, label, variants: [{id,
+ *   label}]}, metric, variant (id or null), allRuns, tiePolicy, generatedAt, rows: [{rank,
+ *   value, team, systemName, submissionId, submittedAt, isBaseline, paperUrl, codeUrl,
+ *   goldVersion, scorerVersion, metrics, variants}]}`, `metrics` (the primary setting) in the CLI
+ *   JSON shape, `variants` the same shape per variant id (`{}` for tasks without variants);
+ *   `value` is the ranking metric's F1 in the ranked setting.
  * - `significance=1` (JSON only): adds `significance: {metric, samples, seed, level}` and to
  *   each row `significance: {versusAbove: {submissionId, delta, pValue, significant} | null,
  *   interval: {lo, hi} | null} | null` (`boardSignificance`): each ranked run against the
  *   ranked run directly above it, by the paired bootstrap over documents on the board's
  *   metric (two-sided p-values, significant below `level`); null for baselines and unranked
  *   rows. `intervals=1` adds each ranked run's 95 % bootstrap interval of the metric's F1
- *   (it implies `significance=1`).
- * - `format=csv`: `leaderboardCsv` (columns in `LEADERBOARD_CSV_COLUMNS`), `text/csv` with a
- *   `Content-Disposition` file name (the significance parameters are ignored).
+ *   (it implies `significance=1`). Both need per-document scores, which are stored for the
+ *   primary setting only: with `variant` they are a 422.
+ * - `format=csv`: `leaderboardCsv` (columns in `LEADERBOARD_CSV_COLUMNS`, then one
+ *   `<variantId>_conll_f1` per variant), `text/csv` with a `Content-Disposition` file name (the
+ *   significance parameters are ignored).
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase, 422 bad parameter.
  */
 import { z } from "zod";
+import { ValidationError } from "../../../../../../lib/errors";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
 import { getLeaderboard, leaderboardCsv, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { boardSignificance } from "../../../../../../lib/services/significance";
@@ -32,6 +42,7 @@ export const dynamic = "force-dynamic";
 /** Query parameters; the metric and run selection are validated by the service. */
 const querySchema = z.object({
   metric: z.string().optional(),
+  variant: z.string().optional(),
   format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
   all: z.string().optional(),
   allRuns: z.string().optional(),
@@ -44,10 +55,11 @@ function isOn(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
 }
 
-/** A safe download name: `<task>-<phase>-<metric>[-all]-leaderboard.csv`, ASCII only. */
+/** A safe download name: `<task>-<phase>-<metric>[-<variant>][-all]-leaderboard.csv`, ASCII only. */
 function csvFileName(board: Leaderboard): string {
   const part = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
-  return `${part(board.task.slug)}-${part(board.phase.name)}-${board.metric}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
+  const variant = board.variant === null ? "" : `-${part(board.variant)}`;
+  return `${part(board.task.slug)}-${part(board.phase.name)}-${board.metric}${variant}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
 }
 
 /** The leaderboard as JSON or CSV; see the file comment. */
@@ -55,7 +67,7 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
   const query = parseQuery(request, querySchema);
-  const board = await getLeaderboard(phaseId, viewer, { metric: query.metric, allRuns: query.all ?? query.allRuns });
+  const board = await getLeaderboard(phaseId, viewer, { metric: query.metric, variant: query.variant, allRuns: query.all ?? query.allRuns });
   if (query.format === "csv") {
     return new Response(leaderboardCsv(board), {
       status: 200,
@@ -70,6 +82,12 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const intervals = isOn(query.intervals);
   if (!isOn(query.significance) && !intervals) {
     return jsonResponse({ ...rest, rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores })) });
+  }
+  if (board.variant !== null) {
+    throw ValidationError.field(
+      intervals ? "intervals" : "significance",
+      "Significance and intervals are computed from per-document scores, which are stored for the primary setting only; leave out variant or significance/intervals.",
+    );
   }
   const { rows: marks, ...significance } = await boardSignificance(board, { intervals });
   return jsonResponse({

@@ -2,14 +2,15 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../lib/errors";
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../../../../../../lib/errors";
 import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { boardSignificance, type BoardSignificance } from "../../../../../../lib/services/significance";
 import type { MetricsJson } from "../../../../../../lib/services/scores";
+import type { Viewer } from "../../../../../../lib/permissions";
 import { getViewer } from "../../../../../../lib/session";
 import { boardColumns, CONLL_PARTS, isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
-import { BoardTable } from "../../../../../_components/board-table";
+import { BoardTable, rankingPhrase, settingInSentence } from "../../../../../_components/board-table";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
 import { metricHref } from "../../../../../_components/metric-link";
 import { Breadcrumbs, Notice, secondaryButton } from "../../../../../_components/ui";
@@ -32,6 +33,8 @@ function flag(value: string | undefined): boolean {
 /** The board state a URL describes. */
 interface BoardQuery {
   metric?: LeaderboardMetric;
+  /** a variant id of the task's evaluation profile; absent = the primary setting */
+  variant?: string;
   all: boolean;
   rp: boolean;
   ci: boolean;
@@ -41,6 +44,7 @@ interface BoardQuery {
 function boardHref(base: string, q: BoardQuery): string {
   const params = new URLSearchParams();
   if (q.metric) params.set("metric", q.metric);
+  if (q.variant) params.set("variant", q.variant);
   if (q.all) params.set("all", "1");
   if (q.rp) params.set("rp", "1");
   if (q.ci) params.set("ci", "1");
@@ -73,8 +77,28 @@ const SELECTION_TEXT = {
 } as const;
 
 /**
+ * The board for a URL's choices. A `variant` the task's evaluation profile does not have is
+ * not an error page: the board is shown ranked by the primary setting, with the reason
+ * (`variantError`). Other errors propagate (401/403/404 are handled by the page).
+ */
+async function loadBoard(
+  phaseId: string,
+  viewer: Viewer,
+  options: { metric: LeaderboardMetric | null; variant: string | null; allRuns: boolean },
+): Promise<{ board: Leaderboard; variantError: string | null }> {
+  try {
+    return { board: await getLeaderboard(phaseId, viewer, options), variantError: null };
+  } catch (error) {
+    const problem = error instanceof ValidationError ? error.fieldErrors.find((f) => f.path === "variant") : undefined;
+    if (!problem) throw error;
+    return { board: await getLeaderboard(phaseId, viewer, { ...options, variant: null }), variantError: problem.message };
+  }
+}
+
+/**
  * A phase's leaderboard: `?metric=` picks the ranking metric (default: the task's primary
- * metric), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
+ * metric), `?variant=` ranks by a secondary variant of the task's evaluation profile (default:
+ * its primary setting), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
  * precision. Visibility is enforced by `getLeaderboard` (401/403 become a message here,
  * unknown phases a 404).
  */
@@ -83,8 +107,10 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const sp = await searchParams;
   const rawMetric = first(sp.metric);
   const badMetric = rawMetric !== undefined && rawMetric !== "" && !isLeaderboardMetric(rawMetric);
+  const rawVariant = first(sp.variant);
   const query: BoardQuery = {
     metric: rawMetric && isLeaderboardMetric(rawMetric) ? rawMetric : undefined,
+    variant: rawVariant || undefined,
     all: flag(first(sp.all)),
     rp: flag(first(sp.rp)),
     ci: flag(first(sp.ci)),
@@ -92,8 +118,9 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const base = `/tasks/${encodeURIComponent(slug)}/phases/${encodeURIComponent(phaseId)}/leaderboard`;
 
   let board: Leaderboard;
+  let variantError: string | null;
   try {
-    board = await getLeaderboard(phaseId, await getViewer(), { metric: query.metric ?? null, allRuns: query.all });
+    ({ board, variantError } = await loadBoard(phaseId, await getViewer(), { metric: query.metric ?? null, variant: query.variant ?? null, allRuns: query.all }));
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
@@ -102,26 +129,34 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     throw error;
   }
   if (board.task.slug !== slug) notFound();
-  const significance: BoardSignificance = await boardSignificance(board, { intervals: query.ci });
+  // Per-document scores (the bootstrap's input) are stored for the primary setting only.
+  const significance: BoardSignificance | null = board.variant === null ? await boardSignificance(board, { intervals: query.ci }) : null;
 
   const metric = board.metric;
+  const variants = board.evaluation.variants;
+  const rankedVariant = variants.find((v) => v.id === board.variant) ?? null;
+  // "CoNLL F1", or with the setting for tasks with variants: "CoNLL F1, partial match".
+  const rankedBy = rankingPhrase(metric, variants.length === 0 ? null : (rankedVariant?.label ?? "primary"));
   const apiQuery = new URLSearchParams({ metric });
+  if (board.variant !== null) apiQuery.set("variant", board.variant);
   if (board.allRuns) apiQuery.set("allRuns", "1");
   const api = `/api/v1/phases/${encodeURIComponent(board.phase.id)}/leaderboard`;
-  const state = { metric: query.metric, all: board.allRuns, rp: query.rp, ci: query.ci };
-  // The charts show the first 8 runs of the board (8 distinct colours).
+  const state = { metric: query.metric, variant: board.variant ?? undefined, all: board.allRuns, rp: query.rp, ci: query.ci };
+  // The charts show the first 8 runs of the board (8 distinct colours), in the ranked setting.
+  const settingScores = (r: Leaderboard["rows"][number]): MetricsJson => (board.variant === null ? r.scores : (r.variants[board.variant] ?? {}));
   const chartRuns = board.rows
     .filter((r) => r.value !== null)
     .slice(0, 8)
     .map((r) => {
-      const primary = recallPrecision(r.scores, metric);
+      const scores = settingScores(r);
+      const primary = recallPrecision(scores, metric);
       return {
         id: r.submissionId,
         label: `${r.team.name} · ${r.systemName}${r.isBaseline ? " (baseline)" : ""}`,
-        metrics: CHART_METRICS.filter((m) => r.scores[m]).map((m) => ({
+        metrics: CHART_METRICS.filter((m) => scores[m]).map((m) => ({
           metric: m,
           label: METRIC_LABELS[m],
-          f1: r.scores[m]?.f1 ?? 0,
+          f1: scores[m]?.f1 ?? 0,
         })),
         primary: primary ? { recall: primary.recall, precision: primary.precision } : null,
       };
@@ -138,10 +173,21 @@ export default async function LeaderboardPage({ params, searchParams }: { params
         <Breadcrumbs links={[{ href: taskHref, label: board.task.title }]} />
         <h1 className="text-2xl font-semibold tracking-tight">Leaderboard: {board.phase.name} phase</h1>
         <p className="text-sm text-zinc-700">
-          Ranked by <span className="font-medium" data-testid="ranked-by">{METRIC_LABELS[metric]} F1</span>
-          {metric === board.task.primaryMetric && " (the task's primary metric)"}.{" "}
-          {board.allRuns ? "All runs are listed." : SELECTION_TEXT[board.phase.selectionRule]} Baselines are listed for reference and take no rank.
+          Ranked by <span className="font-medium" data-testid="ranked-by">{rankedBy}</span>
+          {metric === board.task.primaryMetric && board.variant === null && " (the task's primary metric)"}.{" "}
+          {board.allRuns
+            ? "All runs are listed."
+            : board.phase.selectionRule === "BEST" && variants.length > 0
+              ? "Each team is represented by its best run by the chosen metric and setting."
+              : SELECTION_TEXT[board.phase.selectionRule]}{" "}
+          Baselines are listed for reference and take no rank.
         </p>
+        {variants.length > 0 && (
+          <p className="text-sm text-zinc-700" data-testid="evaluation-profile">
+            Primary setting: {board.evaluation.label}. The columns {listOf(variants.map((v) => v.label))} give the CoNLL F1 of each run under the
+            profile&apos;s secondary {variants.length === 1 ? "variant" : "variants"}; the board can be ranked by any of them.
+          </p>
+        )}
       </header>
 
       {badMetric && (
@@ -150,14 +196,36 @@ export default async function LeaderboardPage({ params, searchParams }: { params
         </Notice>
       )}
 
+      {variantError && (
+        <Notice kind="error">
+          “{rawVariant}” is not an evaluation setting of this task:{" "}
+          {variants.length > 0 ? `choose one of ${listOf(variants.map((v) => `${v.label} (${v.id})`))}` : "it has no secondary variants"}. Showing the primary
+          setting.
+        </Notice>
+      )}
+
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm">
-        <Form action={base} className="flex items-end gap-2" aria-label="Ranking metric">
+        <Form action={base} className="flex flex-wrap items-end gap-2" aria-label={variants.length > 0 ? "Ranking metric and setting" : "Ranking metric"}>
           <div className="space-y-1">
             <label htmlFor="board-metric" className="block text-sm font-medium text-zinc-800">
               Rank by
             </label>
             <BoardMetricSelect key={metric} value={metric} metrics={selectable.map((m) => ({ value: m, label: `${METRIC_LABELS[m]} F1` }))} />
           </div>
+          {variants.length > 0 && (
+            <div className="space-y-1">
+              <label htmlFor="board-variant" className="block text-sm font-medium text-zinc-800">
+                Setting
+              </label>
+              <BoardMetricSelect
+                key={board.variant ?? ""}
+                id="board-variant"
+                name="variant"
+                value={board.variant ?? ""}
+                metrics={[{ value: "", label: "Primary setting" }, ...variants.map((v) => ({ value: v.id, label: v.label }))]}
+              />
+            </div>
+          )}
           {board.allRuns && <input type="hidden" name="all" value="1" />}
           {query.rp && <input type="hidden" name="rp" value="1" />}
           <button type="submit" className={secondaryButton}>
@@ -178,9 +246,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
           {query.rp ? "Hide recall and precision" : "Show recall and precision"}
         </Link>
 
-        <Link href={boardHref(base, { ...state, ci: !query.ci })} className={secondaryButton} data-testid="toggle-ci">
-          {query.ci ? "Hide 95 % intervals" : `Show 95 % intervals (${METRIC_LABELS[metric]} F1)`}
-        </Link>
+        {significance && (
+          <Link href={boardHref(base, { ...state, ci: !query.ci })} className={secondaryButton} data-testid="toggle-ci">
+            {query.ci ? "Hide 95 % intervals" : `Show 95 % intervals (${METRIC_LABELS[metric]} F1)`}
+          </Link>
+        )}
 
         <p className="ml-auto space-x-3 text-sm">
           <a href={`${api}?${apiQuery}`} className="underline">
@@ -208,23 +278,47 @@ export default async function LeaderboardPage({ params, searchParams }: { params
             showRp={query.rp}
             significance={significance}
             teamHref={(teamId) => `${phaseBase}/teams/${encodeURIComponent(teamId)}`}
+            variants={variants}
+            rankedVariant={board.variant}
+            variantHref={(variant) => boardHref(base, { ...state, metric: "conll", variant })}
           />
           <section aria-labelledby="significance" className="space-y-1 text-sm text-zinc-600">
             <h2 id="significance" className="font-medium text-zinc-800">
               Significance
             </h2>
-            <p data-testid="significance-note">
-              <span className="text-sky-700">≈</span> marks a run whose {METRIC_LABELS[metric]} F1 is not significantly different from the run
-              listed directly above it (two-sided p ≥ {significance.level}; baselines count as reference points), by a paired bootstrap over documents (Koehn 2004; Berg-Kirkpatrick et al.
-              2012) with {significance.samples.toLocaleString("en")} samples and the fixed seed {significance.seed}. Click a marker to compare the two
-              runs. {query.ci && "Intervals are 95 % percentile bootstrap intervals of the run's F1 over documents."}{" "}
-              <Link href={metricHref(metric)} className="underline">
-                How {METRIC_LABELS[metric]} is computed
-              </Link>
-              .
-            </p>
+            {significance === null ? (
+              <p data-testid="significance-note">
+                Significance markers and intervals come from a paired bootstrap over per-document scores, which are stored for the primary setting
+                only, so they are not shown when the board is ranked by {rankedVariant ? `the ${settingInSentence(rankedVariant.label)} setting` : "a variant"}.{" "}
+                <Link href={boardHref(base, { ...state, variant: undefined })} className="underline">
+                  Rank by the primary setting
+                </Link>{" "}
+                to see them.
+              </p>
+            ) : (
+              <p data-testid="significance-note">
+                <span className="text-sky-700">≈</span> marks a run whose {METRIC_LABELS[metric]} F1 is not significantly different from the run
+                listed directly above it (two-sided p ≥ {significance.level}; baselines count as reference points), by a paired bootstrap over documents (Koehn 2004; Berg-Kirkpatrick et al.
+                2012) with {significance.samples.toLocaleString("en")} samples and the fixed seed {significance.seed}. Click a marker to compare the two
+                runs. {query.ci && "Intervals are 95 % percentile bootstrap intervals of the run's F1 over documents."}{" "}
+                <Link href={metricHref(metric)} className="underline">
+                  How {METRIC_LABELS[metric]} is computed
+                </Link>
+                .
+              </p>
+            )}
           </section>
-          {chartRuns.length > 0 && <LeaderboardCharts runs={chartRuns} primaryLabel={metric === "conll" ? "CoNLL (mean of MUC, B³ and CEAFe)" : METRIC_LABELS[metric]} />}
+          {chartRuns.length > 0 && rankedVariant && (
+            <p className="text-sm text-zinc-600" data-testid="charts-setting">
+              The charts show the {settingInSentence(rankedVariant.label)} setting, by which the board is ranked.
+            </p>
+          )}
+          {chartRuns.length > 0 && (
+            <LeaderboardCharts
+              runs={chartRuns}
+              primaryLabel={`${metric === "conll" ? "CoNLL (mean of MUC, B³ and CEAFe)" : METRIC_LABELS[metric]}${rankedVariant ? `, ${settingInSentence(rankedVariant.label)}` : ""}`}
+            />
+          )}
         </>
       )}
 
@@ -240,6 +334,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
       </section>
     </div>
   );
+}
+
+/** `["a", "b", "c"]` → `"a, b and c"`. */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 /** One half of a two-way toggle, as a link (`aria-current` marks the active one). */

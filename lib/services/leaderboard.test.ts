@@ -1,0 +1,231 @@
+/**
+ * Leaderboards of tasks with an evaluation profile's secondary variants (issue 10 §3–4): every
+ * row carries each variant's scores, `variant` re-ranks the board (selection rule included),
+ * unknown variants are a 422, the CSV gets one `<id>_conll_f1` column per variant, and boards of
+ * tasks without variants are unchanged. Score rows are written straight to the database as the
+ * worker writes them (`variant = ""` primary, else the variant id).
+ */
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "../db/test-db";
+import { ValidationError } from "../errors";
+import { getLeaderboard, LEADERBOARD_CSV_COLUMNS, leaderboardCsv } from "./leaderboard";
+import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection } from "./test-fixtures";
+
+const testDb = useTestDatabase();
+
+const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute));
+
+/** Minimal RFC 4180 parser for one line without quoted line breaks. */
+function csvCells(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      out.push(cell);
+      cell = "";
+    } else cell += ch;
+  }
+  out.push(cell);
+  return out;
+}
+
+/** The CSV as one map per data row, column name → cell. */
+function csvRows(csv: string): { header: string[]; rows: Map<string, string>[] } {
+  const [header, ...lines] = csv.trim().split("\r\n").map(csvCells);
+  return { header, rows: lines.map((cells) => new Map(header.map((c, i) => [c, cells[i]]))) };
+}
+
+/**
+ * A phase of a task with `profile`, two teams and a baseline, each run with primary CoNLL F1
+ * and per-variant CoNLL F1 (`null` = no rows for that variant).
+ */
+async function boardFixture(profile: "crac" | "conll2012", selectionRule: "BEST" | "LATEST" = "BEST") {
+  const db = testDb.prisma;
+  const org = await makeUser(db, "Org");
+  const u1 = await makeUser(db, "U1");
+  const u2 = await makeUser(db, "U2");
+  const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [org.id], phase: { selectionRule }, evaluationProfile: profile });
+  const alpha = await makeTeam(db, "Alpha", [u1.id]);
+  const beta = await makeTeam(db, "Beta", [u2.id]);
+  const orgTeam = await makeTeam(db, "Organizers", [org.id]);
+  const add = async (
+    teamId: string,
+    submitterId: string,
+    minute: number,
+    primary: number,
+    variants: Record<string, number | null>,
+    extra: { isBaseline?: boolean; partialMuc?: [number, number, number, number] } = {},
+  ) => {
+    const s = await insertSubmission(db, { phaseId: phase.id, teamId, submitterId, createdAt: at(minute), systemName: `run-${minute}`, isBaseline: extra.isBaseline });
+    await insertScores(db, s.id, phase.id, { conll: primary, muc: [minute, 100, minute, 100] });
+    for (const [variant, conll] of Object.entries(variants)) {
+      if (conll !== null) await insertScores(db, s.id, phase.id, { conll, muc: variant === "partial" ? extra.partialMuc : undefined }, { variant });
+    }
+    return s.id;
+  };
+  return { db, task, phase, alpha, beta, orgTeam, org, u1, u2, add };
+}
+
+describe("getLeaderboard with evaluation variants", () => {
+  it("carries each variant's scores and the profile, ranked by the primary setting by default", async () => {
+    const f = await boardFixture("crac");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7, exact: 0.5, singletons: 0.55 });
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.8, exact: null, singletons: 0.45 });
+
+    const board = await getLeaderboard(f.phase.id, null);
+    expect(board.variant).toBeNull();
+    expect(board.evaluation).toEqual({
+      profile: "crac",
+      label: "CRAC (CorefUD scorer: head match, singletons excluded, dependent zeros)",
+      variants: [
+        { id: "partial", label: "Partial match" },
+        { id: "exact", label: "Exact match" },
+        { id: "singletons", label: "Head match with singletons" },
+      ],
+    });
+    expect(board.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [a1, 1, 0.6],
+      [b1, 2, 0.5],
+    ]);
+    // The primary scores are the "" rows only; each variant's rows are its own.
+    expect(board.rows[0].scores.conll).toEqual({ f1: 0.6 });
+    expect(board.rows[0].variants.partial.conll).toEqual({ f1: 0.7 });
+    expect(board.rows[0].variants.exact.conll).toEqual({ f1: 0.5 });
+    expect(board.rows[0].variants.singletons.conll).toEqual({ f1: 0.55 });
+    expect(Object.keys(board.rows[1].variants).sort()).toEqual(["partial", "singletons"]);
+    // An empty variant is the primary setting.
+    expect((await getLeaderboard(f.phase.id, null, { variant: "" })).rows.map((r) => r.submissionId)).toEqual([a1, b1]);
+  });
+
+  it("re-ranks by a variant's metric; BEST picks each team's best run by that variant", async () => {
+    const f = await boardFixture("crac");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.9, { partial: 0.2, exact: 0.85 });
+    const a2 = await f.add(f.alpha.id, f.u1.id, 2, 0.3, { partial: 0.75, exact: 0.25 });
+    const b1 = await f.add(f.beta.id, f.u2.id, 3, 0.8, { partial: 0.6, exact: 0.8 });
+    const base = await f.add(f.orgTeam.id, f.org.id, 0, 0.1, { partial: 0.95, exact: 0.05 }, { isBaseline: true });
+    const b2 = await f.add(f.beta.id, f.u2.id, 4, 0.7, { partial: null, exact: 0.9 });
+
+    const primary = await getLeaderboard(f.phase.id, null);
+    expect(primary.rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [a1, 1],
+      [b1, 2],
+      [base, null],
+    ]);
+
+    const partial = await getLeaderboard(f.phase.id, null, { variant: "partial" });
+    expect(partial.variant).toBe("partial");
+    expect(partial.metric).toBe("conll");
+    expect(partial.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [base, null, 0.95],
+      [a2, 1, 0.75],
+      [b1, 2, 0.6],
+    ]);
+    // The row still carries its primary scores.
+    expect(partial.rows[1].scores.conll).toEqual({ f1: 0.3 });
+
+    const exact = await getLeaderboard(f.phase.id, null, { variant: "exact" });
+    expect(exact.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [b2, 1, 0.9],
+      [a1, 2, 0.85],
+      [base, null, 0.05],
+    ]);
+
+    // Every run, ranked by partial match; b2 has no partial scores: last, unranked.
+    const all = await getLeaderboard(f.phase.id, null, { variant: "partial", allRuns: true });
+    expect(all.rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [base, null],
+      [a2, 1],
+      [b1, 2],
+      [a1, 3],
+      [b2, null],
+    ]);
+  });
+
+  it("ranks by another metric of the variant", async () => {
+    const f = await boardFixture("crac");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.9, { partial: 0.9 }, { partialMuc: [1, 4, 1, 4] });
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.5 }, { partialMuc: [3, 4, 3, 4] });
+    const board = await getLeaderboard(f.phase.id, null, { variant: "partial", metric: "muc" });
+    expect(board.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [b1, 1, 0.75],
+      [a1, 2, 0.25],
+    ]);
+    // By the primary MUC (minute/100), a1 < b1 as well, but with other values.
+    expect((await getLeaderboard(f.phase.id, null, { metric: "muc" })).rows.map((r) => r.value)).toEqual([0.02, 0.01]);
+  });
+
+  it("refuses a variant the profile does not have with a 422 naming the allowed ids", async () => {
+    const f = await boardFixture("crac");
+    await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7 });
+    const error = await rejection(getLeaderboard(f.phase.id, null, { variant: "head" }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.httpStatus).toBe(422);
+    expect((error as ValidationError).fieldErrors).toEqual([
+      { path: "variant", message: "must be one of partial, exact, singletons (the task's evaluation variants), or empty for the primary setting" },
+    ]);
+    expect(error.message).toContain("variant");
+    // Case matters: ids are exact.
+    expect((await rejection(getLeaderboard(f.phase.id, null, { variant: "Partial" }))).httpStatus).toBe(422);
+  });
+
+  it("writes one <id>_conll_f1 CSV column per variant with exact values, rank following the chosen setting", async () => {
+    const f = await boardFixture("crac");
+    const x = 0.1 + 0.2; // 0.30000000000000004: full precision must survive
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: x, exact: 2 / 3, singletons: null });
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.8, exact: 0.125, singletons: 1 / 7 });
+
+    const { header, rows } = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { variant: "partial" })));
+    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS, "partial_conll_f1", "exact_conll_f1", "singletons_conll_f1"]);
+    expect(rows.map((r) => [r.get("submission_id"), r.get("rank")])).toEqual([
+      [b1, "1"],
+      [a1, "2"],
+    ]);
+    expect(rows[1].get("conll_f1")).toBe("0.6");
+    expect(rows[1].get("partial_conll_f1")).toBe("0.30000000000000004");
+    expect(rows[1].get("exact_conll_f1")).toBe(String(2 / 3));
+    expect(rows[1].get("singletons_conll_f1")).toBe("");
+    expect(rows[0].get("partial_conll_f1")).toBe("0.8");
+    expect(rows[0].get("exact_conll_f1")).toBe("0.125");
+    expect(rows[0].get("singletons_conll_f1")).toBe(String(1 / 7));
+  });
+});
+
+describe("getLeaderboard of a task without variants (conll2012)", () => {
+  it("is unchanged: no variants, the documented CSV columns only, and stray variant rows are ignored", async () => {
+    const f = await boardFixture("conll2012");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, {});
+    // Rows under a variant id the profile does not list (e.g. left from an earlier profile).
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.99 });
+
+    const board = await getLeaderboard(f.phase.id, null);
+    expect(board.evaluation).toEqual({ profile: "conll2012", label: "CoNLL-2012 (reference scorer: exact spans, singletons kept)", variants: [] });
+    expect(board.variant).toBeNull();
+    expect(board.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [a1, 1, 0.6],
+      [b1, 2, 0.5],
+    ]);
+    expect(board.rows.map((r) => r.variants)).toEqual([{}, {}]);
+    expect(board.rows[1].scores.conll).toEqual({ f1: 0.5 });
+
+    const { header, rows } = csvRows(leaderboardCsv(board));
+    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS]);
+    expect(header[header.length - 1]).toBe("conll_f1");
+    expect(rows.map((r) => r.get("conll_f1"))).toEqual(["0.6", "0.5"]);
+
+    const error = await rejection(getLeaderboard(f.phase.id, null, { variant: "partial" }));
+    expect(error.httpStatus).toBe(422);
+    expect((error as ValidationError).fieldErrors[0]).toEqual({
+      path: "variant",
+      message: "this task's evaluation profile has no variants; leave it out to rank by the primary setting",
+    });
+  });
+});
