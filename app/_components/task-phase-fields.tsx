@@ -3,6 +3,7 @@
  * Server-safe (no hooks); the surrounding form owns state and submission.
  */
 import type { FieldErrorMap } from "./task-action-result";
+import type { DocumentCheck } from "../../lib/validations/task";
 import type { PhaseFormValues } from "./task-phase-form-data";
 import { CheckboxField, Field, SelectField } from "./ui";
 
@@ -56,6 +57,15 @@ const PARTICIPANT_ANALYSIS_OPTIONS: readonly (readonly [string, string])[] = [
   ["PUBLIC", "Public: anyone, including anonymous readers, sees the error analysis — this publishes the gold key's mentions"],
 ];
 
+/**
+ * Document check choices (`DOCUMENT_CHECKS` in lib/validations/task.ts), each saying what
+ * happens to a run whose documents do not match the gold key's.
+ */
+const DOCUMENT_CHECK_OPTIONS: readonly (readonly [DocumentCheck, string])[] = [
+  ["warn", "Warn: the submitter sees the mismatched documents and must confirm before the run counts"],
+  ["error", "Error: a run with mismatched documents is refused (nothing is stored, no quota is used)"],
+];
+
 /** The zone options, with `current` added when it is not one of the common ones. */
 function zoneOptions(current: string): readonly (readonly [string, string])[] {
   return TIME_ZONE_OPTIONS.some(([value]) => value === current) ? TIME_ZONE_OPTIONS : [[current, current], ...TIME_ZONE_OPTIONS];
@@ -63,8 +73,8 @@ function zoneOptions(current: string): readonly (readonly [string, string])[] {
 
 /**
  * The inputs of one phase: name, window (wall-clock times in the chosen display zone), zone,
- * limits, leaderboard visibility, selection rule, participant analysis, and per-document
- * scores for teams on a hidden leaderboard.
+ * limits, leaderboard visibility, selection rule, participant analysis, per-document scores
+ * for teams on a hidden leaderboard, and the document check.
  *
  * @param namePrefix prefix of the input names, e.g. "phases.0." (also the key prefix in `errors`)
  * @param idPrefix prefix of the element ids, unique on the page
@@ -157,6 +167,17 @@ export function TaskPhaseFields({
           defaultChecked={values.teamDocumentScores}
           error={err("teamDocumentScores")}
           hint="Applies when the leaderboard is visible to organizers only: off, each team sees corpus-level scores of its own runs only. Participant analysis, where allowed, shows per-document results anyway."
+        />
+      </div>
+      <div className="sm:col-span-2">
+        <SelectField
+          label="Document check"
+          name={name("documentCheck")}
+          id={id("documentCheck")}
+          defaultValue={values.documentCheck}
+          options={DOCUMENT_CHECK_OPTIONS}
+          error={err("documentCheck")}
+          hint="At upload, a run's document names are compared with the gold key's. A response document that matches no key document scores nothing, and a key document the run leaves out counts as entirely missed. Warn lets the submitter decide; Error refuses such runs without using up the team's limits."
         />
       </div>
     </div>

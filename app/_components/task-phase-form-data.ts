@@ -22,6 +22,8 @@ export interface PhaseFormValues {
   /** NONE | TEAMS | PUBLIC (validated by the service) */
   participantAnalysis: string;
   teamDocumentScores: boolean;
+  /** warn | error (validated by the service) */
+  documentCheck: string;
 }
 
 /** The service-side shape of a phase's settings (see `phaseInputSchema`), before validation. */
@@ -36,6 +38,7 @@ export interface PhaseInputDraft {
   selectionRule: string;
   participantAnalysis: string;
   teamDocumentScores: boolean;
+  documentCheck: string;
 }
 
 /**
@@ -59,6 +62,7 @@ export function phaseValuesFromForm(formData: FormData, prefix = ""): PhaseFormV
     selectionRule: text("selectionRule"),
     participantAnalysis: text("participantAnalysis") || "NONE",
     teamDocumentScores: formData.get(`${prefix}teamDocumentScores`) === "on",
+    documentCheck: text("documentCheck") || "warn",
   };
 }
 
@@ -103,6 +107,7 @@ export function phaseInputFromValues(values: PhaseFormValues, path = ""): { inpu
     selectionRule: values.selectionRule,
     participantAnalysis: values.participantAnalysis,
     teamDocumentScores: values.teamDocumentScores,
+    documentCheck: values.documentCheck,
   };
   const opensAt = time("opensAt");
   const closesAt = time("closesAt");
@@ -120,11 +125,11 @@ function utcToLocalInput(instant: Date, zone: string): string {
   return format(new TZDate(instant.getTime(), zoneForDates(zone)), "yyyy-MM-dd'T'HH:mm");
 }
 
-/** The settings of a stored phase that its form edits. */
+/** The settings of a stored phase that its form edits (a `PhaseView`, or a phase row whose document check is a plain string). */
 type PhaseSettings = Pick<
   PhaseView,
   "name" | "opensAt" | "closesAt" | "displayTimeZone" | "dailyLimit" | "totalLimit" | "leaderboardVisibility" | "selectionRule" | "participantAnalysis" | "teamDocumentScores"
->;
+> & { documentCheck: string };
 
 /** The form values of a stored phase (times shown in its display zone; no limit as ""). */
 export function phaseValuesFromPhase(phase: PhaseSettings): PhaseFormValues {
@@ -139,14 +144,15 @@ export function phaseValuesFromPhase(phase: PhaseSettings): PhaseFormValues {
     selectionRule: phase.selectionRule,
     participantAnalysis: phase.participantAnalysis,
     teamDocumentScores: phase.teamDocumentScores,
+    documentCheck: phase.documentCheck,
   };
 }
 
 /**
  * The pre-filled phases of a new task, both in UTC with public leaderboards ranking each
  * team's best run: "development" from today for four weeks (5 runs a day, 100 in total),
- * then "test" for one week (2 runs a day, 5 in total); no participant analysis, and no
- * per-document scores for teams on hidden boards.
+ * then "test" for one week (2 runs a day, 5 in total); no participant analysis, no
+ * per-document scores for teams on hidden boards, and missing or unknown documents a warning.
  *
  * @param now the current time (the dates are whole UTC days from it)
  */
@@ -155,7 +161,7 @@ export function defaultPhaseValues(now: Date): PhaseFormValues[] {
     const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
     return `${d.toISOString().slice(0, 10)}T${time}`;
   };
-  const common = { displayTimeZone: "UTC", leaderboardVisibility: "PUBLIC", selectionRule: "BEST", participantAnalysis: "NONE", teamDocumentScores: false };
+  const common = { displayTimeZone: "UTC", leaderboardVisibility: "PUBLIC", selectionRule: "BEST", participantAnalysis: "NONE", teamDocumentScores: false, documentCheck: "warn" };
   return [
     { ...common, name: "development", opensAt: day(0, "00:00"), closesAt: day(28, "00:00"), dailyLimit: "5", totalLimit: "100" },
     { ...common, name: "test", opensAt: day(28, "00:00"), closesAt: day(35, "00:00"), dailyLimit: "2", totalLimit: "5" },

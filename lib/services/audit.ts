@@ -13,6 +13,7 @@ export type AuditAction =
   | "phase.update"
   | "task.organizer.add"
   | "task.analysis.update"
+  | "task.evaluation.update"
   | "gold.upload"
   | "submission.create"
   | "team.create"

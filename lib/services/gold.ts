@@ -4,6 +4,8 @@
  * server-internal (the worker, `lib/worker/scoring-job.ts`); metadata (file name, sha256, stats) is
  * organizer-only as well.
  */
+import { ValidationError } from "../errors";
+import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "../evaluation";
 import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { packFile } from "../storage";
@@ -82,44 +84,87 @@ export const GOLD_META_SELECT = {
   uploadedById: true,
 } as const;
 
+/** What a gold upload did. */
+export interface GoldUploadResult {
+  /** the active version afterwards: the new one, or the unchanged active one (`unchanged`) */
+  gold: GoldKeyMeta;
+  /** how many submissions were re-queued (0 when `unchanged`) */
+  requeued: number;
+  /** true when the file was byte-identical to the active version: nothing was stored or re-queued */
+  unchanged: boolean;
+  /** for the organizer, e.g. "Gold key version 3 (key.conllu) is now active; 5 submissions were re-queued." */
+  message: string;
+}
+
+/** The evaluation columns of a task, for `taskEvaluationProfile`. */
+const EVALUATION_SELECT = { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true } as const;
+
 /**
- * Uploads a new gold key version for a phase and re-queues every submission of the phase.
+ * Refuses a gold key file that the task's evaluation profile cannot score (`goldFitsProfile`:
+ * partial and head match need CorefUD CoNLL-U).
  *
- * Steps: authorize; check size; read and check the file in an upload-pool thread
- * (`validateUpload`: nothing is stored when that fails); then in one
- * transaction: version = previous max + 1, make it the only active version, store the file
- * (gzip + sha256 + size), reset every submission of the phase to QUEUED (attempts 0, error
- * cleared; existing Score rows stay until the worker replaces them, and the submission's
- * goldVersion keeps saying which version produced them), and write a `gold.upload` audit
- * event. After commit, the re-queued submissions are enqueued; if that fails, the error is
- * logged and the reconciler enqueues them later.
+ * @throws ValidationError (422, field `file`) with the reason
+ */
+function assertGoldFits(fileName: string, task: TaskEvaluationFields): void {
+  const reason = goldFitsProfile(fileName, taskEvaluationProfile(task));
+  if (reason) throw ValidationError.field("file", reason);
+}
+
+/** The message of an upload that changed nothing. */
+function identicalMessage(active: GoldKeyMeta): string {
+  return `The file is identical to the active version ${active.version} (${active.fileName}, same sha256); nothing changed.`;
+}
+
+/**
+ * Uploads a new gold key version for a phase and re-queues every submission of the phase. A
+ * file byte-identical to the active version (same sha256 of the uncompressed bytes, whatever
+ * its name) is a no-op: no version, no re-queue, no audit event; the result says so.
+ *
+ * Steps: authorize; check size; refuse a file the task's evaluation profile cannot score
+ * (`goldFitsProfile`: a profile with partial or head match needs `.conllu`); answer "unchanged"
+ * for a copy of the active version; read and check the file in an upload-pool thread
+ * (`validateUpload`: nothing is stored when that fails); then in one transaction holding the
+ * phase's `gold:` lock (which a change of the task's evaluation profile also takes): check the
+ * profile and the active version again, version = previous max + 1, make it the only active
+ * version, store the file (gzip + sha256 + size), reset every submission of the phase to
+ * QUEUED (attempts 0, error cleared; existing Score rows stay until the worker replaces them,
+ * and the submission's goldVersion keeps saying which version produced them), and write a
+ * `gold.upload` audit event. After commit, the re-queued submissions are enqueued; if that
+ * fails, the error is logged and the reconciler enqueues them later.
  *
  * @param actor the uploader (must organize the phase's task)
  * @param phaseId the phase
  * @param fileName the uploaded file's name (its extension picks the format)
  * @param bytes the file
- * @returns the new version's metadata and how many submissions were re-queued
+ * @returns the active version's metadata, how many submissions were re-queued, whether the
+ *   upload changed nothing, and a message saying which
  * @throws UnauthorizedError (401), ForbiddenError (403), NotFoundError (404, no phase),
- *   TooLargeError (413), ValidationError (422: `formatErrors` with line and column, an
- *   empty file, or over the reading time or memory limit), ServiceBusyError (503: too many
- *   uploads being checked; retry later)
+ *   TooLargeError (413), ValidationError (422: field `file` when the task's evaluation
+ *   profile cannot score this format; `formatErrors` with line and column, an empty file, or
+ *   over the reading time or memory limit), ServiceBusyError (503: too many uploads being
+ *   checked; retry later)
  */
-export async function uploadGoldKey(
-  actor: Viewer,
-  phaseId: string,
-  fileName: string,
-  bytes: Uint8Array,
-): Promise<{ gold: GoldKeyMeta; requeued: number }> {
+export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: string, bytes: Uint8Array): Promise<GoldUploadResult> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
   const user = await assertCanManageTask(actor, phase.taskId, db);
   assertUploadSize(bytes.byteLength);
   const name = cleanFileName(fileName);
-  const stats = await validateUpload(bytes, name);
+  assertGoldFits(name, phase.task);
   const stored = packFile(bytes);
+  const activeNow = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: GOLD_META_SELECT });
+  if (activeNow?.sha256 === stored.sha256) {
+    const gold = goldMeta(activeNow);
+    return { gold, requeued: 0, unchanged: true, message: identicalMessage(gold) };
+  }
+  const stats = await validateUpload(bytes, name);
 
-  const { row, requeuedIds } = await db.$transaction(async (tx) => {
+  const outcome = await db.$transaction(async (tx) => {
     await lockKey(tx, `gold:${phaseId}`);
+    const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: EVALUATION_SELECT });
+    assertGoldFits(name, task);
+    const active = await tx.goldKey.findFirst({ where: { phaseId, active: true }, select: GOLD_META_SELECT });
+    if (active?.sha256 === stored.sha256) return { row: active, requeuedIds: [] as string[], unchanged: true };
     const last = await tx.goldKey.aggregate({ where: { phaseId }, _max: { version: true } });
     const version = (last._max.version ?? 0) + 1;
     await tx.goldKey.updateMany({ where: { phaseId, active: true }, data: { active: false } });
@@ -146,11 +191,19 @@ export async function uploadGoldKey(
       targetId: row.id,
       data: { phaseId, version, fileName: name, sha256: stored.sha256, size: stored.size, stats, requeued: requeued.length },
     });
-    return { row, requeuedIds: requeued };
+    return { row, requeuedIds: requeued, unchanged: false };
   });
 
-  await enqueueAfterCommit(requeuedIds, `gold v${row.version} of phase ${phaseId}`);
-  return { gold: goldMeta(row), requeued: requeuedIds.length };
+  const gold = goldMeta(outcome.row);
+  if (outcome.unchanged) return { gold, requeued: 0, unchanged: true, message: identicalMessage(gold) };
+  await enqueueAfterCommit(outcome.requeuedIds, `gold v${gold.version} of phase ${phaseId}`);
+  const n = outcome.requeuedIds.length;
+  return {
+    gold,
+    requeued: n,
+    unchanged: false,
+    message: `Gold key version ${gold.version} (${gold.fileName}) is now active; ${n} submission${n === 1 ? " was" : "s were"} re-queued for scoring.`,
+  };
 }
 
 /**

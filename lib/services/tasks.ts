@@ -21,6 +21,8 @@ import { defaultDb, isUniqueViolation, isUuid, type LeaderboardVisibility, type 
 import type { ParticipantAnalysis } from "../generated/prisma/enums";
 import { GOLD_META_SELECT, goldMeta, type GoldKeyMeta } from "./gold";
 import { isPhaseOpen, loadPhase } from "./phases";
+import { evaluationColumns, taskEvaluationView, type TaskEvaluationView } from "./task-evaluation";
+import type { DocumentCheck } from "../validations/task";
 
 /** A phase as a viewer sees it. */
 export interface PhaseView {
@@ -37,6 +39,8 @@ export interface PhaseView {
   participantAnalysis: ParticipantAnalysis;
   /** on a hidden leaderboard (ORGANIZERS), whether teams see their own runs' per-document scores (see `canViewDocumentScores`) */
   teamDocumentScores: boolean;
+  /** missing or unknown documents in a run: "warn" (the submitter confirms) or "error" (the upload is refused) */
+  documentCheck: DocumentCheck;
   /** accepting submissions now */
   open: boolean;
   canViewLeaderboard: boolean;
@@ -54,8 +58,8 @@ export interface TaskView {
   /** markdown */
   description: string;
   primaryMetric: string;
-  keepSingletons: boolean;
-  mentionMatching: string;
+  /** how runs are scored: the evaluation profile, its label and its secondary variants */
+  evaluation: TaskEvaluationView;
   dataLicense: string | null;
   dataSource: string | null;
   organizers: { id: string; name: string }[];
@@ -78,17 +82,20 @@ const PHASE_ORDER = [{ opensAt: "asc" as const }, { name: "asc" as const }];
  * organizer. Writes `task.create` (with the phases) to the audit log.
  *
  * @param actor the acting user
- * @param input see `createTaskSchema` (slug, title, description, primaryMetric, dataLicense,
- *   dataSource, phases with UTC times, display zone, limits, visibility, selection rule,
- *   participant analysis, team per-document scores)
+ * @param input see `createTaskSchema` (slug, title, description, primaryMetric, the evaluation
+ *   profile (`evaluationProfile`: conll2012 by default, crac or custom; custom also takes
+ *   `mentionMatching`, `keepSingletons` and `zeroMatching`), dataLicense, dataSource, phases
+ *   with UTC times, display zone, limits, visibility, selection rule, participant analysis,
+ *   team per-document scores, document check)
  * @returns the new task's id and slug
  * @throws UnauthorizedError (401), ForbiddenError (403, not an admin), ValidationError (422:
- *   field errors, including a taken slug)
+ *   field errors, including a taken slug and an incomplete custom profile)
  */
 export async function createTask(actor: Viewer, input: unknown): Promise<{ id: string; slug: string }> {
   if (!actor) throw new UnauthorizedError("Please sign in as a site admin to create a task.");
   if (!isSiteAdmin(actor)) throw new ForbiddenError("Only site admins can create tasks.");
   const data = parseInput(createTaskSchema, input, "task");
+  const evaluation = evaluationColumns(data);
   const db = defaultDb();
   const slugTaken = ValidationError.field("slug", `The address /${data.slug} is already used by another task.`);
   if (await db.task.findUnique({ where: { slug: data.slug }, select: { id: true } })) throw slugTaken;
@@ -100,6 +107,7 @@ export async function createTask(actor: Viewer, input: unknown): Promise<{ id: s
           title: data.title,
           description: data.description,
           primaryMetric: data.primaryMetric,
+          ...evaluation,
           dataLicense: data.dataLicense,
           dataSource: data.dataSource,
           organizers: { create: { userId: actor.userId } },
@@ -112,7 +120,7 @@ export async function createTask(actor: Viewer, input: unknown): Promise<{ id: s
         action: "task.create",
         targetType: "task",
         targetId: task.id,
-        data: { slug: task.slug, title: task.title, primaryMetric: task.primaryMetric, phases: data.phases.map(auditPhase) },
+        data: { slug: task.slug, title: task.title, primaryMetric: task.primaryMetric, evaluation, phases: data.phases.map(auditPhase) },
       });
       return { id: task.id, slug: task.slug };
     });
@@ -154,7 +162,8 @@ export async function addPhase(actor: Viewer, taskId: string, input: unknown): P
  * Changes a phase's settings (organizers). The merged window must still close after it
  * opens. Writes `phase.update` with each changed field's old and new value.
  *
- * @param patch any subset of the phase fields (see `phasePatchSchema`)
+ * @param patch any subset of the phase fields (see `phasePatchSchema`), e.g.
+ *   `{documentCheck: "error"}` to refuse runs with missing or unknown documents
  * @returns the updated phase
  * @throws UnauthorizedError, ForbiddenError, NotFoundError (no phase), ValidationError
  */
@@ -253,6 +262,7 @@ export async function getTaskForViewer(slug: string, viewer: Viewer, now: Date =
     const active = goldKeys[0] ?? null;
     phases.push({
       ...phase,
+      documentCheck: phase.documentCheck as DocumentCheck,
       open: isPhaseOpen(phase, now),
       canViewLeaderboard: await leaderboardVisibleTo(standing, phase.leaderboardVisibility),
       hasGold: active !== null,
@@ -265,8 +275,7 @@ export async function getTaskForViewer(slug: string, viewer: Viewer, now: Date =
     title: task.title,
     description: task.description,
     primaryMetric: task.primaryMetric,
-    keepSingletons: task.keepSingletons,
-    mentionMatching: task.mentionMatching,
+    evaluation: taskEvaluationView(task),
     dataLicense: task.dataLicense,
     dataSource: task.dataSource,
     organizers: task.organizers.map((o) => o.user),

@@ -23,6 +23,7 @@ import {
 } from "./teams";
 import { makeTaskWithPhase, makeTeam, makeUser, rejection, thrown } from "./test-fixtures";
 import { packFile } from "../storage";
+import { customProfile, EVALUATION_PROFILES } from "../../scoring/index";
 
 const testDb = useTestDatabase();
 afterAll(() => closeRateLimitStore());
@@ -340,6 +341,71 @@ describe("tasks and phases", () => {
     expect(organizerView.phases[1]).toMatchObject({ open: true, canViewLeaderboard: true, gold: { version: 1, fileName: "key.conll", sha256: gold.sha256, documents: 2 } });
     expect(organizerView.phases[0].gold).toBeNull();
     expect((await rejection(getTaskForViewer("no-such-task", null))).httpStatus).toBe(404);
+  });
+
+  it("createTask takes an evaluation profile: conll2012 by default, crac, or custom with its three settings; the view shows its label and variants", async () => {
+    const db = testDb.prisma;
+    const stored = async (id: string) =>
+      db.task.findUniqueOrThrow({ where: { id }, select: { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true } });
+
+    const plain = await createTask(admin.viewer, input("profile-default"));
+    expect(await stored(plain.id)).toEqual({ evaluationProfile: "conll2012", mentionMatching: "exact", keepSingletons: true, zeroMatching: "dependent" });
+    const plainView = await getTaskForViewer("profile-default", null);
+    expect(plainView.evaluation).toMatchObject({ profile: "conll2012", label: EVALUATION_PROFILES.conll2012.label, variants: [], needsHeads: false });
+
+    const crac = await createTask(admin.viewer, { ...input("profile-crac"), evaluationProfile: "crac" });
+    expect(await stored(crac.id)).toEqual({ evaluationProfile: "crac", mentionMatching: "head", keepSingletons: false, zeroMatching: "dependent" });
+    const cracView = await getTaskForViewer("profile-crac", null);
+    expect(cracView.evaluation.label).toBe(EVALUATION_PROFILES.crac.label);
+    expect(cracView.evaluation.variants.map((v) => v.label)).toEqual(["Partial match", "Exact match", "Head match with singletons"]);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "task.create", targetId: crac.id } });
+    expect(audit.data).toMatchObject({ evaluation: { evaluationProfile: "crac" } });
+
+    const settings = { mentionMatching: "partial", keepSingletons: false, zeroMatching: "linear" };
+    const custom = await createTask(admin.viewer, { ...input("profile-custom"), evaluationProfile: "custom", ...settings });
+    expect(await stored(custom.id)).toEqual({ evaluationProfile: "custom", ...settings });
+    expect((await getTaskForViewer("profile-custom", null)).evaluation.label).toBe(customProfile({ match: "partial", removeSingletons: true, zeroMatch: "linear" }).label);
+  });
+
+  it("createTask refuses invalid evaluation choices with a 422 per field; nothing is created", async () => {
+    const db = testDb.prisma;
+    const paths = async (extra: Record<string, unknown>) => {
+      const error = (await rejection(createTask(admin.viewer, { ...input("bad-profile"), ...extra }))) as ValidationError;
+      expect(error.httpStatus).toBe(422);
+      return error.fieldErrors.map((e) => e.path).sort();
+    };
+    expect(await paths({ evaluationProfile: "corefud" })).toEqual(["evaluationProfile"]);
+    expect(await paths({ evaluationProfile: "custom" })).toEqual(["keepSingletons", "mentionMatching", "zeroMatching"]);
+    expect(await paths({ evaluationProfile: "custom", mentionMatching: "head", keepSingletons: false })).toEqual(["zeroMatching"]);
+    expect(await paths({ evaluationProfile: "custom", mentionMatching: "span", keepSingletons: "no", zeroMatching: "nearest" })).toEqual(["keepSingletons", "mentionMatching", "zeroMatching"]);
+    expect(await paths({ evaluationProfile: "crac", keepSingletons: true })).toEqual(["keepSingletons"]);
+    expect(await paths({ mentionMatching: "head" })).toEqual(["mentionMatching"]);
+    expect(await db.task.count({ where: { slug: "bad-profile" } })).toBe(0);
+  });
+
+  it("a phase's document check is warn by default, can be set at creation, and round-trips through updatePhase (audited)", async () => {
+    const db = testDb.prisma;
+    const base = input("doc-check");
+    const { id } = await createTask(admin.viewer, { ...base, phases: [base.phases[0], { ...base.phases[1], documentCheck: "error" }] });
+    const phase = (name: string) => db.phase.findFirstOrThrow({ where: { taskId: id, name } });
+    expect((await phase("development")).documentCheck).toBe("warn");
+    expect((await phase("test")).documentCheck).toBe("error");
+    const dev = await phase("development");
+    const updated = await updatePhase(admin.viewer, dev.id, { documentCheck: "error" });
+    expect(updated.documentCheck).toBe("error");
+    expect((await phase("development")).documentCheck).toBe("error");
+    const event = await db.auditEvent.findFirstOrThrow({ where: { action: "phase.update", targetId: dev.id } });
+    expect(event.data).toMatchObject({ changes: { documentCheck: { from: "warn", to: "error" } } });
+    const view = await getTaskForViewer("doc-check", null);
+    expect(view.phases.map((p) => [p.name, p.documentCheck])).toEqual([
+      ["development", "error"],
+      ["test", "error"],
+    ]);
+    expect((await updatePhase(admin.viewer, dev.id, { documentCheck: "warn" })).documentCheck).toBe("warn");
+    const bad = (await rejection(updatePhase(admin.viewer, dev.id, { documentCheck: "ignore" }))) as ValidationError;
+    expect(bad.httpStatus).toBe(422);
+    expect(bad.fieldErrors.map((e) => e.path)).toEqual(["documentCheck"]);
+    expect((await phase("development")).documentCheck).toBe("warn");
   });
 
   it("listTasksForViewer lists every task to anonymous visitors, with phases and open flags", async () => {

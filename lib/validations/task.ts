@@ -5,6 +5,7 @@
  * collect a wall-clock time in the phase's zone convert it first with `localDateTimeToUtc`.
  */
 import { z } from "zod";
+import { EVALUATION_PROFILE_NAMES, MENTION_MATCHES, ZERO_MATCHES, type EvaluationProfileName, type MentionMatch, type ZeroMatch } from "../../scoring/index";
 import { DEFAULT_PRIMARY_METRIC, metricSchema } from "./metrics";
 import { isValidTimeZone } from "./time";
 
@@ -41,6 +42,18 @@ const selectionRuleSchema = z.enum(["BEST", "LATEST"]);
  */
 export const participantAnalysisSchema = z.enum(["NONE", "TEAMS", "PUBLIC"]);
 
+/**
+ * The phase's document check (`phases.document_check`), the default first: what happens to a
+ * run whose response documents match no key document, or that leaves key documents out.
+ * `warn`: the upload lists them and the submitter confirms before the run counts; `error`:
+ * the upload is refused.
+ */
+export const DOCUMENT_CHECKS = ["warn", "error"] as const;
+/** One of {@link DOCUMENT_CHECKS}. */
+export type DocumentCheck = (typeof DOCUMENT_CHECKS)[number];
+/** A phase's document check (see {@link DOCUMENT_CHECKS}). */
+export const documentCheckSchema = z.enum(DOCUMENT_CHECKS, { error: `expected one of ${DOCUMENT_CHECKS.join(", ")}` });
+
 /** Fields of a phase, without defaults or cross-field checks (the base of create and patch). */
 export const phaseFieldsSchema = z.object({
   name: z.string().trim().min(1, { error: "required" }).max(64, { error: "at most 64 characters" }),
@@ -54,6 +67,8 @@ export const phaseFieldsSchema = z.object({
   participantAnalysis: participantAnalysisSchema,
   /** on a hidden leaderboard (ORGANIZERS): teams see their own runs' per-document scores */
   teamDocumentScores: z.boolean(),
+  /** missing or unknown documents in a run: "warn" (the submitter confirms) or "error" (refused) */
+  documentCheck: documentCheckSchema,
 });
 
 /**
@@ -76,6 +91,7 @@ export const phaseInputSchema = phaseFieldsSchema
     selectionRule: selectionRuleSchema.default("BEST"),
     participantAnalysis: participantAnalysisSchema.default("NONE"),
     teamDocumentScores: z.boolean().default(false),
+    documentCheck: documentCheckSchema.default("warn"),
   })
   .superRefine((p, ctx) => {
   const problem = phaseWindowProblem(p.opensAt, p.closesAt);
@@ -92,6 +108,100 @@ export const phasePatchSchema = phaseFieldsSchema.partial().strict();
 /** A validated phase change: only the fields sent. */
 export type PhasePatch = z.output<typeof phasePatchSchema>;
 
+/** The settings only the `custom` evaluation profile takes (the fixed profiles bring their own). */
+export const CUSTOM_EVALUATION_FIELDS = ["mentionMatching", "keepSingletons", "zeroMatching"] as const;
+
+/** The evaluation profile of a task created without one (`EVALUATION_PROFILE_NAMES` lists the default first). */
+export const DEFAULT_EVALUATION_PROFILE: EvaluationProfileName = EVALUATION_PROFILE_NAMES[0];
+
+/**
+ * A task's evaluation profile as forms and API clients send it: `evaluationProfile`
+ * (`conll2012` | `crac` | `custom`, see `EVALUATION_PROFILES` in scoring/presets.ts) and, for
+ * `custom` only, `mentionMatching` (exact | partial | head), `keepSingletons` (boolean) and
+ * `zeroMatching` (dependent | linear). Cross-field rules: {@link evaluationProblems}.
+ */
+const evaluationShape = {
+  evaluationProfile: z.enum(EVALUATION_PROFILE_NAMES as readonly EvaluationProfileName[], { error: `expected one of ${EVALUATION_PROFILE_NAMES.join(", ")}` }),
+  mentionMatching: z.enum(MENTION_MATCHES as readonly MentionMatch[], { error: `expected one of ${MENTION_MATCHES.join(", ")}` }).optional(),
+  keepSingletons: z.boolean({ error: "expected true (keep singletons) or false (exclude them)" }).optional(),
+  zeroMatching: z.enum(ZERO_MATCHES as readonly ZeroMatch[], { error: `expected one of ${ZERO_MATCHES.join(", ")}` }).optional(),
+};
+
+/**
+ * The cross-field rules of an evaluation choice: the custom profile needs all three of its
+ * settings; a fixed profile takes none of them (it brings its own, and a setting sent with it
+ * would be silently ignored).
+ *
+ * @returns `{path, message}` per problem (paths are the field names), empty when the choice is valid
+ */
+export function evaluationProblems(e: {
+  evaluationProfile: EvaluationProfileName;
+  mentionMatching?: unknown;
+  keepSingletons?: unknown;
+  zeroMatching?: unknown;
+}): { path: string; message: string }[] {
+  const custom = e.evaluationProfile === "custom";
+  return CUSTOM_EVALUATION_FIELDS.flatMap((field) => {
+    const given = e[field] !== undefined;
+    if (custom && !given) return [{ path: field, message: "required for the custom evaluation profile" }];
+    if (!custom && given) return [{ path: field, message: `only the custom evaluation profile takes this setting; the ${e.evaluationProfile} profile brings its own` }];
+    return [];
+  });
+}
+
+/** A task's evaluation choice (the manage page's "Evaluation" form and its service). Unknown fields are rejected. */
+export const taskEvaluationSchema = z
+  .object(evaluationShape)
+  .strict()
+  .superRefine((e, ctx) => {
+    for (const p of evaluationProblems(e)) ctx.addIssue({ code: "custom", path: [p.path], message: p.message });
+  });
+/** A validated evaluation choice: the profile, and for `custom` its three settings. */
+export type TaskEvaluationInput = z.output<typeof taskEvaluationSchema>;
+
+/**
+ * An evaluation choice as HTML forms carry it (strings): the profile, and the custom settings
+ * (`keepSingletons` is "keep" or "exclude"). Forms send the custom settings whatever the
+ * profile; {@link evaluationInputFromValues} keeps them for `custom` only.
+ */
+export interface EvaluationFormValues {
+  evaluationProfile: string;
+  mentionMatching: string;
+  keepSingletons: string;
+  zeroMatching: string;
+}
+
+/** The form value of a singleton rule: "keep" (keep singleton entities) or "exclude". */
+export function singletonsValue(keepSingletons: boolean): "keep" | "exclude" {
+  return keepSingletons ? "keep" : "exclude";
+}
+
+/** Reads an evaluation choice from a form (fields `evaluationProfile`, `mentionMatching`, `keepSingletons`, `zeroMatching`). */
+export function evaluationValuesFromForm(formData: FormData): EvaluationFormValues {
+  const text = (field: keyof EvaluationFormValues) => {
+    const value = formData.get(field);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  return { evaluationProfile: text("evaluationProfile"), mentionMatching: text("mentionMatching"), keepSingletons: text("keepSingletons"), zeroMatching: text("zeroMatching") };
+}
+
+/**
+ * The service input of a form's evaluation choice: `{evaluationProfile}`, plus for `custom`
+ * `mentionMatching`, `keepSingletons` ("keep" → true, "exclude" → false; anything else is
+ * passed on for the schema to refuse) and `zeroMatching`. Empty fields are left out (no
+ * profile at all: `{}`, which task creation reads as the default profile).
+ */
+export function evaluationInputFromValues(values: EvaluationFormValues): Record<string, unknown> {
+  if (values.evaluationProfile === "") return {};
+  const input: Record<string, unknown> = { evaluationProfile: values.evaluationProfile };
+  if (values.evaluationProfile !== "custom") return input;
+  const keep = values.keepSingletons === singletonsValue(true) ? true : values.keepSingletons === singletonsValue(false) ? false : values.keepSingletons;
+  for (const [field, value] of [["mentionMatching", values.mentionMatching], ["keepSingletons", keep], ["zeroMatching", values.zeroMatching]] as const) {
+    if (value !== "") input[field] = value;
+  }
+  return input;
+}
+
 /** A new task with its phases. */
 export const createTaskSchema = z
   .object({
@@ -107,8 +217,11 @@ export const createTaskSchema = z
     dataLicense: optionalText(10_000),
     dataSource: optionalText(10_000),
     phases: z.array(phaseInputSchema).min(1, { error: "add at least one phase" }).max(MAX_PHASES),
+    ...evaluationShape,
+    evaluationProfile: evaluationShape.evaluationProfile.default(DEFAULT_EVALUATION_PROFILE),
   })
   .superRefine((t, ctx) => {
+    for (const p of evaluationProblems(t)) ctx.addIssue({ code: "custom", path: [p.path], message: p.message });
     const seen = new Set<string>();
     t.phases.forEach((p, i) => {
       if (seen.has(p.name)) ctx.addIssue({ code: "custom", path: ["phases", i, "name"], message: `two phases are named "${p.name}"` });

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { metricF1Name } from "../../_components/metric-name";
 import { TaskLinkifiedText, TaskMarkdown } from "../../_components/task-markdown";
 import { secondaryButton } from "../../_components/ui";
+import { alsoScoredText } from "../../../lib/services/task-evaluation";
 import { loadTaskForPage } from "./load-task";
 import { TaskPhaseCard } from "./task-phase-card";
 
@@ -15,12 +16,14 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 /**
- * A task: title, organizers, data licence and source, description, scoring, and its phases
+ * A task: title, organizers, data licence and source, description, scoring (the ranking
+ * metric, the evaluation profile's label and its secondary variants), and its phases
  * with windows, limits and the links the viewer may use. 404 for an unknown slug. Never
  * shows gold content; gold metadata only to organizers.
  */
 export default async function TaskPage({ params }: Params) {
   const { viewer, task, now } = await loadTaskForPage((await params).slug);
+  const alsoScored = alsoScoredText(task.evaluation.variants);
   return (
     <article className="space-y-8">
       <header className="space-y-2">
@@ -66,10 +69,17 @@ export default async function TaskPage({ params }: Params) {
           Scoring
         </h2>
         <p className="text-zinc-700">
-          Ranked by <span className="font-medium text-zinc-900">{metricF1Name(task.primaryMetric)}</span>; singletons are{" "}
-          {task.keepSingletons ? "kept" : "removed"}; mention matching is {task.mentionMatching}. Scores match
-          the CoNLL reference scorer.
+          Ranked by <span className="font-medium text-zinc-900">{metricF1Name(task.primaryMetric)}</span>. Evaluation profile:{" "}
+          <span className="font-medium text-zinc-900" data-testid="task-evaluation-profile">
+            {task.evaluation.label}
+          </span>
+          .
         </p>
+        {alsoScored && (
+          <p className="text-zinc-700" data-testid="task-evaluation-variants">
+            Every run is {alsoScored}.
+          </p>
+        )}
       </section>
 
       <section aria-labelledby="phases-heading" className="space-y-4">

@@ -1,4 +1,4 @@
-/** One phase on the task page: state, window, limits, rules and the links the viewer may use. */
+/** One phase on the task page: state, window, limits, rules (document check included) and the links the viewer may use. */
 import Link from "next/link";
 import type { PhaseView } from "../../../lib/services/tasks";
 import { TaskPhaseBadge, phaseState } from "../../_components/task-phase-badge";
@@ -10,6 +10,12 @@ const VISIBILITY_TEXT = {
   PARTICIPANTS: "participants and organizers",
   ORGANIZERS: "organizers only",
 } as const;
+
+/** What the phase's document check means for a submitter. */
+const DOCUMENT_CHECK_TEXT: Record<PhaseView["documentCheck"], string> = {
+  warn: "must match the gold key's; you are shown any that do not, and confirm before the run counts",
+  error: "must match the gold key's; a run with unknown or missing documents is refused",
+};
 
 /** "5 runs per day (UTC days) · 100 in total", or "none". */
 function limitsText(phase: Pick<PhaseView, "dailyLimit" | "totalLimit">): string {
@@ -47,6 +53,8 @@ export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { pha
         <dd>
           {VISIBILITY_TEXT[phase.leaderboardVisibility]}; ranks each team&apos;s {phase.selectionRule === "BEST" ? "best" : "latest"} scored run
         </dd>
+        <dt className="text-zinc-500">Document names</dt>
+        <dd data-testid="phase-document-check">{DOCUMENT_CHECK_TEXT[phase.documentCheck]}</dd>
         <dt className="text-zinc-500">Scoring</dt>
         <dd>
           {isOrganizer && phase.gold

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { ValidationError, type FieldError } from "../../../lib/errors";
 import { createTask } from "../../../lib/services/tasks";
-import { createTaskSchema, MAX_PHASES } from "../../../lib/validations/task";
+import { createTaskSchema, evaluationInputFromValues, evaluationValuesFromForm, MAX_PHASES, type EvaluationFormValues } from "../../../lib/validations/task";
 import { parseInput } from "../../../lib/validations/parse";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, type PhaseFormValues } from "../../_components/task-phase-form-data";
@@ -16,6 +16,8 @@ export interface NewTaskValues {
   dataLicense: string;
   dataSource: string;
   primaryMetric: string;
+  /** the evaluation profile and, for custom, its settings */
+  evaluation: EvaluationFormValues;
   phases: PhaseFormValues[];
 }
 
@@ -40,6 +42,7 @@ function valuesFromForm(formData: FormData): NewTaskValues {
     dataLicense: text(formData, "dataLicense").trim(),
     dataSource: text(formData, "dataSource").trim(),
     primaryMetric: text(formData, "primaryMetric"),
+    evaluation: evaluationValuesFromForm(formData),
     phases,
   };
 }
@@ -47,7 +50,7 @@ function valuesFromForm(formData: FormData): NewTaskValues {
 /**
  * Creates a task from the new-task form (site admins only; `createTask` checks again), then
  * redirects to its manage page. Opening and closing times are read in each phase's display
- * zone.
+ * zone; the evaluation profile's custom settings are sent only with the custom profile.
  *
  * @returns on failure, the message, field errors (paths such as `phases.1.closesAt`) and the
  *   values to show again
@@ -64,6 +67,7 @@ export async function createTaskAction(previous: NewTaskState, formData: FormDat
     dataLicense: values.dataLicense,
     dataSource: values.dataSource,
     primaryMetric: values.primaryMetric,
+    ...evaluationInputFromValues(values.evaluation),
     phases: converted.map((c) => c.input),
   };
   return runAction<NewTaskState>(

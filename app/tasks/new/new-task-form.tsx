@@ -1,19 +1,23 @@
 "use client";
 
 import { useActionState } from "react";
+import type { EvaluationChoices } from "../../../lib/services/task-evaluation";
 import { LEADERBOARD_METRICS } from "../../../lib/validations/metrics";
 import { metricF1Name } from "../../_components/metric-name";
 import { TaskPhaseFields } from "../../_components/task-phase-fields";
 import { Field, Notice, primaryButton, SelectField, TextAreaField } from "../../_components/ui";
+import { EvaluationFields } from "../[slug]/manage/evaluation-settings-form";
 import { createTaskAction, type NewTaskState, type NewTaskValues } from "./actions";
 
 const METRIC_OPTIONS = LEADERBOARD_METRICS.map((m) => [m, metricF1Name(m)] as const);
 
 /**
- * The new-task form: task fields and two phases. After a failed attempt the form is
- * re-mounted with the submitted values, so nothing typed is lost.
+ * The new-task form: task fields, the evaluation profile and two phases. After a failed
+ * attempt the form is re-mounted with the submitted values, so nothing typed is lost.
+ *
+ * @param choices the evaluation profiles on offer (`evaluationChoices()`)
  */
-export function NewTaskForm({ initial }: { initial: NewTaskValues }) {
+export function NewTaskForm({ initial, choices }: { initial: NewTaskValues; choices: EvaluationChoices }) {
   const [state, action, pending] = useActionState<NewTaskState, FormData>(createTaskAction, { status: "idle" });
   const values = state.status === "error" ? state.values : initial;
   const errors = state.status === "error" ? state.fieldErrors : {};
@@ -66,6 +70,14 @@ export function NewTaskForm({ initial }: { initial: NewTaskValues }) {
           <SelectField label="Primary metric" name="primaryMetric" defaultValue={values.primaryMetric} options={METRIC_OPTIONS} error={errors.primaryMetric} hint="Leaderboards rank by it." />
         </div>
         {errors.phases && <p className="text-sm text-red-700">{errors.phases}</p>}
+      </fieldset>
+
+      <fieldset className="space-y-4 rounded-lg border border-zinc-200 bg-white p-6 shadow-sm">
+        <legend className="px-1 text-base font-semibold text-zinc-900">Evaluation</legend>
+        <p className="text-sm text-zinc-600">
+          How every run is scored. It can be changed later on the task&apos;s manage page, which re-scores every run.
+        </p>
+        <EvaluationFields idPrefix="new-task" values={values.evaluation} choices={choices} errors={errors} />
       </fieldset>
 
       {values.phases.map((phase, i) => (

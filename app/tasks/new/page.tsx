@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "../../../lib/services/task-evaluation";
 import { getCurrentUser } from "../../../lib/session";
 import { DEFAULT_PRIMARY_METRIC } from "../../../lib/validations/metrics";
+import { DEFAULT_EVALUATION_PROFILE } from "../../../lib/validations/task";
 import { defaultPhaseValues } from "../../_components/task-phase-form-data";
 import { Notice } from "../../_components/ui";
 import { NewTaskForm } from "./new-task-form";
@@ -36,6 +38,7 @@ export default async function NewTaskPage() {
     dataLicense: "",
     dataSource: "",
     primaryMetric: DEFAULT_PRIMARY_METRIC,
+    evaluation: evaluationFormValues(taskEvaluationView(evaluationColumns({ evaluationProfile: DEFAULT_EVALUATION_PROFILE }))),
     phases: defaultPhaseValues(new Date()),
   };
   return (
@@ -47,7 +50,7 @@ export default async function NewTaskPage() {
           zone, and in each reader&apos;s local time.
         </p>
       </div>
-      <NewTaskForm initial={initial} />
+      <NewTaskForm initial={initial} choices={evaluationChoices()} />
     </div>
   );
 }

@@ -4,8 +4,10 @@ import { revalidatePath } from "next/cache";
 import { ValidationError } from "../../../../lib/errors";
 import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
 import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
+import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/services/task-evaluation";
 import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
 import { setParticipantTeam } from "../../../../lib/services/teams";
+import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "../../../../lib/validations/task";
 import { runAction, type ActionFailure } from "../../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
 
@@ -53,7 +55,7 @@ export async function updatePhaseAction(previous: PhaseSettingsState, formData: 
 /** State of a gold-upload form. */
 export type GoldUploadState =
   | { status: "idle" }
-  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number }
+  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number; unchanged: boolean; message: string }
   | ({ status: "error" } & ActionFailure);
 
 /**
@@ -61,8 +63,10 @@ export type GoldUploadState =
  * that the viewer organizes the phase's task, the size limit and the format; nothing is
  * stored when a check fails.
  *
- * @returns the new version's metadata and how many submissions were re-queued, or the error
- *   (format errors with file, line, column, expected and found)
+ * @returns the active version's metadata, how many submissions were re-queued, whether the
+ *   file was identical to the active version (then nothing changed) and the service's message;
+ *   or the error (format errors with file, line, column, expected and found; a format the
+ *   task's evaluation profile cannot score, as the `file` field's error)
  */
 export async function uploadGoldAction(_previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
   return runAction<GoldUploadState>(
@@ -73,9 +77,9 @@ export async function uploadGoldAction(_previous: GoldUploadState, formData: For
         return { status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] };
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const { gold, requeued } = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes);
-      revalidateTaskPages();
-      return { status: "uploaded", gold, requeued };
+      const { gold, requeued, unchanged, message } = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes);
+      if (!unchanged) revalidateTaskPages();
+      return { status: "uploaded", gold, requeued, unchanged, message };
     },
     (failure) => ({ status: "error", ...failure }),
   );
@@ -206,5 +210,36 @@ export async function updateTaskAnalysisAction(previous: AnalysisSettingsState, 
       return { attempt, values: analysisValuesFromSettings(settings, previous.values.englishText), status: "saved", requeued };
     },
     (failure) => ({ attempt, values: submitted, status: "error", ...failure }),
+  );
+}
+
+
+/** State of the evaluation form: the values to show, and the outcome of the last save. */
+export type EvaluationSettingsState = {
+  attempt: number;
+  values: EvaluationFormValues;
+} & ({ status: "idle" } | { status: "saved"; changed: boolean; label: string; requeued: number } | ({ status: "error" } & ActionFailure));
+
+/**
+ * Saves a task's evaluation profile (form fields `taskId`, `evaluationProfile`, and for the
+ * custom profile `mentionMatching`, `keepSingletons` ("keep" | "exclude"), `zeroMatching`).
+ * `updateTaskEvaluation` checks that the viewer organizes the task, refuses a profile the
+ * phases' active gold keys cannot be scored under, and re-queues the task's runs when the
+ * profile changes.
+ *
+ * @returns "saved" with whether anything changed, the profile's label and how many runs were
+ *   re-queued; or the error with the submitted values
+ */
+export async function updateTaskEvaluationAction(previous: EvaluationSettingsState, formData: FormData): Promise<EvaluationSettingsState> {
+  const attempt = previous.attempt + 1;
+  const values = evaluationValuesFromForm(formData);
+  return runAction<EvaluationSettingsState>(
+    "updating a task's evaluation profile",
+    async (viewer) => {
+      const { changed, evaluation, requeued } = await updateTaskEvaluation(viewer, formString(formData, "taskId"), evaluationInputFromValues(values));
+      if (changed) revalidateTaskPages();
+      return { attempt, values: evaluationFormValues(evaluation), status: "saved", changed, label: evaluation.label, requeued };
+    },
+    (failure) => ({ attempt, values, status: "error", ...failure }),
   );
 }

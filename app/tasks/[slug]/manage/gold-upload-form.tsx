@@ -79,10 +79,13 @@ function FormatProblems({ problems }: { problems: FormatProblem[] }) {
 }
 
 /**
- * Uploads a new gold key version for a phase and shows its statistics, or the reasons the
- * file was refused (with line numbers).
+ * Uploads a new gold key version for a phase and shows its statistics; or says that the file
+ * is identical to the active version (nothing changed); or the reasons the file was refused
+ * (with line numbers, or why the task's evaluation profile cannot score its format).
+ *
+ * @param needsHeads the task's evaluation profile matches mentions by heads, so gold must be `.conllu`
  */
-export function GoldUploadForm({ phaseId, maxBytes }: { phaseId: string; maxBytes: number }) {
+export function GoldUploadForm({ phaseId, maxBytes, needsHeads }: { phaseId: string; maxBytes: number; needsHeads: boolean }) {
   const [state, action, pending] = useActionState<GoldUploadState, FormData>(upload, { status: "idle" });
   const inputId = `gold-file-${phaseId}`;
   return (
@@ -98,22 +101,38 @@ export function GoldUploadForm({ phaseId, maxBytes }: { phaseId: string; maxByte
             name="file"
             type="file"
             required
-            accept=".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"
+            accept={needsHeads ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"}
             aria-describedby={`${inputId}-hint`}
             className="block text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-zinc-100"
           />
           <p id={`${inputId}-hint`} className="text-xs text-zinc-500">
-            CoNLL-2012, CorefUD (.conllu) or JSON lines (.jsonl), up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB. Only organizers ever see it.
+            {needsHeads
+              ? "CorefUD CoNLL-U (.conllu): the task's evaluation profile matches mentions by their heads"
+              : "CoNLL-2012, CorefUD (.conllu) or JSON lines (.jsonl)"}
+            , up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB. Only organizers ever see it. A file identical to the active version changes nothing.
           </p>
         </div>
         <button type="submit" disabled={pending} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
           {pending ? "Uploading…" : "Upload gold key"}
         </button>
       </form>
-      {state.status === "uploaded" && <UploadedStats gold={state.gold} requeued={state.requeued} />}
+      {state.status === "uploaded" &&
+        (state.unchanged ? (
+          <div data-testid="gold-upload-unchanged">
+            <Notice kind="info">{state.message} No version was added and no submission was re-queued.</Notice>
+          </div>
+        ) : (
+          <UploadedStats gold={state.gold} requeued={state.requeued} />
+        ))}
       {state.status === "error" && (
         <Notice kind="error">
-          <p className="font-medium">{state.formatErrors.length > 0 ? "The file could not be read; nothing was stored." : state.message}</p>
+          <p className="font-medium">
+            {state.formatErrors.length > 0
+              ? "The file could not be read; nothing was stored."
+              : state.fieldErrors.file
+                ? "The file was refused; nothing was stored."
+                : state.message}
+          </p>
           {state.formatErrors.length > 0 && <FormatProblems problems={state.formatErrors} />}
           {Object.entries(state.fieldErrors).map(([field, message]) => (
             <p key={field} className="mt-1">

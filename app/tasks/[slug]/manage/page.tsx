@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { listGoldVersions } from "../../../../lib/services/gold";
 import { listSubmissionsForPhase } from "../../../../lib/services/submissions";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
+import { evaluationChoices, evaluationFormValues } from "../../../../lib/services/task-evaluation";
 import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "../../../../lib/services/teams";
 import type { PhaseView } from "../../../../lib/services/tasks";
 import { uploadLimitBytes } from "../../../../lib/services/uploads";
@@ -16,6 +17,7 @@ import { loadTaskForPage } from "../load-task";
 import type { AnalysisSettingsValues } from "./actions";
 import { AddOrganizerForm } from "./add-organizer-form";
 import { AnalysisSettingsForm } from "./analysis-settings-form";
+import { EvaluationSettingsForm } from "./evaluation-settings-form";
 import { GoldUploadForm } from "./gold-upload-form";
 import { GoldVersionsTable } from "./gold-versions-table";
 import { ParticipantTeamForm } from "./participant-team-form";
@@ -41,7 +43,7 @@ async function uploaderNames(ids: string[]): Promise<Map<string, string>> {
 }
 
 /** One phase: settings, gold key upload and versions, submissions. */
-async function PhaseSection({ phase, viewer, now, maxBytes }: { phase: PhaseView; viewer: Viewer; now: Date; maxBytes: number }) {
+async function PhaseSection({ phase, viewer, now, maxBytes, needsHeads }: { phase: PhaseView; viewer: Viewer; now: Date; maxBytes: number; needsHeads: boolean }) {
   const [versions, submissions] = await Promise.all([listGoldVersions(viewer, phase.id), listSubmissionsForPhase(viewer, phase.id)]);
   const uploaders = await uploaderNames(versions.map((v) => v.uploadedById));
   return (
@@ -51,7 +53,7 @@ async function PhaseSection({ phase, viewer, now, maxBytes }: { phase: PhaseView
         <TaskPhaseBadge state={phaseState(phase, now)} />
       </div>
       <Card title="Gold key" description="Uploading a new version makes it the active key and re-queues every submission of this phase for scoring.">
-        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} />
+        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} needsHeads={needsHeads} />
         <div className="mt-6">
           <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
           <GoldVersionsTable versions={versions} uploaders={uploaders} />
@@ -107,7 +109,8 @@ function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues 
 
 /**
  * Managing a task (its organizers and site admins only; 404 for everyone else): per phase
- * the gold key (upload, versions), settings and submissions; the task's analysis settings;
+ * the gold key (upload, versions), settings and submissions; the task's evaluation profile;
+ * the task's analysis settings;
  * the participants with the team each submits for (and a control to change it); and the
  * task's organizers.
  */
@@ -129,8 +132,15 @@ export default async function ManageTaskPage({ params }: Params) {
       </header>
 
       {task.phases.map((phase) => (
-        <PhaseSection key={phase.id} phase={phase} viewer={viewer} now={now} maxBytes={maxBytes} />
+        <PhaseSection key={phase.id} phase={phase} viewer={viewer} now={now} maxBytes={maxBytes} needsHeads={task.evaluation.needsHeads} />
       ))}
+
+      <Card
+        title="Evaluation"
+        description="How every run of this task is scored: the evaluation profile's primary setting ranks the leaderboards, and its secondary variants are computed beside it. Each run records the profile it was scored with."
+      >
+        <EvaluationSettingsForm taskId={task.id} initial={evaluationFormValues(task.evaluation)} choices={evaluationChoices()} />
+      </Card>
 
       <Card
         title="Analysis"

@@ -11,8 +11,10 @@
  * readers included, which publishes the gold key's mentions), `teamDocumentScores`
  * (boolean: on a phase whose leaderboard is ORGANIZERS-only, teams also see their own runs'
  * per-document scores, which let them probe the gold at least one bit per document per
- * run). Unknown fields are refused, the old `allowParticipantAnalysis` too. Audited
- * (`phase.update`).
+ * run), `documentCheck` (`warn`, the default: response documents that match no key document,
+ * and key documents missing from a run, are listed to the submitter, who must confirm before
+ * the run counts; `error`: such an upload is refused). Unknown fields are refused, the old
+ * `allowParticipantAnalysis` too. Audited (`phase.update`).
  *
  * Answers 200 `{"phase": {...}}` with the updated settings. Errors: 401 anonymous or bad
  * token, 403 not an organizer, 404 unknown phase, 413/415/400 body problems, 422 bad fields.
@@ -42,6 +44,7 @@ export const PATCH = apiRoute("PATCH /api/v1/phases/:phaseId", async (request: R
       selectionRule: phase.selectionRule,
       participantAnalysis: phase.participantAnalysis,
       teamDocumentScores: phase.teamDocumentScores,
+      documentCheck: phase.documentCheck,
     },
   });
 });

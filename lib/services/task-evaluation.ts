@@ -1,0 +1,265 @@
+/**
+ * A task's evaluation profile (issue 10 §3) as organizers choose and change it: the columns a
+ * choice is stored in, what pages show of it, and the change itself.
+ *
+ * The profiles are scoring facts (`scoring/presets.ts`), read from a task row by
+ * `taskEvaluationProfile` (`lib/evaluation.ts`). A fixed profile (`conll2012`, `crac`) stores
+ * its primary setting in the task's `mention_matching`, `keep_singletons` and `zero_matching`
+ * columns too, so that those columns always say how the primary scores are computed (readers
+ * that predate profiles, e.g. the error analysis's singleton rule, follow them).
+ *
+ * Changing the profile changes what the worker computes, so every run of the task that has a
+ * result (SCORED or FAILED) or is being scored is re-queued, as a new gold key or new analysis
+ * settings do (`requeueSubmissions`, lib/submission-states.ts). QUEUED runs are left as they
+ * are: the worker reads the task's profile when it scores them. A profile that matches mentions
+ * by their heads needs CorefUD CoNLL-U gold, so the change is refused while a phase's active
+ * gold key is another format (`goldFitsProfile`); gold uploads make the same check
+ * (`uploadGoldKey`), and both take the phase's `gold:` lock so that neither slips past the other.
+ */
+import { NotFoundError, ValidationError } from "../errors";
+import { goldFitsProfile, profileNeedsHeads, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type EvaluationProfileName, type TaskEvaluationFields } from "../evaluation";
+import type { SubmissionStatus } from "../generated/prisma/enums";
+import { assertCanManageTask, type Viewer } from "../permissions";
+import { enqueueAfterCommit } from "../queue";
+import { requeueSubmissions } from "../submission-states";
+import { parseInput } from "../validations/parse";
+import { singletonsValue, taskEvaluationSchema, type EvaluationFormValues, type TaskEvaluationInput } from "../validations/task";
+import { recordAudit } from "./audit";
+import { defaultDb, lockKey, type Tx } from "./db";
+import { customProfile, EVALUATION_PROFILE_NAMES, EVALUATION_PROFILES, MENTION_MATCHES, ZERO_MATCHES, type MentionMatch, type ZeroMatch } from "../../scoring/index";
+
+/** The task columns of an evaluation choice (see the module comment for the fixed profiles). */
+export interface TaskEvaluationColumns {
+  evaluationProfile: EvaluationProfileName;
+  mentionMatching: MentionMatch;
+  keepSingletons: boolean;
+  zeroMatching: ZeroMatch;
+}
+
+/** A task's evaluation profile as pages show it. */
+export interface TaskEvaluationView {
+  profile: EvaluationProfileName;
+  /** the profile's label, from `scoring/presets.ts` (e.g. "CRAC (CorefUD scorer: head match, …)") */
+  label: string;
+  /** the secondary variants computed beside the primary scores, in the profile's order */
+  variants: { id: string; label: string }[];
+  /** the primary setting's mention matching */
+  mentionMatching: MentionMatch;
+  /** whether the primary setting keeps singleton entities */
+  keepSingletons: boolean;
+  /** the primary setting's zero matching (CorefUD input) */
+  zeroMatching: ZeroMatch;
+  /** whether gold keys must be CorefUD CoNLL-U (`.conllu`): the profile matches mentions by heads */
+  needsHeads: boolean;
+}
+
+/** Statuses whose runs are scored again after a profile change (see the module comment). */
+const RESCORED: SubmissionStatus[] = ["SCORED", "FAILED", "SCORING"];
+
+/**
+ * The task columns a validated evaluation choice is stored in.
+ *
+ * @param input a validated choice (`taskEvaluationSchema`, or the same fields of `createTaskSchema`)
+ * @returns the profile name and its primary setting's mention matching, singleton rule and
+ *   zero matching (the organizer's for `custom`, the profile's own otherwise)
+ */
+export function evaluationColumns(input: TaskEvaluationInput): TaskEvaluationColumns {
+  if (input.evaluationProfile === "custom") {
+    return { evaluationProfile: "custom", mentionMatching: input.mentionMatching!, keepSingletons: input.keepSingletons!, zeroMatching: input.zeroMatching! };
+  }
+  const { primary } = EVALUATION_PROFILES[input.evaluationProfile];
+  return { evaluationProfile: input.evaluationProfile, mentionMatching: primary.match, keepSingletons: !primary.removeSingletons, zeroMatching: primary.zeroMatch };
+}
+
+/** What pages show of a profile. */
+function viewOf(profile: EvaluationProfile): TaskEvaluationView {
+  return {
+    profile: profile.name,
+    label: profile.label,
+    variants: profile.variants.map((v) => ({ id: v.id, label: v.label })),
+    mentionMatching: profile.primary.match,
+    keepSingletons: !profile.primary.removeSingletons,
+    zeroMatching: profile.primary.zeroMatch,
+    needsHeads: profileNeedsHeads(profile),
+  };
+}
+
+/**
+ * A task's evaluation profile as pages show it (public: how runs are scored is no secret).
+ *
+ * @param task the task's evaluation columns
+ */
+export function taskEvaluationView(task: TaskEvaluationFields): TaskEvaluationView {
+  return viewOf(taskEvaluationProfile(task));
+}
+
+/** Whether two profiles score alike: same name, settings and variants (`runEvaluation` records all of them). */
+function sameProfile(a: EvaluationProfile, b: EvaluationProfile): boolean {
+  return JSON.stringify(runEvaluation(a)) === JSON.stringify(runEvaluation(b));
+}
+
+/**
+ * Refuses a profile that the active gold key of one of the task's phases cannot be scored
+ * under. Call inside the change's transaction, holding the phases' `gold:` locks.
+ *
+ * @throws ValidationError (422, field `evaluationProfile`) naming every such phase, its gold
+ *   version and file name
+ */
+async function assertGoldFits(tx: Tx, taskId: string, profile: EvaluationProfile): Promise<void> {
+  if (!profileNeedsHeads(profile)) return;
+  const golds = await tx.goldKey.findMany({
+    where: { active: true, phase: { taskId } },
+    select: { version: true, fileName: true, phase: { select: { name: true } } },
+    orderBy: [{ phase: { opensAt: "asc" } }, { phase: { name: "asc" } }],
+  });
+  const misfits = golds.filter((g) => goldFitsProfile(g.fileName, profile) !== null);
+  if (misfits.length === 0) return;
+  const phases = misfits.map((g) => `phase "${g.phase.name}" (active gold key v${g.version}, ${g.fileName})`).join(", ");
+  throw ValidationError.field(
+    "evaluationProfile",
+    `The ${profile.label} evaluation profile matches mentions by their heads, which only CorefUD CoNLL-U (.conllu) gold keys have; not so in ${phases}. Upload the gold key as .conllu first, or keep a profile with exact matching.`,
+  );
+}
+
+/**
+ * Changes a task's evaluation profile (organizers). Saving the profile the task already uses
+ * (same name and, for `custom`, same settings) is a no-op: nothing is written, re-queued or
+ * audited. Otherwise, in one transaction holding the `gold:` lock of each of the task's
+ * phases: refuses a profile that needs heads while a phase's active gold key is not `.conllu`;
+ * stores the choice (`evaluationColumns`); re-queues the task's SCORED, FAILED and SCORING runs;
+ * writes `task.evaluation.update` (old and new profile, re-queued count). The re-queued runs
+ * are enqueued after commit (the reconciler covers a failed enqueue).
+ *
+ * @param actor the organizer (or site admin)
+ * @param taskId the task
+ * @param input `{evaluationProfile, mentionMatching?, keepSingletons?, zeroMatching?}` (see `taskEvaluationSchema`)
+ * @returns whether anything changed, the task's profile afterwards, and how many runs were re-queued
+ * @throws UnauthorizedError (401), ForbiddenError (403), NotFoundError (404, unknown task),
+ *   ValidationError (422: bad fields, or the profile needs heads and a named phase's active
+ *   gold key is not CorefUD CoNLL-U; nothing is changed)
+ */
+export async function updateTaskEvaluation(
+  actor: Viewer,
+  taskId: string,
+  input: unknown,
+): Promise<{ changed: boolean; evaluation: TaskEvaluationView; requeued: number }> {
+  const db = defaultDb();
+  const user = await assertCanManageTask(actor, taskId, db);
+  const columns = evaluationColumns(parseInput(taskEvaluationSchema, input, "evaluation profile"));
+  const next = taskEvaluationProfile(columns);
+  const result = await db.$transaction(async (tx) => {
+    await lockKey(tx, `evaluation:${taskId}`);
+    const phases = await tx.phase.findMany({ where: { taskId }, select: { id: true }, orderBy: { id: "asc" } });
+    for (const p of phases) await lockKey(tx, `gold:${p.id}`);
+    const before = await tx.task.findUnique({
+      where: { id: taskId },
+      select: { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true },
+    });
+    if (!before) throw new NotFoundError("No such task.");
+    const previous = taskEvaluationProfile(before);
+    if (sameProfile(previous, next)) return { changed: false, ids: [] as string[] };
+    await assertGoldFits(tx, taskId, next);
+    await tx.task.update({ where: { id: taskId }, data: columns });
+    const ids = await requeueSubmissions(tx, { phase: { taskId }, status: { in: RESCORED } });
+    await recordAudit(tx, {
+      actorId: user.userId,
+      action: "task.evaluation.update",
+      targetType: "task",
+      targetId: taskId,
+      data: { from: runEvaluation(previous), to: runEvaluation(next), requeued: ids.length },
+    });
+    return { changed: true, ids };
+  });
+  if (result.changed) await enqueueAfterCommit(result.ids, `evaluation profile of task ${taskId}`);
+  return { changed: result.changed, evaluation: viewOf(next), requeued: result.ids.length };
+}
+
+/** "also scored: partial match, exact match, head match with singletons", or null for a profile without variants. */
+export function alsoScoredText(variants: readonly { label: string }[]): string | null {
+  if (variants.length === 0) return null;
+  return `also scored: ${variants.map((v) => v.label.charAt(0).toLowerCase() + v.label.slice(1)).join(", ")}`;
+}
+
+/** One profile an organizer can choose, as the forms describe it. */
+export interface EvaluationChoice {
+  name: EvaluationProfileName;
+  /** the option's text: the profile's label (for `custom`, with the settings chosen; see `customLabels`) */
+  label: string;
+  /** what the profile does, in a sentence or two */
+  description: string;
+}
+
+/** What the evaluation forms offer: the profiles, and the custom profile's settings with their options. */
+export interface EvaluationChoices {
+  profiles: EvaluationChoice[];
+  /** the custom profile's label for each setting, keyed `match|keep|zero` (e.g. "head|exclude|dependent") */
+  customLabels: Record<string, string>;
+  /** `[value, text]` options of each custom setting, the default first */
+  mentionMatching: [string, string][];
+  keepSingletons: [string, string][];
+  zeroMatching: [string, string][];
+}
+
+/** What each mention-matching mode does (`MentionMatch` in scoring/evaluate.ts). */
+const MATCH_TEXT: Record<MentionMatch, string> = {
+  exact: "exact: the same words",
+  partial: "partial: the response's words lie within the key mention and include its head (needs .conllu)",
+  head: "head: the same head word, full spans breaking ties (needs .conllu)",
+};
+
+/** What each zero-matching mode does (`ZeroMatch` in scoring/evaluate.ts). */
+const ZERO_TEXT: Record<ZeroMatch, string> = {
+  dependent: "dependent: zeros matched by their heads' dependencies within each sentence (the CorefUD scorer's default)",
+  linear: "linear: zeros matched by their node IDs like any other mention",
+};
+
+/** The evaluation form's values for a task's profile (see `EvaluationFormValues`). */
+export function evaluationFormValues(evaluation: TaskEvaluationView): EvaluationFormValues {
+  return {
+    evaluationProfile: evaluation.profile,
+    mentionMatching: evaluation.mentionMatching,
+    keepSingletons: singletonsValue(evaluation.keepSingletons),
+    zeroMatching: evaluation.zeroMatching,
+  };
+}
+
+/** The text of a fixed profile's choice: its label, variants and gold format. */
+function fixedDescription(profile: EvaluationProfile): string {
+  const also = alsoScoredText(profile.variants);
+  const gold = profileNeedsHeads(profile) ? "Gold keys must be CorefUD CoNLL-U (.conllu)." : "Gold keys may be CoNLL-2012, CorefUD CoNLL-U or JSON lines.";
+  return `${profile.label}.${also ? ` Every run is ${also}.` : " No secondary variants."} ${gold}`;
+}
+
+/**
+ * The profiles and custom settings the new-task form and the manage page's "Evaluation"
+ * form offer; every label comes from `scoring/presets.ts` (`EVALUATION_PROFILES`, `customProfile`).
+ */
+export function evaluationChoices(): EvaluationChoices {
+  const customLabels: Record<string, string> = {};
+  for (const match of MENTION_MATCHES) {
+    for (const keep of [true, false]) {
+      for (const zeroMatch of ZERO_MATCHES) {
+        customLabels[`${match}|${singletonsValue(keep)}|${zeroMatch}`] = customProfile({ match, zeroMatch, removeSingletons: !keep }).label;
+      }
+    }
+  }
+  const fixed = EVALUATION_PROFILE_NAMES.filter((n): n is Exclude<EvaluationProfileName, "custom"> => n !== "custom").map((n) => EVALUATION_PROFILES[n]);
+  return {
+    profiles: [
+      ...fixed.map((p) => ({ name: p.name, label: p.label, description: fixedDescription(p) })),
+      {
+        name: "custom" as const,
+        label: customProfile({ match: MENTION_MATCHES[0], zeroMatch: ZERO_MATCHES[0], removeSingletons: false }).label,
+        description:
+          "Mention matching, singletons and zero matching as chosen below; no secondary variants. Partial and head matching need CorefUD CoNLL-U (.conllu) gold keys.",
+      },
+    ],
+    customLabels,
+    mentionMatching: MENTION_MATCHES.map((m) => [m, MATCH_TEXT[m]]),
+    keepSingletons: [
+      [singletonsValue(true), "keep singleton entities (as the CoNLL reference scorer)"],
+      [singletonsValue(false), "exclude singleton entities from key and response (as the CorefUD scorer)"],
+    ],
+    zeroMatching: ZERO_MATCHES.map((z) => [z, ZERO_TEXT[z]]),
+  };
+}
