@@ -18,7 +18,8 @@ export type DomainErrorCode =
   | "quota_exceeded"
   | "too_large"
   | "rate_limited"
-  | "service_busy";
+  | "service_busy"
+  | "conflict";
 
 /** One problem with one input field; `path` is the field name, dotted for nested fields. */
 export interface FieldError {
@@ -148,6 +149,18 @@ export class RateLimitedError extends DomainError {
 export class ServiceBusyError extends DomainError {
   constructor(message: string, details: { retryAfterSeconds: number }) {
     super("service_busy", 503, message, details);
+  }
+}
+
+/**
+ * 409 Conflict: the request is valid but needs the client's confirmation before it takes
+ * effect, e.g. an upload whose document names do not match the gold key on a phase that
+ * warns (`lib/services/uploads.ts`). Nothing was stored and nothing counted; `details` say
+ * what to confirm and how to resend (e.g. `warnings` and `acknowledgeWith`).
+ */
+export class ConflictError extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("conflict", 409, message, details);
   }
 }
 

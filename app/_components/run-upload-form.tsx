@@ -1,15 +1,22 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import type { FormatProblem } from "../../lib/errors";
-import { Field, Notice, primaryButton, SelectField, TextAreaField } from "./ui";
+import type { Warning } from "../../scoring/types";
+import { RunWarnings } from "./run-warnings";
+import { Field, Notice, primaryButton, secondaryButton, SelectField, TextAreaField } from "./ui";
+
+/** The form field that confirms an upload despite document warnings (`ACKNOWLEDGE_WARNINGS_FIELD` of `lib/services/uploads.ts`, which this client bundle does not import). */
+const ACKNOWLEDGE_FIELD = "acknowledgeWarnings";
 
 /** What the form shows after a failed upload. */
 interface UploadFailure {
   message: string;
   problems: FormatProblem[];
   fieldErrors: Record<string, string>;
+  /** the document check's warnings (a phase that refuses mismatching runs: 422) */
+  warnings: Warning[];
 }
 
 /** How many format problems are listed before "and N more". */
@@ -19,7 +26,17 @@ type UploadState =
   | { phase: "idle" }
   | { phase: "uploading"; percent: number }
   | { phase: "done"; id: string }
-  | { phase: "failed"; failure: UploadFailure };
+  | { phase: "failed"; failure: UploadFailure }
+  /** 409: the document names do not match the gold key; nothing stored until the user confirms */
+  | { phase: "confirm"; warnings: Warning[] };
+
+/** The `warnings` of an API error body: well-formed entries only. */
+function warningsFrom(error: Record<string, unknown> | undefined): Warning[] {
+  if (!Array.isArray(error?.warnings)) return [];
+  return (error.warnings as unknown[]).filter(
+    (w): w is Warning => typeof w === "object" && w !== null && typeof (w as Warning).code === "string" && typeof (w as Warning).message === "string",
+  );
+}
 
 /** Reads an error answer of the API (`{error: {code, message, errors|formatErrors, fieldErrors}}`). */
 function failureFrom(status: number, body: unknown): UploadFailure {
@@ -38,29 +55,51 @@ function failureFrom(status: number, body: unknown): UploadFailure {
       if (typeof f.path === "string" && typeof f.message === "string") fieldErrors[f.path] = f.message;
     }
   }
-  return { message, problems, fieldErrors };
+  return { message, problems, fieldErrors, warnings: warningsFrom(error) };
 }
 
 /**
  * The submission form: file and metadata, uploaded with XMLHttpRequest to
  * `POST /api/v1/phases/{phaseId}/submissions` (the session cookie authenticates), so that
  * upload progress drives a progress bar. On 202 it goes to the new submission's page; on 422
- * it lists the file's problems with file:line:column, expected and found; on other errors
+ * it lists the file's problems with file:line:column, expected and found (or the document
+ * names that do not match the gold key, on a phase that refuses such runs); on other errors
  * it shows the message.
+ *
+ * Document warnings (409 `conflict` with `warnings`: the run's document names do not match
+ * the gold key's on a phase that warns; nothing was stored): the warnings are listed with a
+ * "Submit anyway" button, which sends the same form again (the chosen file stays in its
+ * input) with `acknowledgeWarnings=true`. Choosing another file clears the warnings.
  *
  * @param phaseId the phase to submit to
  * @param teams the user's teams when they must choose one (a required select); else null
  */
 export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id: string; name: string }[] | null }) {
   const router = useRouter();
+  const formRef = useRef<HTMLFormElement>(null);
   const [state, setState] = useState<UploadState>({ phase: "idle" });
   const busy = state.phase === "uploading" || state.phase === "done";
   const failure = state.phase === "failed" ? state.failure : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    send(event.currentTarget, false);
+  }
+
+  /** "Submit anyway": the same form again, confirming the document warnings. */
+  function submitAnyway() {
+    if (formRef.current && formRef.current.reportValidity()) send(formRef.current, true);
+  }
+
+  /** Another file makes the warnings about the previous one moot. */
+  function changed(event: ChangeEvent<HTMLFormElement>) {
+    if (state.phase === "confirm" && (event.target as { name?: string }).name === "file") setState({ phase: "idle" });
+  }
+
+  function send(form: HTMLFormElement, acknowledge: boolean) {
     if (busy) return;
-    const data = new FormData(event.currentTarget);
+    const data = new FormData(form);
+    if (acknowledge) data.set(ACKNOWLEDGE_FIELD, "true");
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`);
     xhr.responseType = "json";
@@ -78,6 +117,12 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
         router.push(`/submissions/${encodeURIComponent(id)}`);
         return;
       }
+      const error = (body as { error?: Record<string, unknown> } | null)?.error;
+      const warnings = warningsFrom(error);
+      if (xhr.status === 409 && error?.code === "conflict" && warnings.length > 0) {
+        setState({ phase: "confirm", warnings });
+        return;
+      }
       setState({ phase: "failed", failure: failureFrom(xhr.status, body) });
     };
     xhr.onerror = () => setState({ phase: "failed", failure: failureFrom(0, null) });
@@ -89,7 +134,13 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
   const percent = state.phase === "uploading" ? state.percent : state.phase === "done" ? 100 : 0;
 
   return (
-    <form onSubmit={submit} className="space-y-4" aria-describedby={failure ? "upload-error" : undefined}>
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      onChange={changed}
+      className="space-y-4"
+      aria-describedby={failure ? "upload-error" : state.phase === "confirm" ? "upload-warnings" : undefined}
+    >
       {teams && (
         <SelectField
           label="Team"
@@ -116,10 +167,11 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
         <Field label="Code URL (optional)" name="codeUrl" type="url" placeholder="https://…" error={failure?.fieldErrors.codeUrl} />
       </div>
 
-      {state.phase !== "idle" && state.phase !== "failed" && <RunUploadProgress percent={percent} checking={percent === 100} />}
+      {(state.phase === "uploading" || state.phase === "done") && <RunUploadProgress percent={percent} checking={percent === 100} />}
       {failure && <RunUploadFailure failure={failure} />}
+      {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={submitAnyway} />}
 
-      <button type="submit" className={primaryButton} disabled={busy}>
+      <button type="submit" className={state.phase === "confirm" ? secondaryButton : primaryButton} disabled={busy}>
         {busy ? "Uploading…" : "Upload and score"}
       </button>
     </form>
@@ -151,13 +203,39 @@ function RunUploadProgress({ percent, checking }: { percent: number; checking: b
   );
 }
 
-/** The error box of a failed upload: the message, then the first few format problems and a count. */
+/**
+ * The document warnings of a run on a phase that warns: what does not match, that nothing
+ * was stored, and the choice between fixing the file (choose another one and upload) and
+ * "Submit anyway".
+ */
+function RunUploadWarnings({ warnings, onSubmitAnyway }: { warnings: Warning[]; onSubmitAnyway: () => void }) {
+  return (
+    <div id="upload-warnings" data-testid="upload-warnings" role="alert" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      <p className="font-medium">The document names of this file do not match the gold key.</p>
+      <RunWarnings warnings={warnings} testId="document-warnings" />
+      <p>
+        Nothing was stored and no run was counted. Documents that are not in the gold key are ignored, and key documents missing from the
+        file are scored as empty, which lowers the score. Fix the names and upload the corrected file, or submit this one as it is.
+      </p>
+      <button type="button" className={primaryButton} onClick={onSubmitAnyway} data-testid="submit-anyway">
+        Submit anyway
+      </button>
+    </div>
+  );
+}
+
+/** The error box of a failed upload: the message, then the first few format problems (or document warnings) and a count. */
 function RunUploadFailure({ failure }: { failure: UploadFailure }) {
   const { problems } = failure;
   return (
     <div id="upload-error" data-testid="upload-error">
       <Notice kind="error">
         <p className="font-medium">{failure.message}</p>
+        {failure.warnings.length > 0 && (
+          <div className="mt-2">
+            <RunWarnings warnings={failure.warnings} testId="document-warnings" />
+          </div>
+        )}
         {problems.length > 0 && (
           <>
             <ul className="mt-2 space-y-2" data-testid="format-errors">

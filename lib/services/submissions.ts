@@ -6,8 +6,12 @@
  * created or recorded before the last step): sign-in → phase exists → metadata → phase
  * window (baselines skip it) → team resolution (one team per user per task, see teams.ts)
  * → size → quota pre-check without a lock (cheap: an over-quota team is refused before its
- * file is read) → file validation with limits in the upload thread pool (`validateUpload`,
- * never on the event loop) → [personal team created if needed] → one transaction: lock on (task, user)
+ * file is read) → file validation with limits in the upload thread pool (`readUpload`,
+ * never on the event loop) → document check against the phase's active gold key
+ * (`checkRunDocuments`, `enforceDocumentCheck`: a mismatch is a 422 on a phase whose
+ * `documentCheck` is "error", and a 409 with the warnings on one that warns unless the upload
+ * confirms them; no check without an active gold key) → [personal team created if needed] →
+ * one transaction: lock on (task, user)
  * and the user's task team recorded or checked, lock on (team, phase) and the quota checked
  * again, insert QUEUED, audit → after commit, enqueue.
  *
@@ -20,15 +24,17 @@ import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember
 import { enqueueAfterCommit } from "../queue";
 import { packFile } from "../storage";
 import { parseInput } from "../validations/parse";
-import { submissionMetadataSchema } from "../validations/submission";
+import { submissionMetadataSchema, uploadConfirmationSchema } from "../validations/submission";
 import { isLeaderboardMetric } from "../validations/metrics";
 import { recordAudit } from "./audit";
-import { defaultDb, isUuid, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
+import { defaultDb, isUuid, type Db, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
 import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
 import { blancRuleForRun, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "./teams";
-import { assertUploadSize, cleanFileName, validateUpload } from "./uploads";
+import { findActiveGold } from "./gold";
+import { assertUploadSize, checkRunDocuments, cleanFileName, enforceDocumentCheck, readUpload, type GoldSource, type Warning } from "./uploads";
+import type { RunEvaluation } from "../evaluation";
 
 /** What an upload sends: the file and its metadata (see `submissionMetadataSchema`). */
 export interface CreateSubmissionInput {
@@ -44,18 +50,44 @@ export interface CreateSubmissionInput {
   codeUrl?: string | null;
   isBaseline?: boolean;
   visibility?: SubmissionVisibility;
+  /**
+   * submit even when the run's document names do not match the gold key's (on a phase that
+   * warns); a boolean, or the form value "true"/"false"
+   */
+  acknowledgeWarnings?: boolean | string | null;
   /** the upload time (default: now); for scripts and tests */
   now?: Date;
+}
+
+/** What an accepted upload answers: the new run's id and status, and the document warnings it was accepted with (confirmed; empty when its documents match the gold key's or there is none). */
+export interface CreatedSubmission {
+  id: string;
+  status: SubmissionStatus;
+  warnings: Warning[];
+}
+
+/**
+ * The phase's active gold key as the document check needs it: its sha256 now, and its
+ * stored file only when the upload pool has not cached its document ids. Null without one.
+ */
+async function activeGoldSource(phaseId: string, db: Db): Promise<GoldSource | null> {
+  const active = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: { sha256: true } });
+  return active && { sha256: active.sha256, load: () => findActiveGold(phaseId, db) };
 }
 
 /**
  * Accepts an upload: checks it, stores it QUEUED, and enqueues it for scoring (see the
  * module comment for the order of the checks).
  *
- * @returns the new submission's id and status (QUEUED)
+ * @returns the new submission's id, its status (QUEUED) and the document warnings it was
+ *   accepted with (`CreatedSubmission`)
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
  *   ValidationError (422) for bad metadata, an unreadable file (`formatErrors` with line and
  *   column) or, for users in several teams without a team recorded in the task, no `team`;
+ *   DocumentMismatchError (422, a ValidationError with `warnings`) when the run's document
+ *   names do not match the active gold key's and the phase's `documentCheck` is "error";
+ *   ConflictError (409, `warnings`, `acknowledgeWith`) when they do not match on a phase that
+ *   warns and `acknowledgeWarnings` is not set;
  *   ForbiddenError (403) for naming a team one is not in, naming another team than the one
  *   recorded for the user in the task ("You submit for team X in this task; ask the
  *   organizers to change it."), or a baseline by a non-organizer; PhaseClosedError (409)
@@ -66,7 +98,7 @@ export interface CreateSubmissionInput {
  *   memory to read, and ServiceBusyError (503) when the upload pool is full (see
  *   `validateUpload`)
  */
-export async function createSubmission(input: CreateSubmissionInput): Promise<{ id: string; status: SubmissionStatus }> {
+export async function createSubmission(input: CreateSubmissionInput): Promise<CreatedSubmission> {
   const viewer = requireSignedIn(input.viewer, "Please sign in (or use an API token) to submit.");
   const now = input.now ?? new Date();
   const db = defaultDb();
@@ -84,6 +116,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<{ 
     },
     "submission",
   );
+  const { acknowledgeWarnings } = parseInput(uploadConfirmationSchema, { acknowledgeWarnings: input.acknowledgeWarnings }, "submission");
   if (meta.isBaseline && !(await canManageTask(viewer, phase.taskId, db))) {
     throw new ForbiddenError("Only the organizers of this task can submit baselines.");
   }
@@ -98,7 +131,9 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<{ 
   if (!meta.isBaseline && existingTeam) {
     assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase), existingTeam.name, phase.name);
   }
-  await validateUpload(input.bytes, fileName);
+  const { documents } = await readUpload(input.bytes, fileName);
+  const check = await checkRunDocuments(documents, fileName, await activeGoldSource(phase.id, db));
+  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, fileName);
   const stored = packFile(input.bytes);
   const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
 
@@ -140,12 +175,14 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<{ 
         size: stored.size,
         isBaseline: meta.isBaseline,
         ...(recorded ? { taskTeamRecorded: true } : {}),
+        // Submitted despite document warnings (confirmed): how many documents did not match.
+        ...(check && check.warnings.length > 0 ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
       },
     });
     return row.id;
   });
   await enqueueAfterCommit([id], `new submission ${id}`);
-  return { id, status: "QUEUED" };
+  return { id, status: "QUEUED", warnings: check?.warnings ?? [] };
 }
 
 /** One submission as a viewer sees it. Fields marked "team and organizers" are absent for others. */
@@ -167,6 +204,18 @@ export interface SubmissionView {
   /** gold key version and scorer version that produced `scores` (null before the first scoring) */
   goldVersion: number | null;
   scorerVersion: string | null;
+  /**
+   * the evaluation profile and settings the scores come from (`submissions.evaluation`,
+   * `RunEvaluation` of `lib/evaluation.ts`: `{profile, label, primary, variants}`); null until scored
+   */
+  evaluation: RunEvaluation | null;
+  /**
+   * the scorer's warnings from the last scoring (`submissions.warnings`: `{code, message,
+   * file?, line?, document?}` of `scoring/types.ts`, about the response: missing and
+   * response-only documents, repeated mentions, the response reader's warnings); empty
+   * before scoring and after a failure
+   */
+  warnings: Warning[];
   /** team and organizers: who uploaded it */
   submitter?: { id: string; name: string };
   /** team and organizers: the uploaded file */
@@ -242,6 +291,8 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
     scoredAt: s.scoredAt,
     goldVersion: s.goldVersion,
     scorerVersion: s.scorerVersion,
+    evaluation: storedEvaluation(s.evaluation),
+    warnings: storedWarnings(s.warnings),
     ...(insider
       ? {
           submitter: s.submitter,
@@ -256,6 +307,35 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
     viewerIsTeamMember,
     viewerIsOrganizer,
   };
+}
+
+/**
+ * The scorer's warnings as stored (`submissions.warnings`, written by the worker): the
+ * well-formed entries of the JSON array, each with only the {@link Warning} fields.
+ */
+function storedWarnings(json: Prisma.JsonValue): Warning[] {
+  if (!Array.isArray(json)) return [];
+  const warnings: Warning[] = [];
+  for (const item of json) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) continue;
+    const { code, message, file, line, document } = item as Record<string, unknown>;
+    if (typeof code !== "string" || typeof message !== "string") continue;
+    warnings.push({
+      code,
+      message,
+      ...(typeof file === "string" ? { file } : {}),
+      ...(typeof line === "number" ? { line } : {}),
+      ...(typeof document === "string" ? { document } : {}),
+    });
+  }
+  return warnings;
+}
+
+/** The evaluation record as stored (`submissions.evaluation`, written by the worker), or null when absent or not a record. */
+function storedEvaluation(json: Prisma.JsonValue): RunEvaluation | null {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return null;
+  const record = json as Record<string, unknown>;
+  return typeof record.label === "string" && typeof record.profile === "string" && Array.isArray(record.variants) ? (record as unknown as RunEvaluation) : null;
 }
 
 /** A submission in a list. */

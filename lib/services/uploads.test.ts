@@ -13,13 +13,16 @@ vi.mock("../queue", () => {
 });
 
 import { useTestDatabase } from "../db/test-db";
-import { ForbiddenError, QuotaExceededError, RateLimitedError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, QuotaExceededError, RateLimitedError, ValidationError } from "../errors";
 import { closeRateLimitStore, consumeRateLimit } from "../rate-limit";
 import { enqueueScoring } from "../queue";
 import { unpackFile } from "../storage";
 import { findActiveGold, listGoldVersions, uploadGoldKey } from "./gold";
 import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
-import { createSubmission, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
+import { createSubmission, getSubmissionForViewer, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
+import { compareDocuments, DocumentMismatchError, type RunDocument } from "./uploads";
+import { runEvaluation } from "../evaluation";
+import { EVALUATION_PROFILES } from "../../scoring/presets";
 import { createTeam, setParticipantTeam, taskTeamOf } from "./teams";
 import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
 
@@ -464,5 +467,193 @@ describe("submission lists", () => {
     expect((await listSubmissionsForViewer(participant.viewer, phase.id)).map((x) => x.id)).toEqual([s.id]);
     expect(await listSubmissionsForViewer(stranger.viewer, phase.id)).toEqual([]);
     expect((await rejection(listSubmissionsForViewer(null, phase.id))).httpStatus).toBe(401);
+  });
+});
+
+/** SMALL_KEY with its first document renamed (doc1 → docX): one run document not in the key, one key document missing. */
+const MISNAMED = SMALL_KEY.replace("(doc1); part 000", "(docX); part 000");
+
+/** A CorefUD CoNLL-U file of the given documents (`# newdoc id`), or one unnamed document when `names` is null. */
+function conllu(names: string[] | null): string {
+  const sentence = (id: string) => [
+    `# sent_id = ${id}`,
+    "# text = John saw him",
+    "1\tJohn\tJohn\tPROPN\t_\t_\t2\tnsubj\t_\tEntity=(e1-person-1)",
+    "2\tsaw\tsee\tVERB\t_\t_\t0\troot\t_\t_",
+    "3\thim\the\tPRON\t_\t_\t2\tobj\t_\tEntity=(e1-person-1)",
+    "",
+  ];
+  if (names === null) return ["# global.Entity = eid-etype-head-other", ...sentence("s1")].join("\n");
+  return names.flatMap((n) => [`# newdoc id = ${n}`, "# global.Entity = eid-etype-head-other", ...sentence(`${n}-1`)]).join("\n");
+}
+
+describe("document check at upload", () => {
+  /** setup() with a gold key (SMALL_KEY unless given) and the phase's documentCheck. */
+  async function withGold(mode: "warn" | "error", gold: { fileName: string; text: string } = { fileName: "key.conll", text: SMALL_KEY }) {
+    const s = await setup({ dailyLimit: 5 });
+    await uploadGoldKey(s.organizer.viewer, s.phase.id, gold.fileName, bytes(gold.text));
+    await s.db.phase.update({ where: { id: s.phase.id }, data: { documentCheck: mode } });
+    enqueue.mockClear();
+    return s;
+  }
+
+  const expectedWarnings = [
+    {
+      code: "response-only-document",
+      message: 'response document "docX/part 0" (line 1) is not in the gold key; it will be ignored',
+      file: "system.conll",
+      line: 1,
+      document: "docX/part 0",
+    },
+    { code: "missing-document", message: 'key document "doc1/part 0" is not in the run; it will be scored as empty', document: "doc1/part 0" },
+  ];
+
+  it("warn: without confirmation a 409 with the warnings, nothing stored, no quota used; with it the run is stored", async () => {
+    const { db, participant, phase, team } = await withGold("warn");
+    const before = await quotaStatus(team.id, phase.id);
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED) })));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect([error.httpStatus, error.code]).toEqual([409, "conflict"]);
+    expect(error.message).toBe(
+      "The document names of system.conll do not match the gold key: 1 document of the run is not in the gold key and 1 key document is not in the run. Nothing was stored and no run was counted. To submit it anyway, send the upload again with acknowledgeWarnings=true.",
+    );
+    expect(error.toJSON().error).toEqual({
+      code: "conflict",
+      message: error.message,
+      warnings: expectedWarnings,
+      unmatched: 1,
+      missing: 1,
+      acknowledgeWith: "acknowledgeWarnings=true",
+    });
+    // A false confirmation (the form value "false") is no confirmation.
+    expect((await rejection(createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED), acknowledgeWarnings: "false" })))).httpStatus).toBe(409);
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+    expect(await quotaStatus(team.id, phase.id)).toEqual(before);
+    expect(await db.taskParticipant.count({ where: { taskId: phase.taskId } })).toBe(0);
+    expect(enqueue).not.toHaveBeenCalled();
+
+    const created = await createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED), acknowledgeWarnings: true }));
+    expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: expectedWarnings });
+    expect(enqueue).toHaveBeenCalledWith([created.id]);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "submission.create", targetId: created.id } });
+    expect(audit.data).toMatchObject({ documentWarnings: { unmatched: 1, missing: 1 } });
+    // The API's form value.
+    const viaForm = await createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED), acknowledgeWarnings: "TRUE" }));
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(2);
+    expect((await quotaStatus(team.id, phase.id)).usedTotal).toBe(before.usedTotal + 2);
+    expect(viaForm.warnings).toHaveLength(2);
+    const bad = (await rejection(createSubmission(submission(participant.viewer, phase.id, { acknowledgeWarnings: "maybe" })))) as ValidationError;
+    expect(bad.fieldErrors.map((f) => f.path)).toEqual(["acknowledgeWarnings"]);
+  });
+
+  it("error: a 422 listing the problems, even when confirmed; nothing stored, no quota used", async () => {
+    const { db, participant, phase, team } = await withGold("error");
+    const before = await quotaStatus(team.id, phase.id);
+    for (const acknowledgeWarnings of [false, true]) {
+      const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED), acknowledgeWarnings })));
+      expect(error).toBeInstanceOf(DocumentMismatchError);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.httpStatus).toBe(422);
+      expect(error.message).toContain("This phase does not accept such runs");
+      const body = error.toJSON().error;
+      expect(body).toMatchObject({ code: "validation", warnings: expectedWarnings, unmatched: 1, missing: 1 });
+      expect((error as ValidationError).fieldErrors).toEqual([{ path: "file", message: error.message }]);
+    }
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+    expect(await quotaStatus(team.id, phase.id)).toEqual(before);
+    expect(enqueue).not.toHaveBeenCalled();
+  });
+
+  it("a run whose documents match (as the scorer matches them: part 000 = part 0) is stored without warnings in either mode", async () => {
+    for (const mode of ["warn", "error"] as const) {
+      const { db, participant, phase } = await withGold(mode);
+      const created = await createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(SMALL_KEY.replaceAll("part 000", "part 0")) }));
+      expect(created.warnings).toEqual([]);
+      expect((await db.submission.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("QUEUED");
+    }
+  });
+
+  it("single-file CoNLL-U runs: named by # newdoc id, or after the file when unnamed, as the scorer names them", async () => {
+    const { db, participant, phase } = await withGold("warn", { fileName: "gum.conllu", text: conllu(["gum_a"]) });
+    // One unnamed document is called after its file: "gum_a.conllu" matches, "output.conllu" does not.
+    const named = await createSubmission(submission(participant.viewer, phase.id, { fileName: "gum_a.conllu", bytes: bytes(conllu(null)) }));
+    expect(named.warnings).toEqual([]);
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName: "output.conllu", bytes: bytes(conllu(null)) })));
+    expect(error.httpStatus).toBe(409);
+    expect((error.details?.warnings as { document?: string }[]).map((w) => w.document)).toEqual(["output", "gum_a"]);
+    const withId = await createSubmission(submission(participant.viewer, phase.id, { fileName: "output.conllu", bytes: bytes(conllu(["gum_a"])) }));
+    expect(withId.warnings).toEqual([]);
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(2);
+  });
+
+  it("no active gold key: no check, the run is stored", async () => {
+    const { db, participant, phase } = await setup();
+    await db.phase.update({ where: { id: phase.id }, data: { documentCheck: "error" } });
+    const created = await createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED) }));
+    expect(created.warnings).toEqual([]);
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(1);
+  });
+
+  it("a new gold version is checked against, not the cached ids of the old one", async () => {
+    const { organizer, participant, phase } = await withGold("warn");
+    expect((await createSubmission(submission(participant.viewer, phase.id))).warnings).toEqual([]);
+    await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(MISNAMED));
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id)));
+    expect(error.httpStatus).toBe(409);
+    expect(error.details?.warnings).toEqual([
+      { code: "response-only-document", message: 'response document "doc1/part 0" (line 1) is not in the gold key; it will be ignored', file: "system.conll", line: 1, document: "doc1/part 0" },
+      { code: "missing-document", message: 'key document "docX/part 0" is not in the run; it will be scored as empty', document: "docX/part 0" },
+    ]);
+    // And back: the first version's ids come from the cache, still right.
+    await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY));
+    expect((await createSubmission(submission(participant.viewer, phase.id))).warnings).toEqual([]);
+  });
+
+  it("the run page's view carries the scorer's stored warnings and evaluation record, for every viewer who may see the run", async () => {
+    const { db, participant, phase, team } = await setup();
+    const run = await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: participant.id, status: "SCORED", goldVersion: 1 });
+    const before = await getSubmissionForViewer(run.id, null);
+    expect([before.warnings, before.evaluation]).toEqual([[], null]);
+    const warnings = [
+      { code: "missing-document", message: 'key document "d2" is not in the response; it is scored as an empty response', document: "d2" },
+      { code: "repeated-mention-removed", message: "x", file: "system.conll", line: 7 },
+    ];
+    const evaluation = runEvaluation(EVALUATION_PROFILES.crac);
+    await db.submission.update({ where: { id: run.id }, data: { warnings: [...warnings, { junk: true }], evaluation: JSON.parse(JSON.stringify(evaluation)) } });
+    for (const viewer of [null, participant.viewer]) {
+      const view = await getSubmissionForViewer(run.id, viewer);
+      expect(view.warnings).toEqual(warnings);
+      expect(view.evaluation).toEqual(evaluation);
+    }
+  });
+});
+
+describe("compareDocuments", () => {
+  const run = (ids: string[]): RunDocument[] => ids.map((id, i) => ({ id, line: 10 * i + 1 }));
+
+  it("lists run documents not in the key (once each, in file order) and key documents not in the run (in key order)", () => {
+    const check = compareDocuments(run(["a", "x", "x", "b"]), ["b", "c", "a", "d"], "r.conll");
+    expect([check.unmatched, check.missing]).toEqual([1, 2]);
+    expect(check.warnings.map((w) => [w.code, w.document, w.line])).toEqual([
+      ["response-only-document", "x", 11],
+      ["missing-document", "c", undefined],
+      ["missing-document", "d", undefined],
+    ]);
+    expect(compareDocuments(run(["a", "b"]), ["b", "a"], "r.conll")).toEqual({ warnings: [], unmatched: 0, missing: 0 });
+  });
+
+  it("names at most `shown` documents of each kind, then how many more", () => {
+    const runIds = Array.from({ length: 25 }, (_, i) => `run${i}`);
+    const keyIds = Array.from({ length: 22 }, (_, i) => `key${i}`);
+    const check = compareDocuments(run(runIds), keyIds, "r.conll");
+    expect([check.unmatched, check.missing, check.warnings.length]).toEqual([25, 22, 20 + 1 + 20 + 1]);
+    expect(check.warnings[20]).toEqual({ code: "response-only-document", message: "… and 5 more response documents are not in the gold key", file: "r.conll" });
+    expect(check.warnings[41]).toEqual({ code: "missing-document", message: "… and 2 more key documents are not in the run" });
+    expect(check.warnings.filter((w) => w.document).map((w) => w.document)).toEqual([...runIds.slice(0, 20), ...keyIds.slice(0, 20)]);
+    expect(compareDocuments(run(["x", "y"]), ["k"], "r.conll", 1).warnings.map((w) => w.message)).toEqual([
+      'response document "x" (line 1) is not in the gold key; it will be ignored',
+      "… and 1 more response document is not in the gold key",
+      'key document "k" is not in the run; it will be scored as empty',
+    ]);
   });
 });

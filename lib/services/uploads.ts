@@ -5,14 +5,28 @@
  * server's event loop, with a time limit, a memory limit and a bounded waiting line.
  *
  * Callers check everything cheap first (permissions, phase window, quota, size), then call
- * {@link validateUpload}, then store: a refused file stores nothing and counts nothing.
+ * {@link validateUpload} (or {@link readUpload}), then store: a refused file stores nothing
+ * and counts nothing.
+ *
+ * Runs are also checked against the phase's active gold key before they count (issue 10 §2,
+ * {@link checkRunDocuments}): each response document that matches no key document, and each
+ * key document missing from the run, gives a warning. Documents are matched by `Document.id`,
+ * as the scorer matches them (`scoring/evaluate.ts`): the name, plus `/part N` for CoNLL-2012
+ * parts (`part 0` and `part 000` match). The warnings name only the documents involved, at
+ * most {@link DOCUMENT_WARNINGS_SHOWN} of each kind; the gold key's content never leaves the
+ * upload thread (only its document ids, cached by sha256 in the pool).
  */
 import { loadEnv } from "../env";
-import { ServiceBusyError, TooLargeError, ValidationError } from "../errors";
-import { BUSY_RETRY_AFTER_SECONDS, sharedUploadPool, type UploadAnswer, type UploadPool } from "../upload-pool/pool";
+import { ConflictError, ServiceBusyError, TooLargeError, ValidationError, type DomainError } from "../errors";
+import type { Warning } from "../../scoring/types";
+import { BUSY_RETRY_AFTER_SECONDS, sharedUploadPool, type GoldSource, type UploadAnswer, type UploadPool } from "../upload-pool/pool";
 import type { UploadStats } from "../upload-pool/stats";
+import type { RunDocument } from "../upload-pool/thread";
 
 export type { UploadStats } from "../upload-pool/stats";
+export type { RunDocument } from "../upload-pool/thread";
+export type { GoldSource, StoredGoldFile } from "../upload-pool/pool";
+export type { Warning } from "../../scoring/types";
 
 const MB = 1024 * 1024;
 
@@ -74,21 +88,38 @@ export function cleanFileName(fileName: string): string {
  *   full; EnvError for an invalid environment; Error (500) when a thread cannot start
  */
 export async function validateUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool()): Promise<UploadStats> {
-  return statsOrError(await pool.validate(bytes, fileName), fileName);
+  return (await readUpload(bytes, fileName, pool)).stats;
 }
 
-/** The counts of the pool's answer, or the error it stands for (made here, in the caller's copy of the error classes: see `lib/upload-pool/pool.ts`). */
-function statsOrError(answer: UploadAnswer, fileName: string): UploadStats {
+/** What {@link readUpload} gives: the file's counts and its documents (id and first line, in file order). */
+export interface ReadUpload {
+  stats: UploadStats;
+  documents: RunDocument[];
+}
+
+/**
+ * {@link validateUpload}, also answering the file's documents for the document check
+ * ({@link checkRunDocuments}).
+ *
+ * @returns `{stats, documents: [{id, line}]}`
+ * @throws as {@link validateUpload}
+ */
+export async function readUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool()): Promise<ReadUpload> {
+  return readOrError(await pool.validate(bytes, fileName), fileName);
+}
+
+/** The counts and documents of the pool's answer, or the error it stands for (made here, in the caller's copy of the error classes: see `lib/upload-pool/pool.ts`). */
+function readOrError(answer: UploadAnswer, fileName: string): ReadUpload {
   const tooBig = "Please check that it is a coreference file of the expected format, not much larger than the data set.";
   switch (answer.kind) {
     case "stats":
-      return answer.stats;
+      return { stats: answer.stats, documents: answer.documents };
     case "format":
       throw new ValidationError(`The file could not be read: ${answer.problem.message}`, { formatErrors: [answer.problem] });
     case "empty":
       throw ValidationError.field("file", `${fileName} holds no document. Please check that it is a CoNLL-2012, CorefUD or JSON-lines file.`);
     case "busy":
-      throw new ServiceBusyError("Too many uploads are being checked right now; please try again in a minute.", { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+      throw busyError();
     case "timeout":
       throw ValidationError.field("file", `The file took longer than ${seconds(answer.timeoutMs)} to read, so reading it was stopped. ${tooBig}`);
     case "memory":
@@ -101,4 +132,168 @@ function statsOrError(answer: UploadAnswer, fileName: string): UploadStats {
 /** Seconds for messages: "30 s", "0.5 s", "1.25 s". */
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(ms < 1000 ? 3 : 2))} s`;
+}
+
+/** The 503 of a full upload pool. */
+function busyError(): ServiceBusyError {
+  return new ServiceBusyError("Too many uploads are being checked right now; please try again in a minute.", { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+}
+
+/** How many warnings of each kind (documents not in the key, key documents not in the run) are listed before "… and N more". */
+export const DOCUMENT_WARNINGS_SHOWN = 20;
+
+/** How a phase treats a run whose documents do not match the gold key's (`phases.document_check`). */
+export type DocumentCheckMode = "warn" | "error";
+
+/**
+ * A run's documents compared with the gold key's.
+ *
+ * `warnings` are scorer-style {@link Warning}s (`scoring/types.ts`), with the scorer's codes:
+ * `response-only-document` (file, line and document set) for a run document that matches no
+ * key document, `missing-document` (document set) for a key document not in the run; at most
+ * {@link DOCUMENT_WARNINGS_SHOWN} of each kind, then one warning of that code without
+ * `document` saying how many more there are. `unmatched` and `missing` are the full counts.
+ */
+export interface DocumentCheck {
+  warnings: Warning[];
+  unmatched: number;
+  missing: number;
+}
+
+/**
+ * Compares a run's documents with a gold key's document ids (by `Document.id`, as the scorer
+ * matches them). Pure.
+ *
+ * @param run the run's documents in file order ({@link readUpload}); a repeated id counts once
+ * @param goldIds the gold key's document ids in key order
+ * @param fileName the run's file name, for the warnings
+ * @param shown how many warnings of each kind to list (default {@link DOCUMENT_WARNINGS_SHOWN})
+ * @returns the {@link DocumentCheck}; no warnings when every id matches both ways
+ */
+export function compareDocuments(run: readonly RunDocument[], goldIds: readonly string[], fileName: string, shown: number = DOCUMENT_WARNINGS_SHOWN): DocumentCheck {
+  const inKey = new Set(goldIds);
+  const inRun = new Set<string>();
+  const unmatched: RunDocument[] = [];
+  for (const doc of run) {
+    if (inRun.has(doc.id)) continue;
+    inRun.add(doc.id);
+    if (!inKey.has(doc.id)) unmatched.push(doc);
+  }
+  const missing = [...inKey].filter((id) => !inRun.has(id));
+  const warnings: Warning[] = unmatched.slice(0, shown).map((doc) => ({
+    code: "response-only-document",
+    message: `response document "${doc.id}" (line ${doc.line}) is not in the gold key; it will be ignored`,
+    file: fileName,
+    line: doc.line,
+    document: doc.id,
+  }));
+  if (unmatched.length > shown) {
+    const more = unmatched.length - shown;
+    warnings.push({ code: "response-only-document", message: `… and ${more} more response document${more === 1 ? " is" : "s are"} not in the gold key`, file: fileName });
+  }
+  for (const id of missing.slice(0, shown)) {
+    warnings.push({ code: "missing-document", message: `key document "${id}" is not in the run; it will be scored as empty`, document: id });
+  }
+  if (missing.length > shown) {
+    const more = missing.length - shown;
+    warnings.push({ code: "missing-document", message: `… and ${more} more key document${more === 1 ? " is" : "s are"} not in the run` });
+  }
+  return { warnings, unmatched: unmatched.length, missing: missing.length };
+}
+
+/**
+ * Checks a run's documents against the phase's active gold key. The key's document ids are
+ * read in an upload-pool thread and cached by the key's sha256 ({@link UploadPool.goldDocumentIds}).
+ *
+ * @param documents the run's documents ({@link readUpload})
+ * @param fileName the run's cleaned file name
+ * @param gold the active gold key's sha256 and loader, or null when the phase has none
+ * @param pool the pool to use (default: the process-wide pool)
+ * @returns the {@link DocumentCheck}, or null when there is nothing to check against: no
+ *   active gold key, or one that cannot be read (logged without its content; the scorer
+ *   reports it to the organizers when it scores)
+ * @throws ServiceBusyError (503) when the pool's waiting line is full; Error (500) when a
+ *   thread cannot start
+ */
+export async function checkRunDocuments(
+  documents: readonly RunDocument[],
+  fileName: string,
+  gold: GoldSource | null,
+  pool: UploadPool = sharedUploadPool(),
+): Promise<DocumentCheck | null> {
+  if (!gold) return null;
+  const answer = await pool.goldDocumentIds(gold);
+  switch (answer.kind) {
+    case "gold-ids":
+      return compareDocuments(documents, answer.ids, fileName);
+    case "none":
+      return null;
+    case "busy":
+      throw busyError();
+    case "unreadable":
+      console.error(`upload document check: gold key ${gold.sha256.slice(0, 12)} could not be read (${answer.reason}); the run is not checked`);
+      return null;
+  }
+}
+
+/** The message's first sentence: what does not match, in counts. */
+function mismatchSummary(check: DocumentCheck, fileName: string): string {
+  const parts: string[] = [];
+  if (check.unmatched > 0) parts.push(`${check.unmatched} document${check.unmatched === 1 ? " of the run is" : "s of the run are"} not in the gold key`);
+  if (check.missing > 0) parts.push(`${check.missing} key document${check.missing === 1 ? " is" : "s are"} not in the run`);
+  return `The document names of ${fileName} do not match the gold key: ${parts.join(" and ")}.`;
+}
+
+/**
+ * 422 of a run whose documents do not match the gold key on a phase that refuses such runs
+ * (`documentCheck` "error"): a ValidationError with a field error on `file`, whose JSON body
+ * also lists the {@link DocumentCheck}'s `warnings`, `unmatched` and `missing`.
+ */
+export class DocumentMismatchError extends ValidationError {
+  constructor(
+    message: string,
+    readonly check: DocumentCheck,
+  ) {
+    super(message, { fieldErrors: [{ path: "file", message }] });
+  }
+
+  override toJSON(): ReturnType<DomainError["toJSON"]> {
+    const body = super.toJSON();
+    body.error.warnings = this.check.warnings;
+    body.error.unmatched = this.check.unmatched;
+    body.error.missing = this.check.missing;
+    return body;
+  }
+}
+
+/** The form field (API and web form) that confirms an upload despite document warnings. */
+export const ACKNOWLEDGE_WARNINGS_FIELD = "acknowledgeWarnings";
+
+/**
+ * Applies a phase's document check setting to a run's {@link DocumentCheck}: returns when
+ * the run may be stored, throws otherwise (nothing is stored then and nothing counted).
+ *
+ * @param check the comparison (null: nothing to check against)
+ * @param mode the phase's `documentCheck`: "error" refuses mismatching runs; "warn" (and any
+ *   other value) asks for confirmation first
+ * @param acknowledged whether the upload confirmed the warnings (`acknowledgeWarnings=true`)
+ * @param fileName the run's file name, for the message
+ * @throws DocumentMismatchError (422, `warnings`, `unmatched`, `missing`, field error on
+ *   `file`) in "error" mode; ConflictError (409, `warnings`, `unmatched`, `missing`,
+ *   `acknowledgeWith: "acknowledgeWarnings=true"`) in "warn" mode without confirmation
+ */
+export function enforceDocumentCheck(check: DocumentCheck | null, mode: string, acknowledged: boolean, fileName: string): void {
+  if (!check || check.warnings.length === 0) return;
+  const summary = mismatchSummary(check, fileName);
+  if (mode === "error") {
+    throw new DocumentMismatchError(
+      `${summary} This phase does not accept such runs: name the documents as in the gold key and upload again. Nothing was stored and no run was counted.`,
+      check,
+    );
+  }
+  if (acknowledged) return;
+  throw new ConflictError(
+    `${summary} Nothing was stored and no run was counted. To submit it anyway, send the upload again with ${ACKNOWLEDGE_WARNINGS_FIELD}=true.`,
+    { warnings: check.warnings, unmatched: check.unmatched, missing: check.missing, acknowledgeWith: `${ACKNOWLEDGE_WARNINGS_FIELD}=true` },
+  );
 }

@@ -4,19 +4,28 @@
  * either), the bounded waiting line (503), and the web server's event loop turning while a
  * large hostile file is read.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ServiceBusyError, ValidationError } from "../errors";
 import { readCorpus } from "../../scoring/formats/index";
+import { packFile } from "../storage";
 import { hostileConll2012 } from "./hostile";
-import { BUSY_RETRY_AFTER_SECONDS, uploadPoolEntry, uploadPoolOptions, UploadPool, type UploadPoolOptions } from "./pool";
+import { BUSY_RETRY_AFTER_SECONDS, GOLD_IDS_CACHED, uploadPoolEntry, uploadPoolOptions, UploadPool, type StoredGoldFile, type UploadPoolOptions } from "./pool";
+import { RecentlyUsed } from "./recently-used";
 import { corpusStats } from "./stats";
 import checkUpload from "./thread";
 import { loadEnv } from "../env";
-import { validateUpload } from "../services/uploads";
+import { readUpload, validateUpload } from "../services/uploads";
 
 const KEY = ["#begin document (d1); part 0", "John\t(0)", "saw\t-", "him\t(0)", "", "Mary\t(1)", "#end document", ""].join("\n");
 const BROKEN = ["#begin document (d); part 0", "w\t-", "x\t(7", "y\t-", "#end document", ""].join("\n");
 const encode = (text: string) => new TextEncoder().encode(text);
+/** A stored gold key as `findActiveGold` gives it. */
+const storedGold = (text: string, fileName = "key.conll"): StoredGoldFile => {
+  const { gzip, sha256 } = packFile(encode(text));
+  return { gzip, sha256, fileName };
+};
+/** A CoNLL-2012 key with the given documents (headers as written: "(a); part 000" or "(b)"), one mention each. */
+const conllKey = (headers: string[]) => headers.map((h) => `#begin document ${h}\nJohn\t(0)\nsaw\t-\nhim\t(0)\n#end document\n`).join("");
 
 const pools: UploadPool[] = [];
 afterAll(() => Promise.all(pools.map((p) => p.destroy())));
@@ -72,6 +81,58 @@ describe("upload pool", () => {
     const nested = (await rejection(validateUpload(encode(deep), "deep.jsonl", shared))) as ValidationError;
     expect(nested.formatErrors[0]).toMatchObject({ file: "deep.jsonl", line: 1, expected: "arrays and objects nested at most 64 levels deep" });
     expect((await rejection(validateUpload(encode(""), "e.conll", shared))).message).toContain("e.conll:1:1: expected a file with coreference annotation");
+  });
+
+  it("answers the documents of an upload: their ids as the scorer matches them, and the line each begins on", { timeout: 30_000 }, async () => {
+    const read = await readUpload(encode(conllKey(["(a); part 000", "(b)", "(a); part 1"])), "r.conll", shared);
+    expect(read.documents).toEqual([
+      { id: "a/part 0", line: 1 },
+      { id: "b", line: 6 },
+      { id: "a/part 1", line: 11 },
+    ]);
+    expect(read.stats).toMatchObject({ documents: 3, mentions: 6 });
+  });
+
+  it("reads a gold key's document ids in a thread and caches them by sha256: the same key is read once, a new version again", { timeout: 30_000 }, async () => {
+    const gold = pool();
+    const v1 = storedGold(conllKey(["(a); part 0", "(b); part 0"]));
+    const v2 = storedGold(conllKey(["(a); part 0", "(c); part 0"]));
+    const load1 = vi.fn(async () => v1);
+    const load2 = vi.fn(async () => v2);
+    expect(await gold.goldDocumentIds({ sha256: v1.sha256, load: load1 })).toEqual({ kind: "gold-ids", sha256: v1.sha256, ids: ["a/part 0", "b/part 0"] });
+    expect(await gold.goldDocumentIds({ sha256: v1.sha256, load: load1 })).toEqual({ kind: "gold-ids", sha256: v1.sha256, ids: ["a/part 0", "b/part 0"] });
+    expect(load1).toHaveBeenCalledTimes(1);
+    // A new gold version (another sha256) is loaded and read; the old one stays cached.
+    expect(await gold.goldDocumentIds({ sha256: v2.sha256, load: load2 })).toMatchObject({ ids: ["a/part 0", "c/part 0"] });
+    expect(load2).toHaveBeenCalledTimes(1);
+    await gold.goldDocumentIds({ sha256: v1.sha256, load: load1 });
+    expect(load1).toHaveBeenCalledTimes(1);
+    // Uploads needing an uncached key at once share one load and one reading.
+    const v3 = storedGold(conllKey(["(z)"]));
+    const load3 = vi.fn(async () => v3);
+    const answers = await Promise.all([1, 2, 3].map(() => gold.goldDocumentIds({ sha256: v3.sha256, load: load3 })));
+    expect(answers.map((a) => a.kind === "gold-ids" && a.ids)).toEqual([["z"], ["z"], ["z"]]);
+    expect(load3).toHaveBeenCalledTimes(1);
+    // The loaded key's sha256 names the answer (a newer version replaced the asked one meanwhile).
+    expect(await gold.goldDocumentIds({ sha256: "0".repeat(64), load: load2 })).toEqual({ kind: "gold-ids", sha256: v2.sha256, ids: ["a/part 0", "c/part 0"] });
+    expect(load2).toHaveBeenCalledTimes(2);
+    expect(gold.load).toEqual({ running: 0, waiting: 0, waitingBytes: 0 });
+  });
+
+  it("answers none without a gold key and unreadable (not cached, no gold content) for a broken or damaged one", { timeout: 30_000 }, async () => {
+    const gold = pool();
+    expect(await gold.goldDocumentIds({ sha256: "1".repeat(64), load: async () => null })).toEqual({ kind: "none" });
+    const broken = storedGold(["#begin document (d); part 0", "secret\t-", "x\t(7", "y\t-", "#end document", ""].join("\n"));
+    const load = vi.fn(async () => broken);
+    const answer = await gold.goldDocumentIds({ sha256: broken.sha256, load });
+    expect(answer).toEqual({ kind: "unreadable", reason: "the gold key does not parse at line 3, column 3" });
+    await gold.goldDocumentIds({ sha256: broken.sha256, load });
+    expect(load).toHaveBeenCalledTimes(2);
+    const damaged = { ...storedGold(conllKey(["(a)"])), sha256: "f".repeat(64) };
+    expect(await gold.goldDocumentIds({ sha256: damaged.sha256, load: async () => damaged })).toEqual({
+      kind: "unreadable",
+      reason: "the stored gold key is damaged (it does not unpack to its recorded sha256)",
+    });
   });
 
   it("stops a file at the time limit with a clear 422, and serves the next file", { timeout: 60_000 }, async () => {
@@ -182,10 +243,37 @@ describe("upload pool settings and entry", () => {
     expect(uploadPoolEntry()).toMatch(/lib[\\/]upload-pool[\\/]entry\.mjs$/);
   });
 
-  it("the thread's task answers counts, a FormatError's JSON, or ready for a warm-up, and never throws", () => {
+  it("the thread's task answers counts and documents, a FormatError's JSON, or ready for a warm-up, and never throws", () => {
     expect(checkUpload(null)).toEqual({ kind: "ready" });
-    expect(checkUpload({ bytes: encode(KEY), fileName: "k.conll" })).toEqual({ kind: "stats", stats: corpusStats(readCorpus(KEY, "k.conll")) });
-    expect(checkUpload({ bytes: encode(BROKEN), fileName: "r.conll" })).toMatchObject({ kind: "format", problem: { file: "r.conll", line: 3, column: 3 } });
-    expect(checkUpload({ bytes: new Uint8Array([0xff]), fileName: "b.conllu" })).toMatchObject({ kind: "format", problem: { line: 1, column: 1, expected: "UTF-8 text" } });
+    expect(checkUpload({ kind: "upload", bytes: encode(KEY), fileName: "k.conll" })).toEqual({
+      kind: "stats",
+      stats: corpusStats(readCorpus(KEY, "k.conll")),
+      documents: [{ id: "d1/part 0", line: 1 }],
+    });
+    expect(checkUpload({ kind: "upload", bytes: encode(BROKEN), fileName: "r.conll" })).toMatchObject({ kind: "format", problem: { file: "r.conll", line: 3, column: 3 } });
+    expect(checkUpload({ kind: "upload", bytes: new Uint8Array([0xff]), fileName: "b.conllu" })).toMatchObject({
+      kind: "format",
+      problem: { line: 1, column: 1, expected: "UTF-8 text" },
+    });
+  });
+
+  it("the thread's gold task answers document ids only, and a broken key's place without its content", () => {
+    expect(checkUpload({ kind: "gold-ids", ...storedGold(KEY) })).toEqual({ kind: "gold-ids", ids: ["d1/part 0"] });
+    const broken = checkUpload({ kind: "gold-ids", ...storedGold(BROKEN) });
+    expect(broken).toEqual({ kind: "internal", message: "the gold key does not parse at line 3, column 3" });
+    expect(JSON.stringify(broken)).not.toContain("(7");
+    const damaged = checkUpload({ kind: "gold-ids", ...storedGold(KEY), sha256: "0".repeat(64) });
+    expect(damaged).toEqual({ kind: "internal", message: "the stored gold key is damaged (it does not unpack to its recorded sha256)" });
+  });
+
+  it("keeps the most recently used entries up to its capacity", () => {
+    const cache = new RecentlyUsed<string, number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    expect(cache.get("a")).toBe(1); // a is now the most recent
+    cache.set("c", 3); // drops b
+    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.size]).toEqual([1, undefined, 3, 2]);
+    expect(() => new RecentlyUsed(0)).toThrow(RangeError);
+    expect(GOLD_IDS_CACHED).toBeGreaterThanOrEqual(1);
   });
 });

@@ -17,7 +17,14 @@
  *   The byte bound is what limits the wait (reading time grows with size), so a burst of
  *   small files is let in while a few huge ones fill the line. One more file gets
  *   a `busy` answer at once (ServiceBusyError, 503); the caller has stored nothing and counted nothing.
- * - **Small answers.** Only the counts cross back ({@link UploadStats}), never the corpus.
+ * - **Small answers.** Only the counts and the documents' ids cross back ({@link UploadStats},
+ *   `RunDocument`), never the corpus.
+ * - **Gold document ids, cached.** The document check of a run (`lib/services/uploads.ts`)
+ *   needs the ids of the active gold key's documents. A thread reads them from the stored
+ *   gzip ({@link UploadPool.goldDocumentIds}, under the same limits and waiting line as a
+ *   file) and only the ids come back; they are kept in memory keyed by the gold key's sha256
+ *   (a stored gold version never changes), for the {@link GOLD_IDS_CACHED} most recently used
+ *   keys. Uploads that need the same key at once share one reading.
  * - **Answers, not domain errors.** {@link UploadPool.validate} answers with data
  *   ({@link UploadAnswer}); `validateUpload` in `lib/services/uploads.ts` turns it into the
  *   ValidationError or ServiceBusyError. The pool is shared through `globalThis`, and the
@@ -41,6 +48,7 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { loadEnv, type Env } from "../env";
 import type { CheckInput, CheckOutcome } from "./thread";
+import { RecentlyUsed } from "./recently-used";
 import { warnIfThreadCapsOverridden } from "../thread-limits";
 
 /** Settings of an {@link UploadPool}. */
@@ -62,6 +70,9 @@ export const STARTUP_TIMEOUT_MS = 60_000;
 
 /** The wait suggested to a refused upload (ServiceBusyError, `Retry-After`), in seconds. */
 export const BUSY_RETRY_AFTER_SECONDS = 60;
+
+/** How many gold keys' document id lists a pool keeps (the most recently used). */
+export const GOLD_IDS_CACHED = 16;
 
 /** The entry file's path inside the repository. */
 const ENTRY_IN_REPOSITORY = join("lib", "upload-pool", "entry.mjs");
@@ -114,10 +125,40 @@ export function uploadPoolEntry(): string {
  * `maxMemoryMb` (`memory`).
  */
 export type UploadAnswer =
-  | Exclude<CheckOutcome, { kind: "ready" }>
+  | Exclude<CheckOutcome, { kind: "ready" } | { kind: "gold-ids" }>
   | { kind: "busy" }
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "memory"; maxMemoryMb: number };
+
+/** A stored gold key as {@link UploadPool.goldDocumentIds} reads it (e.g. `findActiveGold` of `lib/services/gold.ts`). */
+export interface StoredGoldFile {
+  /** lower-case hex sha256 of the uncompressed file, as recorded */
+  sha256: string;
+  /** its file name (the extension picks the reader) */
+  fileName: string;
+  /** the file, gzip-compressed */
+  gzip: Uint8Array;
+}
+
+/** Which gold key's document ids are wanted, and how to load it when they are not cached. */
+export interface GoldSource {
+  /** the recorded sha256 of the gold key (the cache key) */
+  sha256: string;
+  /** loads the stored key; called only when its ids are not cached; null when there is none any more */
+  load: () => Promise<StoredGoldFile | null>;
+}
+
+/**
+ * What {@link UploadPool.goldDocumentIds} found: the ids (of the gold key with `sha256`: the
+ * one loaded, which is the asked one unless a new version replaced it meanwhile); `none` when
+ * `load` found no gold key; `busy` when the waiting line was full; `unreadable` when the stored
+ * key could not be read (`reason` names the place or kind only, never gold content: for logs).
+ */
+export type GoldIdsAnswer =
+  | { kind: "gold-ids"; sha256: string; ids: readonly string[] }
+  | { kind: "none" }
+  | { kind: "busy" }
+  | { kind: "unreadable"; reason: string };
 
 /** True for the error piscina gives when a thread ran out of heap. */
 function isOutOfMemory(error: unknown): boolean {
@@ -134,6 +175,10 @@ export class UploadPool {
   private readonly waiting: { admit: () => void; bytes: number }[] = [];
   private waitingBytes = 0;
   private destroyed = false;
+  /** gold key sha256 → its document ids (see {@link GOLD_IDS_CACHED}) */
+  private readonly goldIds = new RecentlyUsed<string, readonly string[]>(GOLD_IDS_CACHED);
+  /** gold keys being read now, so that uploads needing the same key share one reading */
+  private readonly goldReading = new Map<string, Promise<GoldIdsAnswer>>();
 
   /** @param options settings (see {@link uploadPoolOptions}); no thread starts before the first file */
   constructor(options: UploadPoolOptions) {
@@ -155,21 +200,76 @@ export class UploadPool {
    * @param bytes the file (copied to the thread; the caller's array is left intact)
    * @param fileName its cleaned name: the extension picks the reader (`detectFormat`)
    * @returns the {@link UploadAnswer}: `stats` (documents, tokens, mentions, entities,
-   *   singletons, reader warnings), `format` (the FormatError's JSON), `empty`, `internal`
+   *   singletons, reader warnings; and `documents`, each document's id and first line),
+   *   `format` (the FormatError's JSON), `empty`, `internal`
    *   (a reader broke its contract); `busy` at once when `threads` files are being read and
    *   `maxQueue` files or `maxQueuedBytes` bytes (this file included) would wait; `timeout`
    *   or `memory` when the thread was stopped at a limit
    * @throws Error when a thread cannot start or the pool was destroyed
    */
   async validate(bytes: Uint8Array, fileName: string): Promise<UploadAnswer> {
+    const answer = await this.runInTurn({ kind: "upload", bytes, fileName }, bytes.byteLength);
+    if (answer.kind === "ready" || answer.kind === "gold-ids") throw new Error(`upload pool: a ${answer.kind} answer for a file`);
+    return answer;
+  }
+
+  /**
+   * The document ids of a gold key, from the cache or read in a thread (then cached under the
+   * loaded key's sha256). Only the ids leave the thread.
+   *
+   * @param gold the key's recorded sha256 and a loader for the stored key (called on a cache
+   *   miss only; concurrent calls for one sha256 share one load and one reading)
+   * @returns the {@link GoldIdsAnswer}: `gold-ids` with the ids in key order; `none`, `busy`,
+   *   or `unreadable` (the key is damaged, does not parse, is empty, or took longer than
+   *   `timeoutMs` or more than `maxMemoryMb` to read)
+   * @throws Error when a thread cannot start, the pool was destroyed, or `load` throws
+   */
+  async goldDocumentIds(gold: GoldSource): Promise<GoldIdsAnswer> {
     if (this.destroyed) throw new Error("upload pool: used after destroy()");
-    const turn = this.admit(bytes.byteLength);
+    const cached = this.goldIds.get(gold.sha256);
+    if (cached) return { kind: "gold-ids", sha256: gold.sha256, ids: cached };
+    let reading = this.goldReading.get(gold.sha256);
+    if (!reading) {
+      reading = this.readGoldIds(gold).finally(() => this.goldReading.delete(gold.sha256));
+      this.goldReading.set(gold.sha256, reading);
+    }
+    return reading;
+  }
+
+  /** Loads a gold key and reads its document ids in a thread; caches them. */
+  private async readGoldIds(gold: GoldSource): Promise<GoldIdsAnswer> {
+    const stored = await gold.load();
+    if (!stored) return { kind: "none" };
+    const cached = this.goldIds.get(stored.sha256);
+    if (cached) return { kind: "gold-ids", sha256: stored.sha256, ids: cached };
+    const input: CheckInput = { kind: "gold-ids", gzip: stored.gzip, sha256: stored.sha256, fileName: stored.fileName };
+    const answer = await this.runInTurn(input, stored.gzip.byteLength);
+    switch (answer.kind) {
+      case "gold-ids":
+        this.goldIds.set(stored.sha256, answer.ids);
+        return { kind: "gold-ids", sha256: stored.sha256, ids: answer.ids };
+      case "busy":
+        return answer;
+      case "internal":
+        return { kind: "unreadable", reason: answer.message };
+      case "timeout":
+        return { kind: "unreadable", reason: `reading it took longer than ${answer.timeoutMs} ms` };
+      case "memory":
+        return { kind: "unreadable", reason: `reading it needs more than ${answer.maxMemoryMb} MB` };
+      default:
+        // `format` is answered as `internal` for a gold key; `empty` and anything else:
+        return { kind: "unreadable", reason: `unexpected answer ${answer.kind}` };
+    }
+  }
+
+  /** Runs one task in a thread once it is our turn (see {@link admit}); `busy` when the line is full. */
+  private async runInTurn(input: CheckInput, bytes: number): Promise<CheckOutcome | UploadAnswer> {
+    if (this.destroyed) throw new Error("upload pool: used after destroy()");
+    const turn = this.admit(bytes);
     if (!turn) return { kind: "busy" };
     await turn;
     try {
-      const answer = await this.check({ bytes, fileName });
-      if (answer.kind === "ready") throw new Error("upload pool: a warm-up answer for a file");
-      return answer;
+      return await this.check(input);
     } finally {
       this.release();
     }

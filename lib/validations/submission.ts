@@ -27,3 +27,16 @@ export const submissionMetadataSchema = z.object({
 export type SubmissionMetadataInput = z.input<typeof submissionMetadataSchema>;
 /** Submission metadata after validation: trimmed, defaults applied, empty URLs and team as null. */
 export type SubmissionMetadata = z.output<typeof submissionMetadataSchema>;
+
+/**
+ * The upload's confirmation of document warnings: `acknowledgeWarnings` submits a run even
+ * though its document names do not match the gold key's (a phase whose document check warns
+ * answers 409 with the warnings without it). A boolean, or the form value "true" / "false"
+ * (any case); absent or empty is false; anything else is a field error.
+ */
+export const uploadConfirmationSchema = z.object({
+  acknowledgeWarnings: z
+    .union([z.boolean(), z.string().trim().toLowerCase().pipe(z.enum(["true", "false", ""], { error: 'expected "true" or "false"' }))])
+    .nullish()
+    .transform((v) => v === true || v === "true"),
+});

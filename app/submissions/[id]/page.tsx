@@ -13,6 +13,7 @@ import { RunDocumentTable } from "../../_components/run-document-table";
 import { RunFailure } from "../../_components/run-failure";
 import { RunMetricTable } from "../../_components/run-metric-table";
 import { RunStatusBadge } from "../../_components/run-status-badge";
+import { RunWarnings } from "../../_components/run-warnings";
 import { Breadcrumbs, Card, Notice, secondaryButton, UtcTime } from "../../_components/ui";
 
 type Params = Promise<{ id: string }>;
@@ -31,7 +32,8 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
 
 /**
  * One submission: a live status badge, its metadata (including the gold and scorer versions
- * behind the scores), the full metric table, the error when it failed, and per-document
+ * and the evaluation profile behind the scores), the full metric table, the scorer's warnings
+ * (to everyone who may see the run), the error when it failed, and per-document
  * scores when the viewer may see them (else, for the run's team on a hidden phase, why
  * not); then the run's analyses (error analysis where the phase's participant analysis
  * allows it, the pronoun disclosure) and a chooser to compare it with another run.
@@ -94,6 +96,7 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         )}
         {s.scores && (
           <p className="mt-3 text-xs text-zinc-500" data-testid="score-provenance">
+            {s.evaluation && <span data-testid="scored-with">Scored with: {s.evaluation.label}. </span>}
             Scored against gold version {s.goldVersion ?? "?"} with scorer version {s.scorerVersion ?? "?"}
             {s.scoredAt && (
               <>
@@ -105,6 +108,15 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           </p>
         )}
       </Card>
+
+      {s.warnings.length > 0 && (
+        <Card
+          title={`Scorer warnings (${s.warnings.length})`}
+          description="What the scorer noticed in this run at its last scoring: documents that are not in the gold key are ignored, and key documents missing from the run are scored as empty."
+        >
+          <RunWarnings warnings={s.warnings} />
+        </Card>
+      )}
 
       <Card title="Details">
         <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
@@ -151,6 +163,19 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           <dd data-testid="gold-version">{s.goldVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
           <dt className="text-zinc-500">Scorer version</dt>
           <dd data-testid="scorer-version">{s.scorerVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
+          <dt className="text-zinc-500">Evaluation</dt>
+          <dd data-testid="evaluation-profile">
+            {s.evaluation ? (
+              <>
+                {s.evaluation.label}
+                {s.evaluation.variants.length > 0 && (
+                  <span className="text-zinc-500"> (also scored: {s.evaluation.variants.map((v) => v.label).join("; ")})</span>
+                )}
+              </>
+            ) : (
+              <span className="text-zinc-500">not scored yet</span>
+            )}
+          </dd>
           {s.attempts !== undefined && (
             <>
               <dt className="text-zinc-500">Scoring attempts</dt>

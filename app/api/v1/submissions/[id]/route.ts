@@ -9,7 +9,11 @@
  * precision, f1, recall_num, recall_den, precision_num, precision_den}, blanc: {recall,
  * precision, f1, coref_links, noncoref_links}, conll: {f1}}`, the count metrics being mentions,
  * muc, bcub, ceafm, ceafe, lea and, for tasks that compute them, mcf, mor and zero; fractions
- * in [0, 1]) once scored, else null. The team
+ * in [0, 1]) once scored, else null. `evaluation` is the evaluation profile the scores come
+ * from (`{profile, label, primary, variants}`, see `lib/evaluation.ts` RunEvaluation; null
+ * until scored) and `warnings` the scorer's warnings from the last scoring (`[{code, message,
+ * file?, line?, document?}]`, e.g. `missing-document`, `response-only-document`; `[]` before
+ * scoring), for everyone who may see the run. The team
  * and the organizers also get `submitter`, `file`, `attempts` and `error` (when FAILED).
  * 404 when the submission does not exist or the caller may not see it; 401 for a bad token.
  */

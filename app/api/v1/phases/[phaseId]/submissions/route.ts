@@ -4,22 +4,35 @@
  * Auth: `Authorization: Bearer <token>` (scripts) or the session cookie (the web form).
  * Body: `multipart/form-data` with `file` (required), `systemName` (required) and optional
  * `description`, `paperUrl`, `codeUrl`, `team` (team id or name; needed only by users in
- * several teams).
+ * several teams), `acknowledgeWarnings` ("true" to submit despite document warnings).
  *
- * Answers `202 {"id", "status": "QUEUED"}` with `Location: /api/v1/submissions/{id}`.
- * Errors (JSON): 401 no or bad token; 404 unknown phase; 409 phase not open (message with
- * the window in UTC); 413 body or file over UPLOAD_MAX_BYTES (refused from Content-Length
- * before the body is read); 415 not multipart; 422 bad fields (`fieldErrors`) or an
- * unreadable file (`errors: [{file, line, column, expected, found, message}]`, nothing
- * stored, no quota used); 429 quota used up (message says when it resets); 403 a team the
- * caller is not in.
+ * Document check: when the phase has an active gold key, the run's document names are
+ * compared with the key's (as the scorer matches them). Each run document that matches no key
+ * document and each key document missing from the run gives a warning `{code
+ * ("response-only-document" | "missing-document"), message, file?, line?, document?}` (at most
+ * 20 of each kind, then one "… and N more" warning without `document`).
+ *
+ * Answers `202 {"id", "status": "QUEUED", "warnings"}` with `Location:
+ * /api/v1/submissions/{id}` (`warnings`: the document warnings the run was accepted with,
+ * usually `[]`).
+ * Errors (JSON `{"error": {"code", "message", ...}}`): 401 no or bad token; 404 unknown phase;
+ * 409 `phase_closed`, phase not open (message with the window in UTC); 409 `conflict`, the
+ * document names do not match the gold key on a phase that warns, and `acknowledgeWarnings`
+ * was not "true": `warnings`, `unmatched` and `missing` (counts) and `acknowledgeWith:
+ * "acknowledgeWarnings=true"` (resend the same request with that field to submit anyway);
+ * 413 body or file over UPLOAD_MAX_BYTES (refused from Content-Length before the body is
+ * read); 415 not multipart; 422 bad fields (`fieldErrors`), an unreadable file (`errors:
+ * [{file, line, column, expected, found, message}]`) or, on a phase whose document check is
+ * "error", mismatching document names (`warnings`, `unmatched`, `missing`, and a field error
+ * on `file`); 429 quota used up (message says when it resets); 403 a team the caller is not
+ * in. Every refusal stores nothing and uses no quota.
  */
 import { loadEnv } from "../../../../../../lib/env";
 import { apiRoute, apiViewer, assertContentLength, formFile, formText, jsonResponse, MULTIPART_ALLOWANCE_BYTES, readMultipart, type RouteContext } from "../../../../../../lib/http";
 import { requireSignedIn } from "../../../../../../lib/permissions";
 import { assertPhaseOpen, loadPhase } from "../../../../../../lib/services/phases";
 import { createSubmission } from "../../../../../../lib/services/submissions";
-import { assertUploadSize } from "../../../../../../lib/services/uploads";
+import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "../../../../../../lib/services/uploads";
 
 export const dynamic = "force-dynamic";
 
@@ -49,6 +62,7 @@ export const POST = apiRoute("POST /api/v1/phases/:phaseId/submissions", async (
     paperUrl: formText(form, "paperUrl"),
     codeUrl: formText(form, "codeUrl"),
     team: formText(form, "team"),
+    acknowledgeWarnings: formText(form, ACKNOWLEDGE_WARNINGS_FIELD),
   });
   return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });
 });

@@ -93,7 +93,10 @@ async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId:
   const resetsAt = quotas[0]?.quota.resetsAt ?? new Date();
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
-      <Card title="Upload" description={`Your file is checked at once; valid runs are then scored in the background against the ${phaseName} phase's gold key.`}>
+      <Card
+        title="Upload"
+        description={`Your file is checked at once${hasGold ? ", including its document names against the gold key's" : ""}; valid runs are then scored in the background against the ${phaseName} phase's gold key.`}
+      >
         <p className="mb-4 text-sm text-zinc-700" data-testid="submitting-team">
           {q.mustChooseTeam ? (
             "You are in several teams: choose the one this run is for. Your first run in this task fixes your team for all its phases; after that only the organizers can change it."
