@@ -89,7 +89,7 @@ test("gold content and gold metadata never reach anyone but organizers", async (
 
   // Submissions: the participant's (bearer), a partial one, and the rival's.
   const ownId = await postRun(request, phaseId, participantToken, RESPONSE, "Participant Full");
-  const partialId = await postRun(request, phaseId, participantToken, PARTIAL_RESPONSE, "Participant Partial");
+  const partialId = await postRun(request, phaseId, participantToken, PARTIAL_RESPONSE, "Participant Partial", "out.conll", { acknowledgeWarnings: true });
   const rivalId = await postRun(request, phaseId, rivalToken, RESPONSE, "Rival System");
   for (const id of [ownId, partialId, rivalId]) await waitScored(request, id, participantToken);
 

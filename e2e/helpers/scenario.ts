@@ -23,6 +23,8 @@ export interface ScenarioOptions<K extends string> {
     slug?: string;
     title?: string;
     primaryMetric?: string;
+    /** the task's evaluation profile (default conll2012) */
+    evaluationProfile?: "conll2012" | "crac" | "custom";
     /** default: one open phase "test" */
     phases?: TestPhaseInput[];
     /** users (keys) to make organizers */
@@ -86,6 +88,7 @@ export async function setupScenario<K extends string>(options: ScenarioOptions<K
               title: task.title ?? `E2E task ${slug}`,
               description: "A task created by an end-to-end test.",
               ...(task.primaryMetric ? { primaryMetric: task.primaryMetric } : {}),
+              ...(task.evaluationProfile ? { evaluationProfile: task.evaluationProfile } : {}),
               phases: (task.phases ?? [openPhase()]).map((p) => ({ ...p, opensAt: new Date(p.opensAt).toISOString(), closesAt: new Date(p.closesAt).toISOString() })),
             },
             organizers: task.organizers ?? [],

@@ -31,6 +31,8 @@ export interface TestPhaseInput {
   participantAnalysis?: "NONE" | "TEAMS" | "PUBLIC";
   /** on an ORGANIZERS-only board: teams see their runs' per-document scores (default false) */
   teamDocumentScores?: boolean;
+  /** document names not matching the gold's: "warn" (default; the submitter confirms) or "error" */
+  documentCheck?: "warn" | "error";
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -114,12 +116,26 @@ export async function uploadGold(phaseId: string, text: string, options: { fileN
  * expects 202.
  *
  * @param fileName the uploaded file's name (default "out.conll")
+ * @param options `acknowledgeWarnings`: confirm the document-name warnings (a run whose documents
+ *   differ from the gold key's is otherwise refused with 409 on a phase whose check is "warn")
  * @returns the new submission's id
  */
-export async function postRun(request: APIRequestContext, phaseId: string, token: string, text: string, systemName: string, fileName = "out.conll"): Promise<string> {
+export async function postRun(
+  request: APIRequestContext,
+  phaseId: string,
+  token: string,
+  text: string,
+  systemName: string,
+  fileName = "out.conll",
+  options: { acknowledgeWarnings?: boolean } = {},
+): Promise<string> {
   const response = await request.post(`/api/v1/phases/${phaseId}/submissions`, {
     headers: bearer(token),
-    multipart: { file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) }, systemName },
+    multipart: {
+      file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) },
+      systemName,
+      ...(options.acknowledgeWarnings ? { acknowledgeWarnings: "true" } : {}),
+    },
   });
   expect(response.status(), await response.text()).toBe(202);
   return ((await response.json()) as { id: string }).id;
