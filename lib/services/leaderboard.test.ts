@@ -9,34 +9,12 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { ValidationError } from "../errors";
 import { getLeaderboard, LEADERBOARD_CSV_COLUMNS, leaderboardCsv } from "./leaderboard";
-import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection } from "./test-fixtures";
+import { csvCells, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute));
 
-/** Minimal RFC 4180 parser for one line without quoted line breaks. */
-function csvCells(line: string): string[] {
-  const out: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      out.push(cell);
-      cell = "";
-    } else cell += ch;
-  }
-  out.push(cell);
-  return out;
-}
 
 /** The CSV as one map per data row, column name → cell. */
 function csvRows(csv: string): { header: string[]; rows: Map<string, string>[] } {

@@ -4,6 +4,7 @@ import { blancRuleForGold, documentScoresToJson, scoreRowsFromJson, scoresToJson
 import { readCorpus } from "../../scoring/formats/index";
 import { evaluate, metricsToJson } from "../../scoring/index";
 import { documentScoreRows, scoreRows } from "../worker/scoring-job";
+import { csvCells } from "./test-fixtures";
 
 
 const counts = (metric: string, rn: number, rd: number, pn: number, pd: number): ScoreRowLike => {
@@ -157,7 +158,7 @@ describe("leaderboardCsv", () => {
     const [header, first, last] = csv.split("\r\n");
     expect(header.split(",")).toEqual(LEADERBOARD_CSV_COLUMNS);
     expect(last).toBe("");
-    const cells = new Map(LEADERBOARD_CSV_COLUMNS.map((c, i) => [c, parseCsvLine(first)[i]]));
+    const cells = new Map(LEADERBOARD_CSV_COLUMNS.map((c, i) => [c, csvCells(first)[i]]));
     expect(cells.get("rank")).toBe("1");
     expect(cells.get("system")).toBe("sys, v2");
     expect(cells.get("submitted_at")).toBe("2025-03-01T12:00:00.000Z");
@@ -174,32 +175,10 @@ describe("leaderboardCsv", () => {
 
   it("leaves the rank empty for baselines and defuses formula-like names", () => {
     const csv = leaderboardCsv({ rows: [row({ rank: null, isBaseline: true, team: { id: "t", name: "=HYPERLINK(\"x\")" } })] });
-    const cells = parseCsvLine(csv.split("\r\n")[1]);
+    const cells = csvCells(csv.split("\r\n")[1]);
     expect(cells[0]).toBe("");
     expect(cells[1]).toBe("'=HYPERLINK(\"x\")");
     expect(cells[5]).toBe("true");
   });
 });
 
-/** Minimal RFC 4180 line parser for the assertions above. */
-function parseCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      out.push(cell);
-      cell = "";
-    } else cell += ch;
-  }
-  out.push(cell);
-  return out;
-}

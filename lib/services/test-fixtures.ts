@@ -189,3 +189,29 @@ export async function insertScores(
     await db.score.create({ data: { submissionId, phaseId, variant, metric: "muc", recallNum, recallDen, precisionNum, precisionDen, recall, precision, f1 } });
   }
 }
+
+/**
+ * The cells of one CSV line (RFC 4180 quoting: `"a,b"` and `""` for a quote), for assertions on
+ * exports. Lines with quoted line breaks are not handled (the exports have none).
+ */
+export function csvCells(line: string): string[] {
+  const out: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      out.push(cell);
+      cell = "";
+    } else cell += ch;
+  }
+  out.push(cell);
+  return out;
+}
