@@ -9,10 +9,12 @@
  * e2e seed script against the server's throwaway database).
  *
  * Holding scoring back: to see QUEUED/SCORING on the page deterministically, the test keeps
- * an ACCESS EXCLUSIVE lock on the `gold_keys` table while it uploads and opens the
- * submission page. The worker marks the run SCORING and then waits on its gold-key read
- * until the test releases the lock; nothing the upload or the submission page does reads
- * that table. Without this, a fast worker could finish before the page first renders.
+ * an EXCLUSIVE lock on the `scores` table while it uploads and opens the submission page. The
+ * worker marks the run SCORING, scores it, and then waits to write its scores (the status
+ * change to SCORED is in the same transaction) until the test releases the lock; the upload
+ * and the submission page only read that table, which EXCLUSIVE mode allows. (The upload reads
+ * `gold_keys` itself now, for its document check, so that table cannot be the one held.)
+ * Without this, a fast worker could finish before the page first renders.
  */
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
@@ -121,7 +123,7 @@ test.describe.serial("participant", () => {
     let locked = false;
     try {
       await lock.query("BEGIN");
-      await lock.query("LOCK TABLE gold_keys IN ACCESS EXCLUSIVE MODE");
+      await lock.query("LOCK TABLE scores IN EXCLUSIVE MODE");
       locked = true;
 
       await page.getByRole("button", { name: "Upload and score" }).click();
