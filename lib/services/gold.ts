@@ -1,8 +1,9 @@
 /**
  * Gold keys: upload (organizers), version history (organizers), and the active key for the
  * scoring worker. Gold content is read only through {@link findActiveGold}, which is
- * server-internal (the worker, `lib/worker/scoring-job.ts`); metadata (file name, sha256, stats) is
- * organizer-only as well.
+ * server-internal: the worker (`lib/worker/scoring-job.ts`) scores with it, and the upload check
+ * (`lib/services/submissions.ts`) reads the key's document ids from it in the upload pool, where
+ * only those ids leave the thread. Metadata (file name, sha256, stats) is organizer-only as well.
  */
 import { ValidationError } from "../errors";
 import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "../evaluation";
