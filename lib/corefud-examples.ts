@@ -6,11 +6,13 @@
  * An example is written as CoNLL-U sentences (word and empty-node IDs, forms, and the DEPS of
  * empty nodes) and entities whose mentions are sets of nodes (`"2:0.1"` = sentence 2, node
  * 0.1) with a head. {@link corefudCorpus} writes one side as a CorefUD CoNLL-U file and reads it
- * with the CorefUD reader, so that `evaluate` scores it on the CorefUD path exactly as it scores
- * an uploaded CorefUD file.
+ * with the CorefUD reader (written by `writeCorefUD`, which also writes the response runs of the
+ * demo task), so that `evaluate` scores it on the CorefUD path exactly as it scores an uploaded
+ * CorefUD file.
  */
 import type { Corpus } from "../scoring/types";
 import { readCorefUD } from "../scoring/formats/conllu";
+import { corefudNodeLines, writeCorefUD } from "../scoring/formats/write-conllu";
 
 /** One node of an example sentence: a word (`"3"`) or an empty node (`"3.1"`, `"0.1"`). */
 export interface ExampleNode {
@@ -124,55 +126,34 @@ export const ZERO_EXAMPLE: CorefUDExample = {
 
 /**
  * One side of an example as a CorefUD CoNLL-U file (a `# sent_id` line, one line per node with
- * its DEPS, `Entity=` brackets on the first and last node of each mention, the head as the
- * mention's `head` field), so the reader builds the CorefUD view exactly as for an upload.
+ * its DEPS, the entities written by `writeCorefUD`: `Entity=` brackets with the head of each
+ * mention), so the reader builds the CorefUD view exactly as for an upload.
  *
- * @throws RangeError when a mention names a node the sentences lack, has a head outside it,
- *   or is not contiguous
+ * @throws RangeError when a mention names a node the sentences lack or has a head outside it
  */
 export function corefudConllu(example: CorefUDExample, entities: readonly ExampleNodeMention[][]): string {
-  const position = new Map<string, [number, number]>();
-  example.sentences.forEach((sentence, s) => sentence.forEach((node, i) => position.set(`${s + 1}:${node.id}`, [s, i])));
-  const at = (ref: string) => {
-    const p = position.get(ref);
-    if (!p) throw new RangeError(`example mention node ${ref} is not in the sentences`);
-    return p;
-  };
-  // Per node: closing, opening and one-node brackets.
-  const brackets = new Map<string, { close: string[]; open: { text: string; size: number }[]; single: string[] }>();
-  const slot = (s: number, i: number) => {
-    const key = `${s}:${i}`;
-    let b = brackets.get(key);
-    if (!b) brackets.set(key, (b = { close: [], open: [], single: [] }));
-    return b;
-  };
-  entities.forEach((entity, e) => {
-    for (const mention of entity) {
-      const places = mention.nodes.map(at);
-      const [s, first] = places[0];
-      const last = places[places.length - 1][1];
-      if (places.some(([ps, pi], k) => ps !== s || pi !== first + k)) throw new RangeError(`example mention ${mention.nodes.join(" ")} is not contiguous`);
-      const head = mention.nodes.indexOf(mention.head) + 1;
-      if (head === 0) throw new RangeError(`example mention head ${mention.head} is not one of its nodes`);
-      if (first === last) slot(s, first).single.push(`(e${e}-x-${head})`);
-      else {
-        slot(s, first).open.push({ text: `(e${e}-x-${head}`, size: last - first });
-        slot(s, last).close.push(`e${e})`);
-      }
-    }
-  });
-  const lines = ["# newdoc id = example", "# global.Entity = eid-etype-head"];
+  const lines = ["# newdoc id = example"];
+  const refs: string[] = [];
   example.sentences.forEach((sentence, s) => {
     lines.push(`# sent_id = ${s + 1}`);
-    sentence.forEach((node, i) => {
+    for (const node of sentence) {
       const empty = node.id.includes(".");
-      const b = brackets.get(`${s}:${i}`);
-      const entity = b ? [...b.close, ...b.open.sort((x, y) => y.size - x.size).map((o) => o.text), ...b.single].join("") : "";
-      lines.push([node.id, node.form, "_", "_", "_", "_", empty ? "_" : "0", empty ? "_" : "dep", node.deps ?? "_", entity ? `Entity=${entity}` : "_"].join("\t"));
-    });
+      lines.push([node.id, node.form, "_", "_", "_", "_", empty ? "_" : "0", empty ? "_" : "dep", node.deps ?? "_", "_"].join("\t"));
+      refs.push(`${s + 1}:${node.id}`);
+    }
     lines.push("");
   });
-  return lines.join("\n") + "\n";
+  const bare = lines.join("\n") + "\n";
+  // Every node is a word or an empty node (no multiword tokens): the node lines are `refs` in order.
+  const nodes = corefudNodeLines(bare, "example.conllu")[0].nodes;
+  const code = new Map(refs.map((ref, i) => [ref, nodes[i].code]));
+  const at = (ref: string) => {
+    const c = code.get(ref);
+    if (c === undefined) throw new RangeError(`example mention node ${ref} is not in the sentences`);
+    return c;
+  };
+  const written = entities.map((entity) => entity.map((m) => ({ nodes: m.nodes.map(at), head: at(m.head) })));
+  return writeCorefUD(bare, new Map([["example", written]]), { file: "example.conllu" });
 }
 
 /**

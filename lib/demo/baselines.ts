@@ -19,8 +19,10 @@ export interface Baseline {
   resolve(document: Document): Entity[];
 }
 
-const FIRST_PERSON = new Set(["i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"]);
-const THIRD_PERSON = new Set([
+/** First-person pronouns (lower case), shared with the GUM demo baselines. */
+export const FIRST_PERSON: ReadonlySet<string> = new Set(["i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"]);
+/** Third-person pronouns (lower case), shared with the GUM demo baselines. */
+export const THIRD_PERSON: ReadonlySet<string> = new Set([
   "he", "him", "his", "himself", "she", "her", "hers", "herself",
   "it", "its", "itself", "they", "them", "their", "theirs", "themselves",
 ]);
@@ -45,10 +47,13 @@ function textOf(document: Document, m: Mention): string {
   return document.tokens.slice(m[0], m[1] + 1).join(" ").toLowerCase();
 }
 
-/** Groups mentions by a key; mentions whose key is null become singletons. */
-function groupBy(mentions: Mention[], keyOf: (m: Mention, i: number) => string | null): Entity[] {
-  const groups = new Map<string, Entity>();
-  const out: Entity[] = [];
+/**
+ * Groups mentions by a key, in order of first appearance; mentions whose key is null become
+ * singletons. Shared with the GUM demo baselines (CorefUD mentions).
+ */
+export function groupBy<M>(mentions: readonly M[], keyOf: (m: M, i: number) => string | null): M[][] {
+  const groups = new Map<string, M[]>();
+  const out: M[][] = [];
   mentions.forEach((m, i) => {
     const key = keyOf(m, i);
     if (key === null) {

@@ -1,10 +1,14 @@
 /**
- * Loads the shipped demo task, "LitBank coreference (demo)": one open test phase whose gold
- * key is the 10 LitBank demo documents, and three baseline runs submitted through the real
- * pipeline (they are scored by the worker like any run).
+ * Loads the shipped demo tasks, each with one open test phase, its gold key and baseline runs
+ * submitted through the real pipeline (the worker scores them like any run):
+ * - "LitBank coreference (demo)" (`loadDemoTask`): the 10 LitBank demo documents, CoNLL-2012,
+ *   profile `conll2012`, three rule baselines over the gold mentions;
+ * - "GUM multi-genre (CorefUD demo)" (`loadGumDemoTask`): 12 GUM documents in six genres,
+ *   CorefUD CoNLL-U, profile `crac`, three rule baselines over the gold mentions.
+ * `loadDemoTasks` loads both.
  *
  * Idempotent: run again, it fills in only what is missing (task, gold key, team, baselines).
- * The task is owned by a system organizer account without a password (it cannot sign in).
+ * The tasks are owned by a system organizer account without a password (it cannot sign in).
  */
 import { readConll2012 } from "../../scoring/index";
 import { writeConll2012 } from "../../scoring/formats/write-conll2012";
@@ -15,6 +19,8 @@ import { createTask } from "../services/tasks";
 import { createTeam } from "../services/teams";
 import type { Viewer } from "../permissions";
 import { BASELINES, runBaseline } from "./baselines";
+import { GUM_ATTRIBUTION, GUM_DEMO_FILES, GUM_GENRES, gumDemoKey, loadGumDemo } from "./gum";
+import { GUM_BASELINES, gumMentions, runGumBaseline } from "./gum-baselines";
 import { LITBANK_ATTRIBUTION, concatenateKey, loadLitbankDemo } from "./litbank";
 
 export const DEMO_TASK_SLUG = "litbank-demo";
@@ -23,21 +29,48 @@ export const DEMO_ORGANIZER_EMAIL = "demo-organizer@corefboard.invalid";
 export const DEMO_BASELINE_TEAM = "Corefboard baselines";
 export const DEMO_GOLD_FILE = "litbank-demo.conll";
 
+export const GUM_DEMO_TASK_SLUG = "gum-corefud-demo";
+export const GUM_DEMO_TASK_TITLE = "GUM multi-genre (CorefUD demo)";
+export const GUM_DEMO_GOLD_FILE = "gum-demo-test.conllu";
+
 const DESCRIPTION = `A demonstration task on English literary fiction: ten LitBank documents (about 20,600 tokens, 2,832 mentions in 807 entities, singletons included).
 
 Submit a CoNLL-2012 file with the same ten documents (matched by their names, e.g. "1023_bleak_house_brat") and your predicted entities in the last column. Runs are scored with MUC, B³, CEAFm, CEAFe, LEA, BLANC and the CoNLL F1, with singletons kept, exactly as the CoNLL reference scorer does.
 
 The three baseline runs use the gold mentions and simple rules; they are labelled as baselines.`;
 
-/** What the loader did. */
+const GUM_DESCRIPTION = `A demonstration of a CRAC-style task on English in six genres: twelve documents of the GUM corpus (Zeldes 2017), the official test documents of the genres ${GUM_GENRES.map((g) => g.genre).join(", ")} (two each; 10,972 words, 3,142 mentions in 1,809 entities, 1,370 of them singletons), with GUM's own coreference annotation in CorefUD CoNLL-U.
+
+Submit one CorefUD CoNLL-U file (.conllu) with the same twelve documents, matched by their \`# newdoc id\` (e.g. \`GUM_bio_dvorak\`), with the key's words and sentences and your entities in the \`Entity=\` attribute of the MISC column. Runs are scored as the CRAC shared tasks score them (the CorefUD scorer): head match, singletons excluded, zeros matched by their dependencies; the primary score is the CoNLL F1. Partial match, exact match and head match with singletons are computed for every run and shown beside it.
+
+GUM's files declare no \`head\` attribute, so the head of a key mention is its first word, as the CorefUD scorer reads them: give your mentions that head (or declare \`head\` in \`# global.Entity\` and write it).
+
+The three baseline runs use the gold mentions and simple rules; they are labelled as baselines.`;
+
+/** What the loader did for one demo task. */
 export interface DemoLoadResult {
   created: { task: boolean; gold: boolean; team: boolean; baselines: string[] };
   source: string;
   phaseId: string;
 }
 
+/** Everything one demo task is made of. */
+interface DemoSpec {
+  slug: string;
+  title: string;
+  description: string;
+  evaluationProfile?: "crac";
+  dataLicense: string;
+  dataSource: string;
+  goldFile: string;
+  key: Buffer;
+  /** Where the data came from, for the result. */
+  source: string;
+  baselines: readonly { id: string; systemName: string; description: string; fileName: string; response: () => Buffer }[];
+}
+
 /**
- * Creates whatever part of the demo task is missing.
+ * Creates whatever part of the LitBank demo task is missing.
  *
  * @param options.log receives one line per step
  * @returns what was created and where the data came from
@@ -46,11 +79,87 @@ export interface DemoLoadResult {
  */
 export async function loadDemoTask(options: { log?: (line: string) => void } = {}): Promise<DemoLoadResult> {
   const log = options.log ?? (() => {});
-  const db = getPrisma();
   const demo = await loadLitbankDemo();
   log(`demo data: 10 LitBank files from ${demo.source} (${demo.location}), sha256 verified`);
-  const keyBytes = concatenateKey(demo.files);
+  const key = concatenateKey(demo.files);
+  let corpus: ReturnType<typeof readConll2012> | null = null;
+  const keyCorpus = () => (corpus ??= readConll2012(key, DEMO_GOLD_FILE));
+  return ensureDemo(
+    {
+      slug: DEMO_TASK_SLUG,
+      title: DEMO_TASK_TITLE,
+      description: DESCRIPTION,
+      dataLicense: LITBANK_ATTRIBUTION.license,
+      dataSource: LITBANK_ATTRIBUTION.source,
+      goldFile: DEMO_GOLD_FILE,
+      key,
+      source: demo.source,
+      baselines: BASELINES.map((b) => ({
+        id: b.id,
+        systemName: b.systemName,
+        description: b.description,
+        fileName: `${b.id}.conll`,
+        response: () => Buffer.from(writeConll2012(runBaseline(b, keyCorpus())), "utf8"),
+      })),
+    },
+    log,
+  );
+}
 
+/**
+ * Creates whatever part of the GUM demo task is missing: the task (profile `crac`), its gold
+ * key (`GUM_DEMO_GOLD_FILE`, the 12 documents concatenated) and the three baselines of
+ * `GUM_BASELINES`, written as CorefUD CoNLL-U.
+ *
+ * @param options.log receives one line per step
+ * @returns what was created and where the data came from
+ * @throws Error when the demo files cannot be found or verified (see `loadGumDemo`), or a
+ *   database error
+ */
+export async function loadGumDemoTask(options: { log?: (line: string) => void } = {}): Promise<DemoLoadResult> {
+  const log = options.log ?? (() => {});
+  const demo = await loadGumDemo();
+  log(`demo data: ${GUM_DEMO_FILES.length} GUM files from ${demo.source} (${demo.location}), sha256 verified`);
+  const key = gumDemoKey(demo.files);
+  let mentions: ReturnType<typeof gumMentions> | null = null;
+  return ensureDemo(
+    {
+      slug: GUM_DEMO_TASK_SLUG,
+      title: GUM_DEMO_TASK_TITLE,
+      description: GUM_DESCRIPTION,
+      evaluationProfile: "crac",
+      dataLicense: GUM_ATTRIBUTION.license,
+      dataSource: GUM_ATTRIBUTION.source,
+      goldFile: GUM_DEMO_GOLD_FILE,
+      key,
+      source: demo.source,
+      baselines: GUM_BASELINES.map((b) => ({
+        id: b.id,
+        systemName: b.systemName,
+        description: b.description,
+        fileName: `gum-${b.id}.conllu`,
+        response: () => Buffer.from(runGumBaseline(b, key, (mentions ??= gumMentions(key, GUM_DEMO_GOLD_FILE))), "utf8"),
+      })),
+    },
+    log,
+  );
+}
+
+/**
+ * Loads both demo tasks (LitBank, then GUM); see `loadDemoTask` and `loadGumDemoTask`.
+ *
+ * @returns what was created for each
+ * @throws Error as those do; the GUM demo is not tried when the LitBank one fails
+ */
+export async function loadDemoTasks(options: { log?: (line: string) => void } = {}): Promise<{ litbank: DemoLoadResult; gum: DemoLoadResult }> {
+  const litbank = await loadDemoTask(options);
+  const gum = await loadGumDemoTask(options);
+  return { litbank, gum };
+}
+
+/** Creates whatever part of one demo task is missing. */
+async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<DemoLoadResult> {
+  const db = getPrisma();
   const organizer = await db.user.upsert({
     where: { email: DEMO_ORGANIZER_EMAIL },
     update: {},
@@ -59,15 +168,16 @@ export async function loadDemoTask(options: { log?: (line: string) => void } = {
   const viewer: Viewer = { userId: organizer.id, role: "ADMIN" };
   const created: DemoLoadResult["created"] = { task: false, gold: false, team: false, baselines: [] };
 
-  let task = await db.task.findUnique({ where: { slug: DEMO_TASK_SLUG }, include: { phases: true } });
+  let task = await db.task.findUnique({ where: { slug: spec.slug }, include: { phases: true } });
   if (!task) {
     await createTask(viewer, {
-      slug: DEMO_TASK_SLUG,
-      title: DEMO_TASK_TITLE,
-      description: DESCRIPTION,
+      slug: spec.slug,
+      title: spec.title,
+      description: spec.description,
       primaryMetric: "conll",
-      dataLicense: LITBANK_ATTRIBUTION.license,
-      dataSource: LITBANK_ATTRIBUTION.source,
+      ...(spec.evaluationProfile ? { evaluationProfile: spec.evaluationProfile } : {}),
+      dataLicense: spec.dataLicense,
+      dataSource: spec.dataSource,
       phases: [
         {
           name: "test",
@@ -84,14 +194,14 @@ export async function loadDemoTask(options: { log?: (line: string) => void } = {
       ],
     });
     created.task = true;
-    log(`created task "${DEMO_TASK_TITLE}" (/tasks/${DEMO_TASK_SLUG})`);
-    task = await db.task.findUniqueOrThrow({ where: { slug: DEMO_TASK_SLUG }, include: { phases: true } });
+    log(`created task "${spec.title}" (/tasks/${spec.slug})`);
+    task = await db.task.findUniqueOrThrow({ where: { slug: spec.slug }, include: { phases: true } });
   }
   const phase = task.phases.find((p) => p.name === "test") ?? task.phases[0];
 
   const activeGold = await db.goldKey.findFirst({ where: { phaseId: phase.id, active: true }, select: { sha256: true } });
   if (!activeGold) {
-    const { gold } = await uploadGoldKey(viewer, phase.id, DEMO_GOLD_FILE, keyBytes);
+    const { gold } = await uploadGoldKey(viewer, phase.id, spec.goldFile, spec.key);
     created.gold = true;
     log(`uploaded gold key v${gold.version}: ${gold.stats.documents} documents, ${gold.stats.mentions} mentions`);
   }
@@ -108,23 +218,22 @@ export async function loadDemoTask(options: { log?: (line: string) => void } = {
       (s) => s.systemName,
     ),
   );
-  const key = readConll2012(keyBytes, DEMO_GOLD_FILE);
-  for (const baseline of BASELINES) {
+  for (const baseline of spec.baselines) {
     if (existing.has(baseline.systemName)) continue;
-    const bytes = Buffer.from(writeConll2012(runBaseline(baseline, key)), "utf8");
-    const { id } = await createSubmission({
+    const { id, warnings } = await createSubmission({
       viewer,
       phaseId: phase.id,
       team: team.id,
-      fileName: `${baseline.id}.conll`,
-      bytes,
+      fileName: baseline.fileName,
+      bytes: baseline.response(),
       systemName: baseline.systemName,
       description: baseline.description,
       isBaseline: true,
     });
     created.baselines.push(baseline.id);
     log(`submitted baseline "${baseline.systemName}" (${id}); the worker scores it`);
+    for (const w of warnings) log(`  warning on baseline "${baseline.systemName}": ${w.message}`);
   }
-  if (!created.task && !created.gold && created.baselines.length === 0) log("demo task already loaded");
-  return { created, source: demo.source, phaseId: phase.id };
+  if (!created.task && !created.gold && created.baselines.length === 0) log(`demo task "${spec.title}" already loaded`);
+  return { created, source: spec.source, phaseId: phase.id };
 }

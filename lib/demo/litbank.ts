@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256Hex } from "../storage";
+import { downloader, readPinnedFiles } from "./pinned";
 
 /** The LitBank commit the demo files are pinned to. */
 export const LITBANK_COMMIT = "3e50db0ffc033d7ccbb94f4d88f6b99210328ed8";
@@ -104,27 +104,9 @@ export async function loadLitbankDemo(
   } else {
     source = "download";
     location = litbankUrl("");
-    const get = options.fetch ?? fetch;
-    read = async (name) => {
-      const response = await get(litbankUrl(name));
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return Buffer.from(await response.arrayBuffer());
-    };
+    read = downloader(litbankUrl, options.fetch ?? fetch);
   }
-  const files: { name: string; bytes: Buffer }[] = [];
-  for (const { name, sha256 } of LITBANK_DEMO_FILES) {
-    let bytes: Buffer;
-    try {
-      bytes = await read(name);
-    } catch (error) {
-      throw new Error(`demo data: cannot get ${name} from ${source} (${location}): ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const actual = sha256Hex(bytes);
-    if (actual !== sha256) {
-      throw new Error(`demo data: ${name} from ${source} (${location}) has sha256 ${actual}, expected ${sha256}`);
-    }
-    files.push({ name, bytes });
-  }
+  const files = await readPinnedFiles(LITBANK_DEMO_FILES, source, location, read);
   return { source, location, files };
 }
 
