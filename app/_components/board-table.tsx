@@ -96,6 +96,7 @@ function variantColumns(variants: readonly { id: string; label: string }[], rank
  *   one CoNLL F1 column each, after the primary setting's columns (none: the table is as before)
  * @param rankedVariant the variant the board is ranked by (`Leaderboard.variant`), or null for the primary setting
  * @param variantHref the board ranked by a variant's CoNLL F1 (its column header links there)
+ * @param trackName the board's track (`Leaderboard.track`), named in the table's caption; null or absent for a phase without tracks
  */
 export function BoardTable({
   rows,
@@ -106,6 +107,7 @@ export function BoardTable({
   variants = [],
   rankedVariant = null,
   variantHref,
+  trackName = null,
 }: {
   rows: LeaderboardRow[];
   metric: LeaderboardMetric;
@@ -115,6 +117,7 @@ export function BoardTable({
   variants?: readonly { id: string; label: string }[];
   rankedVariant?: string | null;
   variantHref?: (variantId: string) => string;
+  trackName?: string | null;
 }) {
   const metrics = boardMetrics(rows, metric);
   const extra = variantColumns(variants, rankedVariant, metric);
@@ -126,7 +129,7 @@ export function BoardTable({
     <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
       <table className="w-full text-sm" data-testid="leaderboard-table">
         <caption className="sr-only">
-          Leaderboard ranked by {rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"))}
+          Leaderboard{trackName !== null && ` of the ${trackName} track`} ranked by {rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"))}
           {showRp ? ", with recall and precision" : ""}
         </caption>
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">

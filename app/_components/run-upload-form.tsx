@@ -73,8 +73,18 @@ function failureFrom(status: number, body: unknown): UploadFailure {
  *
  * @param phaseId the phase to submit to
  * @param teams the user's teams when they must choose one (a required select); else null
+ * @param tracks the phase's tracks in order (a required select of the run's track, sent as
+ *   `track` = the track's id); none for a phase without tracks (no select)
  */
-export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id: string; name: string }[] | null }) {
+export function RunUploadForm({
+  phaseId,
+  teams,
+  tracks = [],
+}: {
+  phaseId: string;
+  teams: { id: string; name: string }[] | null;
+  tracks?: readonly { id: string; name: string }[];
+}) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
   const [state, setState] = useState<UploadState>({ phase: "idle" });
@@ -150,6 +160,18 @@ export function RunUploadForm({ phaseId, teams }: { phaseId: string; teams: { id
           placeholder="Choose the team this run is for"
           options={teams.map((t) => [t.id, t.name] as const)}
           error={failure?.fieldErrors.team}
+        />
+      )}
+      {tracks.length > 0 && (
+        <SelectField
+          label="Track"
+          name="track"
+          required
+          defaultValue=""
+          placeholder="Choose the track this run is in"
+          options={tracks.map((t) => [t.id, t.name] as const)}
+          hint="Each track is ranked on its own board (the tracks are described above)."
+          error={failure?.fieldErrors.track}
         />
       )}
       <Field

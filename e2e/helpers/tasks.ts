@@ -117,7 +117,8 @@ export async function uploadGold(phaseId: string, text: string, options: { fileN
  *
  * @param fileName the uploaded file's name (default "out.conll")
  * @param options `acknowledgeWarnings`: confirm the document-name warnings (a run whose documents
- *   differ from the gold key's is otherwise refused with 409 on a phase whose check is "warn")
+ *   differ from the gold key's is otherwise refused with 409 on a phase whose check is "warn");
+ *   `track`: the run's track, by id or name (required on a phase with tracks)
  * @returns the new submission's id
  */
 export async function postRun(
@@ -127,7 +128,7 @@ export async function postRun(
   text: string,
   systemName: string,
   fileName = "out.conll",
-  options: { acknowledgeWarnings?: boolean } = {},
+  options: { acknowledgeWarnings?: boolean; track?: string } = {},
 ): Promise<string> {
   const response = await request.post(`/api/v1/phases/${phaseId}/submissions`, {
     headers: bearer(token),
@@ -135,6 +136,7 @@ export async function postRun(
       file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) },
       systemName,
       ...(options.acknowledgeWarnings ? { acknowledgeWarnings: "true" } : {}),
+      ...(options.track ? { track: options.track } : {}),
     },
   });
   expect(response.status(), await response.text()).toBe(202);

@@ -18,14 +18,18 @@ export type AuditAction =
   | "submission.create"
   | "team.create"
   | "team.join"
-  | "task.participant.update";
+  | "task.participant.update"
+  | "track.create"
+  | "track.update"
+  | "track.reorder"
+  | "track.delete";
 
 /** What one audit event records. */
 export interface AuditInput {
   /** the acting user, or null for the system */
   actorId: string | null;
   action: AuditAction;
-  /** "task", "phase", "gold_key", "submission", "team" */
+  /** "task", "phase", "gold_key", "submission", "team", "track" */
   targetType: string;
   targetId: string;
   /** JSON-serializable facts (no file content); Dates become ISO strings */

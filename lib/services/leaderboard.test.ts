@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { ValidationError } from "../errors";
 import { getLeaderboard, LEADERBOARD_CSV_COLUMNS, leaderboardCsv } from "./leaderboard";
-import { csvCells, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection } from "./test-fixtures";
+import { csvCells, insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 
@@ -162,7 +162,7 @@ describe("getLeaderboard with evaluation variants", () => {
     const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.8, exact: 0.125, singletons: 1 / 7 });
 
     const { header, rows } = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { variant: "partial" })));
-    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS, "partial_conll_f1", "exact_conll_f1", "singletons_conll_f1"]);
+    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS, "partial_conll_f1", "exact_conll_f1", "singletons_conll_f1", "track"]);
     expect(rows.map((r) => [r.get("submission_id"), r.get("rank")])).toEqual([
       [b1, "1"],
       [a1, "2"],
@@ -178,7 +178,7 @@ describe("getLeaderboard with evaluation variants", () => {
 });
 
 describe("getLeaderboard of a task without variants (conll2012)", () => {
-  it("is unchanged: no variants, the documented CSV columns only, and stray variant rows are ignored", async () => {
+  it("is unchanged: no variants, the documented CSV columns and an empty track column, and stray variant rows are ignored", async () => {
     const f = await boardFixture("conll2012");
     const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, {});
     // Rows under a variant id the profile does not list (e.g. left from an earlier profile).
@@ -195,9 +195,10 @@ describe("getLeaderboard of a task without variants (conll2012)", () => {
     expect(board.rows[1].scores.conll).toEqual({ f1: 0.5 });
 
     const { header, rows } = csvRows(leaderboardCsv(board));
-    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS]);
-    expect(header[header.length - 1]).toBe("conll_f1");
+    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS, "track"]);
     expect(rows.map((r) => r.get("conll_f1"))).toEqual(["0.6", "0.5"]);
+    expect(rows.map((r) => r.get("track"))).toEqual(["", ""]);
+    expect([board.tracks, board.track]).toEqual([[], null]);
 
     const error = await rejection(getLeaderboard(f.phase.id, null, { variant: "partial" }));
     expect(error.httpStatus).toBe(422);
@@ -205,5 +206,89 @@ describe("getLeaderboard of a task without variants (conll2012)", () => {
       path: "variant",
       message: "this task's evaluation profile has no variants; leave it out to rank by the primary setting",
     });
+  });
+});
+
+describe("getLeaderboard of a phase with tracks", () => {
+  /**
+   * Two tracks ("LLM" first by position although created second), teams Alpha and Beta with
+   * runs in both, a baseline without a track, a baseline in "open", and a run without a track
+   * (made before the phase had tracks).
+   */
+  async function trackFixture() {
+    const f = await boardFixture("conll2012");
+    const open = await makeTrack(f.db, f.phase.id, "open", { position: 1, description: "Anything goes" });
+    const llm = await makeTrack(f.db, f.phase.id, "LLM", { position: 0, description: "Prompted LLMs" });
+    const run = async (trackId: string | null, teamId: string, submitterId: string, minute: number, conll: number, isBaseline = false) => {
+      const s = await insertSubmissionInTrack(
+        f.db,
+        { phaseId: f.phase.id, teamId, submitterId, createdAt: at(minute), systemName: `run-${minute}`, isBaseline },
+        trackId,
+      );
+      await insertScores(f.db, s.id, f.phase.id, { conll });
+      return s.id;
+    };
+    const ids = {
+      alphaLlm1: await run(llm.id, f.alpha.id, f.u1.id, 1, 0.5),
+      alphaLlm2: await run(llm.id, f.alpha.id, f.u1.id, 2, 0.55),
+      betaLlm: await run(llm.id, f.beta.id, f.u2.id, 3, 0.6),
+      alphaOpen: await run(open.id, f.alpha.id, f.u1.id, 4, 0.9),
+      betaOpen1: await run(open.id, f.beta.id, f.u2.id, 5, 0.7),
+      betaOpen2: await run(open.id, f.beta.id, f.u2.id, 6, 0.65),
+      baseline: await run(null, f.orgTeam.id, f.org.id, 7, 0.58, true),
+      openBaseline: await run(open.id, f.orgTeam.id, f.org.id, 8, 0.8, true),
+      legacy: await run(null, f.alpha.id, f.u1.id, 9, 0.99),
+    };
+    return { ...f, llm, open, ids };
+  }
+
+  it("ranks each track separately (each team's best in the track), with the baselines without a track on every board", async () => {
+    const f = await trackFixture();
+    const llmBoard = await getLeaderboard(f.phase.id, null);
+    expect(llmBoard.tracks).toEqual([
+      { id: f.llm.id, name: "LLM", description: "Prompted LLMs" },
+      { id: f.open.id, name: "open", description: "Anything goes" },
+    ]);
+    expect(llmBoard.track).toEqual({ id: f.llm.id, name: "LLM", description: "Prompted LLMs" });
+    expect(llmBoard.rows.map((r) => [r.submissionId, r.rank, r.value, r.track?.name ?? null])).toEqual([
+      [f.ids.betaLlm, 1, 0.6, "LLM"],
+      [f.ids.baseline, null, 0.58, null],
+      [f.ids.alphaLlm2, 2, 0.55, "LLM"],
+    ]);
+
+    const openBoard = await getLeaderboard(f.phase.id, null, { track: f.open.id });
+    expect(openBoard.track?.name).toBe("open");
+    expect(openBoard.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [f.ids.alphaOpen, 1, 0.9],
+      [f.ids.openBaseline, null, 0.8],
+      [f.ids.betaOpen1, 2, 0.7],
+      [f.ids.baseline, null, 0.58],
+    ]);
+    // By name too, and every run of the track with allRuns; never the run without a track.
+    const all = await getLeaderboard(f.phase.id, null, { track: "OPEN", allRuns: "1" });
+    expect(all.rows.map((r) => r.submissionId)).toEqual([f.ids.alphaOpen, f.ids.openBaseline, f.ids.betaOpen1, f.ids.betaOpen2, f.ids.baseline]);
+    expect(all.rows.some((r) => r.submissionId === f.ids.legacy)).toBe(false);
+  });
+
+  it("an unknown track is a 422 naming the choices; a track on a phase without tracks is a 422", async () => {
+    const f = await trackFixture();
+    const error = (await rejection(getLeaderboard(f.phase.id, null, { track: "closed" }))) as ValidationError;
+    expect(error.httpStatus).toBe(422);
+    expect(error.fieldErrors).toEqual([{ path: "track", message: 'No track "closed" in this phase; choose one of "LLM", "open" (by name or id).' }]);
+    const plain = await boardFixture("conll2012");
+    const none = (await rejection(getLeaderboard(plain.phase.id, null, { track: "LLM" }))) as ValidationError;
+    expect(none.fieldErrors).toEqual([{ path: "track", message: "This phase has no tracks; leave out the track." }]);
+  });
+
+  it("the CSV follows the chosen track, with the run's track name in the last column (empty for a baseline without one)", async () => {
+    const f = await trackFixture();
+    const { header, rows } = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { track: f.open.id })));
+    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS, "track"]);
+    expect(rows.map((r) => [r.get("submission_id"), r.get("rank"), r.get("track")])).toEqual([
+      [f.ids.alphaOpen, "1", "open"],
+      [f.ids.openBaseline, "", "open"],
+      [f.ids.betaOpen1, "2", "open"],
+      [f.ids.baseline, "", ""],
+    ]);
   });
 });

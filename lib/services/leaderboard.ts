@@ -7,6 +7,12 @@
  * variants; the worker stores each run's primary scores as Score rows with `variant = ""` and
  * each variant's as rows with `variant = <id>`. Every row of a board carries both, and the
  * board can be ranked by a variant instead of the primary setting (issue 10 §4).
+ *
+ * Tracks (issue 10 §5, `tracks.ts`): a phase with tracks has one board per track. A track's
+ * board holds the runs declared in that track, plus the baselines without a track (reference
+ * rows on every track's board); runs without a track (made before the phase had tracks) are on
+ * none. The selection rule and the ranks are computed within the track. A phase without
+ * tracks has one board, as before.
  */
 import { stringify } from "csv-stringify/sync";
 import { ForbiddenError, UnauthorizedError } from "../errors";
@@ -14,11 +20,13 @@ import { taskEvaluationProfile, type EvaluationProfileName } from "../evaluation
 import { canViewLeaderboard, type Viewer } from "../permissions";
 import { COUNT_METRIC_NAMES, DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
 import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations/leaderboard";
+import { trackRefSchema } from "../validations/track";
 import { parseInput } from "../validations/parse";
 import { defaultDb, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
 import { rankRuns, TIE_POLICY, type Run } from "./ranking";
 import { scoresToJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
+import { findTrack, listTracks, type TrackView } from "./tracks";
 
 /** One row of a leaderboard. */
 export interface LeaderboardRow {
@@ -31,6 +39,8 @@ export interface LeaderboardRow {
   submissionId: string;
   submittedAt: Date;
   isBaseline: boolean;
+  /** the run's track (null for a baseline without one, and in a phase without tracks) */
+  track: { id: string; name: string } | null;
   paperUrl: string | null;
   codeUrl: string | null;
   goldVersion: number | null;
@@ -54,6 +64,9 @@ export interface BoardEvaluation {
   variants: { id: string; label: string }[];
 }
 
+/** A track as a board shows it. */
+export type BoardTrack = Pick<TrackView, "id" | "name" | "description">;
+
 /** A leaderboard as pages, the API and the CSV export use it. */
 export interface Leaderboard {
   task: { id: string; slug: string; title: string; primaryMetric: string };
@@ -62,6 +75,10 @@ export interface Leaderboard {
   metric: LeaderboardMetric;
   /** the variant id the board is ranked by, or null for the profile's primary setting */
   variant: string | null;
+  /** the phase's tracks in order (empty for a phase without tracks) */
+  tracks: BoardTrack[];
+  /** the track whose board this is, or null for a phase without tracks */
+  track: BoardTrack | null;
   allRuns: boolean;
   tiePolicy: string;
   rows: LeaderboardRow[];
@@ -91,18 +108,22 @@ function scoresBySetting<S extends ScoreRowLike & { variant: string }>(rows: rea
  * @param options `metric` to rank by (default: the task's primary metric, else conll);
  *   `variant` to rank by one of the secondary variants of the task's evaluation profile (its
  *   id, e.g. `partial`; absent, null or empty: the primary setting); `allRuns` to list every
- *   run instead of one per team (strings from a query are accepted)
+ *   run instead of one per team (strings from a query are accepted); `track`, in a phase with
+ *   tracks, the track whose board to show (its id, or its name; absent, null or empty: the
+ *   first track in the phase's order)
  * @returns the rows in board order (each with its primary and variant scores), the task's
  *   evaluation profile and the tie policy
  * @throws NotFoundError (404) for an unknown phase; UnauthorizedError (401) for an anonymous
  *   viewer of a non-public board; ForbiddenError (403) for a signed-in viewer who may not
  *   see it; ValidationError (422) for an unknown metric, or a variant that is not one of the
- *   profile's (field `variant`, the message names the allowed ids)
+ *   profile's (field `variant`, the message names the allowed ids), or a track that is not
+ *   one of the phase's (field `track`, the message names the choices; any track on a phase
+ *   without tracks)
  */
 export async function getLeaderboard(
   phaseId: string,
   viewer: Viewer,
-  options: { metric?: string | null; variant?: string | null; allRuns?: boolean | string | null } = {},
+  options: { metric?: string | null; variant?: string | null; allRuns?: boolean | string | null; track?: string | null } = {},
 ): Promise<Leaderboard> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
@@ -114,18 +135,27 @@ export async function getLeaderboard(
   const profile = taskEvaluationProfile(phase.task);
   const variantIds = profile.variants.map((v) => v.id);
   const query = parseInput(
-    leaderboardQuerySchema.extend({ variant: leaderboardVariantSchema(variantIds) }),
-    { metric: options.metric ?? undefined, variant: options.variant ?? undefined, allRuns: options.allRuns ?? undefined },
+    leaderboardQuerySchema.extend({ variant: leaderboardVariantSchema(variantIds), track: trackRefSchema }),
+    { metric: options.metric ?? undefined, variant: options.variant ?? undefined, allRuns: options.allRuns ?? undefined, track: options.track ?? undefined },
     "leaderboard query",
   );
   const metric = query.metric ?? (isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC);
+  const tracks: BoardTrack[] = (await listTracks(phase.id, db)).map(({ id, name, description }) => ({ id, name, description }));
+  const track = findTrack(tracks, query.track) ?? tracks[0] ?? null;
 
   const submissions = await db.submission.findMany({
-    where: { phaseId, status: "SCORED", visibility: "PUBLIC" },
+    where: {
+      phaseId,
+      status: "SCORED",
+      visibility: "PUBLIC",
+      // A track's board: its runs and the baselines without a track.
+      ...(track ? { OR: [{ trackId: track.id }, { trackId: null, isBaseline: true }] } : {}),
+    },
     select: {
       id: true,
       teamId: true,
       team: { select: { name: true } },
+      track: { select: { id: true, name: true } },
       systemName: true,
       createdAt: true,
       isBaseline: true,
@@ -147,6 +177,7 @@ export async function getLeaderboard(
       systemName: s.systemName,
       submittedAt: s.createdAt,
       isBaseline: s.isBaseline,
+      track: s.track,
       paperUrl: s.paperUrl,
       codeUrl: s.codeUrl,
       goldVersion: s.goldVersion,
@@ -162,6 +193,8 @@ export async function getLeaderboard(
     evaluation: { profile: profile.name, label: profile.label, variants: profile.variants.map((v) => ({ id: v.id, label: v.label })) },
     metric,
     variant: query.variant,
+    tracks,
+    track,
     allRuns: query.allRuns,
     tiePolicy: TIE_POLICY,
     rows,
@@ -187,8 +220,10 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * secondary variants (e.g. `crac`: partial, exact, singletons) has, after them, one
  * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
  * the run's CoNLL F1 under that variant ({@link leaderboardCsvColumns}); a task without
- * variants has exactly the columns above. `rank` follows the board's ranking (its metric and,
- * when ranked by a variant, that variant's scores).
+ * variants has exactly the columns above. The last column of every board is `track`: the
+ * run's track name (empty for a baseline without a track and in a phase without tracks;
+ * {@link leaderboardCsvColumns}). `rank` follows the board's ranking (its metric and, when
+ * ranked by a variant, that variant's scores, within the board's track).
  * Numbers are written with full precision (JavaScript's shortest round-trip form); a metric
  * the run lacks (or a variant it has no scores for) leaves its cells empty.
  */
@@ -212,12 +247,13 @@ export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
 
 /**
  * The CSV columns of a board: {@link LEADERBOARD_CSV_COLUMNS}, then `<id>_conll_f1` for each
- * of the evaluation profile's variants, in order.
+ * of the evaluation profile's variants, in order, then `track`.
  *
  * @param variantIds the variant ids (`Leaderboard.evaluation.variants`), e.g. `["partial", "exact", "singletons"]`
+ * @param track whether the `track` column is written (default true: every board of `getLeaderboard`)
  */
-export function leaderboardCsvColumns(variantIds: readonly string[]): string[] {
-  return [...LEADERBOARD_CSV_COLUMNS, ...variantIds.map((id) => `${id}_conll_f1`)];
+export function leaderboardCsvColumns(variantIds: readonly string[], track = true): string[] {
+  return [...LEADERBOARD_CSV_COLUMNS, ...variantIds.map((id) => `${id}_conll_f1`), ...(track ? ["track"] : [])];
 }
 
 /** Text cells starting like a spreadsheet formula get a leading apostrophe (CSV injection). */
@@ -230,7 +266,7 @@ function linkCells(c: CountsJson | undefined): (number | null)[] {
 }
 
 /** One CSV record of a row, in {@link leaderboardCsvColumns} order. */
-function csvRecord(row: LeaderboardRow, variantIds: readonly string[]): (string | number | null)[] {
+function csvRecord(row: LeaderboardRow, variantIds: readonly string[], track: boolean): (string | number | null)[] {
   const s = row.scores;
   return [
     row.rank,
@@ -249,20 +285,23 @@ function csvRecord(row: LeaderboardRow, variantIds: readonly string[]): (string 
     ...linkCells(s.blanc?.noncoref_links),
     s.conll?.f1 ?? null,
     ...variantIds.map((id) => row.variants[id]?.conll?.f1 ?? null),
+    ...(track ? [row.track ? safeText(row.track.name) : null] : []),
   ];
 }
 
 /**
  * The leaderboard as CSV (RFC 4180, header row, `\r\n` line ends), columns as in
- * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant ({@link leaderboardCsvColumns}).
+ * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant and `track` ({@link leaderboardCsvColumns}).
  *
  * @param board a leaderboard from {@link getLeaderboard} (already authorized); without
- *   `evaluation`, no variant columns are written
+ *   `evaluation`, no variant columns are written, and without `tracks`, no `track` column
+ *   (every board of `getLeaderboard` has it, `[]` for a phase without tracks)
  * @returns the CSV text
  */
-export function leaderboardCsv(board: Pick<Leaderboard, "rows"> & { evaluation?: Pick<BoardEvaluation, "variants"> }): string {
+export function leaderboardCsv(board: Pick<Leaderboard, "rows"> & { evaluation?: Pick<BoardEvaluation, "variants">; tracks?: readonly BoardTrack[] }): string {
   const variantIds = (board.evaluation?.variants ?? []).map((v) => v.id);
-  return stringify([leaderboardCsvColumns(variantIds), ...board.rows.map((row) => csvRecord(row, variantIds))], {
+  const track = board.tracks !== undefined;
+  return stringify([leaderboardCsvColumns(variantIds, track), ...board.rows.map((row) => csvRecord(row, variantIds, track))], {
     record_delimiter: "windows",
     cast: { number: (n) => String(n) },
   });

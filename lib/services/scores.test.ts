@@ -150,6 +150,7 @@ describe("leaderboardCsv", () => {
     scorerVersion: "0.1.0",
     scores: scoresToJson(STORED),
     variants: {},
+    track: null,
     ...over,
   });
 

@@ -4,27 +4,30 @@
  *
  * Upload order (each step's error is final; nothing is stored, no quota used and no team
  * created or recorded before the last step): sign-in → phase exists → metadata → phase
- * window (baselines skip it) → team resolution (one team per user per task, see teams.ts)
+ * window (baselines skip it) → track (`uploadTrack`: required in a phase with tracks, baselines
+ * excepted; refused in a phase without) → team resolution (one team per user per task, see teams.ts)
  * → size → quota pre-check without a lock (cheap: an over-quota team is refused before its
- * file is read) → file validation with limits in the upload thread pool (`readUpload`,
+ * file is read; the run's track's own quota when it has one, else the phase's, see `quota.ts`) → file validation with limits in the upload thread pool (`readUpload`,
  * never on the event loop) → document check against the phase's active gold key
  * (`checkRunDocuments`, `enforceDocumentCheck`: a mismatch is a 422 on a phase whose
  * `documentCheck` is "error", and a 409 with the warnings on one that warns unless the upload
  * confirms them; no check without an active gold key) → [personal team created if needed] →
  * one transaction: lock on (task, user)
  * and the user's task team recorded or checked, lock on (team, phase) and the quota checked
- * again, insert QUEUED, audit → after commit, enqueue.
+ * again (with the track's limits as they are now), insert QUEUED, audit → after commit, enqueue.
+ * A track deleted meanwhile fails the insert's foreign key: a 422 on `track`, nothing stored.
  *
  * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
  * window and the quota, do not count against it, and name any of the organizer's teams
  * (the one-team-per-task record neither applies to them nor is made by them).
  */
-import { ForbiddenError, NotFoundError } from "../errors";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { packFile } from "../storage";
 import { parseInput } from "../validations/parse";
-import { submissionMetadataSchema, uploadConfirmationSchema } from "../validations/submission";
+import { submissionMetadataSchema, uploadConfirmationSchema, uploadTrackSchema } from "../validations/submission";
+import { listTracks, TRACK_SELECT, uploadTrack } from "./tracks";
 import { isLeaderboardMetric } from "../validations/metrics";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, type Db, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
@@ -42,6 +45,11 @@ export interface CreateSubmissionInput {
   phaseId: string;
   /** team id or name; needed only by users in several teams */
   team?: string | null;
+  /**
+   * the run's track, by id or name: required in a phase with tracks (baselines may leave it
+   * out), refused in a phase without
+   */
+  track?: string | null;
   fileName: string;
   bytes: Uint8Array;
   systemName: string;
@@ -82,7 +90,9 @@ async function activeGoldSource(phaseId: string, db: Db): Promise<GoldSource | n
  * @returns the new submission's id, its status (QUEUED) and the document warnings it was
  *   accepted with (`CreatedSubmission`)
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
- *   ValidationError (422) for bad metadata, an unreadable file (`formatErrors` with line and
+ *   ValidationError (422) for bad metadata; for no `track` in a phase with tracks (not a
+ *   baseline), an unknown one, or one in a phase without tracks (field `track`, the message
+ *   lists the choices; also when the track is deleted during the upload); an unreadable file (`formatErrors` with line and
  *   column) or, for users in several teams without a team recorded in the task, no `team`;
  *   DocumentMismatchError (422, a ValidationError with `warnings`) when the run's document
  *   names do not match the active gold key's and the phase's `documentCheck` is "error";
@@ -117,10 +127,12 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
     "submission",
   );
   const { acknowledgeWarnings } = parseInput(uploadConfirmationSchema, { acknowledgeWarnings: input.acknowledgeWarnings }, "submission");
+  const { track: trackRef } = parseInput(uploadTrackSchema, { track: input.track }, "submission");
   if (meta.isBaseline && !(await canManageTask(viewer, phase.taskId, db))) {
     throw new ForbiddenError("Only the organizers of this task can submit baselines.");
   }
   if (!meta.isBaseline) assertPhaseOpen(phase, now);
+  const track = uploadTrack(await listTracks(phase.id, db), trackRef, meta.isBaseline);
   const existingTeam = meta.isBaseline
     ? await findSubmittingTeam(viewer.userId, meta.team, db)
     : await findTaskTeam(viewer.userId, phase.taskId, meta.team, db);
@@ -129,7 +141,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   // Pre-check without the lock: a team over its quota is refused before its file is read.
   // (A personal team still to be created has used nothing; limits are at least 1.)
   if (!meta.isBaseline && existingTeam) {
-    assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase), existingTeam.name, phase.name);
+    assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase, track), existingTeam.name, phase.name);
   }
   const { documents } = await readUpload(input.bytes, fileName);
   const check = await checkRunDocuments(documents, fileName, await activeGoldSource(phase.id, db));
@@ -137,14 +149,19 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   const stored = packFile(input.bytes);
   const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
 
+  const trackGone = () => ValidationError.field("track", `The track "${track?.name}" was deleted while the run was uploaded; choose another track.`);
   const id = await db.$transaction(async (tx) => {
     // Lock order: (task, user) before (team, phase), in every transaction that takes both.
     const recorded = meta.isBaseline ? false : await claimTaskTeam(tx, phase.taskId, viewer.userId, team);
     await lockKey(tx, `quota:${team.id}:${phase.id}`);
-    if (!meta.isBaseline) assertQuotaLeft(await quotaStatus(team.id, phase.id, now, tx, phase), team.name, phase.name);
+    // The track's limits as they are now (an organizer may have changed them meanwhile).
+    const current = track && (await tx.track.findUnique({ where: { id: track.id }, select: TRACK_SELECT }));
+    if (track && !current) throw trackGone();
+    if (!meta.isBaseline) assertQuotaLeft(await quotaStatus(team.id, phase.id, now, tx, phase, current), team.name, phase.name);
     const row = await tx.submission.create({
       data: {
         phaseId: phase.id,
+        trackId: track?.id ?? null,
         teamId: team.id,
         submitterId: viewer.userId,
         systemName: meta.systemName,
@@ -174,15 +191,25 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
         sha256: stored.sha256,
         size: stored.size,
         isBaseline: meta.isBaseline,
+        ...(track ? { trackId: track.id, track: track.name } : {}),
         ...(recorded ? { taskTeamRecorded: true } : {}),
         // Submitted despite document warnings (confirmed): how many documents did not match.
         ...(check && check.warnings.length > 0 ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
       },
     });
     return row.id;
+  }).catch((error: unknown) => {
+    // The track was deleted after the check above: the insert's foreign key refuses the run.
+    if (track && isForeignKeyViolation(error)) throw trackGone();
+    throw error;
   });
   await enqueueAfterCommit([id], `new submission ${id}`);
   return { id, status: "QUEUED", warnings: check?.warnings ?? [] };
+}
+
+/** True when `error` is Prisma's foreign-key violation (P2003). */
+function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2003";
 }
 
 /** One submission as a viewer sees it. Fields marked "team and organizers" are absent for others. */
@@ -198,6 +225,8 @@ export interface SubmissionView {
   team: { id: string; name: string };
   task: { id: string; slug: string; title: string; primaryMetric: string };
   phase: { id: string; name: string; displayTimeZone: string };
+  /** the track the run declared, or null (a phase without tracks; a baseline shown on every track's board) */
+  track: { id: string; name: string } | null;
   submittedAt: Date;
   startedAt: Date | null;
   scoredAt: Date | null;
@@ -260,6 +289,7 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
         omit: { gzip: true },
         include: {
           team: { select: { id: true, name: true } },
+          track: { select: { id: true, name: true } },
           submitter: { select: { id: true, name: true } },
           phase: { include: { task: { select: { id: true, slug: true, title: true, primaryMetric: true } } } },
           scores: { where: { variant: "" } },
@@ -286,6 +316,7 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
     team: s.team,
     task: s.phase.task,
     phase: { id: s.phase.id, name: s.phase.name, displayTimeZone: s.phase.displayTimeZone },
+    track: s.track,
     submittedAt: s.createdAt,
     startedAt: s.startedAt,
     scoredAt: s.scoredAt,
@@ -346,6 +377,8 @@ export interface SubmissionSummary {
   team: { id: string; name: string };
   submitter: { id: string; name: string };
   phase: { id: string; name: string };
+  /** the run's track, or null */
+  track: { id: string; name: string } | null;
   task: { slug: string; primaryMetric: string };
   submittedAt: Date;
   scoredAt: Date | null;
@@ -381,6 +414,7 @@ async function listSubmissions(where: Prisma.SubmissionWhereInput, limit: number
       errorMessage: true,
       team: { select: { id: true, name: true } },
       submitter: { select: { id: true, name: true } },
+      track: { select: { id: true, name: true } },
       phase: { select: { id: true, name: true, task: { select: { slug: true, primaryMetric: true } } } },
       scores: { where: { variant: "" }, select: { metric: true, f1: true } },
     },

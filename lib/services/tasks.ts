@@ -22,6 +22,7 @@ import type { ParticipantAnalysis } from "../generated/prisma/enums";
 import { GOLD_META_SELECT, goldMeta, type GoldKeyMeta } from "./gold";
 import { isPhaseOpen, loadPhase } from "./phases";
 import { evaluationColumns, taskEvaluationView, type TaskEvaluationView } from "./task-evaluation";
+import { TRACK_ORDER, TRACK_SELECT, type TrackView } from "./tracks";
 import type { DocumentCheck } from "../validations/task";
 
 /** A phase as a viewer sees it. */
@@ -41,6 +42,11 @@ export interface PhaseView {
   teamDocumentScores: boolean;
   /** missing or unknown documents in a run: "warn" (the submitter confirms) or "error" (the upload is refused) */
   documentCheck: DocumentCheck;
+  /**
+   * the phase's tracks in order (issue 10 §5; empty for a phase without tracks): a run declares
+   * one, each is ranked separately; a track with `dailyLimit` or `totalLimit` has its own quota
+   */
+  tracks: TrackView[];
   /** accepting submissions now */
   open: boolean;
   canViewLeaderboard: boolean;
@@ -235,8 +241,8 @@ export async function addOrganizer(actor: Viewer, taskId: string, email: string)
 }
 
 /**
- * A task as the viewer sees it: its fields, organizers (names), and per phase whether it is
- * open at `now`, whether the viewer can see its leaderboard, whether a gold key is active,
+ * A task as the viewer sees it: its fields, organizers (names), and per phase its tracks,
+ * whether it is open at `now`, whether the viewer can see its leaderboard, whether a gold key is active,
  * and, for organizers only, the active gold key's metadata (never its content).
  *
  * @param slug the task's slug
@@ -250,7 +256,10 @@ export async function getTaskForViewer(slug: string, viewer: Viewer, now: Date =
     where: { slug },
     include: {
       organizers: { orderBy: { createdAt: "asc" }, select: { user: { select: { id: true, name: true } } } },
-      phases: { orderBy: PHASE_ORDER, include: { goldKeys: { where: { active: true }, select: GOLD_META_SELECT } } },
+      phases: {
+        orderBy: PHASE_ORDER,
+        include: { goldKeys: { where: { active: true }, select: GOLD_META_SELECT }, tracks: { orderBy: TRACK_ORDER, select: TRACK_SELECT } },
+      },
     },
   });
   if (!task) throw new NotFoundError("No such task.");
@@ -296,4 +305,21 @@ export async function listTasksForViewer(_viewer: Viewer, now: Date = new Date()
     select: { id: true, slug: true, title: true, phases: { orderBy: PHASE_ORDER, select: { id: true, name: true, opensAt: true, closesAt: true } } },
   });
   return tasks.map((t) => ({ ...t, phases: t.phases.map((p) => ({ ...p, open: isPhaseOpen(p, now) })) }));
+}
+
+/**
+ * One phase as the viewer sees it (as on its task's page: `PhaseView`, with its tracks), with
+ * its task's id, slug and title.
+ *
+ * @param phaseId the phase id (a malformed id is a 404 like an unknown one)
+ * @param viewer the viewer (null = anonymous)
+ * @param now the time for `open` (default: now)
+ * @throws NotFoundError (404) when no phase has this id
+ */
+export async function getPhaseForViewer(phaseId: string, viewer: Viewer, now: Date = new Date()): Promise<{ task: { id: string; slug: string; title: string }; phase: PhaseView }> {
+  const { task } = await loadPhase(phaseId);
+  const view = await getTaskForViewer(task.slug, viewer, now);
+  const phase = view.phases.find((p) => p.id === phaseId.toLowerCase());
+  if (!phase) throw new NotFoundError("No such phase.");
+  return { task: { id: view.id, slug: view.slug, title: view.title }, phase };
 }

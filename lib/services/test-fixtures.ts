@@ -215,3 +215,19 @@ export function csvCells(line: string): string[] {
   out.push(cell);
   return out;
 }
+
+/** Creates a track of a phase directly (default: no limits of its own, position 0). */
+export async function makeTrack(
+  db: PrismaClient,
+  phaseId: string,
+  name: string,
+  options: { description?: string; dailyLimit?: number | null; totalLimit?: number | null; position?: number } = {},
+) {
+  return db.track.create({ data: { phaseId, name, ...options } });
+}
+
+/** Inserts a submission row (as {@link insertSubmission}) declared in a track (null: none). */
+export async function insertSubmissionInTrack(db: PrismaClient, fields: SubmissionFields, trackId: string | null) {
+  const row = await insertSubmission(db, fields);
+  return trackId === null ? row : db.submission.update({ where: { id: row.id }, data: { trackId } });
+}

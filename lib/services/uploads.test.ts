@@ -19,7 +19,7 @@ import { compareDocuments, DocumentMismatchError, type RunDocument } from "./upl
 import { runEvaluation } from "../evaluation";
 import { EVALUATION_PROFILES } from "../../scoring/presets";
 import { createTeam, setParticipantTeam, taskTeamOf } from "./teams";
-import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
+import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 const enqueue = vi.mocked(enqueueScoring);
@@ -650,5 +650,102 @@ describe("compareDocuments", () => {
       "… and 1 more response document is not in the gold key",
       'key document "k" is not in the run; it will be scored as empty',
     ]);
+  });
+});
+
+describe("tracks at upload", () => {
+  /** A phase with two tracks (`LLM` first) and the setup of {@link setup}. */
+  async function withTracks(phase: PhaseOverrides = {}, llmLimits: { dailyLimit?: number | null; totalLimit?: number | null } = {}) {
+    const s = await setup(phase);
+    const llm = await makeTrack(s.db, s.phase.id, "LLM", { position: 0, ...llmLimits });
+    const open = await makeTrack(s.db, s.phase.id, "unconstrained", { position: 1 });
+    return { ...s, llm, open };
+  }
+
+  it("a phase with tracks requires one (422 on track listing the choices; checked before the file; nothing stored, no quota used)", async () => {
+    const { db, participant, phase, team } = await withTracks({ dailyLimit: 5 });
+    const before = await quotaStatus(team.id, phase.id);
+    const missing = (await rejection(createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(BROKEN_FILE) })))) as ValidationError;
+    expect(missing.httpStatus).toBe(422);
+    expect(missing.formatErrors).toEqual([]);
+    expect(missing.fieldErrors).toEqual([{ path: "track", message: 'This phase has tracks: choose the run\'s track, one of "LLM", "unconstrained" (by name or id).' }]);
+    const unknown = (await rejection(createSubmission(submission(participant.viewer, phase.id, { track: "closed" })))) as ValidationError;
+    expect(unknown.fieldErrors[0].path).toBe("track");
+    expect(unknown.message).toContain('"LLM", "unconstrained"');
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+    expect(await quotaStatus(team.id, phase.id)).toEqual(before);
+    expect(await taskTeamOf(phase.taskId, participant.id)).toBeNull();
+  });
+
+  it("stores the run's track (by name or id), audits it, and the run's view and the lists show it", async () => {
+    const { db, participant, phase, llm, open } = await withTracks();
+    const byName = await createSubmission(submission(participant.viewer, phase.id, { track: "llm" }));
+    const byId = await createSubmission(submission(participant.viewer, phase.id, { track: open.id }));
+    expect((await db.submission.findUniqueOrThrow({ where: { id: byName.id } })).trackId).toBe(llm.id);
+    expect((await db.submission.findUniqueOrThrow({ where: { id: byId.id } })).trackId).toBe(open.id);
+    const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "submission.create", targetId: byName.id } });
+    expect(audit.data).toMatchObject({ trackId: llm.id, track: "LLM" });
+    expect((await getSubmissionForViewer(byName.id, participant.viewer)).track).toEqual({ id: llm.id, name: "LLM" });
+    const listed = await listSubmissionsForViewer(participant.viewer, phase.id);
+    expect(listed.map((r) => [r.id, r.track?.name])).toEqual([
+      [byId.id, "unconstrained"],
+      [byName.id, "LLM"],
+    ]);
+  });
+
+  it("baselines may leave the track out (stored without one) or name one", async () => {
+    const { db, organizer, phase, open } = await withTracks();
+    await makeTeam(db, "Org team", [organizer.id]);
+    const plain = await createSubmission(submission(organizer.viewer, phase.id, { isBaseline: true }));
+    const inTrack = await createSubmission(submission(organizer.viewer, phase.id, { isBaseline: true, track: "unconstrained" }));
+    expect((await db.submission.findUniqueOrThrow({ where: { id: plain.id } })).trackId).toBeNull();
+    expect((await db.submission.findUniqueOrThrow({ where: { id: inTrack.id } })).trackId).toBe(open.id);
+    expect((await getSubmissionForViewer(plain.id, organizer.viewer)).track).toBeNull();
+  });
+
+  it("a phase without tracks refuses a track (422 on track); without one the run is stored as before", async () => {
+    const { db, participant, phase } = await setup();
+    const error = (await rejection(createSubmission(submission(participant.viewer, phase.id, { track: "LLM" })))) as ValidationError;
+    expect(error.fieldErrors).toEqual([{ path: "track", message: "This phase has no tracks; leave out the track." }]);
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(0);
+    const { id } = await createSubmission(submission(participant.viewer, phase.id));
+    expect((await db.submission.findUniqueOrThrow({ where: { id } })).trackId).toBeNull();
+  });
+
+  it("a track with its own limits counts only its runs against them; the other tracks share the phase's limits", async () => {
+    const { participant, phase, team, llm } = await withTracks({ dailyLimit: 1 }, { dailyLimit: 2 });
+    // Two runs in LLM (its own limit of 2 a day), none of them counting against the phase's 1.
+    await createSubmission(submission(participant.viewer, phase.id, { track: "LLM" }));
+    await createSubmission(submission(participant.viewer, phase.id, { track: "LLM" }));
+    const llmFull = await rejection(createSubmission(submission(participant.viewer, phase.id, { track: "LLM" })));
+    expect(llmFull.httpStatus).toBe(429);
+    expect(llmFull.message).toContain('used its 2 submissions for today in the "LLM" track of the test phase');
+    expect(await quotaStatus(team.id, phase.id, new Date(), undefined, undefined, llm)).toMatchObject({
+      usedToday: 2,
+      remainingToday: 0,
+      track: { id: llm.id, name: "LLM" },
+    });
+    // The phase's shared quota is untouched by the LLM runs: one run in "unconstrained", then full.
+    expect(await quotaStatus(team.id, phase.id)).toMatchObject({ usedToday: 0, remainingToday: 1, track: null });
+    await createSubmission(submission(participant.viewer, phase.id, { track: "unconstrained" }));
+    const phaseFull = await rejection(createSubmission(submission(participant.viewer, phase.id, { track: "unconstrained" })));
+    expect(phaseFull.httpStatus).toBe(429);
+    expect(phaseFull.message).toContain("used its 1 submissions for today in the test phase");
+
+    const viewerQuota = await quotaForViewer(participant.viewer, phase.id);
+    expect(viewerQuota.quota).toMatchObject({ usedToday: 1, remainingToday: 0 });
+    expect(viewerQuota.tracks?.map((t) => [t.track.name, t.ownLimits, t.quota.usedToday, t.quota.dailyLimit])).toEqual([
+      ["LLM", true, 2, 2],
+      ["unconstrained", false, 1, 1],
+    ]);
+  });
+
+  it("without own limits on any track, the phase's limits count the runs of every track together", async () => {
+    const { participant, phase } = await withTracks({ totalLimit: 2 });
+    await createSubmission(submission(participant.viewer, phase.id, { track: "LLM" }));
+    await createSubmission(submission(participant.viewer, phase.id, { track: "unconstrained" }));
+    const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { track: "LLM" })));
+    expect(error.details).toEqual({ limit: "total" });
+    expect((await quotaForViewer(participant.viewer, phase.id)).tracks).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 /** Input schemas for submissions: the metadata sent with the file (form fields or API JSON). */
 import { z } from "zod";
+import { trackRefSchema } from "./track";
 
 /** An http(s) URL, or empty/absent (→ null). */
 const urlField = z
@@ -40,3 +41,10 @@ export const uploadConfirmationSchema = z.object({
     .nullish()
     .transform((v) => v === true || v === "true"),
 });
+
+/**
+ * The upload's track (`track`): a track id or name, trimmed; absent or empty is null. Required
+ * in a phase with tracks (baselines excepted) and refused in one without: the service checks
+ * it against the phase's tracks (`uploadTrack` of `lib/services/tracks.ts`).
+ */
+export const uploadTrackSchema = z.object({ track: trackRefSchema });

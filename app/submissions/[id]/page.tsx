@@ -31,7 +31,7 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
 }
 
 /**
- * One submission: a live status badge, its metadata (including the gold and scorer versions
+ * One submission: a live status badge, its metadata (its track, the gold and scorer versions
  * and the evaluation profile behind the scores), the full metric table, the scorer's warnings
  * (to everyone who may see the run), the error when it failed, and per-document
  * scores when the viewer may see them (else, for the run's team on a hidden phase, why
@@ -54,7 +54,7 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         <Breadcrumbs
           links={[
             { href: taskHref, label: s.task.title },
-            { href: boardHref, label: `${s.phase.name} leaderboard` },
+            { href: s.track ? `${boardHref}?track=${encodeURIComponent(s.track.id)}` : boardHref, label: `${s.phase.name} leaderboard${s.track ? `, ${s.track.name} track` : ""}` },
           ]}
         />
         <div className="flex flex-wrap items-center gap-3">
@@ -67,6 +67,12 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         </div>
         <p className="text-sm text-zinc-700">
           Team <span className="font-medium" data-testid="team-name">{s.team.name}</span>
+          {s.track && (
+            <>
+              {" "}
+              · {s.track.name} track
+            </>
+          )}
         </p>
       </header>
 
@@ -128,6 +134,16 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           </dd>
           <dt className="text-zinc-500">Phase</dt>
           <dd>{s.phase.name}</dd>
+          {s.track && (
+            <>
+              <dt className="text-zinc-500">Track</dt>
+              <dd data-testid="run-track">
+                <Link href={`${boardHref}?track=${encodeURIComponent(s.track.id)}`} className="underline">
+                  {s.track.name}
+                </Link>
+              </dd>
+            </>
+          )}
           <dt className="text-zinc-500">Team</dt>
           <dd>{s.team.name}</dd>
           {s.submitter && (

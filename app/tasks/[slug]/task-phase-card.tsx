@@ -1,4 +1,4 @@
-/** One phase on the task page: state, window, limits, rules (document check included) and the links the viewer may use. */
+/** One phase on the task page: state, window, limits, tracks, rules (document check included) and the links the viewer may use. */
 import Link from "next/link";
 import type { PhaseView } from "../../../lib/services/tasks";
 import { TaskPhaseBadge, phaseState } from "../../_components/task-phase-badge";
@@ -25,6 +25,35 @@ function limitsText(phase: Pick<PhaseView, "dailyLimit" | "totalLimit">): string
   return parts.length > 0 ? parts.join(" · ") : "no limit";
 }
 
+/** A track's own limits for the card ("3 runs per day · 10 in total"), or null when it shares the phase's. */
+function trackLimitsText(track: PhaseView["tracks"][number]): string | null {
+  const parts: string[] = [];
+  if (track.dailyLimit !== null) parts.push(`${track.dailyLimit} run${track.dailyLimit === 1 ? "" : "s"} per day`);
+  if (track.totalLimit !== null) parts.push(`${track.totalLimit} run${track.totalLimit === 1 ? "" : "s"} in total`);
+  return parts.length > 0 ? parts.join(" · ") : null;
+}
+
+/** The phase's tracks: name, description and own limits; each is ranked separately. */
+function PhaseTracks({ tracks }: { tracks: PhaseView["tracks"] }) {
+  return (
+    <div>
+      <p>Every run declares one; each track is ranked on its own board.</p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {tracks.map((t) => {
+          const limits = trackLimitsText(t);
+          return (
+            <li key={t.id} data-testid="phase-track">
+              <span className="font-medium text-zinc-900">{t.name}</span>
+              {t.description && <>: {t.description}</>}
+              {limits && <span className="text-zinc-600"> (its own limits per team: {limits})</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * A phase of a task as a card.
  *
@@ -48,7 +77,18 @@ export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { pha
       </div>
       <dl className="mt-3 grid grid-cols-[8.5rem_1fr] gap-y-1 text-sm">
         <dt className="text-zinc-500">Limits per team</dt>
-        <dd data-testid="phase-limits">{limitsText(phase)}</dd>
+        <dd data-testid="phase-limits">
+          {limitsText(phase)}
+          {phase.tracks.some((t) => trackLimitsText(t) !== null) && "; tracks with limits of their own count only their runs, against those"}
+        </dd>
+        {phase.tracks.length > 0 && (
+          <>
+            <dt className="text-zinc-500">Tracks</dt>
+            <dd data-testid="phase-tracks">
+              <PhaseTracks tracks={phase.tracks} />
+            </dd>
+          </>
+        )}
         <dt className="text-zinc-500">Leaderboard</dt>
         <dd>
           {VISIBILITY_TEXT[phase.leaderboardVisibility]}; ranks each team&apos;s {phase.selectionRule === "BEST" ? "best" : "latest"} scored run

@@ -7,6 +7,8 @@ import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../
 import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/services/task-evaluation";
 import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
 import { setParticipantTeam } from "../../../../lib/services/teams";
+import { addTrack, deleteTrack, moveTrack, updateTrack } from "../../../../lib/services/tracks";
+import { trackFormValues, type TrackFormValues } from "../../../../lib/validations/track";
 import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "../../../../lib/validations/task";
 import { runAction, type ActionFailure } from "../../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
@@ -241,5 +243,83 @@ export async function updateTaskEvaluationAction(previous: EvaluationSettingsSta
       return { attempt, values: evaluationFormValues(evaluation), status: "saved", changed, label: evaluation.label, requeued };
     },
     (failure) => ({ attempt, values, status: "error", ...failure }),
+  );
+}
+
+/** The track fields of a form (as typed; the service validates them). */
+function trackValuesFromForm(formData: FormData): TrackFormValues {
+  const raw = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  return { name: raw("name"), description: raw("description"), dailyLimit: raw("dailyLimit"), totalLimit: raw("totalLimit") };
+}
+
+/** State of the add-track form: the outcome of the last attempt, and the submitted values after an error. */
+export type AddTrackState = { attempt: number } & (
+  | { status: "idle" }
+  | { status: "added"; name: string }
+  | ({ status: "error"; values: TrackFormValues } & ActionFailure)
+);
+
+/**
+ * Adds a track to a phase (form fields `phaseId`, `name`, `description`, `dailyLimit`,
+ * `totalLimit`; empty limits: the phase's). `addTrack` checks that the viewer organizes the
+ * phase's task, validates the fields and audits it.
+ *
+ * @returns "added" with the track's name, or the error with field errors and the submitted values
+ */
+export async function addTrackAction(previous: AddTrackState, formData: FormData): Promise<AddTrackState> {
+  const attempt = previous.attempt + 1;
+  const values = trackValuesFromForm(formData);
+  return runAction<AddTrackState>(
+    "adding a track",
+    async (viewer) => {
+      const track = await addTrack(viewer, formString(formData, "phaseId"), values);
+      revalidateTaskPages();
+      return { attempt, status: "added", name: track.name };
+    },
+    (failure) => ({ attempt, status: "error", values, ...failure }),
+  );
+}
+
+/** State of one track's form: the values to show, and the outcome of the last action on it. */
+export type TrackState = {
+  attempt: number;
+  values: TrackFormValues;
+} & ({ status: "idle" } | { status: "saved"; message: string } | ({ status: "error" } & ActionFailure));
+
+/**
+ * One action on a track, chosen by the pressed button's `intent`: `save` (fields `name`,
+ * `description`, `dailyLimit`, `totalLimit`), `up` / `down` (its place in the phase's order)
+ * or `delete` (refused with the reason when runs declare the track). Form field `trackId`.
+ * The services check that the viewer organizes the task, validate and audit.
+ *
+ * @returns "saved" with the stored values and what happened, or the error (a refused delete's
+ *   reason as the message) with the submitted values
+ */
+export async function trackAction(previous: TrackState, formData: FormData): Promise<TrackState> {
+  const attempt = previous.attempt + 1;
+  const intent = formString(formData, "intent");
+  const trackId = formString(formData, "trackId");
+  const values = intent === "save" ? trackValuesFromForm(formData) : previous.values;
+  return runAction<TrackState>(
+    "changing a track",
+    async (viewer) => {
+      if (intent === "delete") {
+        await deleteTrack(viewer, trackId);
+        revalidateTaskPages();
+        return { attempt, values, status: "saved", message: `Track "${values.name}" deleted.` };
+      }
+      if (intent === "up" || intent === "down") {
+        await moveTrack(viewer, trackId, intent);
+        revalidateTaskPages();
+        return { attempt, values, status: "saved", message: `Track "${values.name}" moved ${intent}.` };
+      }
+      const track = await updateTrack(viewer, trackId, values);
+      revalidateTaskPages();
+      return { attempt, values: trackFormValues(track), status: "saved", message: "Track saved." };
+    },
+    (failure) => ({ attempt, values, status: "error", ...failure, message: failure.fieldErrors.track ?? failure.fieldErrors.trackIds ?? failure.message }),
   );
 }

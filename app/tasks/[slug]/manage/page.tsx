@@ -6,6 +6,7 @@ import { listSubmissionsForPhase } from "../../../../lib/services/submissions";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { evaluationChoices, evaluationFormValues } from "../../../../lib/services/task-evaluation";
 import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "../../../../lib/services/teams";
+import { listTracksForOrganizers } from "../../../../lib/services/tracks";
 import type { PhaseView } from "../../../../lib/services/tasks";
 import { uploadLimitBytes } from "../../../../lib/services/uploads";
 import { getUserById } from "../../../../lib/services/users";
@@ -23,6 +24,7 @@ import { GoldVersionsTable } from "./gold-versions-table";
 import { ParticipantTeamForm } from "./participant-team-form";
 import { PhaseSettingsForm } from "./phase-settings-form";
 import { PhaseSubmissionsTable } from "./phase-submissions-table";
+import { PhaseTracksForm } from "./tracks-form";
 
 type Params = { params: Promise<{ slug: string }> };
 
@@ -42,9 +44,13 @@ async function uploaderNames(ids: string[]): Promise<Map<string, string>> {
   return names;
 }
 
-/** One phase: settings, gold key upload and versions, submissions. */
+/** One phase: settings, tracks, gold key upload and versions, submissions. */
 async function PhaseSection({ phase, viewer, now, maxBytes, needsHeads }: { phase: PhaseView; viewer: Viewer; now: Date; maxBytes: number; needsHeads: boolean }) {
-  const [versions, submissions] = await Promise.all([listGoldVersions(viewer, phase.id), listSubmissionsForPhase(viewer, phase.id)]);
+  const [versions, submissions, tracks] = await Promise.all([
+    listGoldVersions(viewer, phase.id),
+    listSubmissionsForPhase(viewer, phase.id),
+    listTracksForOrganizers(viewer, phase.id),
+  ]);
   const uploaders = await uploaderNames(versions.map((v) => v.uploadedById));
   return (
     <section id={`phase-${phase.id}`} aria-label={`Phase ${phase.name}`} className="space-y-4 scroll-mt-6" data-testid="manage-phase">
@@ -62,8 +68,14 @@ async function PhaseSection({ phase, viewer, now, maxBytes, needsHeads }: { phas
       <Card title="Settings">
         <PhaseSettingsForm phaseId={phase.id} initial={phaseValuesFromPhase(phase)} />
       </Card>
+      <Card
+        title={`Tracks (${tracks.length})`}
+        description="Tracks (e.g. LLM and unconstrained) are ranked separately, each on its own board with the baselines as reference rows. Once a phase has tracks, every run must declare one. Runs count against the phase's limits, shared by all tracks, unless a track has limits of its own: then only its runs count, against those. A track with runs cannot be deleted."
+      >
+        <PhaseTracksForm phaseId={phase.id} tracks={tracks} />
+      </Card>
       <Card title={`Submissions (${submissions.length})`}>
-        <PhaseSubmissionsTable submissions={submissions} />
+        <PhaseSubmissionsTable submissions={submissions} withTracks={tracks.length > 0 || submissions.some((s) => s.track !== null)} />
       </Card>
     </section>
   );
@@ -109,7 +121,7 @@ function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues 
 
 /**
  * Managing a task (its organizers and site admins only; 404 for everyone else): per phase
- * the gold key (upload, versions), settings and submissions; the task's evaluation profile;
+ * the gold key (upload, versions), settings, tracks (add, edit, reorder, delete) and submissions; the task's evaluation profile;
  * the task's analysis settings;
  * the participants with the team each submits for (and a control to change it); and the
  * task's organizers.

@@ -10,11 +10,14 @@ const STATUS_STYLES: Record<SubmissionSummary["status"], string> = {
   FAILED: "text-red-700",
 };
 
-/** A table of submissions: team, system, status (error message on hover), submission time, gold version, and a link to each. */
-export function PhaseSubmissionsTable({ submissions }: { submissions: SubmissionSummary[] }) {
+/**
+ * A table of submissions: team, system, track (when `withTracks`), status (error message on
+ * hover), submission time, gold version, and a link to each.
+ */
+export function PhaseSubmissionsTable({ submissions, withTracks = false }: { submissions: SubmissionSummary[]; withTracks?: boolean }) {
   if (submissions.length === 0) return <p className="text-sm text-zinc-600">No submissions yet.</p>;
   return (
-    <Table label="Submissions" columns={["Team", "System", "Status", "Submitted", "Gold", { label: "Details", srOnly: true }]}>
+    <Table label="Submissions" columns={["Team", "System", ...(withTracks ? ["Track"] : []), "Status", "Submitted", "Gold", { label: "Details", srOnly: true }]}>
       {submissions.map((s) => (
         <tr key={s.id} data-testid="phase-submission-row">
           <td className="py-2 pr-4">{s.team.name}</td>
@@ -23,6 +26,7 @@ export function PhaseSubmissionsTable({ submissions }: { submissions: Submission
             {s.isBaseline && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">baseline</span>}
             {s.visibility !== "PUBLIC" && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">private</span>}
           </td>
+          {withTracks && <td className="py-2 pr-4">{s.track?.name ?? "—"}</td>}
           <td className={`py-2 pr-4 font-medium ${STATUS_STYLES[s.status]}`} title={s.errorMessage ?? undefined}>
             {s.status.toLowerCase()}
           </td>

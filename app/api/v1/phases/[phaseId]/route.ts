@@ -1,4 +1,14 @@
 /**
+ * `GET /api/v1/phases/{phaseId}`: one phase as the caller sees it on its task's page (anyone,
+ * anonymous callers included; gold metadata only for organizers). Answers 200 `{"task": {id,
+ * slug, title}, "phase": {id, name, opensAt, closesAt, displayTimeZone, dailyLimit, totalLimit,
+ * leaderboardVisibility, selectionRule, participantAnalysis, teamDocumentScores,
+ * documentCheck, tracks, open, canViewLeaderboard, hasGold, gold?}}`; `tracks` is the phase's
+ * tracks in order, `[{id, name, description, dailyLimit, totalLimit, position}]` (`[]` without
+ * tracks): an upload to a phase with tracks names one in its `track` field, and a track whose
+ * `dailyLimit` or `totalLimit` is set has its own per-team quota. 404 unknown phase, 401 bad
+ * token.
+ *
  * `PATCH /api/v1/phases/{phaseId}`: change a phase's settings (the task's organizers and
  * site admins).
  *
@@ -16,13 +26,21 @@
  * the run counts; `error`: such an upload is refused). Unknown fields are refused, the old
  * `allowParticipantAnalysis` too. Audited (`phase.update`).
  *
- * Answers 200 `{"phase": {...}}` with the updated settings. Errors: 401 anonymous or bad
+ * Answers 200 `{"phase": {...}}` with the updated settings and the phase's `tracks` (as in GET).
+ * Tracks are managed on the task's manage page. Errors: 401 anonymous or bad
  * token, 403 not an organizer, 404 unknown phase, 413/415/400 body problems, 422 bad fields.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../lib/http";
-import { updatePhase } from "../../../../../lib/services/tasks";
+import { getPhaseForViewer, updatePhase } from "../../../../../lib/services/tasks";
+import { listTracks } from "../../../../../lib/services/tracks";
 
 export const dynamic = "force-dynamic";
+
+/** The phase; see the file comment. */
+export const GET = apiRoute("GET /api/v1/phases/:phaseId", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+  const { phaseId } = await ctx.params;
+  return jsonResponse(await getPhaseForViewer(phaseId, await apiViewer(request)));
+});
 
 /** Updates the phase; see the file comment. */
 export const PATCH = apiRoute("PATCH /api/v1/phases/:phaseId", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
@@ -45,6 +63,7 @@ export const PATCH = apiRoute("PATCH /api/v1/phases/:phaseId", async (request: R
       participantAnalysis: phase.participantAnalysis,
       teamDocumentScores: phase.teamDocumentScores,
       documentCheck: phase.documentCheck,
+      tracks: await listTracks(phase.id),
     },
   });
 });

@@ -13,7 +13,8 @@
  * from (`{profile, label, primary, variants}`, see `lib/evaluation.ts` RunEvaluation; null
  * until scored) and `warnings` the scorer's warnings from the last scoring (`[{code, message,
  * file?, line?, document?}]`, e.g. `missing-document`, `response-only-document`; `[]` before
- * scoring), for everyone who may see the run. The team
+ * scoring), for everyone who may see the run; `track` the run's track (`{id, name}`, or null in
+ * a phase without tracks and for a baseline without one). The team
  * and the organizers also get `submitter`, `file`, `attempts` and `error` (when FAILED).
  * 404 when the submission does not exist or the caller may not see it; 401 for a bad token.
  */

@@ -1,6 +1,6 @@
 /**
- * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&variant=…&format=json|csv&all=1`: the
- * phase's leaderboard, the same table as the leaderboard page (`getLeaderboard`).
+ * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&variant=…&track=…&format=json|csv&all=1`:
+ * the phase's leaderboard, the same table as the leaderboard page (`getLeaderboard`).
  *
  * - `metric`: one of `LEADERBOARD_METRICS` (mentions, muc, bcub, ceafm, ceafe, lea, blanc, the
  *   optional mcf, mor and zero of tasks that compute them, conll; default: the task's primary
@@ -8,12 +8,19 @@
  * - `variant`: rank by one of the secondary variants of the task's evaluation profile (e.g.
  *   `partial`, `exact`, `singletons` for `crac`) instead of its primary setting; absent or
  *   empty = the primary setting; any other value is a 422 naming the allowed ids.
+ * - `track`: in a phase with tracks, the track whose board to return (its id or name; absent or
+ *   empty = the first track in the phase's order). A track's board ranks the runs declared in
+ *   it, with the baselines that have no track as reference rows; other tracks' runs are not on
+ *   it. An unknown track, or any track on a phase without tracks, is a 422 on `track` naming
+ *   the choices.
  * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule, applied
  *   to the ranked setting).
  * - `format=json` (default): `{task, phase, evaluation: {profile, label, variants: [{id,
- *   label}]}, metric, variant (id or null), allRuns, tiePolicy, generatedAt, rows: [{rank,
- *   value, team, systemName, submissionId, submittedAt, isBaseline, paperUrl, codeUrl,
- *   goldVersion, scorerVersion, metrics, variants}]}`, `metrics` (the primary setting) in the CLI
+ *   label}]}, metric, variant (id or null), tracks: [{id, name, description}] (the phase's, in
+ *   order; `[]` without tracks), track ({id, name, description} of this board, or null),
+ *   allRuns, tiePolicy, generatedAt, rows: [{rank, value, team, systemName, submissionId,
+ *   submittedAt, isBaseline, track ({id, name} or null), paperUrl, codeUrl, goldVersion,
+ *   scorerVersion, metrics, variants}]}`, `metrics` (the primary setting) in the CLI
  *   JSON shape, `variants` the same shape per variant id (`{}` for tasks without variants);
  *   `value` is the ranking metric's F1 in the ranked setting.
  * - `significance=1` (JSON only): adds `significance: {metric, samples, seed, level}` and to
@@ -25,8 +32,9 @@
  *   (it implies `significance=1`). Both need per-document scores, which are stored for the
  *   primary setting only: with `variant` they are a 422.
  * - `format=csv`: `leaderboardCsv` (columns in `LEADERBOARD_CSV_COLUMNS`, then one
- *   `<variantId>_conll_f1` per variant), `text/csv` with a `Content-Disposition` file name (the
- *   significance parameters are ignored).
+ *   `<variantId>_conll_f1` per variant, then `track`: the run's track name, empty for baselines
+ *   without one and in a phase without tracks), `text/csv` with a `Content-Disposition` file
+ *   name (the significance parameters are ignored).
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase, 422 bad parameter.
@@ -43,6 +51,7 @@ export const dynamic = "force-dynamic";
 const querySchema = z.object({
   metric: z.string().optional(),
   variant: z.string().optional(),
+  track: z.string().optional(),
   format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
   all: z.string().optional(),
   allRuns: z.string().optional(),
@@ -55,11 +64,12 @@ function isOn(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
 }
 
-/** A safe download name: `<task>-<phase>-<metric>[-<variant>][-all]-leaderboard.csv`, ASCII only. */
+/** A safe download name: `<task>-<phase>[-<track>]-<metric>[-<variant>][-all]-leaderboard.csv`, ASCII only. */
 function csvFileName(board: Leaderboard): string {
   const part = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
   const variant = board.variant === null ? "" : `-${part(board.variant)}`;
-  return `${part(board.task.slug)}-${part(board.phase.name)}-${board.metric}${variant}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
+  const track = board.track === null ? "" : `-${part(board.track.name)}`;
+  return `${part(board.task.slug)}-${part(board.phase.name)}${track}-${board.metric}${variant}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
 }
 
 /** The leaderboard as JSON or CSV; see the file comment. */
@@ -67,7 +77,7 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
   const query = parseQuery(request, querySchema);
-  const board = await getLeaderboard(phaseId, viewer, { metric: query.metric, variant: query.variant, allRuns: query.all ?? query.allRuns });
+  const board = await getLeaderboard(phaseId, viewer, { metric: query.metric, variant: query.variant, track: query.track, allRuns: query.all ?? query.allRuns });
   if (query.format === "csv") {
     return new Response(leaderboardCsv(board), {
       status: 200,

@@ -4,7 +4,9 @@
  * Auth: `Authorization: Bearer <token>` (scripts) or the session cookie (the web form).
  * Body: `multipart/form-data` with `file` (required), `systemName` (required) and optional
  * `description`, `paperUrl`, `codeUrl`, `team` (team id or name; needed only by users in
- * several teams), `acknowledgeWarnings` ("true" to submit despite document warnings).
+ * several teams), `track` (the run's track, by id or name: required when the phase has tracks,
+ * see `GET /api/v1/phases/{phaseId}`; refused when it has none), `acknowledgeWarnings` ("true"
+ * to submit despite document warnings).
  *
  * Document check: when the phase has an active gold key, the run's document names are
  * compared with the key's (as the scorer matches them). Each run document that matches no key
@@ -21,11 +23,13 @@
  * was not "true": `warnings`, `unmatched` and `missing` (counts) and `acknowledgeWith:
  * "acknowledgeWarnings=true"` (resend the same request with that field to submit anyway);
  * 413 body or file over UPLOAD_MAX_BYTES (refused from Content-Length before the body is
- * read); 415 not multipart; 422 bad fields (`fieldErrors`), an unreadable file (`errors:
+ * read); 415 not multipart; 422 bad fields (`fieldErrors`; a missing, unknown or unexpected
+ * `track` is a field error on `track` whose message lists the phase's tracks; it is checked
+ * before the file is read), an unreadable file (`errors:
  * [{file, line, column, expected, found, message}]`) or, on a phase whose document check is
  * "error", mismatching document names (`warnings`, `unmatched`, `missing`, and a field error
- * on `file`); 429 quota used up (message says when it resets); 403 a team the caller is not
- * in. Every refusal stores nothing and uses no quota.
+ * on `file`); 429 quota used up (message says when it resets; a track with limits of its own
+ * has its own quota, named in the message); 403 a team the caller is not in. Every refusal stores nothing and uses no quota.
  */
 import { loadEnv } from "../../../../../../lib/env";
 import { apiRoute, apiViewer, assertContentLength, formFile, formText, jsonResponse, MULTIPART_ALLOWANCE_BYTES, readMultipart, type RouteContext } from "../../../../../../lib/http";
@@ -62,6 +66,7 @@ export const POST = apiRoute("POST /api/v1/phases/:phaseId/submissions", async (
     paperUrl: formText(form, "paperUrl"),
     codeUrl: formText(form, "codeUrl"),
     team: formText(form, "team"),
+    track: formText(form, "track"),
     acknowledgeWarnings: formText(form, ACKNOWLEDGE_WARNINGS_FIELD),
   });
   return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });

@@ -11,6 +11,7 @@ import { getViewer } from "../../../../../../lib/session";
 import { boardColumns, CONLL_PARTS, isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardTable, rankingPhrase, settingInSentence } from "../../../../../_components/board-table";
+import { BoardTrackSwitch } from "../../../../../_components/board-track-switch";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
 import { metricHref } from "../../../../../_components/metric-link";
 import { Breadcrumbs, Notice, secondaryButton } from "../../../../../_components/ui";
@@ -35,6 +36,8 @@ interface BoardQuery {
   metric?: LeaderboardMetric;
   /** a variant id of the task's evaluation profile; absent = the primary setting */
   variant?: string;
+  /** a track id of the phase; absent = its first track (phases with tracks) */
+  track?: string;
   all: boolean;
   rp: boolean;
   ci: boolean;
@@ -45,6 +48,7 @@ function boardHref(base: string, q: BoardQuery): string {
   const params = new URLSearchParams();
   if (q.metric) params.set("metric", q.metric);
   if (q.variant) params.set("variant", q.variant);
+  if (q.track) params.set("track", q.track);
   if (q.all) params.set("all", "1");
   if (q.rp) params.set("rp", "1");
   if (q.ci) params.set("ci", "1");
@@ -77,28 +81,45 @@ const SELECTION_TEXT = {
 } as const;
 
 /**
- * The board for a URL's choices. A `variant` the task's evaluation profile does not have is
- * not an error page: the board is shown ranked by the primary setting, with the reason
- * (`variantError`). Other errors propagate (401/403/404 are handled by the page).
+ * The board for a URL's choices. A `variant` the task's evaluation profile does not have, or a
+ * `track` the phase does not have, is not an error page: the board is shown ranked by the
+ * primary setting, or for the phase's first track, with the reason (`variantError`,
+ * `trackError`). Other errors propagate (401/403/404 are handled by the page).
  */
 async function loadBoard(
   phaseId: string,
   viewer: Viewer,
-  options: { metric: LeaderboardMetric | null; variant: string | null; allRuns: boolean },
-): Promise<{ board: Leaderboard; variantError: string | null }> {
-  try {
-    return { board: await getLeaderboard(phaseId, viewer, options), variantError: null };
-  } catch (error) {
-    const problem = error instanceof ValidationError ? error.fieldErrors.find((f) => f.path === "variant") : undefined;
-    if (!problem) throw error;
-    return { board: await getLeaderboard(phaseId, viewer, { ...options, variant: null }), variantError: problem.message };
+  options: { metric: LeaderboardMetric | null; variant: string | null; track: string | null; allRuns: boolean },
+): Promise<{ board: Leaderboard; variantError: string | null; trackError: string | null }> {
+  let variantError: string | null = null;
+  let trackError: string | null = null;
+  let current = options;
+  // At most one retry per parameter: each failure drops the parameter it names.
+  for (;;) {
+    try {
+      return { board: await getLeaderboard(phaseId, viewer, current), variantError, trackError };
+    } catch (error) {
+      const fields = error instanceof ValidationError ? error.fieldErrors : [];
+      const variant = fields.find((f) => f.path === "variant");
+      const track = fields.find((f) => f.path === "track");
+      if (variant && current.variant !== null) {
+        variantError = variant.message;
+        current = { ...current, variant: null };
+      } else if (track && current.track !== null) {
+        trackError = track.message;
+        current = { ...current, track: null };
+      } else {
+        throw error;
+      }
+    }
   }
 }
 
 /**
  * A phase's leaderboard: `?metric=` picks the ranking metric (default: the task's primary
  * metric), `?variant=` ranks by a secondary variant of the task's evaluation profile (default:
- * its primary setting), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
+ * its primary setting), `?track=` shows one track's board in a phase with tracks (default: its
+ * first track; a track switch links the others), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
  * precision. Visibility is enforced by `getLeaderboard` (401/403 become a message here,
  * unknown phases a 404).
  */
@@ -108,9 +129,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const rawMetric = first(sp.metric);
   const badMetric = rawMetric !== undefined && rawMetric !== "" && !isLeaderboardMetric(rawMetric);
   const rawVariant = first(sp.variant);
+  const rawTrack = first(sp.track);
   const query: BoardQuery = {
     metric: rawMetric && isLeaderboardMetric(rawMetric) ? rawMetric : undefined,
     variant: rawVariant || undefined,
+    track: rawTrack || undefined,
     all: flag(first(sp.all)),
     rp: flag(first(sp.rp)),
     ci: flag(first(sp.ci)),
@@ -119,8 +142,14 @@ export default async function LeaderboardPage({ params, searchParams }: { params
 
   let board: Leaderboard;
   let variantError: string | null;
+  let trackError: string | null;
   try {
-    ({ board, variantError } = await loadBoard(phaseId, await getViewer(), { metric: query.metric ?? null, variant: query.variant ?? null, allRuns: query.all }));
+    ({ board, variantError, trackError } = await loadBoard(phaseId, await getViewer(), {
+      metric: query.metric ?? null,
+      variant: query.variant ?? null,
+      track: query.track ?? null,
+      allRuns: query.all,
+    }));
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
@@ -139,9 +168,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const rankedBy = rankingPhrase(metric, variants.length === 0 ? null : (rankedVariant?.label ?? "primary"));
   const apiQuery = new URLSearchParams({ metric });
   if (board.variant !== null) apiQuery.set("variant", board.variant);
+  if (board.track !== null) apiQuery.set("track", board.track.id);
   if (board.allRuns) apiQuery.set("allRuns", "1");
   const api = `/api/v1/phases/${encodeURIComponent(board.phase.id)}/leaderboard`;
-  const state = { metric: query.metric, variant: board.variant ?? undefined, all: board.allRuns, rp: query.rp, ci: query.ci };
+  // The shown track is kept in every link (also the default one: links stay valid when the order changes).
+  const state = { metric: query.metric, variant: board.variant ?? undefined, track: board.track?.id, all: board.allRuns, rp: query.rp, ci: query.ci };
   // The charts show the first 8 runs of the board (8 distinct colours), in the ranked setting.
   const settingScores = (r: Leaderboard["rows"][number]): MetricsJson => (board.variant === null ? r.scores : (r.variants[board.variant] ?? {}));
   const chartRuns = board.rows
@@ -171,7 +202,20 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     <div className="space-y-6">
       <header className="space-y-1">
         <Breadcrumbs links={[{ href: taskHref, label: board.task.title }]} />
-        <h1 className="text-2xl font-semibold tracking-tight">Leaderboard: {board.phase.name} phase</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          Leaderboard: {board.phase.name} phase
+          {board.track && (
+            <>
+              , <span data-testid="board-track">{board.track.name}</span> track
+            </>
+          )}
+        </h1>
+        {board.track && (
+          <p className="text-sm text-zinc-700" data-testid="board-track-note">
+            {board.track.description && <>{board.track.description} </>}Each track is ranked separately: this board ranks the runs of the{" "}
+            {board.track.name} track, with the baselines as reference rows.
+          </p>
+        )}
         <p className="text-sm text-zinc-700">
           Ranked by <span className="font-medium" data-testid="ranked-by">{rankedBy}</span>
           {metric === board.task.primaryMetric && board.variant === null && " (the task's primary metric)"}.{" "}
@@ -196,6 +240,12 @@ export default async function LeaderboardPage({ params, searchParams }: { params
         </Notice>
       )}
 
+      {trackError && (
+        <Notice kind="error">
+          “{rawTrack}” is not a track of this phase: choose one of {listOf(board.tracks.map((t) => t.name))}. Showing the {board.track?.name} track.
+        </Notice>
+      )}
+
       {variantError && (
         <Notice kind="error">
           “{rawVariant}” is not an evaluation setting of this task:{" "}
@@ -205,6 +255,9 @@ export default async function LeaderboardPage({ params, searchParams }: { params
       )}
 
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm">
+        {board.track && board.tracks.length > 0 && (
+          <BoardTrackSwitch tracks={board.tracks} current={board.track.id} href={(track) => boardHref(base, { ...state, track })} />
+        )}
         <Form action={base} className="flex flex-wrap items-end gap-2" aria-label={variants.length > 0 ? "Ranking metric and setting" : "Ranking metric"}>
           <div className="space-y-1">
             <label htmlFor="board-metric" className="block text-sm font-medium text-zinc-800">
@@ -226,6 +279,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
               />
             </div>
           )}
+          {board.track && <input type="hidden" name="track" value={board.track.id} />}
           {board.allRuns && <input type="hidden" name="all" value="1" />}
           {query.rp && <input type="hidden" name="rp" value="1" />}
           <button type="submit" className={secondaryButton}>
@@ -264,7 +318,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
 
       {board.rows.length === 0 ? (
         <p className="text-sm text-zinc-600" data-testid="board-empty">
-          No scored runs yet in this phase.{" "}
+          {board.track ? `No scored runs yet in the ${board.track.name} track.` : "No scored runs yet in this phase."}{" "}
           <Link href={submitHref} className="underline">
             Submit a run
           </Link>
@@ -281,6 +335,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
             variants={variants}
             rankedVariant={board.variant}
             variantHref={(variant) => boardHref(base, { ...state, metric: "conll", variant })}
+            trackName={board.track?.name ?? null}
           />
           <section aria-labelledby="significance" className="space-y-1 text-sm text-zinc-600">
             <h2 id="significance" className="font-medium text-zinc-800">

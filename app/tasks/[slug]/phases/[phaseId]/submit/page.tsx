@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isDomainError } from "../../../../../../lib/errors";
-import { quotaForViewer, type QuotaStatus } from "../../../../../../lib/services/quota";
+import { quotaForViewer, type QuotaStatus, type TrackQuota } from "../../../../../../lib/services/quota";
+import type { TrackView } from "../../../../../../lib/services/tracks";
 import { listSubmissionsForViewer, type SubmissionSummary } from "../../../../../../lib/services/submissions";
 import type { Viewer } from "../../../../../../lib/session";
 import { formatUtc } from "../../../../../../lib/validations/time";
@@ -20,7 +21,8 @@ export const metadata: Metadata = { title: "Submit a run" };
 
 /**
  * Submit page of a phase: the window, the team's quota (runs left today and in total, and
- * when the daily count resets), which team submits (fixed once the viewer has a run in the
+ * when the daily count resets; per track when a track has limits of its own), the phase's
+ * tracks (the form requires one when there are any), which team submits (fixed once the viewer has a run in the
  * task: no other team is offered), and the upload form (closed phases explain why instead). Anonymous visitors get a link to sign in. 404 for an unknown task, or
  * a phase that is not the task's.
  */
@@ -73,22 +75,39 @@ export default async function SubmitPage({ params }: { params: Params }) {
           </span>
         </Notice>
       ) : (
-        <SubmitSection phaseId={phase.id} phaseName={phase.name} hasGold={phase.hasGold} viewer={viewer} />
+        <SubmitSection phaseId={phase.id} phaseName={phase.name} hasGold={phase.hasGold} tracks={phase.tracks} viewer={viewer} />
       )}
 
-      {viewer && <YourRuns viewer={viewer} phaseId={phase.id} />}
+      {viewer && <YourRuns viewer={viewer} phaseId={phase.id} withTracks={phase.tracks.length > 0} />}
     </div>
   );
 }
 
-/** Quota box, team line or chooser, and the upload form, for a signed-in viewer of an open phase. */
-async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId: string; phaseName: string; hasGold: boolean; viewer: Viewer }) {
+/** Quota box, team line or chooser, the phase's tracks, and the upload form, for a signed-in viewer of an open phase. */
+async function SubmitSection({
+  phaseId,
+  phaseName,
+  hasGold,
+  tracks,
+  viewer,
+}: {
+  phaseId: string;
+  phaseName: string;
+  hasGold: boolean;
+  tracks: TrackView[];
+  viewer: Viewer;
+}) {
   const q = await quotaForViewer(viewer, phaseId);
-  let quotas: { team: string | null; quota: QuotaStatus }[];
+  let quotas: { team: string | null; quota: QuotaStatus; tracks: TrackQuota[] | null }[];
   if (q.mustChooseTeam) {
-    quotas = await Promise.all(q.teams.map(async (t) => ({ team: t.name, quota: (await quotaForViewer(viewer, phaseId, t.id)).quota! })));
+    quotas = await Promise.all(
+      q.teams.map(async (t) => {
+        const own = await quotaForViewer(viewer, phaseId, t.id);
+        return { team: t.name, quota: own.quota!, tracks: own.tracks };
+      }),
+    );
   } else {
-    quotas = [{ team: q.team?.name ?? null, quota: q.quota! }];
+    quotas = [{ team: q.team?.name ?? null, quota: q.quota!, tracks: q.tracks }];
   }
   const resetsAt = quotas[0]?.quota.resetsAt ?? new Date();
   return (
@@ -119,7 +138,8 @@ async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId:
             <Notice kind="info">The organizers have not uploaded the gold key yet: runs are accepted and will be scored once it is there.</Notice>
           </div>
         )}
-        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} />
+        {tracks.length > 0 && <SubmitTracks tracks={tracks} />}
+        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} tracks={tracks} />
       </Card>
       <div>
         <RunQuotaBox quotas={quotas} resetsAt={resetsAt} />
@@ -128,8 +148,25 @@ async function SubmitSection({ phaseId, phaseName, hasGold, viewer }: { phaseId:
   );
 }
 
-/** The viewer's teams' runs in this phase, newest first (links to their pages). */
-async function YourRuns({ viewer, phaseId }: { viewer: Viewer; phaseId: string }) {
+/** The phase's tracks with their descriptions: every run declares one, and each is ranked on its own. */
+function SubmitTracks({ tracks }: { tracks: TrackView[] }) {
+  return (
+    <div className="mb-4 text-sm text-zinc-700" data-testid="submit-tracks">
+      <p>This phase has {tracks.length} tracks, each ranked on its own board; choose the one your run is in.</p>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        {tracks.map((t) => (
+          <div key={t.id} className="contents">
+            <dt className="font-medium text-zinc-900">{t.name}</dt>
+            <dd>{t.description || "—"}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+/** The viewer's teams' runs in this phase, newest first (links to their pages), with their tracks when the phase has tracks. */
+async function YourRuns({ viewer, phaseId, withTracks }: { viewer: Viewer; phaseId: string; withTracks: boolean }) {
   let runs: SubmissionSummary[];
   try {
     runs = await listSubmissionsForViewer(viewer, phaseId, 20);
@@ -140,7 +177,10 @@ async function YourRuns({ viewer, phaseId }: { viewer: Viewer; phaseId: string }
   if (runs.length === 0) return null;
   return (
     <Card title="Your recent runs in this phase">
-      <Table caption="Your teams' runs in this phase, newest first" columns={["System", "Team", "Submitted", "Status", "Primary F1"]}>
+      <Table
+        caption="Your teams' runs in this phase, newest first"
+        columns={["System", "Team", ...(withTracks ? ["Track"] : []), "Submitted", "Status", "Primary F1"]}
+      >
         {runs.map((r) => (
           <tr key={r.id}>
             <td className="py-2 pr-4">
@@ -149,6 +189,7 @@ async function YourRuns({ viewer, phaseId }: { viewer: Viewer; phaseId: string }
               </Link>
             </td>
             <td className="py-2 pr-4">{r.team.name}</td>
+            {withTracks && <td className="py-2 pr-4">{r.track?.name ?? "—"}</td>}
             <td className="py-2 pr-4 text-zinc-600">
               <UtcTime date={r.submittedAt} />
             </td>
