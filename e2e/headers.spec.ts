@@ -116,6 +116,7 @@ let scenario: Scenario<"organizer" | "participant">;
 let phaseId: string;
 let boardPath: string;
 let managePath: string;
+let runPath = "";
 
 test.describe.serial("security headers", () => {
   test.beforeAll(async () => {
@@ -132,6 +133,7 @@ test.describe.serial("security headers", () => {
     const token = scenario.users.participant.token!;
     const id = await postRun(api, phaseId, token, SMALL_RESPONSE, "headers-system");
     await waitScored(api, id, token);
+    runPath = `/submissions/${id}`;
     await api.dispose();
   });
 
@@ -217,6 +219,11 @@ test.describe.serial("security headers", () => {
     await visit(managePath);
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Manage");
     await expectNoViolation("the manage page");
+
+    // A run's page (the organizer's view), with its per-document table: a client component.
+    await visit(runPath);
+    await expect(page.getByTestId("run-status")).toHaveText("SCORED");
+    await expectNoViolation("the run page");
 
     // The not-found page of a malformed path renders and hydrates too.
     await visit("/tasks/%00", 404);

@@ -76,20 +76,4 @@ export const trackRefSchema = z
   .nullish()
   .transform((s) => (s ? s : null));
 
-/** What a track's form shows: its fields as text (limits "" for none). */
-export interface TrackFormValues {
-  name: string;
-  description: string;
-  dailyLimit: string;
-  totalLimit: string;
-}
-
-/** The form values of a stored track (limits as digits, "" for none). */
-export function trackFormValues(track: { name: string; description: string; dailyLimit: number | null; totalLimit: number | null }): TrackFormValues {
-  return {
-    name: track.name,
-    description: track.description,
-    dailyLimit: track.dailyLimit === null ? "" : String(track.dailyLimit),
-    totalLimit: track.totalLimit === null ? "" : String(track.totalLimit),
-  };
-}
+export { trackFormValues, type TrackFormValues } from "./track-form";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { trackFormValues, type TrackFormValues } from "../../../../lib/validations/track";
+import { trackFormValues, type TrackFormValues } from "../../../../lib/validations/track-form";
 import { Field, Notice, primaryButton, secondaryButton } from "../../../_components/ui";
 import { addTrackAction, trackAction, type AddTrackState, type TrackState } from "./actions";
 
