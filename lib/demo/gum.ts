@@ -16,12 +16,9 @@
  * the checkout when it exists; else a download from the GUM repository at the pinned commit
  * (to regenerate the shipped copy). Every file's sha256 (of the uncompressed text) is checked.
  */
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { gunzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { downloader, readPinnedFiles, type PinnedFile } from "./pinned";
+import { pinnedSource, readPinnedFiles, type PinnedFile, type PinnedSource } from "./pinned";
 
 /** The GUM commit the demo files are pinned to (2025-05-12, the GUM v11 line). */
 export const GUM_COMMIT = "72ce5ac14978a324c2fd18d49484e65292cbe316";
@@ -104,7 +101,7 @@ export function sharedGumDir(): string {
 }
 
 /** Where the GUM files were found. */
-export type GumSource = "shipped copy" | "shared data" | "download";
+export type GumSource = Exclude<PinnedSource, "DEMO_DATA_DIR">;
 
 /** The demo's files with their document and genre. */
 export interface GumDemoData {
@@ -126,24 +123,9 @@ export interface GumDemoData {
 export async function loadGumDemo(options: { shippedDir?: string; sharedDir?: string; fetch?: typeof fetch } = {}): Promise<GumDemoData> {
   const shipped = options.shippedDir ?? shippedGumDir();
   const shared = options.sharedDir ?? sharedGumDir();
-  let source: GumSource;
-  let location: string;
-  let read: (name: string) => Promise<Buffer>;
-  if (existsSync(shipped)) {
-    source = "shipped copy";
-    location = shipped;
-    read = async (name) => gunzipSync(await readFile(path.join(shipped, `${name}.gz`)));
-  } else if (existsSync(shared)) {
-    source = "shared data";
-    location = shared;
-    read = (name) => readFile(path.join(shared, name));
-  } else {
-    source = "download";
-    location = gumUrl("");
-    read = downloader(gumUrl, options.fetch ?? fetch);
-  }
+  const { source, location, read } = pinnedSource({ shipped, shared, urlOf: gumUrl, get: options.fetch ?? fetch });
   const files = await readPinnedFiles(GUM_DEMO_FILES, source, location, read);
-  return { source, location, files: files.map((f, i) => ({ ...GUM_DEMO_FILES[i], bytes: f.bytes })) };
+  return { source: source as GumSource, location, files: files.map((f, i) => ({ ...GUM_DEMO_FILES[i], bytes: f.bytes })) };
 }
 
 /**

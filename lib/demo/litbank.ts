@@ -9,12 +9,9 @@
  * pinned commit (to regenerate the shipped copy). Every file's sha256 (of the uncompressed
  * text) is checked in every case, so every machine gets exactly the same task.
  */
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { gunzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { downloader, readPinnedFiles } from "./pinned";
+import { pinnedSource, readPinnedFiles, type PinnedSource } from "./pinned";
 
 /** The LitBank commit the demo files are pinned to. */
 export const LITBANK_COMMIT = "3e50db0ffc033d7ccbb94f4d88f6b99210328ed8";
@@ -47,7 +44,7 @@ export function litbankUrl(name: string): string {
 }
 
 /** Where the files were found. */
-export type DemoSource = "DEMO_DATA_DIR" | "shipped copy" | "shared data" | "download";
+export type DemoSource = PinnedSource;
 
 export interface DemoFiles {
   source: DemoSource;
@@ -86,26 +83,7 @@ export async function loadLitbankDemo(
   const dataDir = options.dataDir ?? process.env.DEMO_DATA_DIR;
   const shipped = options.shippedDir ?? shippedDemoDir();
   const shared = options.sharedDir ?? sharedDemoDir();
-  let source: DemoSource;
-  let location: string;
-  let read: (name: string) => Promise<Buffer>;
-  if (dataDir) {
-    source = "DEMO_DATA_DIR";
-    location = dataDir;
-    read = (name) => readFile(path.join(dataDir, name));
-  } else if (existsSync(shipped)) {
-    source = "shipped copy";
-    location = shipped;
-    read = async (name) => gunzipSync(await readFile(path.join(shipped, `${name}.gz`)));
-  } else if (existsSync(shared)) {
-    source = "shared data";
-    location = shared;
-    read = (name) => readFile(path.join(shared, name));
-  } else {
-    source = "download";
-    location = litbankUrl("");
-    read = downloader(litbankUrl, options.fetch ?? fetch);
-  }
+  const { source, location, read } = pinnedSource({ dataDir, shipped, shared, urlOf: litbankUrl, get: options.fetch ?? fetch });
   const files = await readPinnedFiles(LITBANK_DEMO_FILES, source, location, read);
   return { source, location, files };
 }

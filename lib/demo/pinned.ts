@@ -3,6 +3,10 @@
  * (of the uncompressed text) checked against the pinned value, so every machine loads exactly
  * the same demo data whichever source it came from. Shared by the LitBank and GUM demos.
  */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { sha256Hex } from "../storage";
 
 /** A pinned file: its name and the sha256 (hex) of its uncompressed bytes. */
@@ -53,4 +57,31 @@ export function downloader(urlOf: (name: string) => string, get: typeof fetch): 
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return Buffer.from(await response.arrayBuffer());
   };
+}
+
+/** Where demo files come from, in the order they are tried. */
+export type PinnedSource = "DEMO_DATA_DIR" | "shipped copy" | "shared data" | "download";
+
+/**
+ * The first available source of a demo's files: an explicit folder (`dataDir`, plain files),
+ * the copy shipped in the repository (`shipped`, `NAME.gz` files), the shared data folder
+ * (`shared`, plain files), else a download (`urlOf(name)` with `get`).
+ *
+ * @returns the source's name, its location (folder or URL prefix) and a reader of a file's
+ *   uncompressed bytes by name, for `readPinnedFiles`
+ */
+export function pinnedSource(options: {
+  dataDir?: string;
+  shipped: string;
+  shared: string;
+  urlOf: (name: string) => string;
+  get: typeof fetch;
+}): { source: PinnedSource; location: string; read: (name: string) => Promise<Buffer> } {
+  const { dataDir, shipped, shared } = options;
+  if (dataDir) return { source: "DEMO_DATA_DIR", location: dataDir, read: (name) => readFile(path.join(dataDir, name)) };
+  if (existsSync(shipped)) {
+    return { source: "shipped copy", location: shipped, read: async (name) => gunzipSync(await readFile(path.join(shipped, `${name}.gz`))) };
+  }
+  if (existsSync(shared)) return { source: "shared data", location: shared, read: (name) => readFile(path.join(shared, name)) };
+  return { source: "download", location: options.urlOf(""), read: downloader(options.urlOf, options.get) };
 }
