@@ -18,6 +18,7 @@ import { canViewErrorAnalysis, submissionAccess, type Viewer } from "../permissi
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "./db";
 import { taskEvaluationProfile } from "../evaluation";
+import { RecentlyUsed } from "../recently-used";
 import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "./scores";
 import {
   analyzeDocumentErrors,
@@ -208,9 +209,8 @@ function errorCounts(json: unknown): ErrorCounts {
   return Object.fromEntries(ERROR_KINDS.map((k) => [k, typeof source[k] === "number" ? source[k] : 0])) as ErrorCounts;
 }
 
-/** Parsed stored files by sha256 (most recently used last); a few corpora at most. */
-const parsed = new Map<string, Corpus>();
-const PARSED_CACHE_SIZE = 4;
+/** Parsed stored files by sha256; a few corpora at most. */
+const parsed = new RecentlyUsed<string, Corpus>(4);
 
 /**
  * A stored file (gzip, checked against its sha256) parsed with the upload limits. Stored
@@ -218,13 +218,8 @@ const PARSED_CACHE_SIZE = 4;
  */
 function parseStored(stored: { fileName: string; sha256: string; gzip: Uint8Array }): Corpus {
   const hit = parsed.get(stored.sha256);
-  if (hit) {
-    parsed.delete(stored.sha256);
-    parsed.set(stored.sha256, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const corpus = readCorpus(unpackFile(stored.gzip, stored.sha256), stored.fileName, { limits: DEFAULT_LIMITS });
   parsed.set(stored.sha256, corpus);
-  while (parsed.size > PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
   return corpus;
 }

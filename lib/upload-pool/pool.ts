@@ -48,7 +48,7 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { loadEnv, type Env } from "../env";
 import type { CheckInput, CheckOutcome } from "./thread";
-import { RecentlyUsed } from "./recently-used";
+import { RecentlyUsed } from "../recently-used";
 import { warnIfThreadCapsOverridden } from "../thread-limits";
 
 /** Settings of an {@link UploadPool}. */

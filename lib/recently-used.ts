@@ -2,7 +2,8 @@
  * A small map that keeps at most `capacity` entries, dropping the least recently used one
  * when a new key would go over (JavaScript's `Map` keeps insertion order; a read moves the
  * entry to the end). For in-memory caches of immutable values, e.g. the document ids of a
- * gold key version by its sha256 (`pool.ts`).
+ * gold key version by its sha256 (`upload-pool/pool.ts`), or parsed stored
+ * files (`services/analysis.ts`).
  */
 export class RecentlyUsed<K, V> {
   private readonly entries = new Map<K, V>();
