@@ -100,8 +100,8 @@ test.describe.serial("leaderboard", () => {
     await expect(second.getByTestId("not-significant")).toHaveCount(1);
     await expect(page.getByTestId("board-row").first().getByTestId("not-significant")).toHaveCount(0);
     await expect(page.getByTestId("tie-policy")).toContainText("share a rank");
-    await expect(page.getByRole("link", { name: "CSV" })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll&format=csv`);
-    await expect(page.getByRole("link", { name: "JSON" })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll`);
+    await expect(page.getByRole("link", { name: "CSV", exact: true })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll&format=csv`);
+    await expect(page.getByRole("link", { name: "JSON", exact: true })).toHaveAttribute("href", `/api/v1/phases/${phaseId}/leaderboard?metric=conll`);
     // Exact numbers, with the exact value on hover.
     const first = page.getByTestId("board-row").first();
     await expect(first.getByTestId("cell-muc-f1")).toHaveText(pct(f1("C", "muc")));
