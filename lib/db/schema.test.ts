@@ -18,7 +18,7 @@ import { diffShapes, type DbShape } from "./shape";
 const SCHEMA_TEXT = readFileSync(fileURLToPath(new URL("../../prisma/schema.prisma", import.meta.url)), "utf8");
 
 /** Indexes the migrations add on purpose that Prisma cannot declare. */
-const DB_ONLY_INDEXES = ["gold_keys_one_active_per_phase"];
+const DB_ONLY_INDEXES = ["gold_keys_one_active_per_dataset"];
 
 const sha = (c: string) => c.repeat(64);
 
@@ -28,7 +28,7 @@ let live: DbShape;
 
 beforeAll(async () => {
   server = await startTemporaryPostgres();
-  expect(await migrate(server.connectionString)).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks"]);
+  expect(await migrate(server.connectionString)).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets"]);
   db = new pg.Client({ connectionString: server.connectionString });
   await db.connect();
   live = await readCatalog(db, { ignoreTables: [MIGRATIONS_TABLE] });
@@ -44,7 +44,7 @@ describe("migrations vs schema.prisma", () => {
     const expected = shapeFromPrismaSchema(SCHEMA_TEXT);
     expect(diffShapes(expected, live, DB_ONLY_INDEXES)).toEqual([]);
     // Guard against a vacuous pass.
-    expect(Object.keys(expected.tables)).toHaveLength(16);
+    expect(Object.keys(expected.tables)).toHaveLength(19);
     expect(expected.tables.scores.indexes).toEqual(["phase_id,variant,metric,f1 DESC"]);
   });
 
@@ -63,7 +63,7 @@ describe("migrations vs schema.prisma", () => {
     const edited = SCHEMA_TEXT.replace('@default("conll")', '@default("muc")')
       .replace("systemName    String ", "systemName    String?")
       .replace("  @@index([status])\n", "")
-      .replace("onDelete: SetNull", "onDelete: Cascade");
+      .replace("references: [id], onDelete: SetNull)\n\n  @@index([targetType", "references: [id], onDelete: Cascade)\n\n  @@index([targetType");
     expect(diffShapes(shapeFromPrismaSchema(edited), live, DB_ONLY_INDEXES).sort()).toEqual([
       "audit_events: foreign key (actor_id) -> users(id) ON DELETE CASCADE ON UPDATE CASCADE in schema.prisma, not in the database",
       "audit_events: foreign key (actor_id) -> users(id) ON DELETE SET NULL ON UPDATE CASCADE in the database, not in schema.prisma",
@@ -79,7 +79,7 @@ describe("migrations vs schema.prisma", () => {
     const url = new URL(server.connectionString);
     url.pathname = "/race";
     const runs = await Promise.all([migrate(url.href), migrate(url.href), migrate(url.href)]);
-    expect(runs.flat()).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks"]);
+    expect(runs.flat()).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets"]);
   });
 });
 
@@ -116,12 +116,16 @@ describe("Prisma client round trip", () => {
     expect(phase.closesAt.toISOString()).toBe("2026-02-01T12:00:00.000Z");
 
     const gzip = new Uint8Array([0x1f, 0x8b, 1, 2, 3]);
+    const dataset = await prisma.dataset.create({ data: { phaseId: phase.id, name: "en_gum", language: "en", fileName: "en_gum-corefud-test.conllu", format: "conllu" } });
+    expect(dataset).toMatchObject({ position: 0 });
     await prisma.goldKey.create({
-      data: { phaseId: phase.id, version: 1, fileName: "key.conll", sha256: sha("a"), gzip, size: 10, documentCount: 2, uploadedById: user.id, active: true },
+      data: { phaseId: phase.id, datasetId: dataset.id, version: 1, fileName: "key.conll", sha256: sha("a"), gzip, size: 10, documentCount: 2, uploadedById: user.id, active: true },
     });
     const submission = await prisma.submission.create({
-      data: { phaseId: phase.id, teamId: team.id, submitterId: user.id, systemName: "baseline", fileName: "r.conll", sha256: sha("b"), gzip, size: 10 },
+      data: { phaseId: phase.id, teamId: team.id, submitterId: user.id, systemName: "baseline", fileName: "r.conll", sha256: sha("b"), size: 10 },
     });
+    await prisma.submissionFile.create({ data: { submissionId: submission.id, phaseId: phase.id, datasetId: dataset.id, fileName: "r.conll", sha256: sha("b"), gzip, size: 10 } });
+    await prisma.datasetScore.create({ data: { submissionId: submission.id, phaseId: phase.id, datasetId: dataset.id, metric: "conll", f1: 0.5 } });
     expect(submission).toMatchObject({ status: "QUEUED", attempts: 0, isBaseline: false, visibility: "PUBLIC", errorLocation: null, goldVersion: null });
 
     await prisma.score.createMany({
@@ -131,7 +135,7 @@ describe("Prisma client round trip", () => {
       ],
     });
     await prisma.documentScore.create({
-      data: { submissionId: submission.id, document: "doc1_0", metric: "muc", recallNum: 3, recallDen: 4, precisionNum: 3, precisionDen: 5 },
+      data: { submissionId: submission.id, datasetId: dataset.id, document: "doc1_0", metric: "muc", recallNum: 3, recallDen: 4, precisionNum: 3, precisionDen: 5 },
     });
     await prisma.apiToken.create({ data: { userId: user.id, name: "cli", tokenHash: sha("c") } });
     await prisma.auditEvent.create({
@@ -140,10 +144,12 @@ describe("Prisma client round trip", () => {
 
     const read = await prisma.submission.findUniqueOrThrow({
       where: { id: submission.id },
-      include: { scores: { orderBy: { metric: "asc" } }, documentScores: true, team: { include: { members: true } }, phase: { include: { task: true, goldKeys: true } } },
+      include: { scores: { orderBy: { metric: "asc" } }, files: true, datasetScores: true, documentScores: true, team: { include: { members: true } }, phase: { include: { task: true, goldKeys: true } } },
     });
     expect(read.scores.map((s) => [s.metric, s.f1, s.recallNum])).toEqual([["conll", 0.5, null], ["muc", 2 / 3, 3]]);
     expect(read.documentScores).toHaveLength(1);
+    expect(read.datasetScores.map((s) => [s.datasetId, s.metric, s.f1])).toEqual([[dataset.id, "conll", 0.5]]);
+    expect(Array.from(read.files[0].gzip)).toEqual(Array.from(gzip));
     expect(read.team.members[0]).toMatchObject({ userId: user.id, role: "OWNER" });
     expect(read.phase.task.slug).toBe("ontonotes");
     expect(Array.from(read.phase.goldKeys[0].gzip)).toEqual(Array.from(gzip));
@@ -162,6 +168,8 @@ describe("Prisma client round trip", () => {
     await prisma.submission.delete({ where: { id: submission.id } });
     expect(await prisma.score.count()).toBe(0);
     expect(await prisma.documentScore.count()).toBe(0);
+    expect(await prisma.datasetScore.count()).toBe(0);
+    expect(await prisma.submissionFile.count()).toBe(0);
   });
 
   it("enforces the rules Prisma cannot express", async () => {
@@ -170,11 +178,19 @@ describe("Prisma client round trip", () => {
     const phase = await prisma.phase.create({
       data: { taskId: task.id, name: "dev", opensAt: new Date("2026-01-01Z"), closesAt: new Date("2026-01-02Z") },
     });
-    const key = { phaseId: phase.id, fileName: "k", sha256: sha("d"), gzip: new Uint8Array([1]), size: 1, documentCount: 1, uploadedById: user.id };
+    const dataset = await prisma.dataset.create({ data: { phaseId: phase.id, name: "main", fileName: "main.conll" } });
+    const key = { phaseId: phase.id, datasetId: dataset.id, fileName: "k", sha256: sha("d"), gzip: new Uint8Array([1]), size: 1, documentCount: 1, uploadedById: user.id };
     await prisma.goldKey.create({ data: { ...key, version: 1, active: true } });
     await expect(prisma.goldKey.create({ data: { ...key, version: 2, active: true } })).rejects.toThrow();
     await prisma.goldKey.create({ data: { ...key, version: 2, active: false } });
-    await expect(prisma.goldKey.create({ data: { ...key, version: 2 } })).rejects.toThrow(); // (phase, version) unique
+    await expect(prisma.goldKey.create({ data: { ...key, version: 2 } })).rejects.toThrow(); // (dataset, version) unique
+    // Another dataset of the phase has its own versions and its own active key.
+    const second = await prisma.dataset.create({ data: { phaseId: phase.id, name: "cs_pdt", fileName: "cs_pdt.conllu", format: "conllu" } });
+    await prisma.goldKey.create({ data: { ...key, datasetId: second.id, version: 1, active: true } });
+    await expect(prisma.dataset.create({ data: { phaseId: phase.id, name: "bad/name", fileName: "x.conll" } })).rejects.toThrow();
+    await expect(prisma.dataset.create({ data: { phaseId: phase.id, name: "other", fileName: "dir/x.conll" } })).rejects.toThrow();
+    await expect(prisma.dataset.create({ data: { phaseId: phase.id, name: "fmt", fileName: "f.txt", format: "txt" } })).rejects.toThrow();
+    await expect(prisma.dataset.create({ data: { phaseId: phase.id, name: "dup", fileName: "main.conll" } })).rejects.toThrow(); // (phase, file name) unique
     await expect(prisma.user.create({ data: { email: "Carol@Example.org", name: "C" } })).rejects.toThrow();
     await expect(prisma.apiToken.create({ data: { userId: user.id, name: "x", tokenHash: "not-hex" } })).rejects.toThrow();
     await expect(
@@ -183,11 +199,17 @@ describe("Prisma client round trip", () => {
     // A score's phase must be its submission's phase.
     const team = await prisma.team.create({ data: { name: "Team B" } });
     const sub = await prisma.submission.create({
-      data: { phaseId: phase.id, teamId: team.id, submitterId: user.id, systemName: "s", fileName: "f", sha256: sha("e"), gzip: new Uint8Array([1]), size: 1 },
+      data: { phaseId: phase.id, teamId: team.id, submitterId: user.id, systemName: "s", fileName: "f", sha256: sha("e"), size: 1 },
     });
     const other = await prisma.phase.create({
       data: { taskId: task.id, name: "test", opensAt: new Date("2026-01-01Z"), closesAt: new Date("2026-01-02Z") },
     });
     await expect(prisma.score.create({ data: { submissionId: sub.id, phaseId: other.id, metric: "muc", f1: 0 } })).rejects.toThrow();
+    // A run's file and dataset scores must name a dataset of the run's phase.
+    const elsewhere = await prisma.dataset.create({ data: { phaseId: other.id, name: "main", fileName: "main.conll" } });
+    const file = { submissionId: sub.id, phaseId: phase.id, fileName: "f", sha256: sha("e"), gzip: new Uint8Array([1]), size: 1 };
+    await expect(prisma.submissionFile.create({ data: { ...file, datasetId: elsewhere.id } })).rejects.toThrow();
+    await expect(prisma.datasetScore.create({ data: { submissionId: sub.id, phaseId: phase.id, datasetId: elsewhere.id, metric: "muc", f1: 0 } })).rejects.toThrow();
+    await prisma.submissionFile.create({ data: { ...file, datasetId: dataset.id } });
   });
 });
