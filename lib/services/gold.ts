@@ -38,8 +38,11 @@ export interface GoldKeyMeta {
   uploadedById: string;
 }
 
-/** The active gold key of a phase as stored (gzip-compressed), for the scoring worker. */
+/** An active gold key of a dataset as stored (gzip-compressed), for the scoring worker and the upload check. */
 export interface StoredGold {
+  /** the gold key row's id (`submission_files.gold_key_id` records it) */
+  id: string;
+  datasetId: string;
   version: number;
   fileName: string;
   /** lower-case hex sha256 of the uncompressed file */
@@ -208,7 +211,8 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
 }
 
 /**
- * The active gold key of a phase with its (compressed) content. Server-internal: for the
+ * The active gold key of a phase's first dataset (in `DATASET_ORDER`) that has one, with its
+ * (compressed) content. Server-internal: for the
  * scoring worker only, which checks the checksum as it unpacks; never pass the result, or
  * anything derived from it, to a response.
  *
@@ -218,7 +222,27 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
  *   gold key
  */
 export async function findActiveGold(phaseId: string, db: Db = defaultDb()): Promise<StoredGold | null> {
-  return db.goldKey.findFirst({ where: { phaseId, active: true }, select: { version: true, fileName: true, sha256: true, gzip: true } });
+  return (await findActiveGoldKeys(phaseId, db))[0] ?? null;
+}
+
+/** The Prisma `select` of a {@link StoredGold}. */
+export const STORED_GOLD_SELECT = { id: true, datasetId: true, version: true, fileName: true, sha256: true, gzip: true } as const;
+
+/**
+ * The active gold keys of a phase with their (compressed) content, one per dataset that has
+ * one, in the datasets' order (`DATASET_ORDER`). Server-internal, as {@link findActiveGold}.
+ *
+ * @param phaseId the phase
+ * @param db client or transaction (default: the shared client)
+ * @param datasetIds only these datasets (default: all of the phase's)
+ * @returns the stored keys (empty when no dataset has an active key)
+ */
+export async function findActiveGoldKeys(phaseId: string, db: Db = defaultDb(), datasetIds?: readonly string[]): Promise<StoredGold[]> {
+  return db.goldKey.findMany({
+    where: { phaseId, active: true, ...(datasetIds ? { datasetId: { in: [...datasetIds] } } : {}) },
+    orderBy: [{ dataset: { position: "asc" } }, { dataset: { name: "asc" } }],
+    select: STORED_GOLD_SELECT,
+  });
 }
 
 /**

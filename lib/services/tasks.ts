@@ -22,6 +22,7 @@ import type { ParticipantAnalysis } from "../generated/prisma/enums";
 import { GOLD_META_SELECT, goldMeta, type GoldKeyMeta } from "./gold";
 import { isPhaseOpen, loadPhase } from "./phases";
 import { evaluationColumns, taskEvaluationView, type TaskEvaluationView } from "./task-evaluation";
+import { defaultDatasetData } from "./datasets";
 import { TRACK_ORDER, TRACK_SELECT, type TrackView } from "./tracks";
 import type { DocumentCheck } from "../validations/task";
 
@@ -117,7 +118,7 @@ export async function createTask(actor: Viewer, input: unknown): Promise<{ id: s
           dataLicense: data.dataLicense,
           dataSource: data.dataSource,
           organizers: { create: { userId: actor.userId } },
-          phases: { create: data.phases },
+          phases: { create: data.phases.map((phase) => ({ ...phase, datasets: { create: defaultDatasetData(evaluation.evaluationProfile) } })) },
         },
         include: { phases: { select: { id: true, name: true } } },
       });
@@ -154,7 +155,8 @@ export async function addPhase(actor: Viewer, taskId: string, input: unknown): P
   const data = parseInput(phaseInputSchema, input, "phase");
   try {
     return await db.$transaction(async (tx) => {
-      const phase = await tx.phase.create({ data: { ...data, taskId } });
+      const task = await tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { evaluationProfile: true } });
+      const phase = await tx.phase.create({ data: { ...data, taskId, datasets: { create: defaultDatasetData(task.evaluationProfile) } } });
       await recordAudit(tx, { actorId: user.userId, action: "phase.create", targetType: "phase", targetId: phase.id, data: { taskId, ...auditPhase(data) } });
       return phase;
     });

@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import type { PrismaClient } from "../db/client";
 import { DomainError } from "../errors";
 import { packFile } from "../storage";
+import { DATASET_ORDER, defaultDatasetData } from "./datasets";
 import type { Viewer } from "../permissions";
 
 let counter = 0;
@@ -121,12 +122,14 @@ export async function makeTaskWithPhase(
           opensAt: new Date(Date.now() - day),
           closesAt: new Date(Date.now() + day),
           ...options.phase,
+          datasets: { create: defaultDatasetData(options.evaluationProfile ?? "conll2012") },
         },
       },
     },
-    include: { phases: true },
+    include: { phases: { include: { datasets: true } } },
   });
-  return { task, phase: task.phases[0] };
+  const { datasets, ...phase } = task.phases[0];
+  return { task, phase, dataset: datasets[0] };
 }
 
 /** The fields of {@link insertSubmission}. */
@@ -143,9 +146,13 @@ export interface SubmissionFields {
   goldVersion?: number | null;
 }
 
-/** Inserts a submission row directly (default: SCORED, PUBLIC; gold version 1 when SCORED). */
+/**
+ * Inserts a submission row directly (default: SCORED, PUBLIC; gold version 1 when SCORED), with
+ * a file for the phase's first dataset (no gold key recorded on it).
+ */
 export async function insertSubmission(db: PrismaClient, fields: SubmissionFields) {
   const stored = packFile(bytes(`response ${unique()}`));
+  const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId: fields.phaseId }, orderBy: DATASET_ORDER, select: { id: true } });
   return db.submission.create({
     data: {
       phaseId: fields.phaseId,
@@ -154,8 +161,8 @@ export async function insertSubmission(db: PrismaClient, fields: SubmissionField
       systemName: fields.systemName ?? "sys",
       fileName: "response.conll",
       sha256: stored.sha256,
-      gzip: stored.gzip,
       size: stored.size,
+      files: { create: { datasetId: dataset.id, fileName: "response.conll", sha256: stored.sha256, gzip: stored.gzip, size: stored.size } },
       status: fields.status ?? "SCORED",
       errorStage: fields.errorStage ?? null,
       visibility: fields.visibility ?? "PUBLIC",
