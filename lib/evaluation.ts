@@ -77,6 +77,21 @@ export interface RunEvaluation {
   primary: RecordedSetting;
   /** Secondary variants, in the profile's order; their scores are stored under `scores.variant = id`. */
   variants: (RecordedSetting & { id: string; label: string })[];
+  /**
+   * Every dataset of the run's phase, in the phase's order (absent on runs scored before
+   * datasets existed). The phase-level scores average the datasets with a gold key.
+   */
+  datasets?: RunDatasetRecord[];
+}
+
+/** One dataset of a scored run (`RunEvaluation.datasets`). */
+export interface RunDatasetRecord {
+  id: string;
+  name: string;
+  /** the dataset's gold key version the run was scored against; null when it has none yet (left out of the average) */
+  goldVersion: number | null;
+  /** true when the run has no file for the dataset: it counts 0 in the macro-average */
+  missing: boolean;
 }
 
 const recorded = (p: EvaluationPreset): RecordedSetting => ({
