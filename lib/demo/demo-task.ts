@@ -3,23 +3,28 @@
  * submitted through the real pipeline (the worker scores them like any run):
  * - "LitBank coreference (demo)" (`loadDemoTask`): the 10 LitBank demo documents, CoNLL-2012,
  *   profile `conll2012`, three rule baselines over the gold mentions;
- * - "GUM multi-genre (CorefUD demo)" (`loadGumDemoTask`): 12 GUM documents in six genres,
- *   CorefUD CoNLL-U, profile `crac`, three rule baselines over the gold mentions.
+ * - "GUM multi-genre (CorefUD demo)" (`loadGumDemoTask`): 12 GUM documents in six genre
+ *   datasets (two documents each, as a CRAC phase has one dataset per corpus), CorefUD
+ *   CoNLL-U, profile `crac`, three rule baselines over the gold mentions, each submitted as a
+ *   `.tar.gz` archive with one file per dataset; the leaderboard ranks the macro-average.
  * `loadDemoTasks` loads both.
  *
- * Idempotent: run again, it fills in only what is missing (task, gold key, team, baselines).
+ * Idempotent: run again, it fills in only what is missing (task, datasets, gold keys, team,
+ * baselines).
  * The tasks are owned by a system organizer account without a password (it cannot sign in).
  */
 import { readConll2012 } from "../../scoring/index";
 import { writeConll2012 } from "../../scoring/formats/write-conll2012";
 import { getPrisma } from "../db/client";
+import { writeTarGz } from "../archive";
+import { addDataset, listDatasets, updateDataset } from "../services/datasets";
 import { uploadGoldKey } from "../services/gold";
 import { createSubmission } from "../services/submissions";
 import { createTask } from "../services/tasks";
 import { createTeam } from "../services/teams";
 import type { Viewer } from "../permissions";
 import { BASELINES, runBaseline } from "./baselines";
-import { GUM_ATTRIBUTION, GUM_DEMO_FILES, GUM_GENRES, gumDemoKey, loadGumDemo } from "./gum";
+import { GUM_ATTRIBUTION, GUM_DEMO_FILES, GUM_GENRES, gumDemoDatasets, loadGumDemo } from "./gum";
 import { GUM_BASELINES, gumMentions, runGumBaseline } from "./gum-baselines";
 import { LITBANK_ATTRIBUTION, concatenateKey, loadLitbankDemo } from "./litbank";
 
@@ -31,7 +36,8 @@ export const DEMO_GOLD_FILE = "litbank-demo.conll";
 
 export const GUM_DEMO_TASK_SLUG = "gum-corefud-demo";
 export const GUM_DEMO_TASK_TITLE = "GUM multi-genre (CorefUD demo)";
-export const GUM_DEMO_GOLD_FILE = "gum-demo-test.conllu";
+/** The name of the archive the GUM demo's gold keys are uploaded in (one file per dataset). */
+export const GUM_DEMO_GOLD_ARCHIVE = "gum-demo-test.tar.gz";
 
 const DESCRIPTION = `A demonstration task on English literary fiction: ten LitBank documents (about 20,600 tokens, 2,832 mentions in 807 entities, singletons included).
 
@@ -39,9 +45,9 @@ Submit a CoNLL-2012 file with the same ten documents (matched by their names, e.
 
 The three baseline runs use the gold mentions and simple rules; they are labelled as baselines.`;
 
-const GUM_DESCRIPTION = `A demonstration of a CRAC-style task on English in six genres: twelve documents of the GUM corpus (Zeldes 2017), the official test documents of the genres ${GUM_GENRES.map((g) => g.genre).join(", ")} (two each; 10,972 words, 3,142 mentions in 1,809 entities, 1,370 of them singletons), with GUM's own coreference annotation in CorefUD CoNLL-U.
+const GUM_DESCRIPTION = `A demonstration of a CRAC-style task on English in six genres: twelve documents of the GUM corpus (Zeldes 2017), the official test documents of the genres ${GUM_GENRES.map((g) => g.genre).join(", ")} (two each; 10,972 words, 3,142 mentions in 1,809 entities, 1,370 of them singletons), with GUM's own coreference annotation in CorefUD CoNLL-U. Each genre is a dataset of the phase (\`en_gum_academic\` … \`en_gum_voyage\`), as each corpus is in CRAC.
 
-Submit one CorefUD CoNLL-U file (.conllu) with the same twelve documents, matched by their \`# newdoc id\` (e.g. \`GUM_bio_dvorak\`), with the key's words and sentences and your entities in the \`Entity=\` attribute of the MISC column. Runs are scored as the CRAC shared tasks score them (the CorefUD scorer): head match, singletons excluded, zeros matched by their dependencies; the primary score is the CoNLL F1. Partial match, exact match and head match with singletons are computed for every run and shown beside it.
+Submit one archive (.zip or .tar.gz) with one CorefUD CoNLL-U file per dataset, named as the submit page lists them (e.g. \`en_gum_bio-corefud-test.conllu\`), each with the dataset's documents matched by their \`# newdoc id\` (e.g. \`GUM_bio_dvorak\`), the key's words and sentences, and your entities in the \`Entity=\` attribute of the MISC column. A dataset left out of the archive counts as 0. Runs are scored as the CRAC shared tasks score them (the CorefUD scorer): head match, singletons excluded, zeros matched by their dependencies; the primary score is the macro-average of the CoNLL F1 over the six datasets. Partial match, exact match and head match with singletons are computed for every run and shown beside it.
 
 GUM's files declare no \`head\` attribute, so the head of a key mention is its first word, as the CorefUD scorer reads them: give your mentions that head (or declare \`head\` in \`# global.Entity\` and write it).
 
@@ -62,11 +68,14 @@ interface DemoSpec {
   evaluationProfile?: "crac";
   dataLicense: string;
   dataSource: string;
-  goldFile: string;
-  key: Buffer;
+  /** A one-dataset phase: its gold key file and content. */
+  gold?: { fileName: string; key: Buffer };
+  /** A phase with several datasets: each with its gold key (uploaded together as `goldArchive`). */
+  datasets?: readonly { name: string; language: string; fileName: string; key: Buffer }[];
+  goldArchive?: string;
   /** Where the data came from, for the result. */
   source: string;
-  baselines: readonly { id: string; systemName: string; description: string; fileName: string; response: () => Buffer }[];
+  baselines: readonly { id: string; systemName: string; description: string; fileName: string; response: () => Promise<Uint8Array> }[];
 }
 
 /**
@@ -91,15 +100,14 @@ export async function loadDemoTask(options: { log?: (line: string) => void } = {
       description: DESCRIPTION,
       dataLicense: LITBANK_ATTRIBUTION.license,
       dataSource: LITBANK_ATTRIBUTION.source,
-      goldFile: DEMO_GOLD_FILE,
-      key,
+      gold: { fileName: DEMO_GOLD_FILE, key },
       source: demo.source,
       baselines: BASELINES.map((b) => ({
         id: b.id,
         systemName: b.systemName,
         description: b.description,
         fileName: `${b.id}.conll`,
-        response: () => Buffer.from(writeConll2012(runBaseline(b, keyCorpus())), "utf8"),
+        response: async () => Buffer.from(writeConll2012(runBaseline(b, keyCorpus())), "utf8"),
       })),
     },
     log,
@@ -107,9 +115,10 @@ export async function loadDemoTask(options: { log?: (line: string) => void } = {
 }
 
 /**
- * Creates whatever part of the GUM demo task is missing: the task (profile `crac`), its gold
- * key (`GUM_DEMO_GOLD_FILE`, the 12 documents concatenated) and the three baselines of
- * `GUM_BASELINES`, written as CorefUD CoNLL-U.
+ * Creates whatever part of the GUM demo task is missing: the task (profile `crac`), its six
+ * genre datasets (`gumDemoDatasets`), their gold keys (uploaded as one archive,
+ * `GUM_DEMO_GOLD_ARCHIVE`) and the three baselines of `GUM_BASELINES`, each a `.tar.gz` with
+ * one CorefUD CoNLL-U file per dataset.
  *
  * @param options.log receives one line per step
  * @returns what was created and where the data came from
@@ -120,8 +129,9 @@ export async function loadGumDemoTask(options: { log?: (line: string) => void } 
   const log = options.log ?? (() => {});
   const demo = await loadGumDemo();
   log(`demo data: ${GUM_DEMO_FILES.length} GUM files from ${demo.source} (${demo.location}), sha256 verified`);
-  const key = gumDemoKey(demo.files);
-  let mentions: ReturnType<typeof gumMentions> | null = null;
+  const datasets = gumDemoDatasets(demo.files);
+  const mentions = new Map<string, ReturnType<typeof gumMentions>>();
+  const mentionsOf = (d: (typeof datasets)[number]) => mentions.get(d.name) ?? mentions.set(d.name, gumMentions(d.key, d.fileName)).get(d.name)!;
   return ensureDemo(
     {
       slug: GUM_DEMO_TASK_SLUG,
@@ -130,15 +140,15 @@ export async function loadGumDemoTask(options: { log?: (line: string) => void } 
       evaluationProfile: "crac",
       dataLicense: GUM_ATTRIBUTION.license,
       dataSource: GUM_ATTRIBUTION.source,
-      goldFile: GUM_DEMO_GOLD_FILE,
-      key,
+      datasets,
+      goldArchive: GUM_DEMO_GOLD_ARCHIVE,
       source: demo.source,
       baselines: GUM_BASELINES.map((b) => ({
         id: b.id,
         systemName: b.systemName,
         description: b.description,
-        fileName: `gum-${b.id}.conllu`,
-        response: () => Buffer.from(runGumBaseline(b, key, (mentions ??= gumMentions(key, GUM_DEMO_GOLD_FILE))), "utf8"),
+        fileName: `gum-${b.id}.tar.gz`,
+        response: () => writeTarGz(datasets.map((d) => ({ path: d.fileName, bytes: Buffer.from(runGumBaseline(b, d.key, mentionsOf(d)), "utf8") }))),
       })),
     },
     log,
@@ -198,12 +208,18 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
     task = await db.task.findUniqueOrThrow({ where: { slug: spec.slug }, include: { phases: true } });
   }
   const phase = task.phases.find((p) => p.name === "test") ?? task.phases[0];
+  if (spec.datasets) await ensureDatasets(viewer, phase.id, spec.datasets, log);
 
-  const activeGold = await db.goldKey.findFirst({ where: { phaseId: phase.id, active: true }, select: { sha256: true } });
-  if (!activeGold) {
-    const { gold } = await uploadGoldKey(viewer, phase.id, spec.goldFile, spec.key);
+  const goldCount = await db.goldKey.count({ where: { phaseId: phase.id, active: true } });
+  if (goldCount < (spec.datasets?.length ?? 1)) {
+    const { fileName, bytes } = spec.datasets
+      ? { fileName: spec.goldArchive ?? "gold.tar.gz", bytes: await writeTarGz(spec.datasets.map((d) => ({ path: d.fileName, bytes: d.key }))) }
+      : { fileName: spec.gold!.fileName, bytes: spec.gold!.key };
+    const upload = await uploadGoldKey(viewer, phase.id, fileName, bytes);
     created.gold = true;
-    log(`uploaded gold key v${gold.version}: ${gold.stats.documents} documents, ${gold.stats.mentions} mentions`);
+    for (const d of upload.datasets) {
+      if (!d.unchanged) log(`uploaded gold key v${d.gold.version} of dataset ${d.dataset.name}: ${d.gold.stats.documents} documents, ${d.gold.stats.mentions} mentions`);
+    }
   }
 
   let team = await db.team.findFirst({ where: { name: DEMO_BASELINE_TEAM } });
@@ -225,7 +241,7 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
       phaseId: phase.id,
       team: team.id,
       fileName: baseline.fileName,
-      bytes: baseline.response(),
+      bytes: await baseline.response(),
       systemName: baseline.systemName,
       description: baseline.description,
       isBaseline: true,
@@ -237,3 +253,28 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
   if (!created.task && !created.gold && created.baselines.length === 0) log(`demo task "${spec.title}" already loaded`);
   return { created, source: spec.source, phaseId: phase.id };
 }
+
+/**
+ * Gives the demo phase the datasets of `wanted`, in order: the phase's first dataset (the
+ * default "main" of a new phase) becomes the first one, the others are added. Datasets that
+ * already exist by name are left as they are.
+ */
+async function ensureDatasets(
+  viewer: Viewer,
+  phaseId: string,
+  wanted: readonly { name: string; language: string; fileName: string }[],
+  log: (line: string) => void,
+): Promise<void> {
+  const existing = await listDatasets(phaseId);
+  const names = new Set(existing.map((d) => d.name));
+  if (wanted.every((d) => names.has(d.name))) return;
+  for (const [position, d] of wanted.entries()) {
+    if (names.has(d.name)) continue;
+    const fields = { name: d.name, language: d.language, fileName: d.fileName, format: "conllu", position };
+    const renamed = position === 0 && existing.length === 1 && !wanted.some((w) => w.name === existing[0].name);
+    if (renamed) await updateDataset(viewer, existing[0].id, fields);
+    else await addDataset(viewer, phaseId, fields);
+    log(`${renamed ? "named the first dataset" : "added dataset"} ${d.name} (${d.fileName})`);
+  }
+}
+

@@ -13,7 +13,7 @@ import { readCorefUD } from "../../scoring/formats/conllu";
 import { writeCorefUD } from "../../scoring/formats/write-conllu";
 import { sha256Hex } from "../storage";
 import type { Corpus } from "../../scoring/types";
-import { GUM_DEMO_FILES, GUM_GENRES, gumDemoKey, gumUrl, loadGumDemo, sharedGumDir, shippedGumDir } from "./gum";
+import { GUM_DEMO_FILES, GUM_GENRES, gumDemoDatasets, gumDemoKey, gumUrl, loadGumDemo, sharedGumDir, shippedGumDir } from "./gum";
 import { GUM_BASELINES, gumMentions, runGumBaseline } from "./gum-baselines";
 
 const unreachable = (async (url: string) => {
@@ -64,6 +64,16 @@ describe("the shipped GUM demo files", () => {
     expect(entities.reduce((a, e) => a + e.length, 0)).toBe(3142);
     expect(entities).toHaveLength(1809);
     expect(entities.filter((e) => e.length === 1)).toHaveLength(1370);
+  });
+
+  it("split into six genre datasets of two documents each, named as CRAC names datasets", async () => {
+    const datasets = gumDemoDatasets((await loadGumDemo()).files);
+    expect(datasets.map((d) => [d.name, d.fileName, d.language])).toEqual(
+      GUM_GENRES.map((g) => [`en_gum_${g.genre}`, `en_gum_${g.genre}-corefud-test.conllu`, "en"]),
+    );
+    for (const [i, d] of datasets.entries()) {
+      expect(readCorefUD(d.key, d.fileName).documents.map((doc) => doc.id)).toEqual(GUM_GENRES[i].documents);
+    }
   });
 
   it("reject a file whose sha256 differs, naming it", async () => {

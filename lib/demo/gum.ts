@@ -135,3 +135,31 @@ export async function loadGumDemo(options: { shippedDir?: string; sharedDir?: st
 export function gumDemoKey(files: readonly { bytes: Buffer }[]): Buffer {
   return Buffer.concat(files.map((f) => f.bytes));
 }
+
+/** One dataset of the GUM demo phase: a genre, with its gold key. */
+export interface GumDemoDataset {
+  /** e.g. "en_gum_bio" */
+  name: string;
+  language: "en";
+  /** the file name a run's archive holds it under, e.g. "en_gum_bio-corefud-test.conllu" */
+  fileName: string;
+  genre: GumGenre["genre"];
+  /** the genre's documents concatenated in `GUM_DEMO_FILES` order */
+  key: Buffer;
+}
+
+/**
+ * The datasets of the GUM demo phase, one per genre in `GUM_GENRES` order (CRAC names its
+ * datasets `<language>_<corpus>`; here the corpus is split by genre), each with the gold key of
+ * its two documents.
+ *
+ * @param files the 12 demo files with their bytes (`loadGumDemo`)
+ * @returns six datasets
+ */
+export function gumDemoDatasets(files: readonly (GumDemoFile & { bytes: Buffer })[]): GumDemoDataset[] {
+  return GUM_GENRES.map((g) => {
+    const name = `en_gum_${g.genre}`;
+    return { name, language: "en", fileName: `${name}-corefud-test.conllu`, genre: g.genre, key: gumDemoKey(files.filter((f) => f.genre === g.genre)) };
+  });
+}
+
