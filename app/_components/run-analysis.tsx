@@ -11,7 +11,17 @@ import { documentHref } from "./doc-links";
 import { Table } from "./ui";
 
 /**
- * The error-analysis card body.
+ * The link to a document's error view; on a phase with several datasets it names the dataset
+ * (`?dataset=`), since documents are named within a dataset.
+ */
+export function datasetDocumentHref(submissionId: string, document: string, dataset: string | null): string {
+  const href = documentHref(submissionId, document);
+  return dataset === null ? href : `${href}?dataset=${encodeURIComponent(dataset)}`;
+}
+
+/**
+ * The error-analysis card body (on a phase with several datasets, the documents table has a
+ * Dataset column and its links name the dataset).
  *
  * @param analysis from `getRunAnalysis`
  */
@@ -27,6 +37,7 @@ export function RunErrorSummary({ analysis }: { analysis: RunAnalysisView }) {
   }
   if (!analysis.errorTotals || !analysis.documents) return <p className="text-sm text-zinc-600">The error analysis appears once the run is scored.</p>;
   const totals = analysis.errorTotals;
+  const withDatasets = analysis.documents.some((d) => d.dataset !== null);
   return (
     <div className="space-y-4">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7" data-testid="error-totals">
@@ -37,11 +48,16 @@ export function RunErrorSummary({ analysis }: { analysis: RunAnalysisView }) {
           </div>
         ))}
       </dl>
-      <Table caption="Errors per document" testId="error-documents" columns={["Document", ...ERROR_KIND_ORDER.map((k) => ({ label: ERROR_KIND_LABELS[k], right: true }))]}>
+      <Table
+        caption="Errors per document"
+        testId="error-documents"
+        columns={[...(withDatasets ? ["Dataset"] : []), "Document", ...ERROR_KIND_ORDER.map((k) => ({ label: ERROR_KIND_LABELS[k], right: true }))]}
+      >
         {analysis.documents.map((d) => (
-          <tr key={d.document}>
+          <tr key={`${d.dataset ?? ""}\u0000${d.document}`}>
+            {withDatasets && <td className="py-1.5 pr-4 text-xs">{d.dataset}</td>}
             <td className="py-1.5 pr-4">
-              <Link href={documentHref(analysis.submissionId, d.document)} className="font-mono text-xs underline">
+              <Link href={datasetDocumentHref(analysis.submissionId, d.document, d.dataset)} className="font-mono text-xs underline">
                 {d.document}
               </Link>
             </td>

@@ -24,19 +24,31 @@ function f1Of(m: MetricsJson, key: LeaderboardMetric): number | null {
   return m[key]?.f1 ?? null;
 }
 
+/** Compares two documents by dataset (in the order `rank` gives) and then by name. */
+function byPlace(rank: Map<string | null, number>, a: RunDocumentScores, b: RunDocumentScores): number {
+  const d = (rank.get(a.dataset) ?? 0) - (rank.get(b.dataset) ?? 0);
+  if (d !== 0) return d;
+  return a.document < b.document ? -1 : a.document > b.document ? 1 : 0;
+}
+
 /**
  * Per-document scores: documents × CoNLL F1 and each metric's F1, sortable by any column
- * (click a header; again to reverse). Exact values on hover.
+ * (click a header; again to reverse). Exact values on hover. On a phase with several datasets
+ * (documents with a `dataset`) a Dataset column comes first, and the document order groups
+ * the documents by dataset, in the order the datasets come in `documents` (the phase's).
  */
 export function RunDocumentTable({ documents }: { documents: RunDocumentScores[] }) {
   const [sort, setSort] = useState<{ column: Column; descending: boolean }>({ column: "document", descending: false });
   const columns = useMemo(() => f1Columns(documents), [documents]);
+  const withDatasets = documents.some((d) => d.dataset !== null);
   const rows = useMemo(() => {
+    const rank = new Map<string | null, number>();
+    for (const d of documents) if (!rank.has(d.dataset)) rank.set(d.dataset, rank.size);
     const sorted = [...documents];
     const { column, descending } = sort;
     sorted.sort((a, b) => {
       let c: number;
-      if (column === "document") c = a.document < b.document ? -1 : a.document > b.document ? 1 : 0;
+      if (column === "document") c = byPlace(rank, a, b);
       else {
         const x = f1Of(a.metrics, column);
         const y = f1Of(b.metrics, column);
@@ -44,7 +56,7 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
         if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
         c = x - y;
       }
-      return (descending ? -c : c) || (a.document < b.document ? -1 : 1);
+      return (descending ? -c : c) || byPlace(rank, a, b);
     });
     return sorted;
   }, [documents, sort]);
@@ -60,6 +72,11 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
         <caption className="sr-only">Scores per document; use the column buttons to sort</caption>
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
+            {withDatasets && (
+              <th scope="col" className="py-2 pr-4 text-left font-medium">
+                Dataset
+              </th>
+            )}
             <th scope="col" aria-sort={ariaSort("document")} className="py-2 pr-4 text-left font-medium">
               <button type="button" onClick={() => toggle("document")} className="uppercase hover:text-zinc-900">
                 Document{arrow("document")}
@@ -77,7 +94,8 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {rows.map((d) => (
-            <tr key={d.document} data-testid="document-row">
+            <tr key={`${d.dataset ?? ""}\u0000${d.document}`} data-testid="document-row">
+              {withDatasets && <td className="py-1.5 pr-4 text-xs">{d.dataset}</td>}
               <th scope="row" className="py-1.5 pr-4 text-left font-mono text-xs font-normal">
                 {d.document}
               </th>

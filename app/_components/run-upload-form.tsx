@@ -19,6 +19,9 @@ interface UploadFailure {
   warnings: Warning[];
 }
 
+/** The file input's `accept` for a phase with several datasets: the archive kinds `lib/archive.ts` reads. */
+const ARCHIVE_ACCEPT = ".zip,.tar.gz,.tgz,application/zip,application/gzip,application/x-gzip";
+
 /** How many format problems are listed before "and N more". */
 const SHOWN_PROBLEMS = 5;
 
@@ -75,16 +78,22 @@ function failureFrom(status: number, body: unknown): UploadFailure {
  * @param teams the user's teams when they must choose one (a required select); else null
  * @param tracks the phase's tracks in order (a required select of the run's track, sent as
  *   `track` = the track's id); none for a phase without tracks (no select)
+ * @param datasetCount how many datasets the phase has (default 1): with several, the file
+ *   input asks for an archive (.zip, .tar.gz, .tgz) and accepts only those; with one, a
+ *   coreference file or an archive holding it
  */
 export function RunUploadForm({
   phaseId,
   teams,
   tracks = [],
+  datasetCount = 1,
 }: {
   phaseId: string;
   teams: { id: string; name: string }[] | null;
   tracks?: readonly { id: string; name: string }[];
+  datasetCount?: number;
 }) {
+  const archiveOnly = datasetCount > 1;
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
   const [state, setState] = useState<UploadState>({ phase: "idle" });
@@ -179,7 +188,12 @@ export function RunUploadForm({
         name="file"
         type="file"
         required
-        hint="CoNLL-2012 (.conll, .v4_gold_conll…), CorefUD CoNLL-U (.conllu) or JSON lines (.jsonl)."
+        accept={archiveOnly ? ARCHIVE_ACCEPT : undefined}
+        hint={
+          archiveOnly
+            ? `A .zip or .tar.gz (.tgz) with one file per dataset (${datasetCount} datasets, file names above); datasets left out count as 0.`
+            : "CoNLL-2012 (.conll, .v4_gold_conll…), CorefUD CoNLL-U (.conllu) or JSON lines (.jsonl), or a .zip / .tar.gz (.tgz) holding the file."
+        }
         error={failure?.fieldErrors.file}
       />
       <Field label="System name" name="systemName" required maxLength={100} placeholder="e.g. span-bert-large" error={failure?.fieldErrors.systemName} />

@@ -10,11 +10,12 @@ import type { Viewer } from "../permissions";
 import { stopBoss } from "../queue";
 import { scoringConfig, type ScoringConfig } from "../worker/config";
 import { analysisRow, scoreSubmission } from "../worker/scoring-job";
-import { BROKEN, KEY, RESPONSE, addGold, createSubmission, type PhaseFixture } from "../worker/scoring-job.fixtures";
+import { BROKEN, KEY, KEY_V2, RESPONSE, addGold, createPhase, createRun, createSubmission, type PhaseFixture } from "../worker/scoring-job.fixtures";
 import { packFile } from "../storage";
 import { analyzeDocumentErrors, analyzeRun, disclosureTable, ENGLISH_PRONOUNS, ERROR_KINDS } from "../../scoring/analysis/index";
 import { readCorpus } from "../../scoring/formats/index";
-import { getDocumentAnalysis, getRunAnalysis } from "./analysis";
+import { getDocumentAnalysis, getRunAnalysis, mergeRunAnalyses, type DatasetAnalysis } from "./analysis";
+import type { PronounDisclosure } from "../../scoring/analysis/index";
 import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
@@ -39,9 +40,16 @@ async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PU
   const member = await makeUser(db, "Member");
   const outsider = await makeUser(db, "Outsider");
   const team = await makeTeam(db, "Runners", [member.id]);
-  const { task, phase: row } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
+  const { task, phase: row, dataset } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
   if (options.keepSingletons !== undefined) await db.task.update({ where: { id: task.id }, data: { evaluationProfile: "custom", keepSingletons: options.keepSingletons } });
-  const f: PhaseFixture = { userId: member.id, teamId: team.id, taskId: task.id, phaseId: row.id };
+  const f: PhaseFixture = {
+    userId: member.id,
+    teamId: team.id,
+    taskId: task.id,
+    phaseId: row.id,
+    datasetId: dataset.id,
+    datasets: [{ id: dataset.id, name: dataset.name, fileName: dataset.fileName, format: "conll2012" }],
+  };
   await addGold(db, f, 1, KEY);
   const id = await createSubmission(db, f, RESPONSE);
   if (options.visibility) await db.submission.update({ where: { id }, data: { visibility: options.visibility } });
@@ -52,6 +60,7 @@ async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PU
   return {
     id,
     f,
+    datasetId: dataset.id,
     task,
     phase: row,
     organizer: organizer.viewer as Viewer,
@@ -61,11 +70,21 @@ async function scoredRun(phase: PhaseOverrides = {}, options: { visibility?: "PU
   };
 }
 
+/** Replaces the run's (only) file and re-queues it, as a new gold key would (the stored gold key on the file is cleared, so the worker scores it again). */
+async function replaceRunFile(run: { id: string; datasetId: string }, stored: { gzip: Uint8Array<ArrayBuffer>; sha256: string; size: number }) {
+  const db = testDb.prisma;
+  await db.submissionFile.update({
+    where: { submissionId_datasetId: { submissionId: run.id, datasetId: run.datasetId } },
+    data: { gzip: stored.gzip, sha256: stored.sha256, size: stored.size, goldKeyId: null },
+  });
+  await db.submission.update({ where: { id: run.id }, data: { status: "QUEUED" } });
+}
+
 describe("the worker's RunAnalysis row", () => {
   it("holds exactly what analyzeRun computes on the same files; getRunAnalysis shows it to the organizers", async () => {
     const run = await scoredRun();
     const expected = expectedAnalysis();
-    const row = await testDb.prisma.runAnalysis.findUniqueOrThrow({ where: { submissionId: run.id } });
+    const row = await testDb.prisma.runAnalysis.findUniqueOrThrow({ where: { submissionId_datasetId: { submissionId: run.id, datasetId: run.datasetId } } });
     expect(row.errorCounts).toEqual(expected.errors.totals);
     expect(row.documentErrors).toEqual(expected.errors.perDocument.map((d) => ({ document: d.id, counts: d.counts })));
     expect(row.pronounDisclosure).toEqual(JSON.parse(JSON.stringify(expected.disclosure)));
@@ -78,7 +97,7 @@ describe("the worker's RunAnalysis row", () => {
     expect(view).toMatchObject({ submissionId: run.id, available: true, canViewErrors: true });
     expect(view.errorTotals).toEqual(expected.errors.totals);
     expect(Object.keys(view.errorTotals!)).toEqual([...ERROR_KINDS]);
-    expect(view.documents).toEqual(expected.errors.perDocument.map((d) => ({ document: d.id, counts: d.counts })));
+    expect(view.documents).toEqual(expected.errors.perDocument.map((d) => ({ dataset: null, document: d.id, counts: d.counts })));
     expect(view.disclosure).toEqual({ ...disclosureTable(expected.disclosure, []), language: "en", excludedCategories: [] });
   });
 
@@ -99,10 +118,7 @@ describe("the worker's RunAnalysis row", () => {
     expect(await testDb.prisma.runAnalysis.count({ where: { submissionId: run.id } })).toBe(1);
     // The team's file replaced by one that does not parse, then re-queued (as a new gold key would).
     const broken = packFile(Buffer.from(BROKEN));
-    await testDb.prisma.submission.update({
-      where: { id: run.id },
-      data: { status: "QUEUED", gzip: broken.gzip, sha256: broken.sha256, size: broken.size },
-    });
+    await replaceRunFile(run, broken);
     expect(await scoreSubmission(run.id, WORKER)).toMatchObject({ status: "FAILED", errorStage: "validation" });
     expect(await testDb.prisma.runAnalysis.count({ where: { submissionId: run.id } })).toBe(0);
     expect(await getRunAnalysis(run.organizer, run.id)).toEqual({
@@ -237,14 +253,156 @@ describe("getDocumentAnalysis", () => {
   it("a key document the run lacks: every key entity is missing, marked missingInResponse", async () => {
     const run = await scoredRun();
     const onlyAlpha = RESPONSE.slice(0, RESPONSE.indexOf("#begin document (beta)"));
-    const stored = packFile(Buffer.from(onlyAlpha));
-    await testDb.prisma.submission.update({ where: { id: run.id }, data: { status: "QUEUED", gzip: stored.gzip, sha256: stored.sha256, size: stored.size } });
+    await replaceRunFile(run, packFile(Buffer.from(onlyAlpha)));
     expect(await scoreSubmission(run.id, WORKER)).toMatchObject({ status: "SCORED" });
     const view = await getDocumentAnalysis(run.organizer, run.id, "beta/part 0");
     expect(view.missingInResponse).toBe(true);
     expect(view.response).toEqual([]);
     expect(view.counts["missing-entity"]).toBe(view.key.length);
     const run2 = await getRunAnalysis(run.organizer, run.id);
-    expect(run2.documents![1]).toEqual({ document: "beta/part 0", counts: view.counts });
+    expect(run2.documents![1]).toEqual({ dataset: null, document: "beta/part 0", counts: view.counts });
+  });
+});
+
+describe("mergeRunAnalyses", () => {
+  const counts = (n: number) => Object.fromEntries(ERROR_KINDS.map((k, i) => [k, n * (i + 1)])) as DatasetAnalysis["errorCounts"];
+  const column = (form: string, raw: number, nonReferential: number, correct: number) => ({ form, categories: ["third-person"], raw, nonReferential, referential: raw - nonReferential, correct });
+  const disclosure = (columns: ReturnType<typeof column>[]): PronounDisclosure => ({
+    language: "en",
+    columns,
+    total: columns.reduce((t, c) => ({ raw: t.raw + c.raw, nonReferential: t.nonReferential + c.nonReferential, referential: t.referential + c.referential, correct: t.correct + c.correct }), {
+      raw: 0,
+      nonReferential: 0,
+      referential: 0,
+      correct: 0,
+    }),
+  });
+  const a: DatasetAnalysis = { dataset: "en_a", errorCounts: counts(1), documentErrors: [{ document: "d1", counts: counts(1) }], disclosure: disclosure([column("he", 2, 1, 1)]) };
+  const b: DatasetAnalysis = {
+    dataset: "cs_b",
+    errorCounts: counts(2),
+    documentErrors: [
+      { document: "d1", counts: counts(2) },
+      { document: "d2", counts: counts(0) },
+    ],
+    disclosure: disclosure([column("it", 1, 0, 0), column("he", 1, 0, 1)]),
+  };
+
+  it("sums the error totals and the disclosure counts per form, and lists the documents dataset after dataset", () => {
+    const merged = mergeRunAnalyses([a, b], ["he", "it"]);
+    expect(merged.errorCounts).toEqual(counts(3));
+    expect(merged.documentErrors).toEqual([
+      { dataset: "en_a", document: "d1", counts: counts(1) },
+      { dataset: "cs_b", document: "d1", counts: counts(2) },
+      { dataset: "cs_b", document: "d2", counts: counts(0) },
+    ]);
+    expect(merged.disclosure).toEqual({
+      language: "en",
+      columns: [
+        { form: "he", categories: ["third-person"], raw: 3, nonReferential: 1, referential: 2, correct: 2 },
+        { form: "it", categories: ["third-person"], raw: 1, nonReferential: 0, referential: 1, correct: 0 },
+      ],
+      total: { raw: 4, nonReferential: 1, referential: 3, correct: 2 },
+    });
+    // The parts are not changed.
+    expect(a.disclosure.columns[0].raw).toBe(2);
+  });
+
+  it("orders the columns by the lexicon, forms outside it last in first-seen order; one part is itself; no part is all zero", () => {
+    expect(mergeRunAnalyses([a, b], ["it", "he"]).disclosure.columns.map((c) => c.form)).toEqual(["it", "he"]);
+    expect(mergeRunAnalyses([b, a]).disclosure.columns.map((c) => c.form)).toEqual(["it", "he"]);
+    expect(mergeRunAnalyses([a, b], ["she"]).disclosure.columns.map((c) => c.form)).toEqual(["he", "it"]);
+    const single = mergeRunAnalyses([a]);
+    expect(single).toEqual({ errorCounts: a.errorCounts, documentErrors: [{ dataset: "en_a", ...a.documentErrors[0] }], disclosure: a.disclosure });
+    expect(mergeRunAnalyses([])).toEqual({ errorCounts: counts(0), documentErrors: [], disclosure: { language: "", columns: [], total: { raw: 0, nonReferential: 0, referential: 0, correct: 0 } } });
+  });
+});
+
+describe("a run on a phase with several datasets", () => {
+  /**
+   * Three datasets: ds_one (gold KEY, run RESPONSE), ds_two (gold KEY_V2: alpha only, run KEY)
+   * and ds_three (gold KEY, left out by the run); scored by the worker; an organizer.
+   */
+  async function multiRun() {
+    const db = testDb.prisma;
+    const phase = await createPhase(db, {
+      datasets: [
+        { name: "ds_one", gold: KEY },
+        { name: "ds_two", gold: KEY_V2 },
+        { name: "ds_three", gold: KEY },
+      ],
+    });
+    const f = { ...phase, datasets: phase.datasets! };
+    const organizer = await makeUser(db, "Organizer");
+    await db.taskOrganizer.create({ data: { taskId: f.taskId, userId: organizer.id } });
+    const id = await createRun(db, f, [
+      { datasetId: f.datasets[0].id, text: RESPONSE },
+      { datasetId: f.datasets[1].id, text: KEY },
+    ]);
+    expect(await scoreSubmission(id, WORKER)).toMatchObject({ status: "SCORED" });
+    return { id, f, organizer: organizer.viewer as Viewer };
+  }
+  const analysisOf = (key: string, response: string) => analyzeRun(readCorpus(key, "key.conll"), readCorpus(response, "system.conll"), { removeSingletons: false, lexicon: ENGLISH_PRONOUNS });
+
+  it("getRunAnalysis merges the datasets' rows: totals summed, documents per dataset, the disclosure summed", async () => {
+    const { id, organizer } = await multiRun();
+    expect(await testDb.prisma.runAnalysis.count({ where: { submissionId: id } })).toBe(2);
+    const one = analysisOf(KEY, RESPONSE);
+    const two = analysisOf(KEY_V2, KEY);
+    const merged = mergeRunAnalyses(
+      [
+        { dataset: "ds_one", errorCounts: one.errors.totals, documentErrors: one.errors.perDocument.map((d) => ({ document: d.id, counts: d.counts })), disclosure: one.disclosure },
+        { dataset: "ds_two", errorCounts: two.errors.totals, documentErrors: two.errors.perDocument.map((d) => ({ document: d.id, counts: d.counts })), disclosure: two.disclosure },
+      ],
+      ENGLISH_PRONOUNS.types.map((t) => t.form),
+    );
+    const view = await getRunAnalysis(organizer, id);
+    expect(view.available).toBe(true);
+    expect(view.errorTotals).toEqual(Object.fromEntries(ERROR_KINDS.map((k) => [k, one.errors.totals[k] + two.errors.totals[k]])));
+    expect(view.documents?.map((d) => [d.dataset, d.document])).toEqual([
+      ["ds_one", "alpha/part 0"],
+      ["ds_one", "beta/part 0"],
+      ["ds_two", "alpha/part 0"],
+    ]);
+    expect(view.documents).toEqual(merged.documentErrors);
+    expect(view.disclosure).toEqual({ ...disclosureTable(merged.disclosure, []), language: "en", excludedCategories: [] });
+    expect(view.disclosure?.rows.find((r) => r.id === "raw")?.values.at(-1)).toBe(one.disclosure.total.raw + two.disclosure.total.raw);
+  });
+
+  it("getDocumentAnalysis reads the file and gold key of the dataset named (else the first holding the document); a left-out dataset reads as an empty response", async () => {
+    const { id, f, organizer } = await multiRun();
+    const keyAlpha = readCorpus(KEY, "k.conll").documents[0];
+    const keyV2Alpha = readCorpus(KEY_V2, "k.conll").documents[0];
+    const responseAlpha = readCorpus(RESPONSE, "r.conll").documents[0];
+
+    const inTwo = await getDocumentAnalysis(organizer, id, "alpha/part 0", "ds_two");
+    expect(inTwo.dataset).toEqual({ id: f.datasets[1].id, name: "ds_two" });
+    expect(inTwo.key).toEqual(keyV2Alpha.entities);
+    expect(inTwo.response).toEqual(keyAlpha.entities);
+    expect(inTwo.counts).toEqual(analyzeDocumentErrors(keyV2Alpha.entities, keyAlpha.entities).counts);
+    expect(inTwo.documentIds).toEqual(["alpha/part 0"]);
+    expect(inTwo.submission.goldVersion).toBe(1);
+    expect(inTwo.scores?.muc).toBeDefined();
+
+    for (const dataset of ["ds_one", undefined]) {
+      const inOne = await getDocumentAnalysis(organizer, id, "alpha/part 0", dataset);
+      expect(inOne.dataset?.name).toBe("ds_one");
+      expect(inOne.response).toEqual(responseAlpha.entities);
+      expect(inOne.counts).toEqual(analyzeDocumentErrors(keyAlpha.entities, responseAlpha.entities).counts);
+      expect(inOne.documentIds).toEqual(["alpha/part 0", "beta/part 0"]);
+    }
+    expect(inTwo.counts).not.toEqual((await getDocumentAnalysis(organizer, id, "alpha/part 0", "ds_one")).counts);
+
+    const left = await getDocumentAnalysis(organizer, id, "beta/part 0", "ds_three");
+    expect([left.dataset?.name, left.missingInResponse, left.response, left.scores]).toEqual(["ds_three", true, [], null]);
+    expect(left.counts["missing-entity"]).toBe(left.key.length);
+
+    for (const [document, dataset] of [
+      ["beta/part 0", "ds_two"],
+      ["alpha/part 0", "no_such_dataset"],
+      ["gamma/part 0", undefined],
+    ] as const) {
+      expect(await rejection(getDocumentAnalysis(organizer, id, document, dataset))).toBeInstanceOf(NotFoundError);
+    }
   });
 });

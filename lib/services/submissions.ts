@@ -6,16 +6,29 @@
  * created or recorded before the last step): sign-in → phase exists → metadata → phase
  * window (baselines skip it) → track (`uploadTrack`: required in a phase with tracks, baselines
  * excepted; refused in a phase without) → team resolution (one team per user per task, see teams.ts)
- * → size → quota pre-check without a lock (cheap: an over-quota team is refused before its
- * file is read; the run's track's own quota when it has one, else the phase's, see `quota.ts`) → file validation with limits in the upload thread pool (`readUpload`,
- * never on the event loop) → document check against the phase's active gold key
- * (`checkRunDocuments`, `enforceDocumentCheck`: a mismatch is a 422 on a phase whose
- * `documentCheck` is "error", and a 409 with the warnings on one that warns unless the upload
- * confirms them; no check without an active gold key) → [personal team created if needed] →
+ * → size → the upload's shape (a phase with several datasets takes an archive only: a plain
+ * file is a 422 naming the expected files; cheap, by the file name) → quota pre-check without
+ * a lock (cheap: an over-quota team is refused before its file is read; the run's track's own
+ * quota when it has one, else the phase's, see `quota.ts`) → reading the run's files
+ * ({@link readRunFiles}: a plain file, or an archive read in memory by `lib/archive.ts`, at
+ * most 10× the upload cap uncompressed, its files paired with the phase's datasets by name;
+ * each file's extension must fit its dataset's format) → file validation with limits in the
+ * upload thread pool (`readUpload`, never on the event loop; one file after the other; an
+ * error names the file inside the archive, its line and column) → document check of each
+ * dataset's file against that dataset's active gold key (`checkRunDocuments`,
+ * `enforceDocumentCheck`: warnings of all datasets together, each prefixed with its dataset on a
+ * phase with several; a mismatch is a 422 on a phase whose `documentCheck` is "error", and a
+ * 409 with the warnings on one that warns unless the upload confirms them; no check for a
+ * dataset without an active gold key) → [personal team created if needed] →
  * one transaction: lock on (task, user)
  * and the user's task team recorded or checked, lock on (team, phase) and the quota checked
- * again (with the track's limits as they are now), insert QUEUED, audit → after commit, enqueue.
+ * again (with the track's limits as they are now), insert QUEUED with one SubmissionFile per
+ * dataset file, audit → after commit, enqueue.
  * A track deleted meanwhile fails the insert's foreign key: a 422 on `track`, nothing stored.
+ *
+ * Datasets the run left out (an archive may hold fewer files than the phase has datasets) are
+ * not a document warning: the answer lists them (`missingDatasets`) and they count 0 in the
+ * macro-average; the run's page says so.
  *
  * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
  * window and the quota, do not count against it, and name any of the organizer's teams
@@ -24,7 +37,8 @@
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
-import { packFile } from "../storage";
+import { archiveKind, pairArchiveFiles, readArchive } from "../archive";
+import { packFile, sha256Hex } from "../storage";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema, uploadConfirmationSchema, uploadTrackSchema } from "../validations/submission";
 import { listTracks, TRACK_SELECT, uploadTrack } from "./tracks";
@@ -33,10 +47,23 @@ import { recordAudit } from "./audit";
 import { defaultDb, isUuid, type Db, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
 import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
-import { blancRuleForRun, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { blancRuleForGold, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "./teams";
-import { findActiveGold } from "./gold";
-import { assertUploadSize, checkRunDocuments, cleanFileName, enforceDocumentCheck, readUpload, type GoldSource, type Warning } from "./uploads";
+import { findActiveGoldKeys } from "./gold";
+import { listDatasets, type DatasetView } from "./datasets";
+import {
+  assertUploadSize,
+  checkRunDocuments,
+  cleanFileName,
+  datasetFormatMismatch,
+  enforceDocumentCheck,
+  readUpload,
+  uploadLimitBytes,
+  type DocumentCheck,
+  type GoldSource,
+  type RunDocument,
+  type Warning,
+} from "./uploads";
 import type { RunEvaluation } from "../evaluation";
 
 /** What an upload sends: the file and its metadata (see `submissionMetadataSchema`). */
@@ -67,33 +94,176 @@ export interface CreateSubmissionInput {
   now?: Date;
 }
 
-/** What an accepted upload answers: the new run's id and status, and the document warnings it was accepted with (confirmed; empty when its documents match the gold key's or there is none). */
+/**
+ * What an accepted upload answers: the new run's id and status, the document warnings it was
+ * accepted with (confirmed; empty when its documents match the gold keys or there are none),
+ * and the names of the phase's datasets the run has no file for (in the phase's order; they
+ * count 0 in the macro-average; empty for a run covering every dataset).
+ */
 export interface CreatedSubmission {
   id: string;
   status: SubmissionStatus;
   warnings: Warning[];
+  missingDatasets: string[];
+}
+
+/** How many times the upload cap an archive may hold once decompressed (issue 10 §2: a zip bomb is refused). */
+export const ARCHIVE_EXPANSION_FACTOR = 10;
+
+/** One file of a run, read and checked, for the dataset it belongs to. */
+interface RunFile {
+  dataset: DatasetView;
+  /** the plain file's cleaned name, or the file's name inside the archive */
+  fileName: string;
+  bytes: Uint8Array;
+  /** its documents (id, first line), for the document check */
+  documents: RunDocument[];
+}
+
+/** The files of an upload: one per dataset it covers (in the datasets' order), and the datasets it leaves out. */
+interface RunFiles {
+  /** true when the upload was an archive */
+  archive: boolean;
+  files: RunFile[];
+  missing: DatasetView[];
+}
+
+/** The file names a phase's datasets expect, for messages: `"a.conllu" (dataset a, cs), …`. */
+function expectedNames(datasets: readonly DatasetView[]): string {
+  return datasets.map((d) => `"${d.fileName}" (dataset ${d.name}${d.language ? `, ${d.language}` : ""})`).join(", ");
 }
 
 /**
- * The phase's active gold key as the document check needs it: its sha256 now, and its
- * stored file only when the upload pool has not cached its document ids. Null without one.
+ * Refuses a plain file on a phase with several datasets (cheap: by the file name only).
+ *
+ * @throws ValidationError (422, field `file`) naming the datasets and the file names the archive must hold
  */
-async function activeGoldSource(phaseId: string, db: Db): Promise<GoldSource | null> {
-  const active = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: { sha256: true } });
-  return active && { sha256: active.sha256, load: () => findActiveGold(phaseId, db) };
+function assertUploadShape(fileName: string, datasets: readonly DatasetView[]): void {
+  if (datasets.length <= 1 || archiveKind(fileName) !== null) return;
+  throw ValidationError.field(
+    "file",
+    `This phase has ${datasets.length} datasets (${datasets.map((d) => d.name).join(", ")}); upload a .zip or .tar.gz with one file per dataset named ${expectedNames(datasets)}. ${fileName} is not such an archive.`,
+  );
+}
+
+/**
+ * Reads an upload's files and checks each in the upload pool (`readUpload`), one after the
+ * other. A plain file (one-dataset phase only: see {@link assertUploadShape}) is the phase's
+ * dataset's file, whatever its name. An archive is read in memory (`readArchive`, at most
+ * {@link ARCHIVE_EXPANSION_FACTOR} × the upload cap uncompressed) and its files are paired with
+ * the datasets by name (`pairArchiveFiles`); each file's extension must fit its dataset's
+ * format, and a file that does not read is refused with its name inside the archive.
+ *
+ * @param bytes the upload
+ * @param fileName its cleaned name (the extension tells a plain file from an archive)
+ * @param datasets the phase's datasets in order (at least one)
+ * @returns the files (in the datasets' order) and the datasets left out
+ * @throws ValidationError (422): a hostile or broken archive, unknown or duplicate files, no
+ *   dataset file at all (from `lib/archive.ts`); a file whose extension does not fit its
+ *   dataset's format (field `file`); a file that does not read (`formatErrors` whose `file` is
+ *   the name inside the archive, with line and column; field errors for an empty file or a
+ *   file over the reading time or memory limit; every message names the file, the archive
+ *   and, on a phase with several datasets, the dataset); ServiceBusyError (503) when the
+ *   upload pool is full; Error (500) for a phase without datasets (an invariant broken)
+ */
+async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: readonly DatasetView[]): Promise<RunFiles> {
+  if (datasets.length === 0) throw new Error(`phase has no dataset (every phase has at least one): cannot store ${fileName}`);
+  if (archiveKind(fileName) === null) {
+    const { documents } = await readUpload(bytes, fileName);
+    return { archive: false, files: [{ dataset: datasets[0], fileName, bytes, documents }], missing: [] };
+  }
+  const entries = await readArchive(bytes, fileName, { maxTotalBytes: ARCHIVE_EXPANSION_FACTOR * uploadLimitBytes() });
+  const paired = pairArchiveFiles(entries, datasets, fileName);
+  const byId = new Map(datasets.map((d) => [d.id, d]));
+  const order = new Map(datasets.map((d, i) => [d.id, i]));
+  const several = datasets.length > 1;
+  const files: RunFile[] = [];
+  for (const { dataset: ref, entry } of paired.files) {
+    const dataset = byId.get(ref.id)!;
+    const where = several ? `${entry.name} (dataset ${dataset.name}) in ${fileName}` : `${entry.name} in ${fileName}`;
+    const mismatch = datasetFormatMismatch(entry.name, dataset.format);
+    if (mismatch) throw ValidationError.field("file", `${where}: ${mismatch}`);
+    let documents: RunDocument[];
+    try {
+      ({ documents } = await readUpload(entry.bytes, entry.name));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      // The same problems, with the archive (and the dataset) named in every sentence.
+      throw new ValidationError(`${where}: ${error.message}`, {
+        formatErrors: error.formatErrors,
+        fieldErrors: error.fieldErrors.map((f) => ({ ...f, message: `${where}: ${f.message}` })),
+      });
+    }
+    files.push({ dataset, fileName: entry.name, bytes: entry.bytes, documents });
+  }
+  files.sort((a, b) => order.get(a.dataset.id)! - order.get(b.dataset.id)!);
+  const missing = paired.missing.map((d) => byId.get(d.id)!).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return { archive: true, files, missing };
+}
+
+/** What {@link checkRunFiles} found: the combined check and the label naming what was checked, for its message. */
+interface RunFilesCheck {
+  /** every dataset's warnings together (counts summed); null when no dataset had a gold key to check against */
+  check: DocumentCheck | null;
+  /** e.g. "system.conll", "main.conll in run.zip", "run.zip (datasets en_gum, cs_pdt)" */
+  label: string;
+}
+
+/**
+ * Checks each run file's documents against its dataset's active gold key (`checkRunDocuments`;
+ * the key's document ids are cached by sha256 in the upload pool, and the key is loaded with
+ * `findActiveGoldKeys` only on a cache miss). On a phase with several datasets every warning
+ * message starts with "dataset <name>: ". Datasets without an active gold key are not checked.
+ *
+ * @param upload the upload's files ({@link readRunFiles})
+ * @param uploadName the upload's cleaned name (the archive's, or the plain file's)
+ * @param phaseId the phase
+ * @param several whether the phase has several datasets
+ * @param db client
+ * @returns the combined {@link DocumentCheck} (null when nothing was checked) and a label
+ *   naming the upload (and the datasets with warnings) for `enforceDocumentCheck`'s message
+ * @throws ServiceBusyError (503) when the upload pool is full
+ */
+async function checkRunFiles(upload: RunFiles, uploadName: string, phaseId: string, several: boolean, db: Db): Promise<RunFilesCheck> {
+  const active = await db.goldKey.findMany({
+    where: { phaseId, active: true, datasetId: { in: upload.files.map((f) => f.dataset.id) } },
+    select: { datasetId: true, sha256: true },
+  });
+  const goldOf = new Map(active.map((g) => [g.datasetId, g.sha256]));
+  let checked = false;
+  const combined: DocumentCheck = { warnings: [], unmatched: 0, missing: 0 };
+  const withWarnings: string[] = [];
+  for (const file of upload.files) {
+    const sha256 = goldOf.get(file.dataset.id);
+    const source: GoldSource | null = sha256 ? { sha256, load: async () => (await findActiveGoldKeys(phaseId, db, [file.dataset.id]))[0] ?? null } : null;
+    const check = await checkRunDocuments(file.documents, file.fileName, source);
+    if (!check) continue;
+    checked = true;
+    if (check.warnings.length > 0) withWarnings.push(file.dataset.name);
+    combined.unmatched += check.unmatched;
+    combined.missing += check.missing;
+    for (const w of check.warnings) combined.warnings.push(several ? { ...w, message: `dataset ${file.dataset.name}: ${w.message}` } : w);
+  }
+  let label = uploadName;
+  if (several) label = `${uploadName} (dataset${withWarnings.length === 1 ? "" : "s"} ${withWarnings.join(", ")})`;
+  else if (upload.archive) label = `${upload.files[0].fileName} in ${uploadName}`;
+  return { check: checked ? combined : null, label };
 }
 
 /**
  * Accepts an upload: checks it, stores it QUEUED, and enqueues it for scoring (see the
  * module comment for the order of the checks).
  *
- * @returns the new submission's id, its status (QUEUED) and the document warnings it was
- *   accepted with (`CreatedSubmission`)
+ * @returns the new submission's id, its status (QUEUED), the document warnings it was
+ *   accepted with and the datasets it left out (`CreatedSubmission`)
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
  *   ValidationError (422) for bad metadata; for no `track` in a phase with tracks (not a
  *   baseline), an unknown one, or one in a phase without tracks (field `track`, the message
  *   lists the choices; also when the track is deleted during the upload); an unreadable file (`formatErrors` with line and
- *   column) or, for users in several teams without a team recorded in the task, no `team`;
+ *   column; in an archive, `file` is the name inside the archive); a plain file on a phase with
+ *   several datasets (field `file`, naming the expected files); a hostile or broken archive,
+ *   unknown or duplicate files in it, or none of the datasets' files (`lib/archive.ts`); a file
+ *   whose extension does not fit its dataset's format; or, for users in several teams without a team recorded in the task, no `team`;
  *   DocumentMismatchError (422, a ValidationError with `warnings`) when the run's document
  *   names do not match the active gold key's and the phase's `documentCheck` is "error";
  *   ConflictError (409, `warnings`, `acknowledgeWith`) when they do not match on a phase that
@@ -138,15 +308,20 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
     : await findTaskTeam(viewer.userId, phase.taskId, meta.team, db);
   assertUploadSize(input.bytes.byteLength);
   const fileName = cleanFileName(input.fileName);
+  const datasets = await listDatasets(phase.id, db);
+  assertUploadShape(fileName, datasets);
   // Pre-check without the lock: a team over its quota is refused before its file is read.
   // (A personal team still to be created has used nothing; limits are at least 1.)
   if (!meta.isBaseline && existingTeam) {
     assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase, track), existingTeam.name, phase.name);
   }
-  const { documents } = await readUpload(input.bytes, fileName);
-  const check = await checkRunDocuments(documents, fileName, await activeGoldSource(phase.id, db));
-  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, fileName);
-  const stored = packFile(input.bytes);
+  const upload = await readRunFiles(input.bytes, fileName, datasets);
+  const { check, label } = await checkRunFiles(upload, fileName, phase.id, datasets.length > 1, db);
+  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label);
+  // The upload as sent (plain file or archive), and each dataset's file as stored.
+  const sent = { sha256: sha256Hex(input.bytes), size: input.bytes.byteLength };
+  const stored = upload.files.map((f) => ({ datasetId: f.dataset.id, fileName: f.fileName, ...packFile(f.bytes) }));
+  const missingDatasets = upload.missing.map((d) => d.name);
   const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
 
   const trackGone = () => ValidationError.field("track", `The track "${track?.name}" was deleted while the run was uploaded; choose another track.`);
@@ -169,9 +344,9 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
         paperUrl: meta.paperUrl,
         codeUrl: meta.codeUrl,
         fileName,
-        sha256: stored.sha256,
-        gzip: stored.gzip,
-        size: stored.size,
+        sha256: sent.sha256,
+        size: sent.size,
+        files: { create: stored },
         status: "QUEUED",
         isBaseline: meta.isBaseline,
         visibility: meta.visibility,
@@ -188,8 +363,11 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
         phaseId: phase.id,
         teamId: team.id,
         fileName,
-        sha256: stored.sha256,
-        size: stored.size,
+        sha256: sent.sha256,
+        size: sent.size,
+        // The datasets the run has a file for (name and the file's name), and those it left out.
+        datasets: upload.files.map((f) => ({ name: f.dataset.name, fileName: f.fileName })),
+        missing: missingDatasets,
         isBaseline: meta.isBaseline,
         ...(track ? { trackId: track.id, track: track.name } : {}),
         ...(recorded ? { taskTeamRecorded: true } : {}),
@@ -204,12 +382,32 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
     throw error;
   });
   await enqueueAfterCommit([id], `new submission ${id}`);
-  return { id, status: "QUEUED", warnings: check?.warnings ?? [] };
+  return { id, status: "QUEUED", warnings: check?.warnings ?? [], missingDatasets };
 }
 
 /** True when `error` is Prisma's foreign-key violation (P2003). */
 function isForeignKeyViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2003";
+}
+
+/** One dataset of a run (`SubmissionView.datasets`). */
+export interface SubmissionDatasetView {
+  id: string;
+  name: string;
+  /** e.g. "en"; "" when not given */
+  language: string;
+  /**
+   * the run's file for the dataset, null when the run left the dataset out. For viewers
+   * outside the team and the organizers it is the dataset's expected file name (which is what
+   * an archive holds it under; a plain file's own name stays with the team)
+   */
+  fileName: string | null;
+  /** true when the run has no file for the dataset: it counts 0 in the macro-average */
+  missing: boolean;
+  /** the dataset's gold key version the scores come from (null before scoring, or when the dataset has no gold key yet) */
+  goldVersion: number | null;
+  /** the run's scores on the dataset (CLI JSON shape, with counts); null before scoring and for a dataset left out */
+  scores: MetricsJson | null;
 }
 
 /** One submission as a viewer sees it. Fields marked "team and organizers" are absent for others. */
@@ -241,10 +439,10 @@ export interface SubmissionView {
   /**
    * the scorer's warnings from the last scoring (`submissions.warnings`: `{code, message,
    * file?, line?, document?}` of `scoring/types.ts`, about the response: missing and
-   * response-only documents, repeated mentions, the response reader's warnings); empty
-   * before scoring and after a failure
+   * response-only documents, repeated mentions, the response reader's warnings); on a phase
+   * with several datasets each also names its `dataset`; empty before scoring and after a failure
    */
-  warnings: Warning[];
+  warnings: RunWarning[];
   /** team and organizers: who uploaded it */
   submitter?: { id: string; name: string };
   /** team and organizers: the uploaded file */
@@ -253,14 +451,28 @@ export interface SubmissionView {
   attempts?: number;
   /** team and organizers: why it failed (null unless FAILED) */
   error?: { stage: string | null; message: string | null; location: unknown } | null;
-  /** corpus scores (CLI JSON shape); null when there are none yet. After a new gold key they are the previous version's until rescored. */
+  /**
+   * corpus scores (CLI JSON shape); null when there are none yet. After a new gold key they are
+   * the previous version's until rescored. On a phase with several datasets they are the
+   * macro-average over the datasets with a gold key (a dataset the run left out counting 0):
+   * F1, recall and precision, without counts.
+   */
   scores: MetricsJson | null;
+  /**
+   * every dataset of the run's phase, in the phase's order (always at least one entry: a
+   * phase with one dataset has a single entry, so clients need no special case; pages show the
+   * table only for several). See {@link SubmissionDatasetView}.
+   */
+  datasets: SubmissionDatasetView[];
   /**
    * per-document scores when the viewer may see them (`canViewDocumentScores`: organizers;
    * whoever may see the run's error analysis; the run's team, except on a phase whose
-   * leaderboard is hidden unless the phase's `teamDocumentScores` is on); else null
+   * leaderboard is hidden unless the phase's `teamDocumentScores` is on); else null. Grouped
+   * by dataset in the phase's order, documents sorted by id within each; `dataset` is the
+   * dataset's name on a phase with several datasets (documents are named within a dataset),
+   * null on a phase with one
    */
-  perDocument: { document: string; metrics: MetricsJson }[] | null;
+  perDocument: { dataset: string | null; document: string; metrics: MetricsJson }[] | null;
   /**
    * true when the viewer is the run's team and per-document scores are withheld because the
    * phase's leaderboard is hidden (teams get corpus-level scores only there): pages say so
@@ -277,7 +489,8 @@ export interface SubmissionView {
  * @param id the submission id (any string: a malformed id is a 404 like an unknown one)
  * @param viewer the viewer (null = anonymous)
  * @returns the {@link SubmissionView}: submitter, file, attempts and error only for the team
- *   and the organizers; per-document scores as `canViewDocumentScores` allows
+ *   and the organizers; per-document scores as `canViewDocumentScores` allows; its datasets
+ *   (file or missing, gold version, scores: DatasetScore rows) for everyone who may see it
  * @throws NotFoundError (404) when it does not exist or the viewer may not see it (the same
  *   answer, so that other teams' private runs stay unknown)
  */
@@ -286,13 +499,14 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
   const s = isUuid(id)
     ? await db.submission.findUnique({
         where: { id },
-        omit: { gzip: true },
         include: {
           team: { select: { id: true, name: true } },
           track: { select: { id: true, name: true } },
           submitter: { select: { id: true, name: true } },
           phase: { include: { task: { select: { id: true, slug: true, title: true, primaryMetric: true } } } },
           scores: { where: { variant: "" } },
+          files: { select: { datasetId: true, fileName: true, goldKey: { select: { version: true, fileName: true } } } },
+          datasetScores: { where: { variant: "" } },
         },
       })
     : null;
@@ -300,10 +514,35 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
   if (!s || !access?.visible) throw new NotFoundError("No such submission.");
   const { isOrganizer: viewerIsOrganizer, isTeamMember: viewerIsTeamMember } = access;
   const insider = viewerIsOrganizer || viewerIsTeamMember;
+  const evaluation = storedEvaluation(s.evaluation);
+  const phaseDatasets = await listDatasets(s.phaseId, db);
+  const several = phaseDatasets.length > 1;
+  const fileOf = new Map(s.files.map((f) => [f.datasetId, f]));
+  const datasets: SubmissionDatasetView[] = phaseDatasets.map((d) => {
+    const file = fileOf.get(d.id);
+    const rows = s.datasetScores.filter((r) => r.datasetId === d.id);
+    const recorded = evaluation?.datasets?.find((r) => r.id === d.id);
+    return {
+      id: d.id,
+      name: d.name,
+      language: d.language,
+      fileName: file ? (insider ? file.fileName : d.fileName) : null,
+      missing: !file,
+      goldVersion: file?.goldKey?.version ?? recorded?.goldVersion ?? (several ? null : s.goldVersion),
+      scores: rows.length > 0 ? scoresToJson(rows) : null,
+    };
+  });
   // Per-document denominators are gold statistics, and per-document scores of a hidden test
   // set let a team probe the gold: see `canViewDocumentScores`.
   const showDocuments = await canViewDocumentScores(access, s.phase);
   const documentRows = showDocuments ? await db.documentScore.findMany({ where: { submissionId: s.id } }) : [];
+  const perDocument = phaseDatasets.flatMap((d) => {
+    const rows = documentRows.filter((r) => r.datasetId === d.id);
+    if (rows.length === 0) return [];
+    // BLANC's averaging rule is that of the gold key the dataset was scored against.
+    const rule = blancRuleForGold(fileOf.get(d.id)?.goldKey?.fileName ?? d.fileName);
+    return documentScoresToJson(rows, rule).map((doc) => ({ dataset: several ? d.name : null, ...doc }));
+  });
   return {
     id: s.id,
     status: s.status,
@@ -322,8 +561,8 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
     scoredAt: s.scoredAt,
     goldVersion: s.goldVersion,
     scorerVersion: s.scorerVersion,
-    evaluation: storedEvaluation(s.evaluation),
-    warnings: storedWarnings(s.warnings),
+    evaluation,
+    warnings: storedWarnings(s.warnings, several),
     ...(insider
       ? {
           submitter: s.submitter,
@@ -333,23 +572,28 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
         }
       : {}),
     scores: s.scores.length > 0 ? scoresToJson(s.scores) : null,
-    perDocument: showDocuments && documentRows.length > 0 ? documentScoresToJson(documentRows, await blancRuleForRun(db, s)) : null,
+    datasets,
+    perDocument: showDocuments && perDocument.length > 0 ? perDocument : null,
     perDocumentWithheld: viewerIsTeamMember && !showDocuments,
     viewerIsTeamMember,
     viewerIsOrganizer,
   };
 }
 
+/** A scorer warning of a run, with the dataset it is about on a phase with several datasets. */
+export type RunWarning = Warning & { dataset?: string };
+
 /**
  * The scorer's warnings as stored (`submissions.warnings`, written by the worker): the
- * well-formed entries of the JSON array, each with only the {@link Warning} fields.
+ * well-formed entries of the JSON array, each with only the {@link Warning} fields, and its
+ * `dataset` (name) when `several` (a phase with several datasets).
  */
-function storedWarnings(json: Prisma.JsonValue): Warning[] {
+function storedWarnings(json: Prisma.JsonValue, several: boolean): RunWarning[] {
   if (!Array.isArray(json)) return [];
-  const warnings: Warning[] = [];
+  const warnings: RunWarning[] = [];
   for (const item of json) {
     if (typeof item !== "object" || item === null || Array.isArray(item)) continue;
-    const { code, message, file, line, document } = item as Record<string, unknown>;
+    const { code, message, file, line, document, dataset } = item as Record<string, unknown>;
     if (typeof code !== "string" || typeof message !== "string") continue;
     warnings.push({
       code,
@@ -357,6 +601,7 @@ function storedWarnings(json: Prisma.JsonValue): Warning[] {
       ...(typeof file === "string" ? { file } : {}),
       ...(typeof line === "number" ? { line } : {}),
       ...(typeof document === "string" ? { document } : {}),
+      ...(several && typeof dataset === "string" ? { dataset } : {}),
     });
   }
   return warnings;

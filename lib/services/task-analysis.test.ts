@@ -13,8 +13,9 @@ import { scoreSubmission } from "../worker/scoring-job";
 import { KEY, RESPONSE, addGold, createSubmission, type PhaseFixture } from "../worker/scoring-job.fixtures";
 import { ENGLISH_PRONOUN_CATEGORIES, ENGLISH_PRONOUNS, formatPronounLexicon } from "../../scoring/analysis/index";
 import { getRunAnalysis } from "./analysis";
-import { getTaskAnalysisSettings, updateTaskAnalysisSettings } from "./task-analysis";
+import { getTaskAnalysisSettings, pronounFormOrder, updateTaskAnalysisSettings } from "./task-analysis";
 import { makeTaskWithPhase, makeTeam, makeUser, rejection } from "./test-fixtures";
+import { defaultDatasetData } from "./datasets";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));
@@ -41,7 +42,13 @@ async function taskWithRuns() {
   const team = await makeTeam(db, "Scorers", [member.id]);
   const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
   const second = await db.phase.create({
-    data: { taskId: task.id, name: "dev", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) },
+    data: {
+      taskId: task.id,
+      name: "dev",
+      opensAt: new Date(Date.now() - 86_400_000),
+      closesAt: new Date(Date.now() + 86_400_000),
+      datasets: { create: defaultDatasetData("conll2012") },
+    },
   });
   const f1: PhaseFixture = { userId: member.id, teamId: team.id, taskId: task.id, phaseId: phase.id };
   const f2: PhaseFixture = { ...f1, phaseId: second.id };
@@ -242,5 +249,13 @@ describe("updateTaskAnalysisSettings", () => {
     await rescore(t.ids);
     expect(await testDb.prisma.score.count({ where: { submissionId: { in: t.ids }, metric: "mcf" } })).toBe(0);
     expect(await testDb.prisma.documentScore.count({ where: { submissionId: { in: t.ids }, metric: "mcf" } })).toBe(0);
+  });
+});
+
+describe("pronounFormOrder", () => {
+  it("gives the lexicon's forms in order: the English lexicon for none, the task's list, nothing for a stored list that no longer parses", () => {
+    expect(pronounFormOrder(null)).toEqual(ENGLISH_PRONOUNS.types.map((t) => t.form));
+    expect(pronounFormOrder(CUSTOM_LIST)).toEqual(["he", "it", "zij"]);
+    expect(pronounFormOrder("@language nl\n@language de\nhij: x\n")).toEqual([]);
   });
 });

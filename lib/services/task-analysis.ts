@@ -58,6 +58,23 @@ function lexiconOf(text: string | null): PronounLexicon {
   return text === null ? ENGLISH_PRONOUNS : parsePronounLexicon(text, "the task's pronoun list");
 }
 
+/**
+ * The pronoun forms of a task's lexicon in lexicon order (the order of the disclosure's
+ * columns), from the task's stored list (null: the shipped English lexicon). A stored list that
+ * no longer parses (it was checked when saved) gives none: callers then keep their own order.
+ *
+ * @param text the task's `pronounLexicon`
+ * @returns the forms, e.g. `["he", "him", "his", …]`
+ */
+export function pronounFormOrder(text: string | null): string[] {
+  try {
+    return lexiconOf(text).types.map((t) => t.form);
+  } catch (error) {
+    if (error instanceof FormatError) return [];
+    throw error;
+  }
+}
+
 /** Category names of a lexicon in first-use order. */
 function categoriesOf(lexicon: PronounLexicon): string[] {
   return [...new Set(lexicon.types.flatMap((t) => t.categories))];

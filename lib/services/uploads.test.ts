@@ -11,7 +11,9 @@ import { useTestDatabase } from "../db/test-db";
 import { ConflictError, ForbiddenError, QuotaExceededError, RateLimitedError, ValidationError } from "../errors";
 import { closeRateLimitStore, consumeRateLimit } from "../rate-limit";
 import { enqueueScoring } from "../queue";
-import { unpackFile } from "../storage";
+import { packFile, sha256Hex, unpackFile } from "../storage";
+import { makeTarGz, makeZip } from "../archive.fixtures";
+import { defaultDatasetData } from "./datasets";
 import { findActiveGold, listGoldVersions, uploadGoldKey } from "./gold";
 import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
 import { createSubmission, getSubmissionForViewer, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
@@ -39,9 +41,9 @@ async function setup(phase: PhaseOverrides = {}) {
   const db = testDb.prisma;
   const organizer = await makeUser(db, "Gold Organizer");
   const participant = await makeUser(db, "Submitter");
-  const { task, phase: p } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
+  const { task, phase: p, dataset } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase });
   const team = await makeTeam(db, "Team", [participant.id]);
-  return { db, organizer, participant, task, phase: p, team };
+  return { db, organizer, participant, task, phase: p, team, dataset };
 }
 
 const submission = (viewer: CreateSubmissionInput["viewer"], phaseId: string, over: Partial<CreateSubmissionInput> = {}): CreateSubmissionInput => ({
@@ -163,12 +165,17 @@ async function withSlowInserts<T>(body: () => Promise<T>): Promise<T> {
 
 describe("createSubmission", () => {
   it("stores the file QUEUED, audits it and enqueues it after commit", async () => {
-    const { db, participant, phase, team } = await setup();
+    const { db, participant, phase, team, dataset } = await setup();
     const result = await createSubmission(submission(participant.viewer, phase.id, { description: "desc", paperUrl: "https://example.org/p" }));
     expect(result.status).toBe("QUEUED");
     const row = await db.submission.findUniqueOrThrow({ where: { id: result.id } });
     expect([row.teamId, row.submitterId, row.systemName, row.fileName, row.status, row.paperUrl]).toEqual([team.id, participant.id, "my-system", "system.conll", "QUEUED", "https://example.org/p"]);
-    expect(unpackFile(row.gzip, row.sha256).toString("utf8")).toBe(SMALL_KEY);
+    // The upload as sent, and its one file for the phase's only dataset.
+    expect([row.sha256, row.size]).toEqual([sha256Hex(bytes(SMALL_KEY)), bytes(SMALL_KEY).byteLength]);
+    const files = await db.submissionFile.findMany({ where: { submissionId: result.id } });
+    expect(files.map((f) => [f.datasetId, f.fileName, f.size, f.goldKeyId])).toEqual([[dataset.id, "system.conll", bytes(SMALL_KEY).byteLength, null]]);
+    expect(unpackFile(files[0].gzip, files[0].sha256).toString("utf8")).toBe(SMALL_KEY);
+    expect(result.missingDatasets).toEqual([]);
     expect(enqueue).toHaveBeenCalledWith([result.id]);
     expect(await db.auditEvent.count({ where: { action: "submission.create", targetId: result.id } })).toBe(1);
   });
@@ -330,7 +337,9 @@ describe("one team per user per task", () => {
   /** A task with two open phases (dev, test), its organizer, and a user in two teams. */
   async function twoTeams() {
     const { db, organizer, participant, task, phase, team } = await setup();
-    const test = await db.phase.create({ data: { taskId: task.id, name: "second", opensAt: phase.opensAt, closesAt: phase.closesAt } });
+    const test = await db.phase.create({
+      data: { taskId: task.id, name: "second", opensAt: phase.opensAt, closesAt: phase.closesAt, datasets: { create: defaultDatasetData("conll2012") } },
+    });
     const other = await makeTeam(db, "Other", [participant.id]);
     return { db, organizer, participant, task, dev: phase, test, team, other };
   }
@@ -528,7 +537,7 @@ describe("document check at upload", () => {
     expect(enqueue).not.toHaveBeenCalled();
 
     const created = await createSubmission(submission(participant.viewer, phase.id, { bytes: bytes(MISNAMED), acknowledgeWarnings: true }));
-    expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: expectedWarnings });
+    expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: expectedWarnings, missingDatasets: [] });
     expect(enqueue).toHaveBeenCalledWith([created.id]);
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "submission.create", targetId: created.id } });
     expect(audit.data).toMatchObject({ documentWarnings: { unmatched: 1, missing: 1 } });
@@ -747,5 +756,250 @@ describe("tracks at upload", () => {
     const error = await rejection(createSubmission(submission(participant.viewer, phase.id, { track: "LLM" })));
     expect(error.details).toEqual({ limit: "total" });
     expect((await quotaForViewer(participant.viewer, phase.id)).tracks).toBeNull();
+  });
+});
+
+describe("datasets at upload: a phase with several datasets takes an archive", () => {
+  const NAMES = ["en_a", "cs_b", "de_c"];
+  /** SMALL_KEY with its documents named after the dataset (documents are named within a dataset). */
+  const keyOf = (name: string) => SMALL_KEY.replaceAll("(doc", `(${name}_doc`);
+
+  /** setup() whose phase has three datasets (en_a, cs_b, de_c; CoNLL-2012), each with an active gold key `keyOf(name)`, and the given document check. */
+  async function threeDatasets(mode: "warn" | "error" = "warn") {
+    const s = await setup({ dailyLimit: 5 });
+    await s.db.dataset.deleteMany({ where: { phaseId: s.phase.id } });
+    const datasets = [];
+    for (const [position, name] of NAMES.entries()) {
+      const d = await s.db.dataset.create({ data: { phaseId: s.phase.id, name, language: name.slice(0, 2), fileName: `${name}.conll`, format: "conll2012", position } });
+      const stored = packFile(bytes(keyOf(name)));
+      await s.db.goldKey.create({
+        data: { phaseId: s.phase.id, datasetId: d.id, version: 1, fileName: `${name}-key.conll`, sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 2, uploadedById: s.organizer.id, active: true },
+      });
+      datasets.push(d);
+    }
+    await s.db.phase.update({ where: { id: s.phase.id }, data: { documentCheck: mode } });
+    return { ...s, datasets };
+  }
+
+  /** Checks that a refused upload left no trace: no run, no quota used, no audit event, no team recorded, nothing enqueued. */
+  async function expectNothingStored(s: Awaited<ReturnType<typeof threeDatasets>>, before: { quota: unknown; audits: number }) {
+    expect(await s.db.submission.count({ where: { phaseId: s.phase.id } })).toBe(0);
+    expect(await s.db.submissionFile.count({ where: { phaseId: s.phase.id } })).toBe(0);
+    expect(await quotaStatus(s.team.id, s.phase.id)).toEqual(before.quota);
+    expect(await s.db.auditEvent.count()).toBe(before.audits);
+    expect(await taskTeamOf(s.phase.taskId, s.participant.id)).toBeNull();
+    expect(enqueue).not.toHaveBeenCalled();
+  }
+
+  it("an archive with 2 of the 3 files is accepted (.zip and .tgz): one stored file per dataset, the third answered as missing and audited", async () => {
+    const s = await threeDatasets();
+    const { db, participant, phase, team, datasets } = s;
+    for (const [fileName, make] of [
+      ["run.zip", makeZip],
+      ["run.tgz", makeTarGz],
+    ] as const) {
+      const archive = await make([
+        { path: "run/en_a.conll", text: keyOf("en_a") },
+        { path: "run/de_c.conll", text: keyOf("de_c") },
+      ]);
+      const created = await createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive }));
+      expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: [], missingDatasets: ["cs_b"] });
+      const row = await db.submission.findUniqueOrThrow({ where: { id: created.id } });
+      expect([row.fileName, row.sha256, row.size, row.status]).toEqual([fileName, sha256Hex(archive), archive.byteLength, "QUEUED"]);
+      const files = await db.submissionFile.findMany({ where: { submissionId: created.id } });
+      expect(files.map((f) => f.datasetId).sort()).toEqual([datasets[0].id, datasets[2].id].sort());
+      for (const f of files) {
+        const d = datasets.find((x) => x.id === f.datasetId)!;
+        expect([f.fileName, f.phaseId, f.goldKeyId]).toEqual([d.fileName, phase.id, null]);
+        expect(unpackFile(f.gzip, f.sha256).toString("utf8")).toBe(keyOf(d.name));
+      }
+      const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "submission.create", targetId: created.id } });
+      expect(audit.data).toMatchObject({
+        fileName,
+        sha256: sha256Hex(archive),
+        datasets: [
+          { name: "en_a", fileName: "en_a.conll" },
+          { name: "de_c", fileName: "de_c.conll" },
+        ],
+        missing: ["cs_b"],
+      });
+      expect(enqueue).toHaveBeenLastCalledWith([created.id]);
+      // Before scoring, the run's view lists every dataset, the left-out one as missing.
+      const view = await getSubmissionForViewer(created.id, participant.viewer);
+      expect(view.datasets.map((d) => [d.name, d.language, d.fileName, d.missing, d.goldVersion, d.scores])).toEqual([
+        ["en_a", "en", "en_a.conll", false, null, null],
+        ["cs_b", "cs", null, true, null, null],
+        ["de_c", "de", "de_c.conll", false, null, null],
+      ]);
+    }
+    expect((await quotaStatus(team.id, phase.id)).usedTotal).toBe(2);
+  });
+
+  it("hostile archives (path traversal, an unknown file, a duplicate file) are a 422 on file: nothing stored, no quota used, no audit", async () => {
+    const s = await threeDatasets();
+    const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
+    const cases: [Uint8Array, string][] = [
+      [await makeZip([{ path: "../en_a.conll", text: keyOf("en_a") }]), 'run.zip holds "../en_a.conll", a path that climbs out of the archive'],
+      [
+        await makeZip([
+          { path: "en_a.conll", text: keyOf("en_a") },
+          { path: "notes.txt", text: "hello" },
+        ]),
+        'run.zip holds "notes.txt", which is not a dataset file of this phase; expected file names: "en_a.conll", "cs_b.conll", "de_c.conll".',
+      ],
+      [
+        await makeZip([
+          { path: "x/en_a.conll", text: keyOf("en_a") },
+          { path: "y/en_a.conll", text: keyOf("en_a") },
+        ]),
+        'run.zip holds two files named "en_a.conll"',
+      ],
+    ];
+    for (const [archive, message] of cases) {
+      const error = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: archive })))) as ValidationError;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.httpStatus).toBe(422);
+      expect(error.fieldErrors.map((f) => f.path)).toEqual(["file"]);
+      expect(error.message).toContain(message);
+    }
+    await expectNothingStored(s, before);
+  });
+
+  it("a format error inside the archive is a 422 naming the file in the archive, its line and column, and its dataset", async () => {
+    const s = await threeDatasets();
+    const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
+    const archive = await makeTarGz([
+      { path: "en_a.conll", text: keyOf("en_a") },
+      { path: "cs_b.conll", text: BROKEN_FILE },
+    ]);
+    const error = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.tar.gz", bytes: archive })))) as ValidationError;
+    expect(error.httpStatus).toBe(422);
+    expect(error.formatErrors).toHaveLength(1);
+    expect(error.formatErrors[0]).toMatchObject({ file: "cs_b.conll", line: 3, column: 3 });
+    expect(error.message).toMatch(/^cs_b\.conll \(dataset cs_b\) in run\.tar\.gz: The file could not be read: cs_b\.conll:3:3/);
+    expect(error.toJSON().error.formatErrors).toEqual(error.formatErrors);
+    await expectNothingStored(s, before);
+  });
+
+  it("a misnamed document in one dataset: a 409 naming the dataset, nothing stored; accepted with acknowledgeWarnings", async () => {
+    const s = await threeDatasets("warn");
+    const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
+    const archive = await makeZip([
+      { path: "en_a.conll", text: keyOf("en_a") },
+      { path: "cs_b.conll", text: keyOf("cs_b").replace("(cs_b_doc1)", "(cs_b_docX)") },
+      { path: "de_c.conll", text: keyOf("de_c") },
+    ]);
+    const expected = [
+      {
+        code: "response-only-document",
+        message: 'dataset cs_b: response document "cs_b_docX/part 0" (line 1) is not in the gold key; it will be ignored',
+        file: "cs_b.conll",
+        line: 1,
+        document: "cs_b_docX/part 0",
+      },
+      { code: "missing-document", message: 'dataset cs_b: key document "cs_b_doc1/part 0" is not in the run; it will be scored as empty', document: "cs_b_doc1/part 0" },
+    ];
+    const error = await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: archive })));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.httpStatus).toBe(409);
+    expect(error.message).toContain("The document names of run.zip (dataset cs_b) do not match the gold key: 1 document of the run is not in the gold key and 1 key document is not in the run.");
+    expect(error.details).toMatchObject({ warnings: expected, unmatched: 1, missing: 1, acknowledgeWith: "acknowledgeWarnings=true" });
+    await expectNothingStored(s, before);
+
+    const created = await createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: archive, acknowledgeWarnings: true }));
+    expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: expected, missingDatasets: [] });
+    expect(await s.db.submissionFile.count({ where: { submissionId: created.id } })).toBe(3);
+    const audit = await s.db.auditEvent.findFirstOrThrow({ where: { action: "submission.create", targetId: created.id } });
+    expect(audit.data).toMatchObject({ documentWarnings: { unmatched: 1, missing: 1 }, missing: [] });
+
+    // On a phase that refuses mismatches, the same archive is a 422 even when confirmed.
+    await s.db.phase.update({ where: { id: s.phase.id }, data: { documentCheck: "error" } });
+    const refused = await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: archive, acknowledgeWarnings: true })));
+    expect(refused).toBeInstanceOf(DocumentMismatchError);
+    expect(refused.toJSON().error).toMatchObject({ warnings: expected });
+    expect(await s.db.submission.count({ where: { phaseId: s.phase.id } })).toBe(1);
+  });
+
+  it("a plain file on a phase with 3 datasets is a 422 naming the datasets and the expected file names; nothing stored", async () => {
+    const s = await threeDatasets();
+    const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
+    const error = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "en_a.conll", bytes: bytes(keyOf("en_a")) })))) as ValidationError;
+    expect(error.httpStatus).toBe(422);
+    expect(error.fieldErrors).toEqual([
+      {
+        path: "file",
+        message:
+          'This phase has 3 datasets (en_a, cs_b, de_c); upload a .zip or .tar.gz with one file per dataset named "en_a.conll" (dataset en_a, en), "cs_b.conll" (dataset cs_b, cs), "de_c.conll" (dataset de_c, de). en_a.conll is not such an archive.',
+      },
+    ]);
+    await expectNothingStored(s, before);
+  });
+
+  it("the run's view lists every dataset with its file, gold version and scores; per-document scores are grouped by dataset", async () => {
+    const { db, organizer, participant, phase, datasets } = await threeDatasets();
+    const archive = await makeZip([
+      { path: "en_a.conll", text: keyOf("en_a") },
+      { path: "cs_b.conll", text: keyOf("cs_b") },
+    ]);
+    const { id } = await createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: archive }));
+    // Stored as the worker stores a scored run: the gold key on each file, dataset scores, the
+    // phase's macro-average (de_c left out: 0), document scores per dataset, the evaluation record.
+    for (const g of await db.goldKey.findMany({ where: { phaseId: phase.id }, select: { id: true, datasetId: true } })) {
+      await db.submissionFile.updateMany({ where: { submissionId: id, datasetId: g.datasetId }, data: { goldKeyId: g.id } });
+    }
+    await db.datasetScore.createMany({
+      data: [
+        { submissionId: id, phaseId: phase.id, datasetId: datasets[0].id, metric: "conll", f1: 0.8 },
+        { submissionId: id, phaseId: phase.id, datasetId: datasets[1].id, metric: "conll", f1: 0.6 },
+      ],
+    });
+    await db.score.create({ data: { submissionId: id, phaseId: phase.id, metric: "conll", f1: (0.8 + 0.6 + 0) / 3 } });
+    const muc = { metric: "muc", recallNum: 1, recallDen: 2, precisionNum: 1, precisionDen: 1 };
+    await db.documentScore.createMany({
+      data: [
+        { submissionId: id, datasetId: datasets[1].id, document: "d", ...muc },
+        { submissionId: id, datasetId: datasets[0].id, document: "d", ...muc },
+        { submissionId: id, datasetId: datasets[0].id, document: "a", ...muc },
+      ],
+    });
+    const evaluation = { ...runEvaluation(EVALUATION_PROFILES.conll2012), datasets: datasets.map((d, i) => ({ id: d.id, name: d.name, goldVersion: 1, missing: i === 2 })) };
+    await db.submission.update({ where: { id }, data: { status: "SCORED", goldVersion: null, evaluation: JSON.parse(JSON.stringify(evaluation)) } });
+
+    const view = await getSubmissionForViewer(id, organizer.viewer);
+    expect(view.datasets.map((d) => [d.name, d.fileName, d.missing, d.goldVersion, d.scores?.conll?.f1 ?? null])).toEqual([
+      ["en_a", "en_a.conll", false, 1, 0.8],
+      ["cs_b", "cs_b.conll", false, 1, 0.6],
+      ["de_c", null, true, 1, null],
+    ]);
+    expect(view.scores?.conll?.f1).toBeCloseTo(1.4 / 3, 12);
+    expect(view.perDocument?.map((d) => [d.dataset, d.document, d.metrics.muc?.recall])).toEqual([
+      ["en_a", "a", 0.5],
+      ["en_a", "d", 0.5],
+      ["cs_b", "d", 0.5],
+    ]);
+    // Anonymous visitors of the public run see the datasets too.
+    expect((await getSubmissionForViewer(id, null)).datasets.map((d) => d.missing)).toEqual([false, false, true]);
+  });
+});
+
+describe("one-dataset phases: a plain file as before, or an archive holding the dataset's file", () => {
+  it("a plain file of any name; an archive holding main.conll; an archive with another file is a 422", async () => {
+    const { db, participant, phase, dataset } = await setup();
+    expect(dataset.fileName).toBe("main.conll");
+    const plain = await createSubmission(submission(participant.viewer, phase.id, { fileName: "whatever-name.txt" }));
+    expect(plain.missingDatasets).toEqual([]);
+    const archive = await makeZip([{ path: "main.conll", text: SMALL_KEY }]);
+    const zipped = await createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: archive }));
+    expect(zipped).toEqual({ id: zipped.id, status: "QUEUED", warnings: [], missingDatasets: [] });
+    const row = await db.submission.findUniqueOrThrow({ where: { id: zipped.id }, include: { files: true } });
+    expect([row.fileName, row.sha256]).toEqual(["run.zip", sha256Hex(archive)]);
+    expect(row.files.map((f) => [f.datasetId, f.fileName, unpackFile(f.gzip, f.sha256).toString("utf8")])).toEqual([[dataset.id, "main.conll", SMALL_KEY]]);
+    const view = await getSubmissionForViewer(zipped.id, participant.viewer);
+    expect(view.datasets.map((d) => [d.name, d.fileName, d.missing])).toEqual([["main", "main.conll", false]]);
+
+    const wrong = (await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: await makeZip([{ path: "system.conll", text: SMALL_KEY }]) })))) as ValidationError;
+    expect(wrong.httpStatus).toBe(422);
+    expect(wrong.message).toContain('expected file names: "main.conll"');
+    expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(2);
   });
 });

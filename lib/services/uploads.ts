@@ -19,6 +19,7 @@
 import { loadEnv } from "../env";
 import { ConflictError, ServiceBusyError, TooLargeError, ValidationError, type DomainError } from "../errors";
 import type { Warning } from "../../scoring/types";
+import { detectFormat } from "../../scoring/formats/index";
 import { BUSY_RETRY_AFTER_SECONDS, sharedUploadPool, type GoldSource, type UploadAnswer, type UploadPool } from "../upload-pool/pool";
 import type { UploadStats } from "../upload-pool/stats";
 import type { RunDocument } from "../upload-pool/thread";
@@ -69,6 +70,22 @@ export function cleanFileName(fileName: string): string {
   const cleaned = base.replace(/[\p{Cc}\p{Cf}]/gu, "").trim().slice(-200);
   if (!cleaned) throw ValidationError.field("file", "The file needs a name, e.g. system.conll.");
   return cleaned;
+}
+
+/**
+ * Whether a file's extension fits a dataset's format (the extension picks the reader,
+ * `detectFormat`): a `conllu` dataset takes `.conllu` files; a `conll2012` dataset takes the
+ * CoNLL-2012 extensions (`.conll`, `.v4_gold_conll`, …, or none) and JSON lines (`.jsonl`,
+ * `.jsonlines`, `.json`), which hold the same spans. Pure.
+ *
+ * @param fileName the file's name (e.g. the name inside a run's archive)
+ * @param format the dataset's format
+ * @returns null when it fits, else a sentence saying which files the dataset takes
+ */
+export function datasetFormatMismatch(fileName: string, format: "conll2012" | "conllu"): string | null {
+  const detected = detectFormat(fileName);
+  if (format === "conllu") return detected === "conllu" ? null : `the dataset is CorefUD CoNLL-U, so its file must end in .conllu.`;
+  return detected === "conllu" ? `the dataset is CoNLL-2012, so its file must be a CoNLL-2012 file (.conll, .v4_gold_conll, …) or JSON lines (.jsonl), not .conllu.` : null;
 }
 
 /**

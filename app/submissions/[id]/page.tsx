@@ -9,6 +9,7 @@ import type { Viewer } from "../../../lib/permissions";
 import { getViewer } from "../../../lib/session";
 import { Instant } from "../../_components/phase-window";
 import { RunDisclosureTable, RunErrorSummary } from "../../_components/run-analysis";
+import { RunDatasetTable, RunMissingDatasets } from "../../_components/run-datasets";
 import { RunDocumentTable } from "../../_components/run-document-table";
 import { RunFailure } from "../../_components/run-failure";
 import { RunMetricTable } from "../../_components/run-metric-table";
@@ -32,7 +33,9 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
 
 /**
  * One submission: a live status badge, its metadata (its track, the gold and scorer versions
- * and the evaluation profile behind the scores), the full metric table, the scorer's warnings
+ * and the evaluation profile behind the scores), the full metric table, on a phase with
+ * several datasets the run's datasets (file, gold version, CoNLL F1, or "missing — counts as
+ * 0") and which datasets it left out, the scorer's warnings
  * (to everyone who may see the run), the error when it failed, and per-document
  * scores when the viewer may see them (else, for the run's team on a hidden phase, why
  * not); then the run's analyses (error analysis where the phase's participant analysis
@@ -47,6 +50,8 @@ export default async function SubmissionPage({ params }: { params: Params }) {
   const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
   const boardHref = `${taskHref}/phases/${encodeURIComponent(s.phase.id)}/leaderboard`;
   const rescoring = s.scores !== null && s.status !== "SCORED";
+  const several = s.datasets.length > 1;
+  const goldVersionText = several ? "the gold versions listed per dataset" : `gold version ${s.goldVersion ?? "?"}`;
 
   return (
     <div className="space-y-6">
@@ -89,7 +94,7 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         {rescoring && (
           <div className="mb-4">
             <Notice kind="info">
-              These scores were produced with gold version {s.goldVersion ?? "?"}; the run is being scored again (for example against a new gold version).
+              These scores were produced with {goldVersionText}; the run is being scored again (for example against a new gold version).
             </Notice>
           </div>
         )}
@@ -103,7 +108,7 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         {s.scores && (
           <p className="mt-3 text-xs text-zinc-500" data-testid="score-provenance">
             {s.evaluation && <span data-testid="scored-with">Scored with: {s.evaluation.label}. </span>}
-            Scored against gold version {s.goldVersion ?? "?"} with scorer version {s.scorerVersion ?? "?"}
+            Scored against {goldVersionText} with scorer version {s.scorerVersion ?? "?"}
             {s.scoredAt && (
               <>
                 {" "}
@@ -114,6 +119,18 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           </p>
         )}
       </Card>
+
+      {several && (
+        <Card
+          title="Datasets"
+          description="The run's scores above are the macro-average over the phase's datasets that have a gold key; a dataset the run left out counts as 0."
+        >
+          <div className="space-y-3">
+            <RunMissingDatasets datasets={s.datasets} />
+            <RunDatasetTable datasets={s.datasets} />
+          </div>
+        </Card>
+      )}
 
       {s.warnings.length > 0 && (
         <Card
@@ -176,7 +193,9 @@ export default async function SubmissionPage({ params }: { params: Params }) {
             </>
           )}
           <dt className="text-zinc-500">Gold version</dt>
-          <dd data-testid="gold-version">{s.goldVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
+          <dd data-testid="gold-version">
+            {several ? "per dataset (see Datasets)" : (s.goldVersion ?? <span className="text-zinc-500">not scored yet</span>)}
+          </dd>
           <dt className="text-zinc-500">Scorer version</dt>
           <dd data-testid="scorer-version">{s.scorerVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
           <dt className="text-zinc-500">Evaluation</dt>
@@ -202,7 +221,10 @@ export default async function SubmissionPage({ params }: { params: Params }) {
       </Card>
 
       {s.perDocument && s.perDocument.length > 0 && (
-        <Card title="Scores per document" description="F1 per document; click a column header to sort.">
+        <Card
+          title="Scores per document"
+          description={several ? "F1 per document, grouped by dataset (documents are named within a dataset); click a column header to sort." : "F1 per document; click a column header to sort."}
+        >
           <RunDocumentTable documents={s.perDocument} />
         </Card>
       )}

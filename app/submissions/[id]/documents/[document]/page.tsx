@@ -6,12 +6,21 @@ import { getDocumentAnalysis, type DocumentAnalysisView } from "../../../../../l
 import { getViewer } from "../../../../../lib/session";
 import { errorMessagesBySpan, errorSides } from "../../../../_components/doc-error-spans";
 import { DocErrorCounts, DocErrorList } from "../../../../_components/doc-errors";
-import { documentHref, documentIdCandidates } from "../../../../_components/doc-links";
+import { documentIdCandidates } from "../../../../_components/doc-links";
+import { datasetDocumentHref } from "../../../../_components/run-analysis";
 import { DocLegend, DocText, prepareSide } from "../../../../_components/doc-text";
 import { RunMetricTable } from "../../../../_components/run-metric-table";
 import { Breadcrumbs, Card, Notice } from "../../../../_components/ui";
 
 type Params = Promise<{ id: string; document: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** The `?dataset=` of the page (documents are named within a dataset on a phase with several), or null. */
+function datasetParam(search: Record<string, string | string[] | undefined>): string | null {
+  const value = search.dataset;
+  const first = Array.isArray(value) ? value[0] : value;
+  return first ? first : null;
+}
 
 /** The page title names the document. */
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
@@ -22,13 +31,14 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /**
  * The document's analysis, or a 404 when the run or document does not exist or the viewer
  * may not see the run's error analysis. The `[document]` segment is tried as Next.js hands
- * it over, then decoded once more (see `documentIdCandidates`).
+ * it over, then decoded once more (see `documentIdCandidates`); `dataset` names the dataset
+ * holding it (else the service picks the first dataset whose analysis lists it).
  */
-async function load(id: string, documentParam: string): Promise<DocumentAnalysisView> {
+async function load(id: string, documentParam: string, dataset: string | null): Promise<DocumentAnalysisView> {
   const viewer = await getViewer();
   for (const documentId of documentIdCandidates(documentParam)) {
     try {
-      return await getDocumentAnalysis(viewer, id, documentId);
+      return await getDocumentAnalysis(viewer, id, documentId, dataset);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
     }
@@ -40,15 +50,17 @@ async function load(id: string, documentParam: string): Promise<DocumentAnalysis
  * One document of a run, as the Kummerfeld & Klein error analysis sees it: the error counts,
  * the document's scores, the text with key and response mentions side by side (mentions in
  * errors marked), and the errors, each linked to its mentions. Plain server-rendered HTML,
- * so documents of many thousands of tokens stay usable.
+ * so documents of many thousands of tokens stay usable. On a phase with several datasets the
+ * page names the document's dataset (`?dataset=`), and its navigation stays in that dataset.
  */
-export default async function DocumentErrorsPage({ params }: { params: Params }) {
+export default async function DocumentErrorsPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { id, document: documentParam } = await params;
-  const view = await load(id, documentParam);
+  const view = await load(id, documentParam, datasetParam(await searchParams));
   const { submission: s, document: doc } = view;
+  const dataset = view.dataset?.name ?? null;
   const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
   const submissionHref = `/submissions/${encodeURIComponent(s.id)}`;
-  const here = documentHref(s.id, doc.id);
+  const here = datasetDocumentHref(s.id, doc.id, dataset);
 
   const sides = errorSides(view.errors);
   const messages = errorMessagesBySpan(view.errors, sides);
@@ -78,11 +90,12 @@ export default async function DocumentErrorsPage({ params }: { params: Params })
           <Link href={submissionHref} className="font-medium underline">
             {s.systemName}
           </Link>{" "}
-          of team {s.team.name}, {s.phase.name} phase, against gold version {s.goldVersion}. {doc.tokens.length.toLocaleString("en")} tokens,{" "}
+          of team {s.team.name}, {s.phase.name} phase{dataset !== null && <>, dataset <span data-testid="doc-dataset">{dataset}</span></>}, against gold
+          version {s.goldVersion}. {doc.tokens.length.toLocaleString("en")} tokens,{" "}
           {view.key.length.toLocaleString("en")} key and {view.response.length.toLocaleString("en")} response entities
           {totalErrors > 0 ? `, ${totalErrors.toLocaleString("en")} ${totalErrors === 1 ? "error" : "errors"}` : ", no errors"}.
         </p>
-        <DocumentNav submissionId={s.id} previous={previous} next={next} position={position} total={view.documentIds.length} />
+        <DocumentNav submissionId={s.id} dataset={dataset} previous={previous} next={next} position={position} total={view.documentIds.length} />
       </header>
 
       {view.missingInResponse && (
@@ -120,14 +133,15 @@ export default async function DocumentErrorsPage({ params }: { params: Params })
         </div>
       </Card>
 
-      <DocumentNav submissionId={s.id} previous={previous} next={next} position={position} total={view.documentIds.length} bottom />
+      <DocumentNav submissionId={s.id} dataset={dataset} previous={previous} next={next} position={position} total={view.documentIds.length} bottom />
     </div>
   );
 }
 
-/** Links to the previous and next documents of the key (in key order), and where this one is. */
+/** Links to the previous and next documents of the key (in key order; of the same dataset), and where this one is. */
 function DocumentNav({
   submissionId,
+  dataset,
   previous,
   next,
   position,
@@ -135,6 +149,8 @@ function DocumentNav({
   bottom = false,
 }: {
   submissionId: string;
+  /** the dataset's name on a phase with several datasets, else null */
+  dataset: string | null;
   previous: string | null;
   next: string | null;
   position: number;
@@ -145,7 +161,7 @@ function DocumentNav({
   return (
     <nav aria-label={bottom ? "Documents (end of page)" : "Documents"} className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
       {previous !== null ? (
-        <Link href={documentHref(submissionId, previous)} rel="prev" className="underline" data-testid={bottom ? undefined : "doc-prev"}>
+        <Link href={datasetDocumentHref(submissionId, previous, dataset)} rel="prev" className="underline" data-testid={bottom ? undefined : "doc-prev"}>
           ← <span className="font-mono text-xs">{previous}</span>
         </Link>
       ) : (
@@ -157,7 +173,7 @@ function DocumentNav({
         </span>
       )}
       {next !== null ? (
-        <Link href={documentHref(submissionId, next)} rel="next" className="underline" data-testid={bottom ? undefined : "doc-next"}>
+        <Link href={datasetDocumentHref(submissionId, next, dataset)} rel="next" className="underline" data-testid={bottom ? undefined : "doc-next"}>
           <span className="font-mono text-xs">{next}</span> →
         </Link>
       ) : (

@@ -2,21 +2,26 @@
  * `POST /api/v1/phases/{phaseId}/submissions`: upload a system output for scoring.
  *
  * Auth: `Authorization: Bearer <token>` (scripts) or the session cookie (the web form).
- * Body: `multipart/form-data` with `file` (required), `systemName` (required) and optional
+ * Body: `multipart/form-data` with `file` (required: a coreference file, or a `.zip`,
+ * `.tar.gz` or `.tgz` archive with one file per dataset named by the dataset's expected file
+ * name, see `GET /api/v1/phases/{phaseId}`; a phase with several datasets takes an archive
+ * only, a phase with one either), `systemName` (required) and optional
  * `description`, `paperUrl`, `codeUrl`, `team` (team id or name; needed only by users in
  * several teams), `track` (the run's track, by id or name: required when the phase has tracks,
  * see `GET /api/v1/phases/{phaseId}`; refused when it has none), `acknowledgeWarnings` ("true"
  * to submit despite document warnings).
  *
- * Document check: when the phase has an active gold key, the run's document names are
- * compared with the key's (as the scorer matches them). Each run document that matches no key
+ * Document check: for each dataset with an active gold key, the run's document names in its
+ * file are compared with the key's (as the scorer matches them); on a phase with several
+ * datasets each warning's message starts with "dataset <name>: ". Each run document that matches no key
  * document and each key document missing from the run gives a warning `{code
  * ("response-only-document" | "missing-document"), message, file?, line?, document?}` (at most
  * 20 of each kind, then one "… and N more" warning without `document`).
  *
- * Answers `202 {"id", "status": "QUEUED", "warnings"}` with `Location:
+ * Answers `202 {"id", "status": "QUEUED", "warnings", "missingDatasets"}` with `Location:
  * /api/v1/submissions/{id}` (`warnings`: the document warnings the run was accepted with,
- * usually `[]`).
+ * usually `[]`; `missingDatasets`: the names of the datasets the archive has no file for, in
+ * the phase's order: they count 0 in the macro-average).
  * Errors (JSON `{"error": {"code", "message", ...}}`): 401 no or bad token; 404 unknown phase;
  * 409 `phase_closed`, phase not open (message with the window in UTC); 409 `conflict`, the
  * document names do not match the gold key on a phase that warns, and `acknowledgeWarnings`
@@ -26,7 +31,11 @@
  * read); 415 not multipart; 422 bad fields (`fieldErrors`; a missing, unknown or unexpected
  * `track` is a field error on `track` whose message lists the phase's tracks; it is checked
  * before the file is read), an unreadable file (`errors:
- * [{file, line, column, expected, found, message}]`) or, on a phase whose document check is
+ * [{file, line, column, expected, found, message}]`; in an archive `file` is the name inside
+ * it), a plain file on a phase with several datasets, a hostile or broken archive (path
+ * traversal, unknown or duplicate files, nesting deeper than one folder, more than 200
+ * entries, more than 10× the upload cap decompressed) or one holding no dataset's file (a
+ * field error on `file` naming the archive entry or the expected files) or, on a phase whose document check is
  * "error", mismatching document names (`warnings`, `unmatched`, `missing`, and a field error
  * on `file`); 429 quota used up (message says when it resets; a track with limits of its own
  * has its own quota, named in the message); 403 a team the caller is not in. Every refusal stores nothing and uses no quota.

@@ -8,11 +8,14 @@
  * Answers 200 `{submissionId, available, canViewErrors, errorTotals, documents, disclosure}`:
  * - `available`: false until the run is scored with analyses (then every other field is null);
  * - `errorTotals` (`{span, missing-mention, extra-mention, missing-entity, extra-entity,
- *   divided, conflated}`) and `documents` (`[{document, counts}]` in key order): only when
+ *   divided, conflated}`, summed over the run's datasets) and `documents` (`[{dataset,
+ *   document, counts}]` in key order, dataset after dataset; `dataset` is the dataset's name on
+ *   a phase with several datasets, else null): only when
  *   `canViewErrors` (the task's organizers; others only where the phase allows participant
  *   analysis), else null;
  * - `disclosure`: the pronoun standard disclosure table (`{columns, rows: [{id, label,
- *   values}], language, excludedCategories}`), for everyone who may see the run.
+ *   values}], language, excludedCategories}`, counts summed over the datasets), for everyone
+ *   who may see the run.
  *
  * 404 when the run does not exist or the caller may not see it; 401 for a bad token.
  */

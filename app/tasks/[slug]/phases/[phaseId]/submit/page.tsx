@@ -5,10 +5,12 @@ import { isDomainError } from "../../../../../../lib/errors";
 import { quotaForViewer, type QuotaStatus, type TrackQuota } from "../../../../../../lib/services/quota";
 import type { TrackView } from "../../../../../../lib/services/tracks";
 import { listSubmissionsForViewer, type SubmissionSummary } from "../../../../../../lib/services/submissions";
+import { listDatasets, type DatasetView } from "../../../../../../lib/services/datasets";
 import type { Viewer } from "../../../../../../lib/session";
 import { formatUtc } from "../../../../../../lib/validations/time";
 import { PhaseWindow } from "../../../../../_components/phase-window";
 import { formatPercent } from "../../../../../_components/board-numbers";
+import { SubmitDatasets } from "../../../../../_components/run-datasets";
 import { RunQuotaBox } from "../../../../../_components/run-quota-box";
 import { RunStatusLabel } from "../../../../../_components/run-status-label";
 import { RunUploadForm } from "../../../../../_components/run-upload-form";
@@ -22,7 +24,9 @@ export const metadata: Metadata = { title: "Submit a run" };
 /**
  * Submit page of a phase: the window, the team's quota (runs left today and in total, and
  * when the daily count resets; per track when a track has limits of its own), the phase's
- * tracks (the form requires one when there are any), which team submits (fixed once the viewer has a run in the
+ * tracks (the form requires one when there are any), what to upload (one file, or for a phase
+ * with several datasets an archive with one file per dataset, listed with the expected file
+ * names and languages), which team submits (fixed once the viewer has a run in the
  * task: no other team is offered), and the upload form (closed phases explain why instead). Anonymous visitors get a link to sign in. 404 for an unknown task, or
  * a phase that is not the task's.
  */
@@ -75,7 +79,14 @@ export default async function SubmitPage({ params }: { params: Params }) {
           </span>
         </Notice>
       ) : (
-        <SubmitSection phaseId={phase.id} phaseName={phase.name} hasGold={phase.hasGold} tracks={phase.tracks} viewer={viewer} />
+        <SubmitSection
+          phaseId={phase.id}
+          phaseName={phase.name}
+          hasGold={phase.hasGold}
+          tracks={phase.tracks}
+          datasets={await listDatasets(phase.id)}
+          viewer={viewer}
+        />
       )}
 
       {viewer && <YourRuns viewer={viewer} phaseId={phase.id} withTracks={phase.tracks.length > 0} />}
@@ -83,18 +94,20 @@ export default async function SubmitPage({ params }: { params: Params }) {
   );
 }
 
-/** Quota box, team line or chooser, the phase's tracks, and the upload form, for a signed-in viewer of an open phase. */
+/** Quota box, team line or chooser, the phase's tracks, what to upload (its datasets), and the upload form, for a signed-in viewer of an open phase. */
 async function SubmitSection({
   phaseId,
   phaseName,
   hasGold,
   tracks,
+  datasets,
   viewer,
 }: {
   phaseId: string;
   phaseName: string;
   hasGold: boolean;
   tracks: TrackView[];
+  datasets: DatasetView[];
   viewer: Viewer;
 }) {
   const q = await quotaForViewer(viewer, phaseId);
@@ -138,8 +151,9 @@ async function SubmitSection({
             <Notice kind="info">The organizers have not uploaded the gold key yet: runs are accepted and will be scored once it is there.</Notice>
           </div>
         )}
+        <SubmitDatasets datasets={datasets} />
         {tracks.length > 0 && <SubmitTracks tracks={tracks} />}
-        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} tracks={tracks} />
+        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} tracks={tracks} datasetCount={datasets.length} />
       </Card>
       <div>
         <RunQuotaBox quotas={quotas} resetsAt={resetsAt} />
