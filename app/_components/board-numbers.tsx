@@ -56,8 +56,11 @@ export function ratioTitle(num: number | null, den: number | null, value: number
   return `${formatFraction(num, den)} = ${full(value)}`;
 }
 
-/** Hover text of a count metric's F1 cell: the exact fraction and how it is made. */
-export function f1Title(score: CountScoreJson): string {
+/**
+ * Hover text of a count metric's F1 cell: the exact fraction and how it is made. A
+ * macro-average over datasets has no counts (null): its F1 alone.
+ */
+export function f1Title(score: Omit<CountScoreJson, keyof CountsJson> & { [K in keyof CountsJson]: number | null }): string {
   const { recall_num: rn, recall_den: rd, precision_num: pn, precision_den: pd } = score;
   if (rn === null || rd === null || pn === null || pd === null) return `F1 = ${full(score.f1)}`;
   const exact = exactF1Fraction({ recall_num: rn, recall_den: rd, precision_num: pn, precision_den: pd });
@@ -76,7 +79,7 @@ function linkFraction(c: CountsJson | undefined, part: "recall" | "precision"): 
  * scorer BLANC follows (a part without key links, or without links on either side for CorefUD
  * input, is left out; see `scoring/metrics/blanc.ts`), so the text gives the parts and the value.
  */
-export function blancTitle(blanc: BlancJson, part: "recall" | "precision" | "f1"): string {
+export function blancTitle(blanc: Omit<BlancJson, "coref_links" | "noncoref_links"> & Partial<Pick<BlancJson, "coref_links" | "noncoref_links">>, part: "recall" | "precision" | "f1"): string {
   if (part === "f1") return `BLANC F1 = mean of the coreference-link and non-coreference-link F1 (over the parts that count) = ${full(blanc.f1)}`;
   return `BLANC ${part} = mean of the coreference-link ${part} ${linkFraction(blanc.coref_links, part)} and the non-coreference-link ${part} ${linkFraction(blanc.noncoref_links, part)} (over the parts that count) = ${full(blanc[part])}`;
 }

@@ -5,13 +5,16 @@
  * highlighted. Every number has its exact value in the `title`. Column headers link to the
  * metric's explanation page. With significance facts, a run that is not significantly
  * different from the run listed directly above it carries a "≈" marker, and the 95 % interval of
- * the ranking metric can be shown. Server-safe.
+ * the ranking metric can be shown. On the macro-averaged board of a phase with several datasets,
+ * one CoNLL F1 column per dataset follows (a dataset a run left out shows 0 with a "missing"
+ * marker), and a board ranked by one dataset highlights that dataset's column (or adds the
+ * ranked value's column for another metric or setting). On a dataset's own board, a run that
+ * left the dataset out is marked "missing". Server-safe.
  */
 import Link from "next/link";
-import type { LeaderboardRow } from "../../lib/services/leaderboard";
+import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "../../lib/services/leaderboard";
 import type { BoardSignificance } from "../../lib/services/significance";
 import { metricHref } from "./metric-link";
-import type { CountScoreJson, MetricsJson } from "../../lib/services/scores";
 import { boardColumns, METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
 import { blancTitle, conllTitle, f1Title, Percent, ratioTitle } from "./board-numbers";
 import { UtcTime } from "./ui";
@@ -54,10 +57,10 @@ export function rankingPhrase(metric: LeaderboardMetric, setting: string | null)
 }
 
 /** One score cell's value and hover text, or null when the run lacks the metric. `setting` names a variant's setting in the text. */
-function scoreCell(scores: MetricsJson, metric: LeaderboardMetric, part: Part, setting?: string): { value: number; title: string } | null {
+function scoreCell(scores: BoardMetricsJson, metric: LeaderboardMetric, part: Part, setting?: string): { value: number; title: string } | null {
   if (metric === "conll") return scores.conll ? { value: scores.conll.f1, title: conllTitle(scores.conll.f1, setting) } : null;
   if (metric === "blanc") return scores.blanc ? { value: scores.blanc[part], title: blancTitle(scores.blanc, part) } : null;
-  const s: CountScoreJson | undefined = scores[metric];
+  const s = scores[metric];
   if (!s) return null;
   if (part === "f1") return { value: s.f1, title: `${setting ? `${METRIC_LABELS[metric]} (${setting}) ` : ""}${f1Title(s)}` };
   return part === "recall"
@@ -97,6 +100,11 @@ function variantColumns(variants: readonly { id: string; label: string }[], rank
  * @param rankedVariant the variant the board is ranked by (`Leaderboard.variant`), or null for the primary setting
  * @param variantHref the board ranked by a variant's CoNLL F1 (its column header links there)
  * @param trackName the board's track (`Leaderboard.track`), named in the table's caption; null or absent for a phase without tracks
+ * @param datasets the datasets whose CoNLL F1 columns to show (`Leaderboard.datasets` on the
+ *   macro-averaged board of a phase with several datasets; none otherwise)
+ * @param rankDataset the dataset the board is ranked by (`Leaderboard.rankDataset`), or null
+ * @param datasetHref the board ranked by a dataset's CoNLL F1 (its column header links there)
+ * @param datasetName on a dataset's own board, its name (for the caption and the "missing" marker); else null
  */
 export function BoardTable({
   rows,
@@ -108,6 +116,10 @@ export function BoardTable({
   rankedVariant = null,
   variantHref,
   trackName = null,
+  datasets = [],
+  rankDataset = null,
+  datasetHref,
+  datasetName = null,
 }: {
   rows: LeaderboardRow[];
   metric: LeaderboardMetric;
@@ -118,18 +130,29 @@ export function BoardTable({
   rankedVariant?: string | null;
   variantHref?: (variantId: string) => string;
   trackName?: string | null;
+  datasets?: readonly Pick<BoardDataset, "name" | "scored">[];
+  rankDataset?: string | null;
+  datasetHref?: (name: string) => string;
+  datasetName?: string | null;
 }) {
   const metrics = boardMetrics(rows, metric);
-  const extra = variantColumns(variants, rankedVariant, metric);
+  // A board ranked by a dataset ranks none of the phase-level columns.
+  const extra = variantColumns(variants, rankDataset === null ? rankedVariant : null, metric);
   const rankedLabel = variants.find((v) => v.id === rankedVariant)?.label ?? null;
   const showCi = significance !== null && Object.values(significance.rows).some((r) => r.interval !== null);
-  const highlight = (m: LeaderboardMetric) => (m === metric && rankedVariant === null ? "bg-amber-50" : "");
+  const highlight = (m: LeaderboardMetric) => (m === metric && rankedVariant === null && rankDataset === null ? "bg-amber-50" : "");
+  const rankedPhrase = rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"));
+  // The dataset column ranks the board when ranked by its primary CoNLL F1; else the ranked value gets a column of its own.
+  const datasetConllRanked = rankDataset !== null && metric === "conll" && rankedVariant === null;
+  const rankedValueColumn = rankDataset !== null && !datasetConllRanked;
   const th = "px-2 py-2 font-medium";
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
       <table className="w-full text-sm" data-testid="leaderboard-table">
         <caption className="sr-only">
-          Leaderboard{trackName !== null && ` of the ${trackName} track`} ranked by {rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"))}
+          Leaderboard{datasetName !== null && ` of the ${datasetName} dataset`}
+          {trackName !== null && ` of the ${trackName} track`} ranked by {rankedPhrase}
+          {rankDataset !== null && ` on the ${rankDataset} dataset`}
           {showRp ? ", with recall and precision" : ""}
         </caption>
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
@@ -155,10 +178,10 @@ export function BoardTable({
                   rowSpan={m === "conll" ? 2 : 1}
                   className={`${th} text-center normal-case ${highlight(m)}`}
                   data-testid={`col-${m}`}
-                  aria-sort={m === metric && rankedVariant === null ? "descending" : undefined}
+                  aria-sort={highlight(m) ? "descending" : undefined}
                 >
                   <MetricHeader metric={m} label={`${METRIC_LABELS[m]}${m === "conll" ? " F1" : ""}`} />
-                  {m === metric && rankedVariant === null && <RankedBy />}
+                  {highlight(m) && <RankedBy />}
                 </th>
               ) : (
                 <th
@@ -166,10 +189,10 @@ export function BoardTable({
                   scope="col"
                   className={`${th} text-right normal-case ${highlight(m)}`}
                   data-testid={`col-${m}`}
-                  aria-sort={m === metric && rankedVariant === null ? "descending" : undefined}
+                  aria-sort={highlight(m) ? "descending" : undefined}
                 >
                   <MetricHeader metric={m} label={`${METRIC_LABELS[m]} F1`} />
-                  {m === metric && rankedVariant === null && <RankedBy />}
+                  {highlight(m) && <RankedBy />}
                 </th>
               ),
             )}
@@ -186,6 +209,28 @@ export function BoardTable({
                 {c.ranked && <RankedBy />}
               </th>
             ))}
+            {datasets.map((d) => {
+              const ranked = datasetConllRanked && d.name === rankDataset;
+              return (
+                <th
+                  key={`dataset-${d.name}`}
+                  scope="col"
+                  rowSpan={showRp ? 2 : 1}
+                  className={`${th} min-w-[5.5rem] text-right normal-case${ranked ? " bg-amber-50" : ""}`}
+                  data-testid={`col-dataset-${d.name}`}
+                  aria-sort={ranked ? "descending" : undefined}
+                >
+                  <DatasetHeader name={d.name} scored={d.scored} href={ranked ? undefined : datasetHref?.(d.name)} />
+                  {ranked && <RankedBy />}
+                </th>
+              );
+            })}
+            {rankedValueColumn && (
+              <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} min-w-[6.5rem] text-right normal-case bg-amber-50`} data-testid="col-dataset-ranked" aria-sort="descending">
+                <span className="block">{rankDataset}</span> <span className="block font-normal text-zinc-500">{rankedPhrase}</span>
+                <RankedBy />
+              </th>
+            )}
             {showCi && (
               <th scope="col" rowSpan={showRp ? 2 : 1} className={`${th} text-right normal-case`} data-testid="col-ci">
                 95 % interval ({METRIC_LABELS[metric]} F1)
@@ -256,6 +301,7 @@ export function BoardTable({
                     baseline
                   </span>
                 )}
+                {datasetName !== null && row.missing && <MissingMarker dataset={datasetName} />}
                 {(row.paperUrl || row.codeUrl) && (
                   <span className="ml-2 space-x-2 text-xs">
                     {row.paperUrl && (
@@ -296,6 +342,25 @@ export function BoardTable({
                   </td>
                 );
               })}
+              {datasets.map((d) => {
+                const cell = row.datasets[d.name];
+                const ranked = datasetConllRanked && d.name === rankDataset;
+                return (
+                  <td key={`dataset-${d.name}`} className={`whitespace-nowrap px-2 py-2 text-right font-medium${ranked ? " bg-amber-50" : ""}`} data-testid={`cell-dataset-${d.name}`}>
+                    {cell?.conllF1 !== null && cell?.conllF1 !== undefined ? (
+                      <Percent value={cell.conllF1} title={cell.missing ? `No file for ${d.name} in this run: it counts as 0` : `CoNLL F1 on ${d.name} = ${cell.conllF1}`} />
+                    ) : (
+                      <span className="text-zinc-400">—</span>
+                    )}
+                    {cell?.missing && <MissingMarker dataset={d.name} />}
+                  </td>
+                );
+              })}
+              {rankedValueColumn && (
+                <td className="px-2 py-2 text-right font-medium bg-amber-50" data-testid="cell-dataset-ranked">
+                  {row.value !== null ? <Percent value={row.value} title={`${rankedPhrase} on ${rankDataset} = ${row.value}`} /> : <span className="text-zinc-400">—</span>}
+                </td>
+              )}
               {showCi && (
                 <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums text-zinc-700" data-testid="cell-ci">
                   {sig?.interval ? (
@@ -354,6 +419,35 @@ function VariantHeader({ column, href }: { column: VariantColumn; href?: string 
     >
       {content}
     </Link>
+  );
+}
+
+/** A dataset column's header: its name over "CoNLL F1"; with `href`, a link ranking the board by it. */
+function DatasetHeader({ name, scored, href }: { name: string; scored: boolean; href?: string }) {
+  const content = (
+    <>
+      <span className="block">{name}</span> <span className="block font-normal text-zinc-500">CoNLL F1</span>
+    </>
+  );
+  const title = scored ? `CoNLL F1 on the ${name} dataset` : `The ${name} dataset has no gold key yet: not counted in the macro-average`;
+  if (!href) return <span title={title}>{content}</span>;
+  return (
+    <Link href={href} className="inline-block underline decoration-zinc-300 decoration-dotted underline-offset-2 hover:decoration-zinc-700" title={`${title}. Rank by this dataset.`} data-testid={`dataset-link-${name}`}>
+      {content}
+    </Link>
+  );
+}
+
+/** The visible marker of a dataset a run left out (it counts as 0). */
+function MissingMarker({ dataset }: { dataset: string }) {
+  return (
+    <span
+      className="ml-1 rounded bg-rose-100 px-1 py-0.5 text-xs font-medium text-rose-900"
+      title={`This run has no file for the ${dataset} dataset: it counts as 0.`}
+      data-testid="dataset-missing"
+    >
+      missing
+    </span>
   );
 }
 

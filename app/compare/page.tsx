@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { NotFoundError, ValidationError } from "../../lib/errors";
-import type { MetricsJson } from "../../lib/services/scores";
+import type { BoardMetricsJson } from "../../lib/services/leaderboard";
 import { compareRuns, SIGNIFICANCE_LEVEL, type ComparedRun, type RunComparison } from "../../lib/services/significance";
 import { getViewer } from "../../lib/session";
 import { isLeaderboardMetric, METRIC_LABELS } from "../../lib/validations/metrics";
@@ -210,7 +210,10 @@ function RunLine({ letter, run }: { letter: "A" | "B"; run: ComparedRun }) {
           {run.systemName}
         </Link>{" "}
         <span className="text-zinc-600">
-          by {run.team.name}, submitted <UtcTime date={run.submittedAt} />, gold version {run.goldVersion}
+          by {run.team.name}, submitted <UtcTime date={run.submittedAt} />,{" "}
+          {run.datasets
+            ? `macro-average over ${run.datasets.length} datasets (${run.datasets.map((d) => (d.missing ? `${d.name}: missing, counts 0` : `${d.name}: gold version ${d.goldVersion ?? "none"}`)).join("; ")})`
+            : `gold version ${run.goldVersion}`}
         </span>
       </dd>
     </>
@@ -249,8 +252,9 @@ function DocumentDeltas({ comparison: c }: { comparison: RunComparison }) {
         ]}
       >
         {c.documents.map((d) => (
-          <tr key={d.document} data-testid="compare-document-row">
+          <tr key={`${d.dataset ?? ""}/${d.document}`} data-testid="compare-document-row">
             <th scope="row" className="py-1.5 pr-4 text-left font-mono text-xs font-normal break-all">
+              {d.dataset && <span className="text-zinc-500">{d.dataset} · </span>}
               {d.document}
             </th>
             <td className="py-1.5 pr-4 text-right">
@@ -303,7 +307,7 @@ function metricLabel(metric: string): string {
  * The hover text of a run's corpus F1 on a metric: the exact fraction from the run's stored
  * counts when there are any, else the full-precision value.
  */
-function exactF1Title(scores: MetricsJson, metric: string, value: number): string {
+function exactF1Title(scores: BoardMetricsJson, metric: string, value: number): string {
   if (metric === "conll") return conllTitle(scores.conll?.f1 ?? value);
   if (metric === "blanc") return scores.blanc ? blancTitle(scores.blanc, "f1") : `F1 = ${value}`;
   const stored = (scores as Record<string, Parameters<typeof f1Title>[0] | undefined>)[metric];

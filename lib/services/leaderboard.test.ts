@@ -8,8 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { ValidationError } from "../errors";
-import { getLeaderboard, LEADERBOARD_CSV_COLUMNS, leaderboardCsv } from "./leaderboard";
-import { csvCells, insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection } from "./test-fixtures";
+import { packFile } from "../storage";
+import { getLeaderboard, LEADERBOARD_CSV_COLUMNS, leaderboardCsv, leaderboardJson } from "./leaderboard";
+import { bytes, csvCells, insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 
@@ -290,5 +291,219 @@ describe("getLeaderboard of a phase with tracks", () => {
       [f.ids.betaOpen1, "2", "open"],
       [f.ids.baseline, "", ""],
     ]);
+  });
+});
+
+describe("getLeaderboard of a phase with several datasets", () => {
+  /**
+   * A crac task's phase with datasets main (from the fixture), cs and de, each with an active
+   * gold key; Score rows are the macro-average (counts null) and DatasetScore rows per dataset,
+   * as the worker writes them. Runs: Alpha (macro 0.6; main 0.9, cs 0.9, de left out → 0),
+   * Beta (macro 0.5; 0.5 each), a baseline (macro 0.3). On cs Beta (0.5) is below Alpha
+   * (0.9); on de Beta is first: Alpha left it out.
+   */
+  async function datasetFixture() {
+    const f = await boardFixture("crac");
+    const db = f.db;
+    const main = await db.dataset.findFirstOrThrow({ where: { phaseId: f.phase.id } });
+    const cs = await db.dataset.create({ data: { phaseId: f.phase.id, name: "cs", language: "cs", fileName: "cs.conllu", format: "conllu", position: 1 } });
+    const de = await db.dataset.create({ data: { phaseId: f.phase.id, name: "de", language: "de", fileName: "de.conllu", format: "conllu", position: 2 } });
+    const golds = new Map<string, string>();
+    for (const d of [main, cs, de]) {
+      const stored = packFile(bytes(`gold ${d.name}`));
+      const g = await db.goldKey.create({
+        data: { phaseId: f.phase.id, datasetId: d.id, version: 1, fileName: d.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 1, uploadedById: f.org.id, active: true },
+      });
+      golds.set(d.id, g.id);
+    }
+    /** A run with per-dataset primary CoNLL F1 (null: left out) and MUC counts on cs; macro rows averaged over 3. */
+    const add = async (teamId: string, submitterId: string, minute: number, per: { main: number | null; cs: number | null; de: number | null }, isBaseline = false) => {
+      const s = await insertSubmission(db, { phaseId: f.phase.id, teamId, submitterId, createdAt: at(minute), systemName: `run-${minute}`, isBaseline });
+      await db.submission.update({ where: { id: s.id }, data: { goldVersion: null } });
+      const byName = { main, cs, de };
+      let sum = 0;
+      let mucSum = 0;
+      for (const [name, value] of Object.entries(per) as ["main" | "cs" | "de", number | null][]) {
+        const d = byName[name];
+        if (value === null) {
+          await db.submissionFile.deleteMany({ where: { submissionId: s.id, datasetId: d.id } });
+          continue;
+        }
+        sum += value;
+        if (d.id !== main.id) {
+          const stored = packFile(bytes(`${name} ${minute}`));
+          await db.submissionFile.create({ data: { submissionId: s.id, phaseId: f.phase.id, datasetId: d.id, fileName: d.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size } });
+        }
+        await db.submissionFile.update({ where: { submissionId_datasetId: { submissionId: s.id, datasetId: d.id } }, data: { goldKeyId: golds.get(d.id)! } });
+        await db.datasetScore.create({ data: { submissionId: s.id, phaseId: f.phase.id, datasetId: d.id, metric: "conll", f1: value } });
+        // MUC value/1 both ways, with counts: every metric of a dataset's board.
+        const num = value * 4;
+        await db.datasetScore.create({
+          data: { submissionId: s.id, phaseId: f.phase.id, datasetId: d.id, metric: "muc", recallNum: num, recallDen: 4, precisionNum: num, precisionDen: 4, recall: value, precision: value, f1: value },
+        });
+        await db.datasetScore.create({ data: { submissionId: s.id, phaseId: f.phase.id, datasetId: d.id, variant: "partial", metric: "conll", f1: value / 2 } });
+        mucSum += value;
+      }
+      await db.score.create({ data: { submissionId: s.id, phaseId: f.phase.id, metric: "conll", f1: sum / 3 } });
+      await db.score.create({ data: { submissionId: s.id, phaseId: f.phase.id, metric: "muc", recall: mucSum / 3, precision: mucSum / 3, f1: mucSum / 3 } });
+      await db.score.create({ data: { submissionId: s.id, phaseId: f.phase.id, variant: "partial", metric: "conll", f1: sum / 6 } });
+      return s.id;
+    };
+    const ids = {
+      alpha: await add(f.alpha.id, f.u1.id, 1, { main: 0.9, cs: 0.9, de: null }),
+      beta: await add(f.beta.id, f.u2.id, 2, { main: 0.5, cs: 0.5, de: 0.5 }),
+      baseline: await add(f.orgTeam.id, f.org.id, 3, { main: 0.3, cs: 0.3, de: 0.3 }, true),
+    };
+    return { ...f, main, cs, de, ids };
+  }
+
+  it("carries each dataset's primary CoNLL F1, a left-out dataset as 0 marked missing; the macro scores have no counts", async () => {
+    const f = await datasetFixture();
+    const board = await getLeaderboard(f.phase.id, null);
+    expect(board.datasets.map((d) => [d.name, d.language, d.scored])).toEqual([
+      ["main", "", true],
+      ["cs", "cs", true],
+      ["de", "de", true],
+    ]);
+    expect([board.dataset, board.rankDataset]).toEqual([null, null]);
+    expect(board.rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [f.ids.alpha, 1],
+      [f.ids.beta, 2],
+      [f.ids.baseline, null],
+    ]);
+    expect(board.rows[0].value).toBeCloseTo(0.6, 12);
+    expect(board.rows[0].datasets).toEqual({
+      main: { missing: false, goldVersion: 1, conllF1: 0.9 },
+      cs: { missing: false, goldVersion: 1, conllF1: 0.9 },
+      de: { missing: true, goldVersion: null, conllF1: 0 },
+    });
+    expect(board.rows[0].scores.muc).toMatchObject({ recall_num: null, recall_den: null, precision_num: null, precision_den: null });
+    expect(board.rows[0].scores.muc!.f1).toBeCloseTo(0.6, 12);
+    expect(board.rows[0].variants.partial.conll!.f1).toBeCloseTo(0.3, 12);
+    expect(board.rows[0].goldVersion).toBeNull();
+
+    const json = leaderboardJson(board) as { datasets: unknown; dataset: unknown; rankDataset: unknown; rows: Record<string, unknown>[] };
+    expect(json.datasets).toEqual(board.datasets);
+    expect([json.dataset, json.rankDataset]).toEqual([null, null]);
+    expect(json.rows[0].datasets).toEqual(board.rows[0].datasets);
+    expect(json.rows[0].metrics).toBe(board.rows[0].scores);
+    expect("missing" in json.rows[0]).toBe(false);
+  });
+
+  it("rankDataset ranks by one dataset (a left-out dataset is 0), combined with a variant and a metric", async () => {
+    const f = await datasetFixture();
+    const de = await getLeaderboard(f.phase.id, null, { rankDataset: "de" });
+    expect(de.rankDataset).toBe("de");
+    expect(de.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [f.ids.beta, 1, 0.5],
+      [f.ids.baseline, null, 0.3],
+      [f.ids.alpha, 2, 0],
+    ]);
+    // Case-insensitive names and ids work; the columns stay.
+    expect((await getLeaderboard(f.phase.id, null, { rankDataset: "DE" })).rows.map((r) => r.submissionId)).toEqual(de.rows.map((r) => r.submissionId));
+    expect((await getLeaderboard(f.phase.id, null, { rankDataset: f.cs.id })).rankDataset).toBe("cs");
+    const csPartial = await getLeaderboard(f.phase.id, null, { rankDataset: "cs", variant: "partial" });
+    expect(csPartial.rows.map((r) => [r.submissionId, r.value])).toEqual([
+      [f.ids.alpha, 0.45],
+      [f.ids.beta, 0.25],
+      [f.ids.baseline, 0.15],
+    ]);
+    const deMuc = await getLeaderboard(f.phase.id, null, { rankDataset: "de", metric: "muc" });
+    expect(deMuc.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [f.ids.beta, 1, 0.5],
+      [f.ids.baseline, null, 0.3],
+      [f.ids.alpha, 2, 0],
+    ]);
+  });
+
+  it("?dataset= is that dataset's board: every metric with counts, variants, R/P, a left-out run marked missing", async () => {
+    const f = await datasetFixture();
+    const board = await getLeaderboard(f.phase.id, null, { dataset: "de", metric: "muc" });
+    expect(board.dataset).toEqual({ id: f.de.id, name: "de", language: "de", scored: true });
+    expect(board.rows.map((r) => [r.submissionId, r.rank, r.value, r.missing])).toEqual([
+      [f.ids.beta, 1, 0.5, false],
+      [f.ids.baseline, null, 0.3, false],
+      [f.ids.alpha, 2, 0, true],
+    ]);
+    expect(board.rows[0].scores.muc).toEqual({ recall: 0.5, precision: 0.5, f1: 0.5, recall_num: 2, recall_den: 4, precision_num: 2, precision_den: 4 });
+    expect(board.rows[0].scores.conll).toEqual({ f1: 0.5 });
+    expect(board.rows[0].variants.partial.conll).toEqual({ f1: 0.25 });
+    expect(board.rows[0].goldVersion).toBe(1);
+    expect(board.rows[2].scores).toEqual({});
+    expect(board.rows.every((r) => Object.keys(r.datasets).length === 0)).toBe(true);
+    const json = leaderboardJson(board) as { dataset: unknown; rows: Record<string, unknown>[] };
+    expect(json.dataset).toEqual(board.dataset);
+    expect(json.rows.map((r) => r.missing)).toEqual([false, false, true]);
+    expect("datasets" in json.rows[0]).toBe(false);
+    // A variant on a dataset's board; rankDataset naming another dataset is refused.
+    const partial = await getLeaderboard(f.phase.id, null, { dataset: "cs", variant: "partial" });
+    expect(partial.rows.map((r) => [r.submissionId, r.value])).toEqual([
+      [f.ids.alpha, 0.45],
+      [f.ids.beta, 0.25],
+      [f.ids.baseline, 0.15],
+    ]);
+    const both = (await rejection(getLeaderboard(f.phase.id, null, { dataset: "cs", rankDataset: "de" }))) as ValidationError;
+    expect(both.fieldErrors[0].path).toBe("rankDataset");
+  });
+
+  it("an unknown dataset is a 422 naming the datasets", async () => {
+    const f = await datasetFixture();
+    for (const field of ["dataset", "rankDataset"] as const) {
+      const error = (await rejection(getLeaderboard(f.phase.id, null, { [field]: "fr" }))) as ValidationError;
+      expect(error.httpStatus).toBe(422);
+      expect(error.fieldErrors).toEqual([{ path: field, message: 'No dataset "fr" in this phase; choose one of "main", "cs", "de" (by name).' }]);
+    }
+  });
+
+  it("the CSV: dataset_<name>_conll_f1 and dataset_<name>_missing per dataset before track, rank following rankDataset; a dataset's board has a missing column", async () => {
+    const f = await datasetFixture();
+    const { header, rows } = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { rankDataset: "de" })));
+    expect(header).toEqual([
+      ...LEADERBOARD_CSV_COLUMNS,
+      "partial_conll_f1",
+      "exact_conll_f1",
+      "singletons_conll_f1",
+      "dataset_main_conll_f1",
+      "dataset_main_missing",
+      "dataset_cs_conll_f1",
+      "dataset_cs_missing",
+      "dataset_de_conll_f1",
+      "dataset_de_missing",
+      "track",
+    ]);
+    expect(rows.map((r) => [r.get("submission_id"), r.get("rank"), r.get("dataset_de_conll_f1"), r.get("dataset_de_missing"), r.get("dataset_cs_conll_f1")])).toEqual([
+      [f.ids.beta, "1", "0.5", "false", "0.5"],
+      [f.ids.baseline, "", "0.3", "false", "0.3"],
+      [f.ids.alpha, "2", "0", "true", "0.9"],
+    ]);
+    // Macro counts are empty cells; the macro F1 is there.
+    expect(rows[2].get("muc_recall_num")).toBe("");
+    expect(Number(rows[2].get("muc_f1"))).toBeCloseTo(0.6, 12);
+    expect(rows[2].get("gold_version")).toBe("");
+
+    const de = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { dataset: "de" })));
+    expect(de.header).toEqual([...LEADERBOARD_CSV_COLUMNS, "partial_conll_f1", "exact_conll_f1", "singletons_conll_f1", "missing", "track"]);
+    expect(de.rows.map((r) => [r.get("submission_id"), r.get("rank"), r.get("muc_recall_num"), r.get("missing"), r.get("gold_version")])).toEqual([
+      [f.ids.beta, "1", "2", "false", "1"],
+      [f.ids.baseline, "", "1.2", "false", "1"],
+      [f.ids.alpha, "2", "", "true", ""],
+    ]);
+  });
+
+  it("a phase with one dataset keeps exactly today's board, JSON and CSV; naming its dataset changes nothing", async () => {
+    const f = await boardFixture("crac");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7 });
+    const board = await getLeaderboard(f.phase.id, null);
+    const json = leaderboardJson(board);
+    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "phase", "rows", "task", "tiePolicy", "track", "tracks", "variant"]);
+    expect(Object.keys((json.rows as Record<string, unknown>[])[0]).sort()).toEqual(
+      ["codeUrl", "goldVersion", "isBaseline", "metrics", "paperUrl", "rank", "scorerVersion", "submissionId", "submittedAt", "systemName", "team", "track", "value", "variants"].sort(),
+    );
+    expect((json.rows as Record<string, unknown>[])[0]).toMatchObject({ submissionId: a1, goldVersion: 1, metrics: { conll: { f1: 0.6 } } });
+    expect(csvRows(leaderboardCsv(board)).header).toEqual([...LEADERBOARD_CSV_COLUMNS, "partial_conll_f1", "exact_conll_f1", "singletons_conll_f1", "track"]);
+    const named = await getLeaderboard(f.phase.id, null, { dataset: "main", rankDataset: "main" });
+    expect([named.dataset, named.rankDataset]).toEqual([null, null]);
+    expect(leaderboardCsv(named)).toBe(leaderboardCsv(board));
+    expect((await rejection(getLeaderboard(f.phase.id, null, { dataset: "cs" }))).httpStatus).toBe(422);
   });
 });

@@ -13,20 +13,66 @@
  * rows on every track's board); runs without a track (made before the phase had tracks) are on
  * none. The selection rule and the ranks are computed within the track. A phase without
  * tracks has one board, as before.
+ *
+ * Datasets (issue 10 §1, §4, `datasets.ts`): on a phase with several datasets the Score rows
+ * the board ranks on are the macro-average over the datasets that have an active gold key (a
+ * dataset a run left out counts 0; their counts are null), and every row also carries each
+ * dataset's primary CoNLL F1 from the DatasetScore rows (`LeaderboardRow.datasets`). The board
+ * can be ranked by one dataset (`rankDataset`: its primary or variant score on the chosen
+ * metric, 0 for a run that left it out), and each dataset has its own board (`dataset`): the
+ * same table read from that dataset's DatasetScore rows, every metric and variant included. A
+ * phase with one dataset has exactly the board, JSON and CSV it had before datasets existed.
  */
 import { stringify } from "csv-stringify/sync";
-import { ForbiddenError, UnauthorizedError } from "../errors";
-import { taskEvaluationProfile, type EvaluationProfileName } from "../evaluation";
+import { z } from "zod";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../errors";
+import { taskEvaluationProfile, type EvaluationProfileName, type RunEvaluation } from "../evaluation";
 import { canViewLeaderboard, type Viewer } from "../permissions";
-import { COUNT_METRIC_NAMES, DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
+import { COUNT_METRIC_NAMES, DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations/leaderboard";
 import { trackRefSchema } from "../validations/track";
 import { parseInput } from "../validations/parse";
+import { listDatasets, type DatasetView } from "./datasets";
 import { defaultDb, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
-import { rankRuns, TIE_POLICY, type Run } from "./ranking";
-import { scoresToJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
+import { rankRuns, TIE_POLICY, type DatasetRun, type RankScope, type Run } from "./ranking";
+import { BLANC_COREF, BLANC_NONCOREF, scoresToJson, storedMetricNames, type BlancJson, type ConllJson, type CountScoreJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
+import type { BoardSignificance } from "./significance";
 import { findTrack, listTracks, type TrackView } from "./tracks";
+
+/** A count metric's score on a board: as in the score JSON, but a macro-average has no counts (null). */
+export type BoardCountScore = Omit<CountScoreJson, keyof CountsJson> & { [K in keyof CountsJson]: number | null };
+
+/**
+ * A run's scores on a board: the score JSON (`MetricsJson`) for a phase with one dataset and for
+ * a dataset's board; for the macro-average of a phase with several datasets, the same shape
+ * with recall, precision and F1 averaged and the counts null (BLANC without link counts).
+ */
+export type BoardMetricsJson = Partial<Record<CountMetricName, BoardCountScore>> & {
+  blanc?: Omit<BlancJson, "coref_links" | "noncoref_links"> & Partial<Pick<BlancJson, "coref_links" | "noncoref_links">>;
+  conll?: ConllJson;
+};
+
+/** A dataset of a board's phase. */
+export interface BoardDataset {
+  id: string;
+  /** e.g. `en_gum` */
+  name: string;
+  /** e.g. `en`; "" when not given */
+  language: string;
+  /** it has an active gold key, so it counts in the macro-average (else runs are not scored on it yet) */
+  scored: boolean;
+}
+
+/** A run on one dataset, as a row of the macro-averaged board shows it. */
+export interface RowDataset {
+  /** the run has no file for the dataset: it counts 0 (`conllF1` 0 when the dataset is scored) */
+  missing: boolean;
+  /** the dataset's gold key version the run's scores on it come from; null when not scored on it */
+  goldVersion: number | null;
+  /** the run's CoNLL F1 on the dataset in the primary setting (a fraction); null when it has none */
+  conllF1: number | null;
+}
 
 /** One row of a leaderboard. */
 export interface LeaderboardRow {
@@ -43,15 +89,24 @@ export interface LeaderboardRow {
   track: { id: string; name: string } | null;
   paperUrl: string | null;
   codeUrl: string | null;
+  /** the gold version of a one-dataset phase; on a dataset's board, that dataset's; null on a macro-averaged board */
   goldVersion: number | null;
   scorerVersion: string | null;
-  /** every stored metric of the primary setting: fractions and exact counts (the CLI JSON shape) */
-  scores: MetricsJson;
+  /**
+   * every stored metric of the primary setting: fractions and exact counts (the CLI JSON
+   * shape); on a phase with several datasets the macro-average (counts null), on a dataset's
+   * board that dataset's scores
+   */
+  scores: BoardMetricsJson;
   /**
    * Each secondary variant's stored metrics, by variant id, same shape as `scores`; a variant
    * the run has no Score rows for is absent (e.g. a run scored before the task had it).
    */
-  variants: Record<string, MetricsJson>;
+  variants: Record<string, BoardMetricsJson>;
+  /** on a dataset's board: the run left that dataset out (no scores, value 0); else false */
+  missing: boolean;
+  /** on the macro-averaged board of a phase with several datasets: each dataset, by name; else `{}` */
+  datasets: Record<string, RowDataset>;
 }
 
 /** The task's evaluation profile as a board shows it. */
@@ -79,25 +134,112 @@ export interface Leaderboard {
   tracks: BoardTrack[];
   /** the track whose board this is, or null for a phase without tracks */
   track: BoardTrack | null;
+  /** the phase's datasets in order (one for a phase with one dataset) */
+  datasets: BoardDataset[];
+  /** the dataset whose own board this is (`?dataset=`), or null for the phase-level board */
+  dataset: BoardDataset | null;
+  /** the name of the dataset the phase-level board is ranked by (`?rankDataset=`), or null */
+  rankDataset: string | null;
   allRuns: boolean;
   tiePolicy: string;
   rows: LeaderboardRow[];
   generatedAt: Date;
 }
 
-type BoardRun = Run & Omit<LeaderboardRow, "rank" | "value">;
+/** A run as the board builds it: a row, with its scores on the dataset it may be ranked by (`rankOn`, by name). */
+type BoardRun = Omit<LeaderboardRow, "rank" | "value"> & { teamId: string; rankOn: Record<string, DatasetRun> };
 
-/** Groups Score rows by variant (`""` = primary) and turns each group into the score JSON. */
-function scoresBySetting<S extends ScoreRowLike & { variant: string }>(rows: readonly S[]): { primary: MetricsJson; variants: Record<string, MetricsJson> } {
+/** Groups Score rows by variant (`""` = primary) and turns each group into scores with `toJson`. */
+function scoresBySetting<S extends ScoreRowLike & { variant: string }, J>(rows: readonly S[], toJson: (rows: S[]) => J): { primary: J; variants: Record<string, J> } {
   const groups = new Map<string, S[]>();
   for (const row of rows) {
     const group = groups.get(row.variant);
     if (group) group.push(row);
     else groups.set(row.variant, [row]);
   }
-  const variants: Record<string, MetricsJson> = {};
-  for (const [variant, group] of groups) if (variant !== "") variants[variant] = scoresToJson(group);
-  return { primary: scoresToJson(groups.get("") ?? []), variants };
+  const variants: Record<string, J> = {};
+  for (const [variant, group] of groups) if (variant !== "") variants[variant] = toJson(group);
+  return { primary: toJson(groups.get("") ?? []), variants };
+}
+
+/** Whether a stored row has all four counts. */
+function hasCounts(row: ScoreRowLike): boolean {
+  return row.recallNum !== null && row.recallDen !== null && row.precisionNum !== null && row.precisionDen !== null;
+}
+
+/**
+ * A run's macro-averaged scores (the phase-level Score rows of a phase with several datasets:
+ * recall, precision and F1 averaged over the datasets, counts null) as the board shows them.
+ * Rows with counts are read as `scoresToJson` reads them; BLANC keeps its link counts only
+ * when both link rows have counts.
+ *
+ * @param rows the Score rows of one setting of one run (unknown metric names are ignored)
+ * @returns {@link BoardMetricsJson}, metrics in registry order
+ * @throws Error when a count metric's row has neither counts nor recall and precision: the
+ *   worker writes them together, so the stored run is damaged (HTTP 500)
+ */
+export function macroScoresToJson(rows: readonly ScoreRowLike[]): BoardMetricsJson {
+  const byMetric = new Map(rows.map((r) => [r.metric, r]));
+  const out: BoardMetricsJson = {};
+  for (const metric of COUNT_METRIC_NAMES) {
+    const row = byMetric.get(metric);
+    if (!row) continue;
+    if (hasCounts(row)) {
+      out[metric] = scoresToJson([row])[metric];
+      continue;
+    }
+    if (row.recall === null || row.precision === null) {
+      throw new Error(`the stored macro-averaged "${metric}" score has neither counts nor recall and precision; the scoring worker always stores them, so the run must be scored again`);
+    }
+    out[metric] = { recall: row.recall, precision: row.precision, f1: row.f1, recall_num: null, recall_den: null, precision_num: null, precision_den: null };
+  }
+  const blanc = byMetric.get("blanc");
+  if (blanc) {
+    const coref = byMetric.get(BLANC_COREF);
+    const noncoref = byMetric.get(BLANC_NONCOREF);
+    const links = coref && noncoref && hasCounts(coref) && hasCounts(noncoref) ? scoresToJson([blanc, coref, noncoref]).blanc : undefined;
+    out.blanc = links ?? { recall: blanc.recall ?? 0, precision: blanc.precision ?? 0, f1: blanc.f1 };
+  }
+  const conll = byMetric.get("conll");
+  if (conll) out.conll = { f1: conll.f1 };
+  return out;
+}
+
+/** A `dataset` or `rankDataset` query value: a dataset's name or id, absent/empty → null. */
+const datasetRefSchema = z
+  .string()
+  .trim()
+  .max(200, { error: "at most 200 characters" })
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+/** `"a", "b" and "c"`: the choices of a dataset error. */
+function datasetChoices(datasets: readonly Pick<BoardDataset, "name">[]): string {
+  return datasets.map((d) => JSON.stringify(d.name)).join(", ");
+}
+
+/**
+ * The dataset a reference names among a phase's datasets: an id, else the exact name, else the
+ * name in any case when only one matches.
+ *
+ * @param datasets the phase's datasets
+ * @param ref a dataset name or id (null: none named)
+ * @param field the query field, for the error (`dataset` or `rankDataset`)
+ * @returns the dataset, or null when `ref` is null
+ * @throws ValidationError (422, field `field`) when `ref` names none of them; the message lists the names
+ */
+export function findBoardDataset<D extends Pick<BoardDataset, "id" | "name">>(datasets: readonly D[], ref: string | null, field = "dataset"): D | null {
+  if (ref === null) return null;
+  const folded = datasets.filter((d) => d.name.toLowerCase() === ref.toLowerCase());
+  const found = datasets.find((d) => d.id === ref.toLowerCase()) ?? datasets.find((d) => d.name === ref) ?? (folded.length === 1 ? folded[0] : undefined);
+  if (!found) throw ValidationError.field(field, `No dataset "${ref}" in this phase; choose one of ${datasetChoices(datasets)} (by name).`);
+  return found;
+}
+
+/** A stored `submissions.evaluation`'s datasets, when it records them. */
+function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["datasets"]> {
+  const datasets = (evaluation as Partial<RunEvaluation> | null)?.datasets;
+  return Array.isArray(datasets) ? datasets : [];
 }
 
 /**
@@ -110,20 +252,33 @@ function scoresBySetting<S extends ScoreRowLike & { variant: string }>(rows: rea
  *   id, e.g. `partial`; absent, null or empty: the primary setting); `allRuns` to list every
  *   run instead of one per team (strings from a query are accepted); `track`, in a phase with
  *   tracks, the track whose board to show (its id, or its name; absent, null or empty: the
- *   first track in the phase's order)
- * @returns the rows in board order (each with its primary and variant scores), the task's
- *   evaluation profile and the tie policy
+ *   first track in the phase's order); `dataset`, the dataset whose own board to show (its
+ *   name or id: that dataset's scores, every metric and variant; absent: the phase-level
+ *   board); `rankDataset`, on the phase-level board, the dataset to rank by (its name or id:
+ *   the run's score on it in the chosen setting and metric, 0 for a run that left it out). On
+ *   a phase with one dataset, naming that dataset in either is the phase-level board itself.
+ * @returns the rows in board order (each with its primary and variant scores, and on a phase
+ *   with several datasets each dataset's CoNLL F1), the task's evaluation profile and the tie policy
  * @throws NotFoundError (404) for an unknown phase; UnauthorizedError (401) for an anonymous
  *   viewer of a non-public board; ForbiddenError (403) for a signed-in viewer who may not
  *   see it; ValidationError (422) for an unknown metric, or a variant that is not one of the
  *   profile's (field `variant`, the message names the allowed ids), or a track that is not
  *   one of the phase's (field `track`, the message names the choices; any track on a phase
- *   without tracks)
+ *   without tracks), or a dataset that is not one of the phase's (field `dataset` or
+ *   `rankDataset`, the message names the datasets), or `rankDataset` naming another dataset
+ *   than `dataset` (field `rankDataset`)
  */
 export async function getLeaderboard(
   phaseId: string,
   viewer: Viewer,
-  options: { metric?: string | null; variant?: string | null; allRuns?: boolean | string | null; track?: string | null } = {},
+  options: {
+    metric?: string | null;
+    variant?: string | null;
+    allRuns?: boolean | string | null;
+    track?: string | null;
+    dataset?: string | null;
+    rankDataset?: string | null;
+  } = {},
 ): Promise<Leaderboard> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
@@ -135,14 +290,49 @@ export async function getLeaderboard(
   const profile = taskEvaluationProfile(phase.task);
   const variantIds = profile.variants.map((v) => v.id);
   const query = parseInput(
-    leaderboardQuerySchema.extend({ variant: leaderboardVariantSchema(variantIds), track: trackRefSchema }),
-    { metric: options.metric ?? undefined, variant: options.variant ?? undefined, allRuns: options.allRuns ?? undefined, track: options.track ?? undefined },
+    leaderboardQuerySchema.extend({ variant: leaderboardVariantSchema(variantIds), track: trackRefSchema, dataset: datasetRefSchema, rankDataset: datasetRefSchema }),
+    {
+      metric: options.metric ?? undefined,
+      variant: options.variant ?? undefined,
+      allRuns: options.allRuns ?? undefined,
+      track: options.track ?? undefined,
+      dataset: options.dataset ?? undefined,
+      rankDataset: options.rankDataset ?? undefined,
+    },
     "leaderboard query",
   );
   const metric = query.metric ?? (isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC);
   const tracks: BoardTrack[] = (await listTracks(phase.id, db)).map(({ id, name, description }) => ({ id, name, description }));
   const track = findTrack(tracks, query.track) ?? tracks[0] ?? null;
 
+  const phaseDatasets: DatasetView[] = await listDatasets(phase.id, db);
+  const scoredIds = new Set((await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: { datasetId: true } })).map((g) => g.datasetId));
+  const datasets: BoardDataset[] = phaseDatasets.map((d) => ({ id: d.id, name: d.name, language: d.language, scored: scoredIds.has(d.id) }));
+  const multi = datasets.length > 1;
+  const named = findBoardDataset(datasets, query.dataset);
+  const namedRank = findBoardDataset(datasets, query.rankDataset, "rankDataset");
+  // On a phase with one dataset, that dataset's board (and ranking) is the phase's board.
+  const dataset = multi ? named : null;
+  const rankedOn = multi ? namedRank : null;
+  if (dataset && rankedOn && rankedOn.id !== dataset.id) {
+    throw ValidationError.field("rankDataset", `The board of the ${dataset.name} dataset is ranked by that dataset; leave out rankDataset (it ranks the macro-averaged board).`);
+  }
+  const rankDataset = dataset ? null : rankedOn;
+  const setting = query.variant ?? "";
+
+  // DatasetScore rows: a dataset's board reads all of its rows (the profile's settings); the
+  // macro-averaged board of a phase with several datasets reads each dataset's primary CoNLL
+  // F1, and the ranked dataset's rows of the ranked setting and metric.
+  const datasetScoreWhere = dataset
+    ? { datasetId: dataset.id, variant: { in: ["", ...variantIds] } }
+    : multi
+      ? {
+          OR: [
+            { variant: "", metric: "conll" },
+            ...(rankDataset ? [{ datasetId: rankDataset.id, variant: setting, metric: { in: storedMetricNames(metric) } }] : []),
+          ],
+        }
+      : null;
   const submissions = await db.submission.findMany({
     where: {
       phaseId,
@@ -163,14 +353,21 @@ export async function getLeaderboard(
       codeUrl: true,
       goldVersion: true,
       scorerVersion: true,
+      evaluation: true,
+      files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
       // The primary setting ("") and the profile's variants; rows of variants the profile no
-      // longer lists are not loaded.
-      scores: { where: { variant: { in: ["", ...variantIds] } } },
+      // longer lists are not loaded. A dataset's board reads DatasetScore rows instead.
+      scores: dataset ? false : { where: { variant: { in: ["", ...variantIds] } } },
+      datasetScores: datasetScoreWhere ? { where: datasetScoreWhere } : false,
     },
   });
   const runs: BoardRun[] = submissions.map((s) => {
-    const { primary, variants } = scoresBySetting(s.scores);
-    return {
+    const files = new Map(s.files.map((f) => [f.datasetId, f]));
+    const recorded = evaluationDatasets(s.evaluation);
+    const goldVersionOn = (d: BoardDataset): number | null =>
+      recorded.find((r) => r.id === d.id)?.goldVersion ?? files.get(d.id)?.goldKey?.version ?? (multi ? null : s.goldVersion);
+    const rowsOn = (d: BoardDataset) => (s.datasetScores ?? []).filter((r) => r.datasetId === d.id);
+    const common = {
       submissionId: s.id,
       teamId: s.teamId,
       team: { id: s.teamId, name: s.team.name },
@@ -180,13 +377,43 @@ export async function getLeaderboard(
       track: s.track,
       paperUrl: s.paperUrl,
       codeUrl: s.codeUrl,
-      goldVersion: s.goldVersion,
       scorerVersion: s.scorerVersion,
-      scores: primary,
-      variants,
     };
+    if (dataset) {
+      const { primary, variants } = scoresBySetting(rowsOn(dataset), scoresToJson);
+      const missing = !files.has(dataset.id);
+      const on: DatasetRun = { missing, scores: primary, variants };
+      return { ...common, goldVersion: goldVersionOn(dataset), scores: primary, variants, missing, datasets: {}, rankOn: { [dataset.name]: on } };
+    }
+    const { primary, variants } = scoresBySetting(s.scores ?? [], multi ? macroScoresToJson : scoresToJson);
+    const rowDatasets: Record<string, RowDataset> = {};
+    const rankOn: Record<string, DatasetRun> = {};
+    if (multi) {
+      for (const d of datasets) {
+        const missing = !files.has(d.id);
+        const conll = rowsOn(d).find((r) => r.variant === "" && r.metric === "conll");
+        rowDatasets[d.name] = { missing, goldVersion: missing ? null : goldVersionOn(d), conllF1: conll?.f1 ?? (missing && d.scored ? 0 : null) };
+      }
+      if (rankDataset) {
+        const ranked = scoresBySetting(
+          rowsOn(rankDataset).filter((r) => r.variant === setting && storedMetricNames(metric).includes(r.metric)),
+          scoresToJson,
+        );
+        rankOn[rankDataset.name] = { missing: !files.has(rankDataset.id), scores: ranked.primary, variants: ranked.variants };
+      }
+    }
+    return { ...common, goldVersion: multi ? null : s.goldVersion, scores: primary, variants, missing: false, datasets: rowDatasets, rankOn };
   });
-  const rows = rankRuns(runs, metric, phase.selectionRule, query.allRuns, query.variant).map(({ teamId: _t, ...row }) => row);
+  const rankedDataset = dataset ?? rankDataset;
+  const scope: RankScope = { variant: query.variant, dataset: rankedDataset?.name ?? null };
+  // Ranking reads `datasets` as the runs' scores per dataset; the rows keep their own.
+  const rows = rankRuns(
+    runs.map(({ datasets: rowDatasets, rankOn, ...r }): Run & { rowDatasets: Record<string, RowDataset> } & typeof r => ({ ...r, datasets: rankOn, rowDatasets })),
+    metric,
+    phase.selectionRule,
+    query.allRuns,
+    scope,
+  ).map(({ teamId: _t, datasets: _d, rowDatasets, ...row }): LeaderboardRow => ({ ...row, datasets: rowDatasets }));
   return {
     task: { id: phase.task.id, slug: phase.task.slug, title: phase.task.title, primaryMetric: phase.task.primaryMetric },
     phase: { id: phase.id, name: phase.name, displayTimeZone: phase.displayTimeZone, selectionRule: phase.selectionRule },
@@ -195,10 +422,45 @@ export async function getLeaderboard(
     variant: query.variant,
     tracks,
     track,
+    datasets,
+    dataset,
+    rankDataset: rankDataset?.name ?? null,
     allRuns: query.allRuns,
     tiePolicy: TIE_POLICY,
     rows,
     generatedAt: new Date(),
+  };
+}
+
+/**
+ * A leaderboard as the JSON API sends it (`GET /api/v1/phases/{id}/leaderboard`): the board
+ * with each row's `scores` under `metrics`. A phase with one dataset gets exactly the shape it
+ * had before datasets existed (no dataset fields). A phase with several datasets adds
+ * `datasets` ([{id, name, language, scored}] in the phase's order), `dataset` (this dataset's
+ * board, or null) and `rankDataset` (the name ranking the phase-level board, or null); on the
+ * phase-level board each row has `datasets: {<name>: {missing, goldVersion, conllF1}}`, on a
+ * dataset's board each row has `missing`.
+ *
+ * @param board from {@link getLeaderboard}
+ * @param significance `boardSignificance(board)` to add `significance: {metric, samples, seed,
+ *   level}` and each row's `significance` (null for rows without), or absent
+ * @returns a plain object for `JSON.stringify`
+ */
+export function leaderboardJson(board: Leaderboard, significance?: BoardSignificance | null): Record<string, unknown> {
+  const { rows, datasets, dataset, rankDataset, ...rest } = board;
+  const multi = datasets.length > 1;
+  const marks = significance ? (({ rows: r, ...facts }) => ({ rows: r, facts }))(significance) : null;
+  return {
+    ...rest,
+    ...(multi ? { datasets, dataset, rankDataset } : {}),
+    ...(marks ? { significance: marks.facts } : {}),
+    rows: rows.map(({ scores, missing, datasets: perDataset, ...row }) => ({
+      ...row,
+      metrics: scores,
+      ...(multi && dataset ? { missing } : {}),
+      ...(multi && !dataset ? { datasets: perDataset } : {}),
+      ...(marks ? { significance: marks.rows[row.submissionId] ?? null } : {}),
+    })),
   };
 }
 
@@ -220,7 +482,8 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * secondary variants (e.g. `crac`: partial, exact, singletons) has, after them, one
  * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
  * the run's CoNLL F1 under that variant ({@link leaderboardCsvColumns}); a task without
- * variants has exactly the columns above. The last column of every board is `track`: the
+ * variants has exactly the columns above. A phase with several datasets adds its dataset
+ * columns after the variants' ({@link leaderboardCsvColumns}). The last column of every board is `track`: the
  * run's track name (empty for a baseline without a track and in a phase without tracks;
  * {@link leaderboardCsvColumns}). `rank` follows the board's ranking (its metric and, when
  * ranked by a variant, that variant's scores, within the board's track).
@@ -245,15 +508,42 @@ export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
   "conll_f1",
 ];
 
+/** What decides a board's CSV columns beyond {@link LEADERBOARD_CSV_COLUMNS}. */
+export interface CsvLayout {
+  /** the evaluation profile's variant ids, in order (one `<id>_conll_f1` column each) */
+  variantIds: readonly string[];
+  /** whether the `track` column is written (every board of `getLeaderboard` has it) */
+  track: boolean;
+  /** the dataset names of a phase-level board of a phase with several datasets (two columns each); else empty */
+  datasetNames: readonly string[];
+  /** a dataset's board of a phase with several datasets: a `missing` column */
+  datasetBoard: boolean;
+}
+
 /**
  * The CSV columns of a board: {@link LEADERBOARD_CSV_COLUMNS}, then `<id>_conll_f1` for each
- * of the evaluation profile's variants, in order, then `track`.
+ * of the evaluation profile's variants, in order; then, on the phase-level board of a phase
+ * with several datasets, `dataset_<name>_conll_f1` (the run's primary CoNLL F1 on the dataset;
+ * 0 for a dataset it left out) and `dataset_<name>_missing` (true/false) for each dataset in
+ * the phase's order, or, on a dataset's board, `missing` (true when the run left the dataset
+ * out); then `track`.
  *
  * @param variantIds the variant ids (`Leaderboard.evaluation.variants`), e.g. `["partial", "exact", "singletons"]`
  * @param track whether the `track` column is written (default true: every board of `getLeaderboard`)
+ * @param datasets `datasetNames` and `datasetBoard` of {@link CsvLayout} (default: none, a phase with one dataset)
  */
-export function leaderboardCsvColumns(variantIds: readonly string[], track = true): string[] {
-  return [...LEADERBOARD_CSV_COLUMNS, ...variantIds.map((id) => `${id}_conll_f1`), ...(track ? ["track"] : [])];
+export function leaderboardCsvColumns(
+  variantIds: readonly string[],
+  track = true,
+  datasets: Pick<CsvLayout, "datasetNames" | "datasetBoard"> = { datasetNames: [], datasetBoard: false },
+): string[] {
+  return [
+    ...LEADERBOARD_CSV_COLUMNS,
+    ...variantIds.map((id) => `${id}_conll_f1`),
+    ...datasets.datasetNames.flatMap((name) => [`dataset_${name}_conll_f1`, `dataset_${name}_missing`]),
+    ...(datasets.datasetBoard ? ["missing"] : []),
+    ...(track ? ["track"] : []),
+  ];
 }
 
 /** Text cells starting like a spreadsheet formula get a leading apostrophe (CSV injection). */
@@ -266,7 +556,7 @@ function linkCells(c: CountsJson | undefined): (number | null)[] {
 }
 
 /** One CSV record of a row, in {@link leaderboardCsvColumns} order. */
-function csvRecord(row: LeaderboardRow, variantIds: readonly string[], track: boolean): (string | number | null)[] {
+function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | null)[] {
   const s = row.scores;
   return [
     row.rank,
@@ -284,24 +574,45 @@ function csvRecord(row: LeaderboardRow, variantIds: readonly string[], track: bo
     ...linkCells(s.blanc?.coref_links),
     ...linkCells(s.blanc?.noncoref_links),
     s.conll?.f1 ?? null,
-    ...variantIds.map((id) => row.variants[id]?.conll?.f1 ?? null),
-    ...(track ? [row.track ? safeText(row.track.name) : null] : []),
+    ...layout.variantIds.map((id) => row.variants[id]?.conll?.f1 ?? null),
+    ...layout.datasetNames.flatMap((name) => {
+      const d = row.datasets[name];
+      return [d?.conllF1 ?? null, d ? String(d.missing) : null];
+    }),
+    ...(layout.datasetBoard ? [String(row.missing)] : []),
+    ...(layout.track ? [row.track ? safeText(row.track.name) : null] : []),
   ];
 }
 
 /**
  * The leaderboard as CSV (RFC 4180, header row, `\r\n` line ends), columns as in
- * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant and `track` ({@link leaderboardCsvColumns}).
+ * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant, the dataset columns of a phase with
+ * several datasets, and `track` ({@link leaderboardCsvColumns}). On a phase with several
+ * datasets the score columns of the phase-level board hold the macro-average (count cells
+ * empty), and a dataset's board holds that dataset's scores.
  *
  * @param board a leaderboard from {@link getLeaderboard} (already authorized); without
- *   `evaluation`, no variant columns are written, and without `tracks`, no `track` column
- *   (every board of `getLeaderboard` has it, `[]` for a phase without tracks)
+ *   `evaluation`, no variant columns are written, without `tracks`, no `track` column (every
+ *   board of `getLeaderboard` has it, `[]` for a phase without tracks), and without
+ *   `datasets`, no dataset columns
  * @returns the CSV text
  */
-export function leaderboardCsv(board: Pick<Leaderboard, "rows"> & { evaluation?: Pick<BoardEvaluation, "variants">; tracks?: readonly BoardTrack[] }): string {
-  const variantIds = (board.evaluation?.variants ?? []).map((v) => v.id);
-  const track = board.tracks !== undefined;
-  return stringify([leaderboardCsvColumns(variantIds, track), ...board.rows.map((row) => csvRecord(row, variantIds, track))], {
+export function leaderboardCsv(
+  board: Pick<Leaderboard, "rows"> & {
+    evaluation?: Pick<BoardEvaluation, "variants">;
+    tracks?: readonly BoardTrack[];
+    datasets?: readonly Pick<BoardDataset, "name">[];
+    dataset?: Pick<BoardDataset, "name"> | null;
+  },
+): string {
+  const multi = (board.datasets?.length ?? 0) > 1;
+  const layout: CsvLayout = {
+    variantIds: (board.evaluation?.variants ?? []).map((v) => v.id),
+    track: board.tracks !== undefined,
+    datasetNames: multi && !board.dataset ? board.datasets!.map((d) => d.name) : [],
+    datasetBoard: multi && !!board.dataset,
+  };
+  return stringify([leaderboardCsvColumns(layout.variantIds, layout.track, layout), ...board.rows.map((row) => csvRecord(row, layout))], {
     record_delimiter: "windows",
     cast: { number: (n) => String(n) },
   });

@@ -202,3 +202,52 @@ describe("rankRuns", () => {
     expect(TIE_POLICY).toMatch(/earlier submission is listed first/);
   });
 });
+
+describe("rankRuns by one dataset", () => {
+  /** A run whose macro CoNLL F1 is `macro` and whose en/cs scores are given (null: left out). */
+  function multi(team: string, minutes: number, macro: number, en: number | null, cs: number | null, partialEn?: number): Run {
+    const base = run(team, minutes, macro);
+    const on = (v: number | null) => ({ missing: v === null, scores: v === null ? {} : { conll: { f1: v } } });
+    return {
+      ...base,
+      datasets: { en: { ...on(en), ...(partialEn !== undefined ? { variants: { partial: { conll: { f1: partialEn } } } } : {}) }, cs: on(cs) },
+    };
+  }
+
+  it("ranks by the dataset's value; a run that left the dataset out counts 0 there; BEST selects on the dataset", () => {
+    const a1 = multi("a", 1, 0.8, 0.9, 0.7);
+    const a2 = multi("a", 2, 0.5, 0.95, 0.05);
+    const b = multi("b", 3, 0.7, 0.6, 0.8);
+    const c = multi("c", 4, 0.45, null, 0.9);
+    expect(summary(rankRuns([a1, a2, b, c], "conll", "BEST", false))).toEqual([
+      [1, "a", 0.8],
+      [2, "b", 0.7],
+      [3, "c", 0.45],
+    ]);
+    const en = rankRuns([a1, a2, b, c], "conll", "BEST", false, { dataset: "en" });
+    expect(en.map((r) => [r.rank, r.submissionId, r.value])).toEqual([
+      [1, a2.submissionId, 0.95],
+      [2, b.submissionId, 0.6],
+      [3, c.submissionId, 0],
+    ]);
+    expect(summary(rankRuns([a1, a2, b, c], "conll", "BEST", false, { dataset: "cs" }))).toEqual([
+      [1, "c", 0.9],
+      [2, "b", 0.8],
+      [3, "a", 0.7],
+    ]);
+  });
+
+  it("combines with a variant; a run without an entry for the dataset has no value", () => {
+    const a = multi("a", 1, 0.8, 0.9, 0.7, 0.3);
+    const b = multi("b", 2, 0.7, 0.6, 0.8, 0.4);
+    const old = run("c", 3, 0.9);
+    expect(summary(rankRuns([a, b, old], "conll", "BEST", false, { dataset: "en", variant: "partial" }))).toEqual([
+      [1, "b", 0.4],
+      [2, "a", 0.3],
+      [null, "c", null],
+    ]);
+    // A missing dataset is 0 in every setting and metric.
+    const gone = multi("d", 4, 0.1, null, 0.2);
+    expect(rankRuns([gone], "muc", "BEST", false, { dataset: "en", variant: "partial" })[0].value).toBe(0);
+  });
+});

@@ -5,6 +5,10 @@
  * - Setting: the evaluation profile's primary setting (a run's `scores`), or one of its
  *   secondary variants (a run's `variants[id]`, issue 10 §3–4). Everything below is computed on
  *   the chosen setting alone, the per-team selection included.
+ * - Scope: the phase level (a run's `scores`/`variants`: for a phase with several datasets
+ *   the macro-average over them), or one dataset (a run's `datasets[name]`, issue 10 §4: a
+ *   board ranked by one dataset, or that dataset's own board). A run that left the dataset out
+ *   has the value 0 on it (as in the macro-average), in every setting and metric.
  * - Value: the chosen metric's F1 in that setting (for `conll`, its F1). Ties are exact
  *   equality of the stored doubles.
  * - Selection per team: BEST = the team's run with the highest value (ties → the earlier
@@ -19,7 +23,17 @@
  *   team's run with a value is always preferred to one without.
  */
 import type { LeaderboardMetric } from "../validations/metrics";
-import { rankingValue, type MetricsJson } from "./scores";
+
+/**
+ * What ranking reads of a run's scores in one setting: each metric's F1 (the score JSON,
+ * `MetricsJson`, and a board's macro-averaged scores both fit).
+ */
+export type RankableScores = { readonly [M in LeaderboardMetric]?: { readonly f1: number } };
+
+/** The value a board ranks by: the metric's F1 (for `conll`, its only number); null when the scores lack it. */
+function rankingValue(scores: RankableScores, metric: LeaderboardMetric): number | null {
+  return scores[metric]?.f1 ?? null;
+}
 
 /** The tie policy, as one sentence for the page and the API. */
 export const TIE_POLICY =
@@ -32,9 +46,29 @@ export interface Run {
   submittedAt: Date;
   isBaseline: boolean;
   /** the primary setting's scores */
-  scores: MetricsJson;
+  scores: RankableScores;
   /** each secondary variant's scores, by variant id (absent or missing id: none stored) */
-  variants?: Readonly<Record<string, MetricsJson>>;
+  variants?: Readonly<Record<string, RankableScores>>;
+  /** per dataset, by dataset name: the run's scores on it (only needed when ranking by a dataset) */
+  datasets?: Readonly<Record<string, DatasetRun>>;
+}
+
+/** A run's scores on one dataset, as ranking needs them. */
+export interface DatasetRun {
+  /** the run has no file for the dataset: its value there is 0 */
+  missing: boolean;
+  /** the primary setting's scores on the dataset */
+  scores: RankableScores;
+  /** each secondary variant's scores on the dataset, by variant id */
+  variants?: Readonly<Record<string, RankableScores>>;
+}
+
+/** What a board is ranked on: a setting (null = the primary one) in a scope (null = the phase level). */
+export interface RankScope {
+  /** a secondary variant's id, or null/absent for the primary setting */
+  variant?: string | null;
+  /** a dataset's name (a key of `Run.datasets`), or null/absent for the phase level */
+  dataset?: string | null;
 }
 
 /** A run placed on the board. */
@@ -60,10 +94,20 @@ function boardOrder(a: { value: number | null } & Run, b: { value: number | null
   return earlier(a, b);
 }
 
-/** A run's scores in the chosen setting: the primary scores (variant null) or a variant's (empty when not stored). */
-function settingScores(run: Run, variant: string | null): MetricsJson {
-  if (variant === null) return run.scores;
-  return run.variants && Object.hasOwn(run.variants, variant) ? run.variants[variant] : {};
+/** Scores in the chosen setting: the primary scores (variant null) or a variant's (empty when not stored). */
+function settingScores(scores: RankableScores, variants: Readonly<Record<string, RankableScores>> | undefined, variant: string | null): RankableScores {
+  if (variant === null) return scores;
+  return variants && Object.hasOwn(variants, variant) ? variants[variant] : {};
+}
+
+/** A run's value in a scope and setting: null when it lacks the metric there; 0 on a dataset it left out. */
+function scopedValue(run: Run, metric: LeaderboardMetric, scope: RankScope): number | null {
+  const variant = scope.variant ?? null;
+  if (!scope.dataset) return rankingValue(settingScores(run.scores, run.variants, variant), metric);
+  const d = run.datasets && Object.hasOwn(run.datasets, scope.dataset) ? run.datasets[scope.dataset] : undefined;
+  if (!d) return null;
+  if (d.missing) return 0;
+  return rankingValue(settingScores(d.scores, d.variants, variant), metric);
 }
 
 /**
@@ -74,8 +118,10 @@ function settingScores(run: Run, variant: string | null): MetricsJson {
  * @param rule BEST or LATEST per team (ignored when `allRuns`); BEST picks each team's best
  *   run in the chosen setting
  * @param allRuns list every run instead of one per team
- * @param variant the secondary variant to rank by (its id in `Run.variants`), or null (the
- *   default) for the primary setting; a run without that variant's scores has no value
+ * @param scope the secondary variant to rank by (its id in `Run.variants`), or null (the
+ *   default) for the primary setting; a run without that variant's scores has no value. Or a
+ *   {@link RankScope}: the variant and the dataset to rank by (`Run.datasets[name]`; a run
+ *   without an entry for it has no value, one that left it out has 0)
  * @returns the listed runs in board order, each with `rank` and `value`
  */
 export function rankRuns<R extends Run>(
@@ -83,9 +129,10 @@ export function rankRuns<R extends Run>(
   metric: LeaderboardMetric,
   rule: "BEST" | "LATEST",
   allRuns: boolean,
-  variant: string | null = null,
+  scope: string | null | RankScope = null,
 ): RankedRun<R>[] {
-  const valued = runs.map((r) => ({ ...r, value: rankingValue(settingScores(r, variant), metric) }));
+  const rankedOn: RankScope = scope === null || typeof scope === "string" ? { variant: scope } : scope;
+  const valued = runs.map((r) => ({ ...r, value: scopedValue(r, metric, rankedOn) }));
   let listed: typeof valued;
   if (allRuns) {
     listed = valued;

@@ -13,9 +13,11 @@ import { addGold, conll, createSubmission, type PhaseFixture } from "../worker/s
 import { BOOTSTRAP_SEED, DEFAULT_BOOTSTRAP_SAMPLES, pairedBootstrap, reportDocuments } from "../../scoring/analysis/index";
 import { readCorpus } from "../../scoring/formats/index";
 import { evaluate } from "../../scoring/index";
+import { defaultDatasetData } from "./datasets";
 import { getLeaderboard } from "./leaderboard";
 import { boardSignificance, compareRuns, listComparableRuns, loadRunDocuments, SIGNIFICANCE_LEVEL } from "./significance";
-import { makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
+import { packFile } from "../storage";
+import { bytes, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));
@@ -156,7 +158,13 @@ describe("compareRuns", () => {
 
     // A run of another phase of the same task.
     const other = await testDb.prisma.phase.create({
-      data: { taskId: p.task.id, name: "dev", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) },
+      data: {
+        taskId: p.task.id,
+        name: "dev",
+        opensAt: new Date(Date.now() - 86_400_000),
+        closesAt: new Date(Date.now() + 86_400_000),
+        datasets: { create: defaultDatasetData("conll2012") },
+      },
     });
     const fOther: PhaseFixture = { ...p.fA, phaseId: other.id };
     await addGold(testDb.prisma, fOther, 1, KEY);
@@ -329,5 +337,133 @@ describe("listComparableRuns", () => {
     expect(await ids(p.organizer, p.ids[0])).toEqual([p.ids[2]]);
     await testDb.prisma.submission.update({ where: { id: p.ids[0] }, data: { status: "QUEUED" } });
     expect(await ids(p.organizer, p.ids[0])).toEqual([]);
+  });
+});
+
+describe("significance on a phase with several datasets (stratified bootstrap)", () => {
+  /** MUC counts `num/1` both ways for one document. */
+  const muc = (num: number) => ({ metric: "muc", recallNum: num, recallDen: 1, precisionNum: num, precisionDen: 1 });
+  const Y_DOCS = 20;
+
+  /**
+   * Datasets "main" (one document, a1) and "y" (20 documents, y00…y19), each with an active
+   * gold key. Runs (MUC only): r1 perfect on a1, r2 0 on a1, r3 left "main" out; on "y" all
+   * three score 1 on the even documents and 0 on the odd ones. Macro MUC F1: r1 (1 + 1/2)/2,
+   * r2 and r3 (0 + 1/2)/2.
+   */
+  async function multiPhase() {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "Organizer");
+    const member = await makeUser(db, "Member");
+    const { phase, dataset: main } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase: { selectionRule: "BEST" }, primaryMetric: "muc" });
+    const y = await db.dataset.create({ data: { phaseId: phase.id, name: "y", fileName: "y.conll", position: 1 } });
+    const gold = async (datasetId: string, fileName: string, documentCount: number) => {
+      const stored = packFile(bytes(`gold ${fileName}`));
+      return db.goldKey.create({
+        data: { phaseId: phase.id, datasetId, version: 1, fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount, uploadedById: organizer.id, active: true },
+      });
+    };
+    const goldMain = await gold(main.id, "main.conll", 1);
+    const goldY = await gold(y.id, "y.conll", Y_DOCS);
+    const teams = [await makeTeam(db, "R1", [member.id]), await makeTeam(db, "R2", [member.id]), await makeTeam(db, "R3", [member.id])];
+    const run = async (i: number, mainNum: number | null) => {
+      const s = await insertSubmission(db, { phaseId: phase.id, teamId: teams[i].id, submitterId: member.id, goldVersion: null, createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)) });
+      await db.submission.update({ where: { id: s.id }, data: { goldVersion: null } });
+      if (mainNum === null) await db.submissionFile.delete({ where: { submissionId_datasetId: { submissionId: s.id, datasetId: main.id } } });
+      else {
+        await db.submissionFile.update({ where: { submissionId_datasetId: { submissionId: s.id, datasetId: main.id } }, data: { goldKeyId: goldMain.id } });
+        await db.documentScore.create({ data: { submissionId: s.id, datasetId: main.id, document: "a1", ...muc(mainNum) } });
+        await db.datasetScore.create({ data: { submissionId: s.id, phaseId: phase.id, datasetId: main.id, ...muc(mainNum), recall: mainNum, precision: mainNum, f1: mainNum } });
+      }
+      const stored = packFile(bytes(`y of ${i}`));
+      await db.submissionFile.create({
+        data: { submissionId: s.id, phaseId: phase.id, datasetId: y.id, fileName: "y.conll", sha256: stored.sha256, gzip: stored.gzip, size: stored.size, goldKeyId: goldY.id },
+      });
+      await db.documentScore.createMany({
+        data: Array.from({ length: Y_DOCS }, (_, d) => ({ submissionId: s.id, datasetId: y.id, document: `y${String(d).padStart(2, "0")}`, ...muc(d % 2 === 0 ? 1 : 0) })),
+      });
+      await db.datasetScore.create({ data: { submissionId: s.id, phaseId: phase.id, datasetId: y.id, metric: "muc", recallNum: 10, recallDen: 20, precisionNum: 10, precisionDen: 20, recall: 0.5, precision: 0.5, f1: 0.5 } });
+      const macro = ((mainNum ?? 0) + 0.5) / 2;
+      await db.score.create({ data: { submissionId: s.id, phaseId: phase.id, metric: "muc", recall: macro, precision: macro, f1: macro } });
+      return s.id;
+    };
+    const ids = [await run(0, 1), await run(1, 0), await run(2, null)];
+    return { phase, main, y, ids };
+  }
+
+  it("the phase-level board resamples within each dataset: a difference on a one-document dataset is significant, a left-out dataset counts 0", async () => {
+    const p = await multiPhase();
+    const board = await getLeaderboard(p.phase.id, null, { metric: "muc" });
+    expect(board.rows.map((r) => [r.submissionId, r.rank, r.value])).toEqual([
+      [p.ids[0], 1, 0.75],
+      [p.ids[1], 2, 0.25],
+      [p.ids[2], 2, 0.25],
+    ]);
+    const samples = 500;
+    const sig = await boardSignificance(board, { samples, intervals: true });
+    // r1 − r2 is 1/2 in every sample: "main"'s one document is drawn once in each (stratified).
+    // Pooling the 21 documents would leave it out of about a third of the samples (p > 0.05).
+    const second = sig.rows[p.ids[1]].versusAbove!;
+    expect(second.submissionId).toBe(p.ids[0]);
+    expect(second.delta).toBe(0.5);
+    expect(second.pValue).toBe(1 / (samples + 1));
+    expect(second.significant).toBe(true);
+    // r3 left "main" out (0), as r2 scored 0 there: equal in every sample.
+    expect(sig.rows[p.ids[2]].versusAbove).toMatchObject({ submissionId: p.ids[1], delta: 0, pValue: 1, significant: false });
+    // Intervals of the macro-average: r1's "main" score (1) is in every sample.
+    expect(sig.rows[p.ids[0]].interval!.lo).toBeGreaterThanOrEqual(0.5);
+    expect(sig.rows[p.ids[2]].interval!.hi).toBeLessThanOrEqual(0.5);
+  });
+
+  it("a dataset's board (and the board ranked by a dataset) uses that dataset's documents only", async () => {
+    const p = await multiPhase();
+    // On "y" the runs agree document by document.
+    const yBoard = await getLeaderboard(p.phase.id, null, { metric: "muc", dataset: "y", allRuns: true });
+    expect(yBoard.rows.map((r) => r.value)).toEqual([0.5, 0.5, 0.5]);
+    const ySig = await boardSignificance(yBoard, { samples: 200 });
+    expect(ySig.rows[yBoard.rows[1].submissionId].versusAbove).toMatchObject({ delta: 0, pValue: 1 });
+    // On "main" (one document), r1 beats r2 in every sample; r3 left it out (0), like r2's 0.
+    const mainBoard = await getLeaderboard(p.phase.id, null, { metric: "muc", dataset: "main" });
+    expect(mainBoard.rows.map((r) => [r.submissionId, r.value, r.missing])).toEqual([
+      [p.ids[0], 1, false],
+      [p.ids[1], 0, false],
+      [p.ids[2], 0, true],
+    ]);
+    const mainSig = await boardSignificance(mainBoard, { samples: 200 });
+    expect(mainSig.rows[p.ids[1]].versusAbove).toMatchObject({ delta: 1, pValue: 1 / 201, significant: true });
+    expect(mainSig.rows[p.ids[2]].versusAbove).toMatchObject({ delta: 0, pValue: 1 });
+    const ranked = await getLeaderboard(p.phase.id, null, { metric: "muc", rankDataset: "main" });
+    const rankedSig = await boardSignificance(ranked, { samples: 200 });
+    expect(rankedSig.rows[p.ids[1]].versusAbove).toEqual(mainSig.rows[p.ids[1]].versusAbove);
+  });
+
+  it("compareRuns: the stratified bootstrap of the macro-average, each dataset's gold version checked", async () => {
+    const p = await multiPhase();
+    const organizer = (await testDb.prisma.taskOrganizer.findFirstOrThrow({ where: { task: { phases: { some: { id: p.phase.id } } } } })).userId;
+    const viewer: Viewer = { userId: organizer, role: "USER" };
+    const c = await compareRuns(viewer, p.ids[0], p.ids[2], { samples: 300 });
+    const m = c.bootstrap.metrics.find((x) => x.metric === "muc")!;
+    expect(m).toMatchObject({ a: 0.75, b: 0.25, delta: 0.5, pValue: 1 / 301 });
+    expect(c.bootstrap.documents).toBe(1 + Y_DOCS);
+    expect(c.a.goldVersion).toBeNull();
+    expect(c.b.datasets).toEqual([
+      { name: "main", missing: true, goldVersion: null },
+      { name: "y", missing: false, goldVersion: 1 },
+    ]);
+    expect(c.a.scores.muc).toMatchObject({ f1: 0.75, recall_num: null });
+    // Per-document rows name their dataset; a dataset one run left out has none.
+    expect(c.documents!).toHaveLength(Y_DOCS);
+    expect(c.documents!.every((d) => d.dataset === "y" && d.delta === 0)).toBe(true);
+    const withMain = await compareRuns(viewer, p.ids[0], p.ids[1], { samples: 300 });
+    expect(withMain.documents!).toHaveLength(1 + Y_DOCS);
+    expect(withMain.documents![0]).toEqual({ document: "a1", dataset: "main", a: 1, b: 0, delta: 1 });
+    // Another gold version of "y" for one run: refused, naming the dataset.
+    const goldY2 = await testDb.prisma.goldKey.create({
+      data: { ...(await testDb.prisma.goldKey.findFirstOrThrow({ where: { datasetId: p.y.id }, omit: { id: true, createdAt: true, stats: true } })), version: 2, active: false },
+    });
+    await testDb.prisma.submissionFile.update({ where: { submissionId_datasetId: { submissionId: p.ids[2], datasetId: p.y.id } }, data: { goldKeyId: goldY2.id } });
+    const error = await rejection(compareRuns(viewer, p.ids[0], p.ids[2]));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toMatch(/different gold key versions of the y dataset \(1 and 2\)/);
   });
 });

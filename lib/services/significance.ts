@@ -3,6 +3,12 @@
  * (`scoring/analysis/bootstrap.ts`; Koehn 2004, Berg-Kirkpatrick et al. 2012) for the
  * leaderboard's markers and confidence intervals, and the comparison of any two runs.
  *
+ * On a phase with several datasets (issue 10 §4) the phase-level score is the macro-average over
+ * the datasets with an active gold key, so its bootstrap resamples the documents within each
+ * dataset (`stratifiedPairedBootstrap`), a dataset a run left out counting 0 in every sample.
+ * A dataset's own board (or the phase-level board ranked by one dataset) uses the ordinary
+ * paired bootstrap over that dataset's documents. DocumentScore rows carry their dataset.
+ *
  * Nothing here reads gold or submitted files: the DocumentScore rows written by the worker
  * hold every count the bootstrap needs.
  */
@@ -10,37 +16,49 @@ import { NotFoundError, ValidationError } from "../errors";
 import { canViewDocumentScores, canViewErrorAnalysis, canViewLeaderboard, submissionAccess, type Viewer } from "../permissions";
 import {
   BOOTSTRAP_SEED,
-  bootstrapInterval,
   DEFAULT_BOOTSTRAP_SAMPLES,
-  pairedBootstrap,
+  stratifiedBootstrapInterval,
+  stratifiedPairedBootstrap,
   type DocumentCounts,
   type PairedBootstrapResult,
   type RunDocuments,
+  type Stratum,
 } from "../../scoring/analysis/index";
 import type { BlancRule } from "../../scoring/index";
+import { listDatasets } from "./datasets";
 import { defaultDb, isUuid, type Db, type Prisma } from "./db";
-import type { Leaderboard } from "./leaderboard";
-import { BLANC_COREF, BLANC_NONCOREF, blancRuleForRun, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { macroScoresToJson, type BoardDataset, type BoardMetricsJson, type Leaderboard, type LeaderboardRow } from "./leaderboard";
+import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import type { LeaderboardMetric } from "../validations/metrics";
 
 /** Significance level of the leaderboard's markers. */
 export const SIGNIFICANCE_LEVEL = 0.05;
 
 /**
- * Per-document counts of several runs from their DocumentScore rows.
+ * Per-document counts of several runs from their DocumentScore rows, per dataset.
  *
  * @param submissionIds the runs
- * @returns run id → (document id → counts: one `Counts` per count metric, and `blanc` as
- *   `{coref, noncoref}` link counts); runs without rows are absent
+ * @param db client or transaction (default: the shared client)
+ * @param datasetIds only these datasets (default: all)
+ * @returns run id → dataset id → (document id → counts: one `Counts` per count metric, and
+ *   `blanc` as `{coref, noncoref}` link counts); runs and datasets without rows are absent
  */
-export async function loadRunDocuments(submissionIds: readonly string[], db: Db = defaultDb()): Promise<Map<string, RunDocuments>> {
+export async function loadRunDatasetDocuments(
+  submissionIds: readonly string[],
+  db: Db = defaultDb(),
+  datasetIds?: readonly string[],
+): Promise<Map<string, Map<string, RunDocuments>>> {
   const rows = submissionIds.length
-    ? await db.documentScore.findMany({ where: { submissionId: { in: [...submissionIds] } } })
+    ? await db.documentScore.findMany({
+        where: { submissionId: { in: [...submissionIds] }, ...(datasetIds ? { datasetId: { in: [...datasetIds] } } : {}) },
+      })
     : [];
-  const runs = new Map<string, Map<string, DocumentCounts>>();
+  const runs = new Map<string, Map<string, Map<string, DocumentCounts>>>();
   for (const r of rows) {
-    let docs = runs.get(r.submissionId);
-    if (!docs) runs.set(r.submissionId, (docs = new Map()));
+    let datasets = runs.get(r.submissionId);
+    if (!datasets) runs.set(r.submissionId, (datasets = new Map()));
+    let docs = datasets.get(r.datasetId);
+    if (!docs) datasets.set(r.datasetId, (docs = new Map()));
     let doc = docs.get(r.document) as Record<string, unknown> | undefined;
     if (!doc) docs.set(r.document, (doc = {}) as DocumentCounts);
     const counts = { recallNum: r.recallNum, recallDen: r.recallDen, precisionNum: r.precisionNum, precisionDen: r.precisionDen };
@@ -52,6 +70,56 @@ export async function loadRunDocuments(submissionIds: readonly string[], db: Db 
     }
   }
   return runs;
+}
+
+/**
+ * Per-document counts of several runs from their DocumentScore rows, all datasets together
+ * (for a phase with one dataset; on several, document names may repeat across datasets: use
+ * {@link loadRunDatasetDocuments}).
+ *
+ * @param submissionIds the runs
+ * @returns run id → (document id → counts); runs without rows are absent
+ */
+export async function loadRunDocuments(submissionIds: readonly string[], db: Db = defaultDb()): Promise<Map<string, RunDocuments>> {
+  const grouped = await loadRunDatasetDocuments(submissionIds, db);
+  return new Map([...grouped].map(([id, datasets]) => [id, new Map([...datasets.values()].flatMap((docs) => [...docs]))]));
+}
+
+/**
+ * BLANC's rule of each gold key version of a phase's datasets (`blancRuleForGold` of its file name).
+ *
+ * @returns a lookup (dataset id, version) → rule; `reference` for an unknown version or none
+ */
+async function blancRules(phaseId: string, db: Db): Promise<(datasetId: string, version: number | null) => BlancRule> {
+  const golds = await db.goldKey.findMany({ where: { phaseId }, select: { datasetId: true, version: true, fileName: true } });
+  const rules = new Map(golds.map((g) => [`${g.datasetId}:${g.version}`, blancRuleForGold(g.fileName)]));
+  return (datasetId, version) => (version === null ? "reference" : (rules.get(`${datasetId}:${version}`) ?? "reference"));
+}
+
+/** A run on one dataset, as the bootstrap needs it: left out, or its gold version and documents (absent: none stored). */
+type RunOnDataset = { missing: true } | { missing: false; goldVersion: number | null; documents: RunDocuments | undefined };
+
+/**
+ * The strata of a paired bootstrap of two runs over `datasets` (in order), or null when they
+ * cannot be compared: a run present on a dataset without stored documents, or both present
+ * with different gold versions.
+ */
+function pairedStrata(
+  datasets: readonly BoardDataset[],
+  a: (d: BoardDataset) => RunOnDataset,
+  b: (d: BoardDataset) => RunOnDataset,
+  ruleOf: (datasetId: string, version: number | null) => BlancRule,
+): Stratum[] | null {
+  const strata: Stratum[] = [];
+  for (const d of datasets) {
+    const x = a(d);
+    const y = b(d);
+    if ((!x.missing && !x.documents) || (!y.missing && !y.documents)) return null;
+    if (!x.missing && !y.missing && x.goldVersion !== y.goldVersion) return null;
+    const version = !x.missing ? x.goldVersion : !y.missing ? y.goldVersion : null;
+    strata.push({ a: x.missing ? null : x.documents!, b: y.missing ? null : y.documents!, blancRule: ruleOf(d.id, version) });
+  }
+  return strata.some((st) => st.a !== null || st.b !== null) ? strata : null;
 }
 
 /** A leaderboard row's significance facts. */
@@ -82,41 +150,67 @@ export interface BoardSignificance {
  * (see {@link RowSignificance}) by the paired bootstrap over documents, on that metric;
  * `intervals` adds each run's 95 % interval.
  *
+ * What is resampled follows what the board ranks: on a phase with one dataset, its documents;
+ * on the phase-level board of a phase with several datasets, the macro-average over the
+ * datasets with an active gold key, resampled within each dataset (`stratifiedPairedBootstrap`;
+ * a dataset a run left out counts 0 in every sample); on a dataset's board, or the phase-level
+ * board ranked by one dataset, that dataset's documents (a run that left it out is compared
+ * as 0 on it). Two runs scored against different gold versions of a dataset are not compared.
+ * The caller leaves boards ranked by a variant out (per-document counts are stored for the
+ * primary setting only).
+ *
  * @param board from `getLeaderboard` (which checked the viewer's access)
  * @param options `intervals` (default false); `samples` (default 1,000)
  * @returns {@link BoardSignificance}; p-values are two-sided, marked significant when below
  *   {@link SIGNIFICANCE_LEVEL}
  */
 export async function boardSignificance(
-  board: Pick<Leaderboard, "metric" | "rows" | "phase">,
+  board: Pick<Leaderboard, "metric" | "rows" | "phase"> & Partial<Pick<Leaderboard, "datasets" | "dataset" | "rankDataset">>,
   options: { intervals?: boolean; samples?: number } = {},
 ): Promise<BoardSignificance> {
+  const db = defaultDb();
   const samples = options.samples ?? DEFAULT_BOOTSTRAP_SAMPLES;
   const listed = board.rows.filter((r) => r.value !== null);
-  const documents = await loadRunDocuments(listed.map((r) => r.submissionId));
-  // Each run's BLANC rule is that of the gold version it was scored against.
-  const rules = new Map<number, BlancRule>();
-  for (const row of listed) {
-    if (row.goldVersion !== null && !rules.has(row.goldVersion)) {
-      rules.set(row.goldVersion, await blancRuleForRun(defaultDb(), { phaseId: board.phase.id, goldVersion: row.goldVersion }));
-    }
-  }
-  const blancRuleOf = (goldVersion: number | null): BlancRule => (goldVersion === null ? "reference" : (rules.get(goldVersion) ?? "reference"));
+  const datasets: BoardDataset[] =
+    board.datasets ?? (await listDatasets(board.phase.id, db)).map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }));
+  const multi = datasets.length > 1;
+  // The one dataset the board ranks on (a phase with one dataset: that one), else null: the macro-average.
+  const single: BoardDataset | null = !multi ? (datasets[0] ?? null) : (board.dataset ?? datasets.find((d) => d.name === board.rankDataset) ?? null);
+  const strataOf: BoardDataset[] = single ? [single] : datasets.filter((d) => d.scored);
+  const documents = await loadRunDatasetDocuments(
+    listed.map((r) => r.submissionId),
+    db,
+    strataOf.map((d) => d.id),
+  );
+  const ruleOf = await blancRules(board.phase.id, db);
+  const on = (row: LeaderboardRow) => (d: BoardDataset): RunOnDataset => {
+    const docs = documents.get(row.submissionId)?.get(d.id);
+    if (!multi) return { missing: false, goldVersion: row.goldVersion, documents: docs };
+    if (board.dataset) return row.missing ? { missing: true } : { missing: false, goldVersion: row.goldVersion, documents: docs };
+    const entry = row.datasets[d.name];
+    return !entry || entry.missing ? { missing: true } : { missing: false, goldVersion: entry.goldVersion, documents: docs };
+  };
   const rows: Record<string, RowSignificance> = {};
   listed.forEach((row, i) => {
-    const docs = documents.get(row.submissionId);
     const above = i > 0 ? listed[i - 1] : null;
-    const aboveDocs = above ? documents.get(above.submissionId) : undefined;
     let versusAbove: RowSignificance["versusAbove"] = null;
-    if (above && docs && aboveDocs && above.goldVersion === row.goldVersion) {
-      const result = pairedBootstrap(aboveDocs, docs, { samples, blancRule: blancRuleOf(row.goldVersion) });
+    const strata = above ? pairedStrata(strataOf, on(above), on(row), ruleOf) : null;
+    if (above && strata) {
+      const result = stratifiedPairedBootstrap(strata, { samples });
       const m = result.metrics.find((x) => x.metric === board.metric);
       if (m) versusAbove = { submissionId: above.submissionId, delta: m.delta, pValue: m.pValue, significant: m.pValue < SIGNIFICANCE_LEVEL };
     }
     let interval: RowSignificance["interval"] = null;
-    if (options.intervals && docs) {
-      const ci = bootstrapInterval(docs, board.metric, { samples, blancRule: blancRuleOf(row.goldVersion) });
-      interval = { lo: ci.lo, hi: ci.hi };
+    if (options.intervals) {
+      const own = strataOf.map(on(row));
+      if (own.every((x) => x.missing || x.documents) && own.some((x) => !x.missing)) {
+        const ci = stratifiedBootstrapInterval(
+          own.map((x) => (x.missing ? null : x.documents!)),
+          board.metric,
+          { samples, blancRules: own.map((x, k) => ruleOf(strataOf[k].id, x.missing ? null : x.goldVersion)) },
+        );
+        interval = { lo: ci.lo, hi: ci.hi };
+      }
     }
     rows[row.submissionId] = { versusAbove, interval };
   });
@@ -129,8 +223,12 @@ export interface ComparedRun {
   systemName: string;
   team: { id: string; name: string };
   submittedAt: Date;
-  goldVersion: number;
-  scores: MetricsJson;
+  /** the gold version (a phase with one dataset); null on a phase with several datasets (see `datasets`) */
+  goldVersion: number | null;
+  /** the primary setting's scores (on a phase with several datasets the macro-average, counts null) */
+  scores: BoardMetricsJson;
+  /** on a phase with several datasets: each dataset counted in the average, in order (absent on a phase with one) */
+  datasets?: { name: string; missing: boolean; goldVersion: number | null }[];
   /** the viewer may open this run's document error views */
   canViewErrors: boolean;
 }
@@ -145,13 +243,19 @@ export interface RunComparison {
   bootstrap: PairedBootstrapResult;
   /** the metric of the per-document table (the task's primary metric) */
   documentMetric: string;
-  /** per document: F1 of a and b and the delta, largest |delta| first; null when the viewer may not see both runs' per-document scores (`canViewDocumentScores`) */
-  documents: { document: string; a: number; b: number; delta: number }[] | null;
+  /**
+   * per document: F1 of a and b and the delta, largest |delta| first (on a phase with several
+   * datasets each entry names its `dataset`; documents of a dataset one run left out are not
+   * listed); null when the viewer may not see both runs' per-document scores (`canViewDocumentScores`)
+   */
+  documents: { document: string; dataset?: string; a: number; b: number; delta: number }[] | null;
 }
 
 /**
  * Compares two scored runs of one phase: the paired bootstrap on every metric and the
- * per-document differences on the task's primary metric.
+ * per-document differences on the task's primary metric. On a phase with several datasets the
+ * bootstrap is that of the macro-average over the datasets with an active gold key, resampled
+ * within each dataset (a dataset a run left out counts 0; see {@link boardSignificance}).
  *
  * @param viewer the viewer; must be allowed to see both runs
  * @param aId first run (A); deltas are A − B
@@ -164,7 +268,7 @@ export interface RunComparison {
  *   to everyone who may see both runs.
  * @throws NotFoundError (404) when either run does not exist or is hidden from the viewer;
  *   ValidationError (422) when the runs are the same, of different phases, not both scored,
- *   or scored against different gold versions
+ *   or scored against different gold versions (of a dataset, named, on a phase with several)
  */
 export async function compareRuns(viewer: Viewer, aId: string, bId: string, options: { samples?: number } = {}): Promise<RunComparison> {
   const db = defaultDb();
@@ -182,6 +286,7 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
             goldVersion: true,
             team: { select: { id: true, name: true } },
             scores: { where: { variant: "" } },
+            files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
             phase: {
               select: {
                 id: true,
@@ -204,41 +309,74 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   const b = await load(bId);
   if (a.s.id === b.s.id) throw new ValidationError("Choose two different runs to compare.");
   if (a.s.phase.id !== b.s.phase.id) throw new ValidationError("Only runs of the same phase can be compared: they must be scored on the same documents.");
-  if (a.s.status !== "SCORED" || b.s.status !== "SCORED" || a.s.goldVersion === null || b.s.goldVersion === null) {
+  const phase = a.s.phase;
+  const datasets = await listDatasets(phase.id, db);
+  const multi = datasets.length > 1;
+  if (a.s.status !== "SCORED" || b.s.status !== "SCORED" || (!multi && (a.s.goldVersion === null || b.s.goldVersion === null))) {
     throw new ValidationError("Both runs must be scored before they can be compared.");
   }
-  if (a.s.goldVersion !== b.s.goldVersion) {
+  if (!multi && a.s.goldVersion !== b.s.goldVersion) {
     throw new ValidationError(`The runs were scored against different gold key versions (${a.s.goldVersion} and ${b.s.goldVersion}); compare them once both are re-scored.`);
   }
-  const documents = await loadRunDocuments([a.s.id, b.s.id], db);
-  const aDocs = documents.get(a.s.id);
-  const bDocs = documents.get(b.s.id);
-  if (!aDocs || !bDocs) throw new ValidationError("These runs have no per-document counts to compare.");
-  const phase = a.s.phase;
-  // Both runs were scored against the same gold version (checked above), so one BLANC rule.
-  const blancRule = await blancRuleForRun(db, { phaseId: phase.id, goldVersion: a.s.goldVersion });
-  const bootstrap = pairedBootstrap(aDocs, bDocs, { samples: options.samples, blancRule });
+  const active = new Set((await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: { datasetId: true } })).map((g) => g.datasetId));
+  const counted: BoardDataset[] = multi
+    ? datasets.filter((d) => active.has(d.id)).map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }))
+    : datasets.map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }));
+  const documents = await loadRunDatasetDocuments([a.s.id, b.s.id], db, counted.map((d) => d.id));
+  /** A run on a dataset: left out (no file), else its gold version there and its documents. */
+  const on = (x: typeof a) => (d: BoardDataset): RunOnDataset => {
+    const file = x.s.files.find((f) => f.datasetId === d.id);
+    if (multi && !file) return { missing: true };
+    return { missing: false, goldVersion: multi ? (file?.goldKey?.version ?? null) : x.s.goldVersion, documents: documents.get(x.s.id)?.get(d.id) };
+  };
+  if (multi) {
+    for (const d of counted) {
+      const x = on(a)(d);
+      const y = on(b)(d);
+      if (!x.missing && !y.missing && x.goldVersion !== y.goldVersion) {
+        throw new ValidationError(
+          `The runs were scored against different gold key versions of the ${d.name} dataset (${x.goldVersion ?? "none"} and ${y.goldVersion ?? "none"}); compare them once both are re-scored.`,
+        );
+      }
+    }
+  }
+  const ruleOf = await blancRules(phase.id, db);
+  const strata = pairedStrata(counted, on(a), on(b), ruleOf);
+  if (!strata) throw new ValidationError("These runs have no per-document counts to compare.");
+  const bootstrap = stratifiedPairedBootstrap(strata, { samples: options.samples });
 
   const documentMetric = phase.task.primaryMetric;
   let perDocument: RunComparison["documents"] = null;
   if ((await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))) {
-    const rows = await db.documentScore.findMany({ where: { submissionId: { in: [a.s.id, b.s.id] } } });
-    const f1 = (id: string) =>
-      new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id), blancRule).map((d) => [d.document, valueOf(d.metrics, documentMetric)]));
-    const fa = f1(a.s.id);
-    const fb = f1(b.s.id);
-    perDocument = [...fa.keys()]
-      .filter((d) => fb.has(d))
-      .map((document) => ({ document, a: fa.get(document)!, b: fb.get(document)!, delta: fa.get(document)! - fb.get(document)! }))
-      .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.document.localeCompare(y.document));
+    const rows = await db.documentScore.findMany({ where: { submissionId: { in: [a.s.id, b.s.id] }, datasetId: { in: counted.map((d) => d.id) } } });
+    perDocument = counted
+      .flatMap((d, k) => {
+        const rule = strata[k].blancRule ?? "reference";
+        const f1 = (id: string) =>
+          new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id && r.datasetId === d.id), rule).map((doc) => [doc.document, valueOf(doc.metrics, documentMetric)]));
+        const fa = f1(a.s.id);
+        const fb = f1(b.s.id);
+        return [...fa.keys()]
+          .filter((doc) => fb.has(doc))
+          .map((document) => ({ document, ...(multi ? { dataset: d.name } : {}), a: fa.get(document)!, b: fb.get(document)!, delta: fa.get(document)! - fb.get(document)! }));
+      })
+      .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.dataset ?? "").localeCompare(y.dataset ?? "") || x.document.localeCompare(y.document));
   }
   const side = async (x: typeof a): Promise<ComparedRun> => ({
     id: x.s.id,
     systemName: x.s.systemName,
     team: x.s.team,
     submittedAt: x.s.createdAt,
-    goldVersion: x.s.goldVersion!,
-    scores: scoresToJson(x.s.scores),
+    goldVersion: multi ? null : x.s.goldVersion,
+    scores: multi ? macroScoresToJson(x.s.scores) : scoresToJson(x.s.scores),
+    ...(multi
+      ? {
+          datasets: counted.map((d) => {
+            const r = on(x)(d);
+            return { name: d.name, missing: r.missing, goldVersion: r.missing ? null : r.goldVersion };
+          }),
+        }
+      : {}),
     canViewErrors: await canViewErrorAnalysis(x.access, phase),
   });
   return {
@@ -267,7 +405,8 @@ export interface ComparableRun {
 }
 
 /**
- * The scored runs of the same phase, with the same gold version, that the viewer may see
+ * The scored runs of the same phase, with the same gold version (on a phase with several
+ * datasets: any scored run; `compareRuns` checks each dataset's version), that the viewer may see
  * and could compare a run with: every one for organizers; otherwise the public runs when the
  * phase's leaderboard is visible to the viewer, and the runs of the viewer's own teams.
  *
@@ -286,7 +425,9 @@ export async function listComparableRuns(viewer: Viewer, submissionId: string): 
     : null;
   const access = s ? await submissionAccess(viewer, s, db) : null;
   if (!s || !access?.visible) throw new NotFoundError("No such submission.");
-  if (s.status !== "SCORED" || s.goldVersion === null) return [];
+  // A phase with several datasets has no phase-level gold version (compareRuns checks each dataset's).
+  const multi = (await db.dataset.count({ where: { phaseId: s.phase.id } })) > 1;
+  if (s.status !== "SCORED" || (!multi && s.goldVersion === null)) return [];
   const boardVisible = await canViewLeaderboard(viewer, s.phase, db);
   // Organizers: no visibility condition (Prisma matches nothing for `OR: [{}]`).
   const visibleTo: Prisma.SubmissionWhereInput[] | null = access.isOrganizer
@@ -297,7 +438,7 @@ export async function listComparableRuns(viewer: Viewer, submissionId: string): 
       ];
   if (visibleTo?.length === 0) return [];
   const rows = await db.submission.findMany({
-    where: { phaseId: s.phase.id, status: "SCORED", goldVersion: s.goldVersion, id: { not: s.id }, ...(visibleTo ? { OR: visibleTo } : {}) },
+    where: { phaseId: s.phase.id, status: "SCORED", ...(multi ? {} : { goldVersion: s.goldVersion }), id: { not: s.id }, ...(visibleTo ? { OR: visibleTo } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 200,
     select: { id: true, systemName: true, createdAt: true, isBaseline: true, team: { select: { name: true } } },

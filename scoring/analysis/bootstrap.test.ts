@@ -11,6 +11,8 @@ import {
   bootstrapInterval,
   pairedBootstrap,
   reportDocuments,
+  stratifiedBootstrapInterval,
+  stratifiedPairedBootstrap,
   type DocumentCounts,
   type RunDocuments,
 } from "./bootstrap.js";
@@ -254,5 +256,97 @@ describe("scale", () => {
     const r = pairedBootstrap(a, b, { samples: 1000 });
     expect(r.metrics.map((m) => m.metric)).toEqual(["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll", "mcf"]);
     expect(r.documents).toBe(n);
+  });
+});
+
+describe("stratifiedPairedBootstrap (macro-average over datasets, resampled within each)", () => {
+  /** MUC counts of one document: `rn/rd` both ways (recall = precision = F1 = rn/rd). */
+  const muc = (rn: number, rd: number): DocumentCounts => ({ muc: { recallNum: rn, recallDen: rd, precisionNum: rn, precisionDen: rd } });
+  const docs = (entries: [string, DocumentCounts][]): RunDocuments => new Map(entries);
+
+  it("with one stratum equals pairedBootstrap and bootstrapInterval on the same seed, to the last bit", () => {
+    const a = run(alternate);
+    const b = run(alternate2);
+    for (const seed of [BOOTSTRAP_SEED, 7]) {
+      expect(stratifiedPairedBootstrap([{ a, b }], { samples: 300, seed })).toEqual(pairedBootstrap(a, b, { samples: 300, seed }));
+      expect(stratifiedBootstrapInterval([a], "conll", { samples: 300, seed })).toEqual(bootstrapInterval(a, "conll", { samples: 300, seed }));
+    }
+    // The BLANC rule is passed on.
+    expect(stratifiedPairedBootstrap([{ a, b, blancRule: "corefud" }], { samples: 50 })).toEqual(pairedBootstrap(a, b, { samples: 50, blancRule: "corefud" }));
+  });
+
+  it("averages each dataset's micro-averaged F1 (not the pooled counts)", () => {
+    // Dataset X: one document, MUC 1/1; dataset Y: one document, MUC 0/9. Pooled: 1/10;
+    // macro-average: (1 + 0) / 2 = 1/2.
+    const x = docs([["x", muc(1, 1)]]);
+    const y = docs([["y", muc(0, 9)]]);
+    const zero = (d: RunDocuments) => docs([...d].map(([id]) => [id, muc(0, 1)]));
+    const r = stratifiedPairedBootstrap([{ a: x, b: zero(x) }, { a: y, b: zero(y) }], { samples: 20 });
+    expect(r.documents).toBe(2);
+    expect(r.metrics).toEqual([{ metric: "muc", a: 0.5, b: 0, delta: 0.5, pValue: 1 / 21, ci95: [0.5, 0.5] }]);
+  });
+
+  it("never draws documents across datasets", () => {
+    // Dataset X has one document, on which A is perfect and B scores 0; dataset Y has 20
+    // documents on which the runs agree, half perfect and half 0. Resampled within each
+    // dataset, every sample holds X's document exactly once, so the difference is 1/2 in
+    // every sample: interval [1/2, 1/2] and the smallest p. Pooling the 21 documents would
+    // leave X's document out of about a third of the samples (difference 0 there) and put
+    // it in others twice or more, spreading the interval and raising p.
+    const xa = docs([["x", muc(1, 1)]]);
+    const xb = docs([["x", muc(0, 1)]]);
+    const y = docs(Array.from({ length: 20 }, (_, i): [string, DocumentCounts] => [`y${String(i).padStart(2, "0")}`, muc(i % 2, 1)]));
+    const samples = 500;
+    const r = stratifiedPairedBootstrap([{ a: xa, b: xb }, { a: y, b: y }], { samples });
+    expect(r.metrics).toHaveLength(1);
+    expect(r.metrics[0].delta).toBe(0.5);
+    // (1/2 up to float noise: (F1_X + F1_Y) / 2 − F1_Y / 2.)
+    for (const end of r.metrics[0].ci95) expect(end).toBeCloseTo(0.5, 14);
+    expect(r.metrics[0].pValue).toBe(1 / (samples + 1));
+    // The same runs as one pool of documents (what stratification avoids) give another answer.
+    const pooled = pairedBootstrap(new Map([...xa, ...y]), new Map([...xb, ...y]), { samples });
+    expect(pooled.metrics[0].ci95[0]).toBeLessThan(0.04);
+    expect(pooled.metrics[0].pValue).toBeGreaterThan(0.05);
+    // Each run's macro interval: X's document is in every sample, so A's lower end stays ≥ 1/2.
+    const ia = stratifiedBootstrapInterval([xa, y], "muc", { samples });
+    expect(ia.value).toBe(0.75);
+    expect(ia.lo).toBeGreaterThanOrEqual(0.5);
+    const ib = stratifiedBootstrapInterval([xb, y], "muc", { samples });
+    expect(ia.lo - ib.lo).toBeCloseTo(0.5, 14);
+  });
+
+  it("a dataset a run left out counts 0 in the observed value and in every sample", () => {
+    const x = docs([
+      ["x1", muc(1, 1)],
+      ["x2", muc(1, 2)],
+    ]);
+    const y = docs([
+      ["y1", muc(1, 1)],
+      ["y2", muc(0, 1)],
+    ]);
+    // B left dataset X out; a third dataset both left out still counts in the average.
+    const r = stratifiedPairedBootstrap([{ a: x, b: null }, { a: y, b: y }, { a: null, b: null }], { samples: 200 });
+    expect(r.documents).toBe(4);
+    const m = r.metrics[0];
+    expect(m.a).toBe((2 / 3 + 1 / 2) / 3);
+    expect(m.b).toBe(1 / 2 / 3);
+    // The difference is X's F1 / 3 in every sample, always > 0.
+    expect(m.ci95[0]).toBeGreaterThan(0);
+    expect(m.pValue).toBe(1 / 201);
+    const missing = stratifiedBootstrapInterval([null, y], "muc", { samples: 200 });
+    expect(missing.value).toBe(0.25);
+    expect(missing.hi).toBeLessThanOrEqual(0.5);
+  });
+
+  it("keeps the metrics every dataset has, and rejects unpaired or empty input", () => {
+    const full = run(alternate);
+    const mucOnly = docs([["z", muc(1, 2)]]);
+    const r = stratifiedPairedBootstrap([{ a: full, b: full }, { a: mucOnly, b: mucOnly }], { samples: 10 });
+    expect(r.metrics.map((m) => m.metric)).toEqual(["muc"]);
+    expect(() => stratifiedPairedBootstrap([])).toThrow(RangeError);
+    expect(() => stratifiedPairedBootstrap([{ a: null, b: null }])).toThrow(/at least one stratum with documents/);
+    expect(() => stratifiedPairedBootstrap([{ a: mucOnly, b: docs([["w", muc(1, 2)]]) }])).toThrow(/only in run A: "z"; only in run B: "w"/);
+    expect(() => stratifiedBootstrapInterval([mucOnly], "bcub")).toThrow(/metric "bcub"/);
+    expect(() => stratifiedPairedBootstrap([{ a: mucOnly, b: mucOnly }], { samples: 0 })).toThrow(RangeError);
   });
 });

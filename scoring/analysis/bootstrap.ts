@@ -19,6 +19,12 @@
  * `bootstrapInterval`), so with maps from `reportDocuments` the observed values equal
  * `evaluate`'s corpus F1 to the last bit.
  *
+ * Stratified (`stratifiedPairedBootstrap`, `stratifiedBootstrapInterval`): for a macro-average
+ * over datasets (CoNLL-2012, CRAC), each sample resamples every dataset's documents within that
+ * dataset (n_k draws from its n_k documents, datasets in the given order, one generator), takes
+ * each dataset's micro-averaged F1 and averages them; a dataset a run left out adds 0. With one
+ * dataset this draws and computes exactly as the unstratified functions.
+ *
  * Cost: the counts are first laid out as one Float64Array per run (fields × documents;
  * 4 fields per count metric, 8 for BLANC), then each sample takes n draws and one weighted
  * sum per field and document, O(samples × fields × n), plus sorting each metric's sample
@@ -409,4 +415,185 @@ function resample(order: Int32Array, samples: number, seed: number, onSample: (w
 function percentile(sorted: Float64Array, permille: number): number {
   const rank = Math.max(1, Math.ceil((permille * sorted.length) / 1000));
   return sorted[rank - 1];
+}
+
+/**
+ * One stratum (dataset) of a stratified bootstrap: each run's documents of that dataset, or
+ * null for a run that left the dataset out (its statistic is 0 on every metric, in the
+ * observed value and in every sample).
+ */
+export interface Stratum {
+  /** run A's documents of the dataset; null: run A left it out */
+  a: RunDocuments | null;
+  /** run B's documents (same ids as A's when both are present); null: run B left it out */
+  b: RunDocuments | null;
+  /** BLANC's averaging rule of this dataset's gold key (default: `options.blancRule`, else `reference`) */
+  blancRule?: BlancRule;
+}
+
+/** One stratum's resampling state: its ids in draw order and each present run's matrix. */
+interface StratumState {
+  ids: string[];
+  order: Int32Array;
+  layout: Layout;
+  ma: Float64Array | null;
+  mb: Float64Array | null;
+  weights: Float64Array;
+  sums: Float64Array;
+  stat: Float64Array;
+  blancRule: BlancRule | undefined;
+}
+
+/** Builds each stratum's state; the metrics of the result are those every stratum has. */
+function stratumStates(strata: readonly Stratum[], blancRule: BlancRule | undefined): { states: StratumState[]; outputs: string[] } {
+  if (strata.length === 0) throw new RangeError("a stratified bootstrap needs at least one stratum");
+  const states = strata.map((s, k): StratumState => {
+    let ids: string[];
+    if (s.a && s.b) ids = pairedIds(s.a, s.b);
+    else if (s.a || s.b) {
+      ids = [...(s.a ?? s.b)!.keys()];
+      if (ids.length === 0) throw new RangeError(`stratum ${k}: bootstrap needs at least one document`);
+    } else ids = [];
+    const present = [s.a, s.b].filter((r): r is RunDocuments => r !== null);
+    const layout = buildLayout(ids, present);
+    return {
+      ids,
+      order: drawOrder(ids),
+      layout,
+      ma: s.a ? fill(layout, ids, s.a) : null,
+      mb: s.b ? fill(layout, ids, s.b) : null,
+      weights: new Float64Array(ids.length),
+      sums: new Float64Array(layout.fields),
+      stat: new Float64Array(layout.outputs.length),
+      blancRule: s.blancRule ?? blancRule,
+    };
+  });
+  // A stratum with documents restricts the metrics; one both runs left out has every metric (0).
+  let outputs: string[] | null = null;
+  for (const st of states) {
+    if (st.ids.length === 0) continue;
+    outputs = outputs === null ? [...st.layout.outputs] : outputs.filter((m) => st.layout.outputs.includes(m));
+  }
+  if (outputs === null) throw new RangeError("a stratified bootstrap needs at least one stratum with documents");
+  return { states, outputs };
+}
+
+/**
+ * The macro-average of each output metric over the strata for one run (`side`), with each
+ * stratum's document weights: out[k] = (Σ_strata F1 of metric k) / #strata, a left-out run's
+ * stratum adding 0. Strata are summed in their given order.
+ */
+function macroStatistics(states: StratumState[], outputs: string[], side: "a" | "b", out: Float64Array): void {
+  out.fill(0);
+  for (const st of states) {
+    const matrix = side === "a" ? st.ma : st.mb;
+    if (matrix === null) continue;
+    statistics(st.layout, weightedSums(matrix, st.ids.length, st.weights, st.sums), st.stat, st.blancRule);
+    for (let k = 0; k < outputs.length; k++) out[k] += st.stat[st.layout.outputs.indexOf(outputs[k])];
+  }
+  for (let k = 0; k < outputs.length; k++) out[k] /= states.length;
+}
+
+/**
+ * Calls `onSample(s)` for each sample s after setting every stratum's `weights`: within each
+ * stratum, in the given order, n_k draws of a position in [0, n_k − 1] picking document
+ * `order[j]` of that stratum, all from one generator. Documents are never drawn across strata.
+ * With one stratum this draws exactly as `resample` does.
+ */
+function resampleStrata(states: StratumState[], samples: number, seed: number, onSample: (s: number) => void): void {
+  const rng = xoroshiro128plus(seed);
+  for (let s = 0; s < samples; s++) {
+    for (const st of states) {
+      const n = st.ids.length;
+      st.weights.fill(0);
+      for (let i = 0; i < n; i++) st.weights[st.order[uniformInt(rng, 0, n - 1)]] += 1;
+    }
+    onSample(s);
+  }
+}
+
+/**
+ * Paired bootstrap of the macro-average over datasets, resampling within each dataset
+ * (stratified; the CoNLL-2012 and CRAC shared tasks rank by such macro-averages).
+ *
+ * Each sample draws, for every stratum in turn, as many documents as the stratum has, with
+ * replacement, from that stratum only (the same draws for both runs); each run's statistic
+ * of a metric is then the mean over the strata of the stratum's corpus F1 (micro-averaged
+ * within the stratum from its summed counts, as `pairedBootstrap`), a run that left a stratum
+ * out adding 0 for it. delta, the p-value (shift method) and the 95 % interval are as in
+ * {@link pairedBootstrap}. With one stratum whose runs are both present this is exactly
+ * `pairedBootstrap(a, b, options)` (same draws, same values).
+ *
+ * @param strata the datasets counted in the macro-average, in a fixed order (at least one with documents)
+ * @param options `samples`, `seed`, and the default `blancRule` of the strata without their own
+ * @returns `documents` is the total over the strata; `metrics` those present in every
+ *   stratum that has documents (plus `conll` when muc, bcub and ceafe are)
+ * @throws RangeError when a stratum's two runs have different document ids, a present run has
+ *   no documents, no stratum has documents, or `samples`/`seed` is out of range; TypeError as
+ *   `pairedBootstrap`
+ */
+export function stratifiedPairedBootstrap(strata: readonly Stratum[], options: BootstrapOptions = {}): PairedBootstrapResult {
+  const { samples, seed } = checkOptions(options);
+  const { states, outputs } = stratumStates(strata, options.blancRule);
+  const m = outputs.length;
+  const statA = new Float64Array(m);
+  const statB = new Float64Array(m);
+  for (const st of states) st.weights.fill(1);
+  macroStatistics(states, outputs, "a", statA);
+  macroStatistics(states, outputs, "b", statB);
+  const observedA = Array.from(statA);
+  const observedB = Array.from(statB);
+  const deltas = new Float64Array(m * samples);
+  resampleStrata(states, samples, seed, (s) => {
+    macroStatistics(states, outputs, "a", statA);
+    macroStatistics(states, outputs, "b", statB);
+    for (let k = 0; k < m; k++) deltas[k * samples + s] = statA[k] - statB[k];
+  });
+  const metrics = outputs.map((metric, k): MetricComparison => {
+    const delta = observedA[k] - observedB[k];
+    const values = deltas.subarray(k * samples, (k + 1) * samples);
+    let extreme = 0;
+    const bound = Math.abs(delta) - TOLERANCE;
+    for (const d of values) if (Math.abs(d - delta) >= bound) extreme++;
+    values.sort();
+    return { metric, a: observedA[k], b: observedB[k], delta, pValue: (1 + extreme) / (samples + 1), ci95: [percentile(values, 25), percentile(values, 975)] };
+  });
+  return { documents: states.reduce((n, st) => n + st.ids.length, 0), samples, seed, metrics };
+}
+
+/**
+ * A 95 % bootstrap percentile interval of a run's macro-average over datasets, resampling
+ * within each dataset (see {@link stratifiedPairedBootstrap}; a left-out dataset adds 0).
+ * With one present stratum this is exactly `bootstrapInterval(run, metric, options)`.
+ *
+ * @param strata the run's documents per dataset counted in the average (null: left out), in a fixed order
+ * @param metric a metric every stratum with documents has (or `conll`)
+ * @param options as {@link stratifiedPairedBootstrap}; `blancRules[k]` overrides stratum k's rule
+ * @returns the observed macro-average and its interval, fractions in [0, 1]
+ * @throws RangeError when no stratum has documents, `metric` is missing from one, or options
+ *   are out of range; TypeError as `pairedBootstrap`
+ */
+export function stratifiedBootstrapInterval(
+  strata: readonly (RunDocuments | null)[],
+  metric: string,
+  options: BootstrapOptions & { blancRules?: readonly (BlancRule | undefined)[] } = {},
+): Interval {
+  const { samples, seed } = checkOptions(options);
+  const { states, outputs } = stratumStates(
+    strata.map((a, k) => ({ a, b: null, blancRule: options.blancRules?.[k] })),
+    options.blancRule,
+  );
+  const k = outputs.indexOf(metric);
+  if (k < 0) throw new RangeError(`metric "${metric}" is not in every document; available: ${outputs.join(", ") || "none"}`);
+  const stat = new Float64Array(outputs.length);
+  for (const st of states) st.weights.fill(1);
+  macroStatistics(states, outputs, "a", stat);
+  const value = stat[k];
+  const values = new Float64Array(samples);
+  resampleStrata(states, samples, seed, (s) => {
+    macroStatistics(states, outputs, "a", stat);
+    values[s] = stat[k];
+  });
+  values.sort();
+  return { metric, value, lo: percentile(values, 25), hi: percentile(values, 975) };
 }

@@ -13,6 +13,13 @@
  *   it, with the baselines that have no track as reference rows; other tracks' runs are not on
  *   it. An unknown track, or any track on a phase without tracks, is a 422 on `track` naming
  *   the choices.
+ * - `dataset`: on a phase with several datasets, that dataset's own board (its name or id): the
+ *   same table read from the dataset's scores (every metric, every variant), a run that left
+ *   it out listed with `missing: true` and value 0. An unknown dataset is a 422 on `dataset`
+ *   naming the datasets. On a phase with one dataset, its name gives the phase's board.
+ * - `rankDataset`: on a phase with several datasets, rank the phase-level (macro-averaged)
+ *   board by one dataset (name or id): the run's score on it in the chosen setting and metric,
+ *   0 for a run that left it out. Unknown: a 422 on `rankDataset`.
  * - `all=1` (or `allRuns=1`): every public run instead of one per team (selection rule, applied
  *   to the ranked setting).
  * - `format=json` (default): `{task, phase, evaluation: {profile, label, variants: [{id,
@@ -22,7 +29,11 @@
  *   submittedAt, isBaseline, track ({id, name} or null), paperUrl, codeUrl, goldVersion,
  *   scorerVersion, metrics, variants}]}`, `metrics` (the primary setting) in the CLI
  *   JSON shape, `variants` the same shape per variant id (`{}` for tasks without variants);
- *   `value` is the ranking metric's F1 in the ranked setting.
+ *   `value` is the ranking metric's F1 in the ranked setting. A phase with several datasets
+ *   adds `datasets` ([{id, name, language, scored}]), `dataset` and `rankDataset`, and to each
+ *   row of the phase-level board `datasets: {<name>: {missing, goldVersion, conllF1}}` (the
+ *   scores are the macro-average, counts null), or on a dataset's board `missing`
+ *   (`leaderboardJson`); a phase with one dataset has exactly the shape above.
  * - `significance=1` (JSON only): adds `significance: {metric, samples, seed, level}` and to
  *   each row `significance: {versusAbove: {submissionId, delta, pValue, significant} | null,
  *   interval: {lo, hi} | null} | null` (`boardSignificance`): each ranked run against the
@@ -30,9 +41,13 @@
  *   metric (two-sided p-values, significant below `level`); null for baselines and unranked
  *   rows. `intervals=1` adds each ranked run's 95 % bootstrap interval of the metric's F1
  *   (it implies `significance=1`). Both need per-document scores, which are stored for the
- *   primary setting only: with `variant` they are a 422.
+ *   primary setting only: with `variant` they are a 422. On the macro-averaged board of a phase
+ *   with several datasets the bootstrap resamples within each dataset; on a dataset's board (or
+ *   ranked by one) it uses that dataset's documents.
  * - `format=csv`: `leaderboardCsv` (columns in `LEADERBOARD_CSV_COLUMNS`, then one
- *   `<variantId>_conll_f1` per variant, then `track`: the run's track name, empty for baselines
+ *   `<variantId>_conll_f1` per variant, on a phase with several datasets
+ *   `dataset_<name>_conll_f1` and `dataset_<name>_missing` per dataset (or `missing` on a
+ *   dataset's board), then `track`: the run's track name, empty for baselines
  *   without one and in a phase without tracks), `text/csv` with a `Content-Disposition` file
  *   name (the significance parameters are ignored).
  *
@@ -42,7 +57,7 @@
 import { z } from "zod";
 import { ValidationError } from "../../../../../../lib/errors";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
-import { getLeaderboard, leaderboardCsv, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { getLeaderboard, leaderboardCsv, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { boardSignificance } from "../../../../../../lib/services/significance";
 
 export const dynamic = "force-dynamic";
@@ -52,6 +67,8 @@ const querySchema = z.object({
   metric: z.string().optional(),
   variant: z.string().optional(),
   track: z.string().optional(),
+  dataset: z.string().optional(),
+  rankDataset: z.string().optional(),
   format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
   all: z.string().optional(),
   allRuns: z.string().optional(),
@@ -64,12 +81,14 @@ function isOn(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
 }
 
-/** A safe download name: `<task>-<phase>[-<track>]-<metric>[-<variant>][-all]-leaderboard.csv`, ASCII only. */
+/** A safe download name: `<task>-<phase>[-<track>][-<dataset>]-<metric>[-<variant>][-by-<dataset>][-all]-leaderboard.csv`, ASCII only. */
 function csvFileName(board: Leaderboard): string {
   const part = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
   const variant = board.variant === null ? "" : `-${part(board.variant)}`;
   const track = board.track === null ? "" : `-${part(board.track.name)}`;
-  return `${part(board.task.slug)}-${part(board.phase.name)}${track}-${board.metric}${variant}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
+  const dataset = board.dataset === null ? "" : `-${part(board.dataset.name)}`;
+  const by = board.rankDataset === null ? "" : `-by-${part(board.rankDataset)}`;
+  return `${part(board.task.slug)}-${part(board.phase.name)}${track}${dataset}-${board.metric}${variant}${by}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
 }
 
 /** The leaderboard as JSON or CSV; see the file comment. */
@@ -77,7 +96,14 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
   const query = parseQuery(request, querySchema);
-  const board = await getLeaderboard(phaseId, viewer, { metric: query.metric, variant: query.variant, track: query.track, allRuns: query.all ?? query.allRuns });
+  const board = await getLeaderboard(phaseId, viewer, {
+    metric: query.metric,
+    variant: query.variant,
+    track: query.track,
+    dataset: query.dataset,
+    rankDataset: query.rankDataset,
+    allRuns: query.all ?? query.allRuns,
+  });
   if (query.format === "csv") {
     return new Response(leaderboardCsv(board), {
       status: 200,
@@ -88,21 +114,13 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       },
     });
   }
-  const { rows, ...rest } = board;
   const intervals = isOn(query.intervals);
-  if (!isOn(query.significance) && !intervals) {
-    return jsonResponse({ ...rest, rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores })) });
-  }
+  if (!isOn(query.significance) && !intervals) return jsonResponse(leaderboardJson(board));
   if (board.variant !== null) {
     throw ValidationError.field(
       intervals ? "intervals" : "significance",
       "Significance and intervals are computed from per-document scores, which are stored for the primary setting only; leave out variant or significance/intervals.",
     );
   }
-  const { rows: marks, ...significance } = await boardSignificance(board, { intervals });
-  return jsonResponse({
-    ...rest,
-    significance,
-    rows: rows.map(({ scores, ...row }) => ({ ...row, metrics: scores, significance: marks[row.submissionId] ?? null })),
-  });
+  return jsonResponse(leaderboardJson(board, await boardSignificance(board, { intervals })));
 });

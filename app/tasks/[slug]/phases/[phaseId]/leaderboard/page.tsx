@@ -5,10 +5,11 @@ import { notFound } from "next/navigation";
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../../../../../../lib/errors";
 import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { boardSignificance, type BoardSignificance } from "../../../../../../lib/services/significance";
-import type { MetricsJson } from "../../../../../../lib/services/scores";
+import type { BoardMetricsJson } from "../../../../../../lib/services/leaderboard";
 import type { Viewer } from "../../../../../../lib/permissions";
 import { getViewer } from "../../../../../../lib/session";
 import { boardColumns, CONLL_PARTS, isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
+import { BoardDatasetSwitch } from "../../../../../_components/board-dataset-switch";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardTable, rankingPhrase, settingInSentence } from "../../../../../_components/board-table";
 import { BoardTrackSwitch } from "../../../../../_components/board-track-switch";
@@ -38,6 +39,10 @@ interface BoardQuery {
   variant?: string;
   /** a track id of the phase; absent = its first track (phases with tracks) */
   track?: string;
+  /** a dataset name: that dataset's own board (phases with several datasets); absent = the phase-level board */
+  dataset?: string;
+  /** a dataset name ranking the phase-level board; absent = the macro-average */
+  rankDataset?: string;
   all: boolean;
   rp: boolean;
   ci: boolean;
@@ -49,6 +54,8 @@ function boardHref(base: string, q: BoardQuery): string {
   if (q.metric) params.set("metric", q.metric);
   if (q.variant) params.set("variant", q.variant);
   if (q.track) params.set("track", q.track);
+  if (q.dataset) params.set("dataset", q.dataset);
+  if (q.rankDataset) params.set("rankDataset", q.rankDataset);
   if (q.all) params.set("all", "1");
   if (q.rp) params.set("rp", "1");
   if (q.ci) params.set("ci", "1");
@@ -61,7 +68,7 @@ function boardHref(base: string, q: BoardQuery): string {
  * of its own: its point is the mean recall and the mean precision of MUC, B³ and CEAFe (as
  * the CoNLL F1 is their mean F1).
  */
-function recallPrecision(scores: MetricsJson, metric: LeaderboardMetric): { recall: number; precision: number } | null {
+function recallPrecision(scores: BoardMetricsJson, metric: LeaderboardMetric): { recall: number; precision: number } | null {
   if (metric === "conll") {
     const parts = CONLL_PARTS.map((m) => scores[m]);
     if (parts.some((p) => !p)) return null;
@@ -82,35 +89,28 @@ const SELECTION_TEXT = {
 
 /**
  * The board for a URL's choices. A `variant` the task's evaluation profile does not have, or a
- * `track` the phase does not have, is not an error page: the board is shown ranked by the
- * primary setting, or for the phase's first track, with the reason (`variantError`,
- * `trackError`). Other errors propagate (401/403/404 are handled by the page).
+ * `track`, `dataset` or `rankDataset` the phase does not have, is not an error page: the board
+ * is shown without that choice (ranked by the primary setting, for the phase's first track, the
+ * phase-level board, ranked by the macro-average), with the service's reason in `errors`
+ * under the parameter's name. Other errors propagate (401/403/404 are handled by the page).
  */
 async function loadBoard(
   phaseId: string,
   viewer: Viewer,
-  options: { metric: LeaderboardMetric | null; variant: string | null; track: string | null; allRuns: boolean },
-): Promise<{ board: Leaderboard; variantError: string | null; trackError: string | null }> {
-  let variantError: string | null = null;
-  let trackError: string | null = null;
+  options: { metric: LeaderboardMetric | null; variant: string | null; track: string | null; dataset: string | null; rankDataset: string | null; allRuns: boolean },
+): Promise<{ board: Leaderboard; errors: Partial<Record<"variant" | "track" | "dataset" | "rankDataset", string>> }> {
+  const errors: Partial<Record<"variant" | "track" | "dataset" | "rankDataset", string>> = {};
   let current = options;
   // At most one retry per parameter: each failure drops the parameter it names.
   for (;;) {
     try {
-      return { board: await getLeaderboard(phaseId, viewer, current), variantError, trackError };
+      return { board: await getLeaderboard(phaseId, viewer, current), errors };
     } catch (error) {
       const fields = error instanceof ValidationError ? error.fieldErrors : [];
-      const variant = fields.find((f) => f.path === "variant");
-      const track = fields.find((f) => f.path === "track");
-      if (variant && current.variant !== null) {
-        variantError = variant.message;
-        current = { ...current, variant: null };
-      } else if (track && current.track !== null) {
-        trackError = track.message;
-        current = { ...current, track: null };
-      } else {
-        throw error;
-      }
+      const failed = (["variant", "track", "dataset", "rankDataset"] as const).find((name) => current[name] !== null && fields.some((f) => f.path === name));
+      if (!failed) throw error;
+      errors[failed] = fields.find((f) => f.path === failed)!.message;
+      current = { ...current, [failed]: null };
     }
   }
 }
@@ -119,7 +119,9 @@ async function loadBoard(
  * A phase's leaderboard: `?metric=` picks the ranking metric (default: the task's primary
  * metric), `?variant=` ranks by a secondary variant of the task's evaluation profile (default:
  * its primary setting), `?track=` shows one track's board in a phase with tracks (default: its
- * first track; a track switch links the others), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
+ * first track; a track switch links the others), `?dataset=` shows one dataset's own board and
+ * `?rankDataset=` ranks the macro-averaged board by one dataset, in a phase with several
+ * datasets (a dataset switch links the boards), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
  * precision. Visibility is enforced by `getLeaderboard` (401/403 become a message here,
  * unknown phases a 404).
  */
@@ -130,10 +132,14 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const badMetric = rawMetric !== undefined && rawMetric !== "" && !isLeaderboardMetric(rawMetric);
   const rawVariant = first(sp.variant);
   const rawTrack = first(sp.track);
+  const rawDataset = first(sp.dataset);
+  const rawRankDataset = first(sp.rankDataset);
   const query: BoardQuery = {
     metric: rawMetric && isLeaderboardMetric(rawMetric) ? rawMetric : undefined,
     variant: rawVariant || undefined,
     track: rawTrack || undefined,
+    dataset: rawDataset || undefined,
+    rankDataset: rawRankDataset || undefined,
     all: flag(first(sp.all)),
     rp: flag(first(sp.rp)),
     ci: flag(first(sp.ci)),
@@ -141,13 +147,14 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const base = `/tasks/${encodeURIComponent(slug)}/phases/${encodeURIComponent(phaseId)}/leaderboard`;
 
   let board: Leaderboard;
-  let variantError: string | null;
-  let trackError: string | null;
+  let errors: Awaited<ReturnType<typeof loadBoard>>["errors"];
   try {
-    ({ board, variantError, trackError } = await loadBoard(phaseId, await getViewer(), {
+    ({ board, errors } = await loadBoard(phaseId, await getViewer(), {
       metric: query.metric ?? null,
       variant: query.variant ?? null,
       track: query.track ?? null,
+      dataset: query.dataset ?? null,
+      rankDataset: query.rankDataset ?? null,
       allRuns: query.all,
     }));
   } catch (error) {
@@ -166,15 +173,30 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   const rankedVariant = variants.find((v) => v.id === board.variant) ?? null;
   // "CoNLL F1", or with the setting for tasks with variants: "CoNLL F1, partial match".
   const rankedBy = rankingPhrase(metric, variants.length === 0 ? null : (rankedVariant?.label ?? "primary"));
+  const variantError = errors.variant ?? null;
+  const trackError = errors.track ?? null;
+  const multi = board.datasets.length > 1;
+  const counted = board.datasets.filter((d) => d.scored);
   const apiQuery = new URLSearchParams({ metric });
   if (board.variant !== null) apiQuery.set("variant", board.variant);
   if (board.track !== null) apiQuery.set("track", board.track.id);
+  if (board.dataset !== null) apiQuery.set("dataset", board.dataset.name);
+  if (board.rankDataset !== null) apiQuery.set("rankDataset", board.rankDataset);
   if (board.allRuns) apiQuery.set("allRuns", "1");
   const api = `/api/v1/phases/${encodeURIComponent(board.phase.id)}/leaderboard`;
   // The shown track is kept in every link (also the default one: links stay valid when the order changes).
-  const state = { metric: query.metric, variant: board.variant ?? undefined, track: board.track?.id, all: board.allRuns, rp: query.rp, ci: query.ci };
+  const state: BoardQuery = {
+    metric: query.metric,
+    variant: board.variant ?? undefined,
+    track: board.track?.id,
+    dataset: board.dataset?.name,
+    rankDataset: board.rankDataset ?? undefined,
+    all: board.allRuns,
+    rp: query.rp,
+    ci: query.ci,
+  };
   // The charts show the first 8 runs of the board (8 distinct colours), in the ranked setting.
-  const settingScores = (r: Leaderboard["rows"][number]): MetricsJson => (board.variant === null ? r.scores : (r.variants[board.variant] ?? {}));
+  const settingScores = (r: Leaderboard["rows"][number]): BoardMetricsJson => (board.variant === null ? r.scores : (r.variants[board.variant] ?? {}));
   const chartRuns = board.rows
     .filter((r) => r.value !== null)
     .slice(0, 8)
@@ -204,6 +226,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
         <Breadcrumbs links={[{ href: taskHref, label: board.task.title }]} />
         <h1 className="text-2xl font-semibold tracking-tight">
           Leaderboard: {board.phase.name} phase
+          {board.dataset && (
+            <>
+              , <span data-testid="board-dataset">{board.dataset.name}</span> dataset
+            </>
+          )}
           {board.track && (
             <>
               , <span data-testid="board-track">{board.track.name}</span> track
@@ -226,6 +253,26 @@ export default async function LeaderboardPage({ params, searchParams }: { params
               : SELECTION_TEXT[board.phase.selectionRule]}{" "}
           Baselines are listed for reference and take no rank.
         </p>
+        {multi && !board.dataset && (
+          <p className="text-sm text-zinc-700" data-testid="macro-note">
+            The score is the macro-average of CoNLL F1 over the {counted.length} datasets; a dataset a run left out counts as 0.
+            {counted.length < board.datasets.length &&
+              ` (${listOf(board.datasets.filter((d) => !d.scored).map((d) => d.name))} ${board.datasets.length - counted.length === 1 ? "has" : "have"} no gold key yet and ${board.datasets.length - counted.length === 1 ? "is" : "are"} not counted.)`}{" "}
+            {board.rankDataset ? (
+              <>
+                This board is ranked by the <span data-testid="ranked-dataset">{board.rankDataset}</span> dataset alone.
+              </>
+            ) : (
+              "Each dataset's column can rank the board."
+            )}
+          </p>
+        )}
+        {board.dataset && (
+          <p className="text-sm text-zinc-700" data-testid="dataset-note">
+            The scores of the {board.dataset.name} dataset alone{board.dataset.language && ` (${board.dataset.language})`}, every metric; a run that left it
+            out is marked missing and counts as 0.
+          </p>
+        )}
         {variants.length > 0 && (
           <p className="text-sm text-zinc-700" data-testid="evaluation-profile">
             Primary setting: {board.evaluation.label}. The columns {listOf(variants.map((v) => v.label))} give the CoNLL F1 of each run under the
@@ -246,6 +293,12 @@ export default async function LeaderboardPage({ params, searchParams }: { params
         </Notice>
       )}
 
+      {(errors.dataset || errors.rankDataset) && (
+        <Notice kind="error">
+          {errors.dataset ?? errors.rankDataset} Showing the {errors.dataset ? "board of all datasets" : "macro-average ranking"}.
+        </Notice>
+      )}
+
       {variantError && (
         <Notice kind="error">
           “{rawVariant}” is not an evaluation setting of this task:{" "}
@@ -257,6 +310,13 @@ export default async function LeaderboardPage({ params, searchParams }: { params
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm">
         {board.track && board.tracks.length > 0 && (
           <BoardTrackSwitch tracks={board.tracks} current={board.track.id} href={(track) => boardHref(base, { ...state, track })} />
+        )}
+        {multi && (
+          <BoardDatasetSwitch
+            datasets={board.datasets}
+            current={board.dataset?.name ?? null}
+            href={(dataset) => boardHref(base, { ...state, dataset: dataset ?? undefined, rankDataset: undefined })}
+          />
         )}
         <Form action={base} className="flex flex-wrap items-end gap-2" aria-label={variants.length > 0 ? "Ranking metric and setting" : "Ranking metric"}>
           <div className="space-y-1">
@@ -279,7 +339,22 @@ export default async function LeaderboardPage({ params, searchParams }: { params
               />
             </div>
           )}
+          {multi && !board.dataset && (
+            <div className="space-y-1">
+              <label htmlFor="board-rank-dataset" className="block text-sm font-medium text-zinc-800">
+                Over
+              </label>
+              <BoardMetricSelect
+                key={board.rankDataset ?? ""}
+                id="board-rank-dataset"
+                name="rankDataset"
+                value={board.rankDataset ?? ""}
+                metrics={[{ value: "", label: "All datasets (macro-average)" }, ...board.datasets.map((d) => ({ value: d.name, label: `${d.name} only` }))]}
+              />
+            </div>
+          )}
           {board.track && <input type="hidden" name="track" value={board.track.id} />}
+          {board.dataset && <input type="hidden" name="dataset" value={board.dataset.name} />}
           {board.allRuns && <input type="hidden" name="all" value="1" />}
           {query.rp && <input type="hidden" name="rp" value="1" />}
           <button type="submit" className={secondaryButton}>
@@ -336,6 +411,10 @@ export default async function LeaderboardPage({ params, searchParams }: { params
             rankedVariant={board.variant}
             variantHref={(variant) => boardHref(base, { ...state, metric: "conll", variant })}
             trackName={board.track?.name ?? null}
+            datasets={multi && !board.dataset ? board.datasets : []}
+            rankDataset={board.rankDataset}
+            datasetHref={(rankDataset) => boardHref(base, { ...state, metric: "conll", variant: undefined, rankDataset })}
+            datasetName={multi ? (board.dataset?.name ?? null) : null}
           />
           <section aria-labelledby="significance" className="space-y-1 text-sm text-zinc-600">
             <h2 id="significance" className="font-medium text-zinc-800">
@@ -355,7 +434,12 @@ export default async function LeaderboardPage({ params, searchParams }: { params
                 <span className="text-sky-700">≈</span> marks a run whose {METRIC_LABELS[metric]} F1 is not significantly different from the run
                 listed directly above it (two-sided p ≥ {significance.level}; baselines count as reference points), by a paired bootstrap over documents (Koehn 2004; Berg-Kirkpatrick et al.
                 2012) with {significance.samples.toLocaleString("en")} samples and the fixed seed {significance.seed}. Click a marker to compare the two
-                runs. {query.ci && "Intervals are 95 % percentile bootstrap intervals of the run's F1 over documents."}{" "}
+                runs.{" "}
+                {multi &&
+                  (board.dataset || board.rankDataset
+                    ? `The bootstrap resamples the documents of the ${board.dataset?.name ?? board.rankDataset} dataset. `
+                    : "For the macro-average, each sample resamples the documents within each dataset (a dataset a run left out counts as 0 in every sample). ")}
+                {query.ci && "Intervals are 95 % percentile bootstrap intervals of the run's F1 over documents."}{" "}
                 <Link href={metricHref(metric)} className="underline">
                   How {METRIC_LABELS[metric]} is computed
                 </Link>
