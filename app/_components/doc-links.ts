@@ -5,14 +5,18 @@
  */
 
 /**
- * The path of one document's error view.
+ * The path of one document's error view. On a phase with several datasets it names the
+ * dataset (`?dataset=`), since documents are named within a dataset.
  *
  * @param submissionId the run
  * @param documentId the key document id, e.g. `"bleak_house/part 0"`
- * @returns e.g. `/submissions/<id>/documents/bleak_house%2Fpart%200`
+ * @param dataset the document's dataset name; null or absent on a one-dataset phase
+ * @returns e.g. `/submissions/<id>/documents/bleak_house%2Fpart%200`, or
+ *   `/submissions/<id>/documents/d1?dataset=en_gum`
  */
-export function documentHref(submissionId: string, documentId: string): string {
-  return `/submissions/${encodeURIComponent(submissionId)}/documents/${encodeURIComponent(documentId)}`;
+export function documentHref(submissionId: string, documentId: string, dataset: string | null = null): string {
+  const href = `/submissions/${encodeURIComponent(submissionId)}/documents/${encodeURIComponent(documentId)}`;
+  return dataset === null ? href : `${href}?dataset=${encodeURIComponent(dataset)}`;
 }
 
 /**

@@ -11,15 +11,6 @@ import { documentHref } from "./doc-links";
 import { Table } from "./ui";
 
 /**
- * The link to a document's error view; on a phase with several datasets it names the dataset
- * (`?dataset=`), since documents are named within a dataset.
- */
-export function datasetDocumentHref(submissionId: string, document: string, dataset: string | null): string {
-  const href = documentHref(submissionId, document);
-  return dataset === null ? href : `${href}?dataset=${encodeURIComponent(dataset)}`;
-}
-
-/**
  * The error-analysis card body (on a phase with several datasets, the documents table has a
  * Dataset column and its links name the dataset).
  *
@@ -57,7 +48,7 @@ export function RunErrorSummary({ analysis }: { analysis: RunAnalysisView }) {
           <tr key={`${d.dataset ?? ""}\u0000${d.document}`}>
             {withDatasets && <td className="py-1.5 pr-4 text-xs">{d.dataset}</td>}
             <td className="py-1.5 pr-4">
-              <Link href={datasetDocumentHref(analysis.submissionId, d.document, d.dataset)} className="font-mono text-xs underline">
+              <Link href={documentHref(analysis.submissionId, d.document, d.dataset)} className="font-mono text-xs underline">
                 {d.document}
               </Link>
             </td>

@@ -268,9 +268,9 @@ function DocumentDeltas({ comparison: c }: { comparison: RunComparison }) {
             </td>
             {links && (
               <td className="py-1.5 whitespace-nowrap">
-                {linkA && <DocLink href={documentHref(c.a.id, d.document)} label="A" title={`Errors of run A (${c.a.systemName}) in ${d.document}`} />}
+                {linkA && <DocLink href={documentHref(c.a.id, d.document, d.dataset ?? null)} label="A" title={`Errors of run A (${c.a.systemName}) in ${d.document}`} />}
                 {linkA && linkB && " "}
-                {linkB && <DocLink href={documentHref(c.b.id, d.document)} label="B" title={`Errors of run B (${c.b.systemName}) in ${d.document}`} />}
+                {linkB && <DocLink href={documentHref(c.b.id, d.document, d.dataset ?? null)} label="B" title={`Errors of run B (${c.b.systemName}) in ${d.document}`} />}
               </td>
             )}
           </tr>

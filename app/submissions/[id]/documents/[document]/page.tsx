@@ -6,8 +6,7 @@ import { getDocumentAnalysis, type DocumentAnalysisView } from "../../../../../l
 import { getViewer } from "../../../../../lib/session";
 import { errorMessagesBySpan, errorSides } from "../../../../_components/doc-error-spans";
 import { DocErrorCounts, DocErrorList } from "../../../../_components/doc-errors";
-import { documentIdCandidates } from "../../../../_components/doc-links";
-import { datasetDocumentHref } from "../../../../_components/run-analysis";
+import { documentHref, documentIdCandidates } from "../../../../_components/doc-links";
 import { DocLegend, DocText, prepareSide } from "../../../../_components/doc-text";
 import { RunMetricTable } from "../../../../_components/run-metric-table";
 import { Breadcrumbs, Card, Notice } from "../../../../_components/ui";
@@ -60,7 +59,7 @@ export default async function DocumentErrorsPage({ params, searchParams }: { par
   const dataset = view.dataset?.name ?? null;
   const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
   const submissionHref = `/submissions/${encodeURIComponent(s.id)}`;
-  const here = datasetDocumentHref(s.id, doc.id, dataset);
+  const here = documentHref(s.id, doc.id, dataset);
 
   const sides = errorSides(view.errors);
   const messages = errorMessagesBySpan(view.errors, sides);
@@ -161,7 +160,7 @@ function DocumentNav({
   return (
     <nav aria-label={bottom ? "Documents (end of page)" : "Documents"} className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
       {previous !== null ? (
-        <Link href={datasetDocumentHref(submissionId, previous, dataset)} rel="prev" className="underline" data-testid={bottom ? undefined : "doc-prev"}>
+        <Link href={documentHref(submissionId, previous, dataset)} rel="prev" className="underline" data-testid={bottom ? undefined : "doc-prev"}>
           ← <span className="font-mono text-xs">{previous}</span>
         </Link>
       ) : (
@@ -173,7 +172,7 @@ function DocumentNav({
         </span>
       )}
       {next !== null ? (
-        <Link href={datasetDocumentHref(submissionId, next, dataset)} rel="next" className="underline" data-testid={bottom ? undefined : "doc-next"}>
+        <Link href={documentHref(submissionId, next, dataset)} rel="next" className="underline" data-testid={bottom ? undefined : "doc-next"}>
           <span className="font-mono text-xs">{next}</span> →
         </Link>
       ) : (
