@@ -17,7 +17,7 @@ import {
   tooManyAttemptsMessage,
   type Claim,
 } from "./submission-states";
-import { RESPONSE, createPhase, createSubmission, type PhaseFixture } from "./worker/scoring-job.fixtures";
+import { RESPONSE, addGold, createPhase, createRun, createSubmission, type PhaseFixture } from "./worker/scoring-job.fixtures";
 
 const testDb = useTestDatabase();
 
@@ -160,6 +160,79 @@ describe("releaseClaim and finishClaim: only for the claim that holds the row", 
   });
 });
 
+/** A phase with datasets a and b (gold keys v1), and a run with a file for each, its results stored as if scored. */
+async function scoredTwoDatasetRun() {
+  const f = await createPhase(testDb.prisma, { datasets: [{ name: "a", gold: "x" }, { name: "b", gold: "y" }] });
+  const [a, b] = f.datasets!;
+  const id = await createRun(testDb.prisma, f, [
+    { datasetId: a.id, text: RESPONSE },
+    { datasetId: b.id, text: RESPONSE },
+  ]);
+  const golds = await testDb.prisma.goldKey.findMany({ where: { phaseId: f.phaseId }, select: { id: true, datasetId: true } });
+  for (const d of [a, b]) {
+    await testDb.prisma.submissionFile.update({
+      where: { submissionId_datasetId: { submissionId: id, datasetId: d.id } },
+      data: { goldKeyId: golds.find((g) => g.datasetId === d.id)!.id },
+    });
+    await testDb.prisma.datasetScore.create({ data: { submissionId: id, phaseId: f.phaseId, datasetId: d.id, metric: "conll", f1: 0.5 } });
+    await testDb.prisma.documentScore.create({ data: { submissionId: id, datasetId: d.id, document: "doc", metric: "muc", recallNum: 1, recallDen: 2, precisionNum: 1, precisionDen: 2 } });
+    await testDb.prisma.runAnalysis.create({ data: { submissionId: id, datasetId: d.id, errorCounts: {}, documentErrors: [], pronounDisclosure: {} } });
+  }
+  await testDb.prisma.score.create({ data: { submissionId: id, phaseId: f.phaseId, metric: "conll", f1: 0.5 } });
+  await testDb.prisma.submission.update({ where: { id }, data: { evaluation: { profile: "conll2012" }, warnings: [{ code: "w", message: "m", dataset: "a" }] } });
+  return { f, id, a, b };
+}
+
+/** How many rows of each result table the run has on dataset `datasetId`, and its file's gold key. */
+async function resultsOn(id: string, datasetId: string) {
+  const where = { submissionId: id, datasetId };
+  return {
+    datasetScores: await testDb.prisma.datasetScore.count({ where }),
+    documentScores: await testDb.prisma.documentScore.count({ where }),
+    analyses: await testDb.prisma.runAnalysis.count({ where }),
+    goldKeyId: (await testDb.prisma.submissionFile.findUniqueOrThrow({ where: { submissionId_datasetId: where } })).goldKeyId,
+  };
+}
+
+describe("finishClaim with datasets", () => {
+  it("SCORED scoped to datasets deletes only their rows (and every Score row); FAILED deletes all and resets every file's gold key", async () => {
+    const { f, id, a, b } = await scoredTwoDatasetRun();
+    const keptA = await resultsOn(id, a.id);
+    expect(keptA).toMatchObject({ datasetScores: 1, documentScores: 1, analyses: 1 });
+    expect(keptA.goldKeyId).not.toBeNull();
+
+    const first = await claimed(id);
+    const scored = { status: "SCORED", goldVersion: null, scorerVersion: "9.9.9", datasetIds: [b.id] } as const;
+    let seen: unknown = "not called";
+    expect(
+      await finishClaim(testDb.prisma, first, scored, async (tx) => {
+        seen = { scores: await tx.score.count({ where: { submissionId: id } }), b: await tx.datasetScore.count({ where: { submissionId: id, datasetId: b.id } }) };
+      }),
+    ).toBe(true);
+    // Inside the transaction the write saw b's rows and the phase-level rows gone.
+    expect(seen).toEqual({ scores: 0, b: 0 });
+    expect(await resultsOn(id, a.id)).toEqual(keptA);
+    expect(await resultsOn(id, b.id)).toEqual({ datasetScores: 0, documentScores: 0, analyses: 0, goldKeyId: null });
+    expect(await row(id)).toMatchObject({ status: "SCORED", goldVersion: null });
+    expect(await testDb.prisma.submission.findUniqueOrThrow({ where: { id }, select: { evaluation: true, warnings: true } })).toEqual({ evaluation: null, warnings: [] });
+
+    await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { id }, { datasetIds: [] }));
+    const second = await claimed(id);
+    expect(await finishClaim(testDb.prisma, second, { status: "FAILED", stage: ErrorStage.validation, message: "bad", location: null })).toBe(true);
+    for (const d of [a, b]) expect(await resultsOn(id, d.id)).toEqual({ datasetScores: 0, documentScores: 0, analyses: 0, goldKeyId: null });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(0);
+    expect(f.datasets).toHaveLength(2);
+  });
+
+  it("SCORED without datasetIds replaces every dataset's results", async () => {
+    const { id, a, b } = await scoredTwoDatasetRun();
+    const claim = await claimed(id);
+    expect(await finishClaim(testDb.prisma, claim, { status: "SCORED", goldVersion: 1, scorerVersion: "9.9.9" })).toBe(true);
+    for (const d of [a, b]) expect(await resultsOn(id, d.id)).toEqual({ datasetScores: 0, documentScores: 0, analyses: 0, goldKeyId: null });
+    expect(await row(id)).toMatchObject({ status: "SCORED", goldVersion: 1 });
+  });
+});
+
 describe("heartbeatClaims", () => {
   it("refreshes the heartbeat of the claims still held and returns only those", async () => {
     const a = await submission();
@@ -189,6 +262,21 @@ describe("requeueSubmissions", () => {
     for (const id of ids) {
       expect(await row(id)).toMatchObject({ status: "QUEUED", attempts: 0, workerId: null, heartbeatAt: null, startedAt: null, errorStage: null, errorMessage: null });
     }
+  });
+
+  it("keeps the old results; marks every dataset to be scored again by default, or only the datasets given", async () => {
+    const { f, id, a, b } = await scoredTwoDatasetRun();
+    const before = { a: await resultsOn(id, a.id), b: await resultsOn(id, b.id) };
+    // A new gold key of b: only b's file loses its gold key; every result row stays.
+    await addGold(testDb.prisma, f, 2, "z", "b-v2.conll", b.id);
+    expect(await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { id }, { datasetIds: [b.id] }))).toEqual([id]);
+    expect(await resultsOn(id, a.id)).toEqual(before.a);
+    expect(await resultsOn(id, b.id)).toEqual({ ...before.b, goldKeyId: null });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(1);
+    // A change of the task's settings: every dataset.
+    await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { id }));
+    expect(await resultsOn(id, a.id)).toEqual({ ...before.a, goldKeyId: null });
+    expect(await row(id)).toMatchObject({ status: "QUEUED", attempts: 0 });
   });
 });
 

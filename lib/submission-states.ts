@@ -74,10 +74,27 @@ export interface Staleness {
 /** What {@link claimSubmission} found. */
 export type ClaimResult = { claimed: true; claim: Claim } | { claimed: false; reason: string };
 
-/** How a claim ends: SCORED with the versions that produced the scores, or FAILED. */
+/**
+ * How a claim ends: SCORED with the versions that produced the scores, or FAILED.
+ *
+ * SCORED: `goldVersion` is the gold key version of a one-dataset phase, null for a phase with
+ * several datasets (their versions are in `submissions.evaluation.datasets`). `datasetIds`
+ * scopes the finish to the datasets scored again now (see {@link ResultScope}); absent, every
+ * dataset's results are replaced.
+ */
 export type Finish =
-  | { status: "SCORED"; goldVersion: number; scorerVersion: string }
+  | { status: "SCORED"; goldVersion: number | null; scorerVersion: string; datasetIds?: readonly string[] }
   | { status: "FAILED"; stage: ErrorStage; message: string; location: Record<string, unknown> | null };
+
+/**
+ * Which of a run's results a delete covers. `{ datasetIds }`: the per-dataset results
+ * (DatasetScore, DocumentScore, RunAnalysis rows) of those datasets only, their files'
+ * `gold_key_id`, and all the run's phase-level Score rows (the macro-average depends on every
+ * dataset). Absent: everything of the run.
+ */
+export interface ResultScope {
+  datasetIds: readonly string[];
+}
 
 /** SQL condition: this SCORING row is stale. */
 function staleCondition(stale: Staleness): Prisma.Sql {
@@ -148,13 +165,20 @@ class LostClaimError extends Error {}
 
 /**
  * Ends a claim in one transaction: the row goes SCORING → SCORED or FAILED only while
- * `claim` holds it, the run's old Score, DocumentScore and RunAnalysis rows are deleted (and
- * its `evaluation` and `warnings` cleared), then `write` adds the new ones (for SCORED). Nothing is written when the claim is gone.
- * `worker_id` and `heartbeat_at` stay as a record of who finished the run and when.
+ * `claim` holds it, the run's old results are deleted (and its `evaluation` and `warnings`
+ * cleared), then `write` adds the new ones (for SCORED). Nothing is written when the claim is
+ * gone. `worker_id` and `heartbeat_at` stay as a record of who finished the run and when.
+ *
+ * Which old results go: FAILED, or SCORED without `datasetIds`: all of them (Score,
+ * DatasetScore, DocumentScore and RunAnalysis rows of every dataset; the files' `gold_key_id`
+ * back to null). SCORED with `datasetIds` (the datasets scored again now; the others keep
+ * their results because their gold key did not change): the per-dataset rows of those
+ * datasets only, and every phase-level Score row (`write` recomputes them from all datasets).
  *
  * @param prisma the client (the transaction is opened here)
  * @param claim the job's claim
- * @param finish SCORED (gold and scorer versions) or FAILED (stage, message, location)
+ * @param finish SCORED (gold and scorer versions, optionally the datasets re-scored) or
+ *   FAILED (stage, message, location)
  * @param write adds the new rows inside the transaction (default: nothing)
  * @returns true when written; false when the claim was gone
  * @throws database errors (the transaction is rolled back)
@@ -174,7 +198,7 @@ export async function finishClaim(
   try {
     await prisma.$transaction(async (tx) => {
       if ((await tx.$executeRaw`UPDATE submissions SET ${set} WHERE ${heldBy(claim)}`) !== 1) throw new LostClaimError();
-      await deleteResults(tx, [claim.submissionId]);
+      await deleteResults(tx, [claim.submissionId], finish.status === "SCORED" && finish.datasetIds ? { datasetIds: finish.datasetIds } : undefined);
       await write(tx);
     }, FINISH_TX);
     return true;
@@ -209,15 +233,23 @@ export async function heartbeatClaims(db: Db, claims: readonly Claim[]): Promise
  * Puts every matching submission back to QUEUED with a fresh attempt count and no error or
  * claim, inside the caller's transaction (a change that needs re-scoring: a new gold key
  * version, a task's analysis settings). A job running on one of them loses its claim and
- * writes nothing. Old scores stay until the new scores replace them (`gold_version` says
- * which gold key produced them). The caller enqueues the returned ids after commit
- * (`enqueueAfterCommit` in `lib/queue.ts`); the reconciler covers a failed enqueue.
+ * writes nothing. Old scores stay until the new scores replace them (`gold_version` and
+ * `evaluation.datasets` say which gold keys produced them). The caller enqueues the returned
+ * ids after commit (`enqueueAfterCommit` in `lib/queue.ts`); the reconciler covers a failed
+ * enqueue.
+ *
+ * Which datasets the worker scores again: it keeps a dataset's results while the file's
+ * `gold_key_id` is the dataset's active gold key (`lib/worker/scoring-job.ts`). So this
+ * clears `gold_key_id` of the runs' files, of every dataset by default (a change of the
+ * task's settings concerns them all), or of `options.datasetIds` only: a new gold key of
+ * one dataset passes that dataset, and the others keep their results.
  *
  * @param tx the transaction making the change that needs re-scoring
  * @param where which submissions (e.g. `{ phaseId }`)
+ * @param options `datasetIds`: only these datasets need scoring again (default: all)
  * @returns the re-queued ids, oldest submission first
  */
-export async function requeueSubmissions(tx: Tx, where: Prisma.SubmissionWhereInput): Promise<string[]> {
+export async function requeueSubmissions(tx: Tx, where: Prisma.SubmissionWhereInput, options: { datasetIds?: readonly string[] } = {}): Promise<string[]> {
   const ids = (await tx.submission.findMany({ where, select: { id: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map((s) => s.id);
   if (ids.length > 0) {
     await tx.submission.updateMany({
@@ -233,6 +265,8 @@ export async function requeueSubmissions(tx: Tx, where: Prisma.SubmissionWhereIn
         heartbeatAt: null,
       },
     });
+    const datasets = options.datasetIds ? { datasetId: { in: [...options.datasetIds] } } : {};
+    await tx.submissionFile.updateMany({ where: { submissionId: { in: ids }, ...datasets }, data: { goldKeyId: null } });
   }
   return ids;
 }
@@ -306,13 +340,20 @@ export async function liveClaimIds(db: Db, submissionIds: readonly string[], sta
 }
 
 /**
- * Deletes the results of runs (scores of every variant, per-document scores, analyses) and
- * clears what they were scored with (`evaluation`) and the scorer's `warnings`.
+ * Deletes the results of runs and clears what they were scored with (`evaluation`) and the
+ * scorer's `warnings`. Without `scope`: everything (phase-level Score rows, and the
+ * DatasetScore, DocumentScore and RunAnalysis rows of every dataset), and every file's
+ * `gold_key_id` goes back to null. With `scope` ({@link ResultScope}): the per-dataset rows and
+ * `gold_key_id` of `scope.datasetIds` only, and all phase-level Score rows.
  */
-async function deleteResults(tx: Tx, submissionIds: string[]): Promise<void> {
+async function deleteResults(tx: Tx, submissionIds: string[], scope?: ResultScope): Promise<void> {
   if (submissionIds.length === 0) return;
+  const runs = { submissionId: { in: submissionIds } };
+  const datasets = scope ? { ...runs, datasetId: { in: [...scope.datasetIds] } } : runs;
   await tx.submission.updateMany({ where: { id: { in: submissionIds } }, data: { evaluation: Prisma.DbNull, warnings: [] } });
-  await tx.score.deleteMany({ where: { submissionId: { in: submissionIds } } });
-  await tx.documentScore.deleteMany({ where: { submissionId: { in: submissionIds } } });
-  await tx.runAnalysis.deleteMany({ where: { submissionId: { in: submissionIds } } });
+  await tx.score.deleteMany({ where: runs });
+  await tx.datasetScore.deleteMany({ where: datasets });
+  await tx.documentScore.deleteMany({ where: datasets });
+  await tx.runAnalysis.deleteMany({ where: datasets });
+  await tx.submissionFile.updateMany({ where: datasets, data: { goldKeyId: null } });
 }

@@ -144,4 +144,13 @@ describe("getTeamProgress values", () => {
     expect(progress.points[1].value).toBeCloseTo(0.25, 12);
     expect(progress.points[2].value).toBeCloseTo(0.3, 12);
   });
+
+  it("values a run of a phase with several datasets by its macro-averaged Score row, which has no counts", async () => {
+    const { db, phase, alpha, member, runs } = await setup({ primaryMetric: "muc" });
+    const macro = await insertSubmission(db, { phaseId: phase.id, teamId: alpha.id, submitterId: member.id, createdAt: at(36) });
+    await db.score.create({ data: { submissionId: macro.id, phaseId: phase.id, metric: "muc", recall: 0.4, precision: 0.5, f1: 0.4321 } });
+    const progress = await getTeamProgress(member.viewer, phase.id, alpha.id);
+    expect(progress.points.map((p) => p.id)).toEqual([runs.run10, runs.run20, runs.run30, macro.id]);
+    expect(progress.points[3].value).toBe(0.4321);
+  });
 });

@@ -1,6 +1,8 @@
 /**
  * A team's progress in a phase: its SCORED runs in submission order, each valued by the
- * task's primary metric F1 (the value the leaderboard ranks by), for the progress chart.
+ * task's primary metric F1 (the value the leaderboard ranks by), for the progress chart. The
+ * F1 is read from the run's phase-level Score row, so a phase with several datasets gives the
+ * macro-average (`macroScoreRows`, lib/services/scores.ts).
  *
  * Visibility follows `submissionAccess` (lib/permissions.ts): the team's members and the
  * task's organizers see every run of the team; anyone else only PUBLIC runs, and only when
@@ -13,7 +15,7 @@ import { isTeamMember, leaderboardVisibleTo, taskStanding, type Viewer } from ".
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
 import { defaultDb, isUuid, type SubmissionVisibility } from "./db";
 import { loadPhase } from "./phases";
-import { rankingValue, scoresToJson, storedMetricNames } from "./scores";
+import { rankingValueOfRows } from "./scores";
 
 /** Most runs a progress answer holds (the latest ones); quotas keep real teams far below it. */
 export const MAX_PROGRESS_POINTS = 1000;
@@ -79,12 +81,12 @@ export async function getTeamProgress(viewer: Viewer, phaseId: string, teamId: s
       createdAt: true,
       isBaseline: true,
       visibility: true,
-      scores: { where: { variant: "", metric: { in: storedMetricNames(metric) } } },
+      scores: { where: { variant: "", metric } },
     },
   });
   const points: ProgressPoint[] = [];
   for (const s of rows.reverse()) {
-    const value = rankingValue(scoresToJson(s.scores), metric);
+    const value = rankingValueOfRows(s.scores, metric);
     if (value === null) continue;
     points.push({ id: s.id, systemName: s.systemName, submittedAt: s.createdAt, value, isBaseline: s.isBaseline, visibility: s.visibility });
   }

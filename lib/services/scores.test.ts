@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { LEADERBOARD_CSV_COLUMNS, leaderboardCsv, type LeaderboardRow } from "./leaderboard";
-import { blancRuleForGold, documentScoresToJson, scoreRowsFromJson, scoresToJson, storedMetricNames, type ScoreRowLike } from "./scores";
+import {
+  blancRuleForGold,
+  documentScoresToJson,
+  macroScoreRows,
+  rankingValueOfRows,
+  scoreRowsFromJson,
+  scoresToJson,
+  storedMetricNames,
+  type ScoreRowData,
+  type ScoreRowLike,
+} from "./scores";
 import { readCorpus } from "../../scoring/formats/index";
 import { evaluate, metricsToJson } from "../../scoring/index";
 import { documentScoreRows, scoreRows } from "../worker/scoring-job";
@@ -135,6 +145,67 @@ describe("documentScoresToJson", () => {
   });
 });
 
+describe("macroScoreRows", () => {
+  const row = (variant: string, metric: string, f1: number, recall: number | null = f1, precision: number | null = f1): ScoreRowData => ({
+    variant,
+    metric,
+    recallNum: 1,
+    recallDen: 2,
+    precisionNum: 3,
+    precisionDen: 4,
+    recall,
+    precision,
+    f1,
+  });
+  const A = [row("", "muc", 0.5, 0.4, 0.6), row("", "conll", 0.7, null, null), row("partial", "muc", 0.9)];
+  const B = [row("", "muc", 0.3, 0.2, 0.5), row("", "conll", 0.1, null, null)];
+
+  it("averages F1, recall and precision per (variant, metric) over the datasets, a dataset left out counting 0; counts null", () => {
+    const out = macroScoreRows([A, B], 3);
+    expect(out.map((r) => `${r.variant}/${r.metric}`)).toEqual(["/muc", "/conll", "partial/muc"]);
+    const [muc, conll, partial] = out;
+    expect(muc.f1).toBeCloseTo((0.5 + 0.3) / 3, 15);
+    expect(muc.recall).toBeCloseTo((0.4 + 0.2) / 3, 15);
+    expect(muc.precision).toBeCloseTo((0.6 + 0.5) / 3, 15);
+    expect([muc.recallNum, muc.recallDen, muc.precisionNum, muc.precisionDen]).toEqual([null, null, null, null]);
+    // CoNLL has no recall or precision in any dataset: they stay null.
+    expect(conll).toMatchObject({ recall: null, precision: null });
+    expect(conll.f1).toBeCloseTo((0.7 + 0.1) / 3, 15);
+    // A metric only one dataset has: the others count 0.
+    expect(partial.f1).toBeCloseTo(0.9 / 3, 15);
+  });
+
+  it("is the mean of the F1s, not the F1 of the mean recall and precision", () => {
+    const [muc] = macroScoreRows([A, B], 2);
+    const r = (0.4 + 0.2) / 2;
+    const p = (0.6 + 0.5) / 2;
+    expect(muc.f1).toBe((0.5 + 0.3) / 2);
+    expect(muc.f1).not.toBeCloseTo((2 * r * p) / (r + p), 6);
+  });
+
+  it("over one dataset gives its fractions (without counts); no rows gives no rows", () => {
+    expect(macroScoreRows([A], 1).map((x) => [x.variant, x.metric, x.recall, x.precision, x.f1])).toEqual(A.map((x) => [x.variant, x.metric, x.recall, x.precision, x.f1]));
+    expect(macroScoreRows([], 2)).toEqual([]);
+  });
+
+  it("refuses a count below the number of lists or below 1, and a (variant, metric) twice in one dataset", () => {
+    expect(() => macroScoreRows([A, B], 1)).toThrow(RangeError);
+    expect(() => macroScoreRows([], 0)).toThrow(RangeError);
+    expect(() => macroScoreRows([A], 1.5)).toThrow(RangeError);
+    expect(() => macroScoreRows([[...A, row("", "muc", 0.1)]], 2)).toThrow('dataset 1 has two "muc" rows for variant ""');
+  });
+});
+
+describe("rankingValueOfRows", () => {
+  it("reads the metric's F1 from rows with or without counts (macro-averaged rows have none)", () => {
+    expect(rankingValueOfRows(STORED, "muc")).toBe(scoresToJson(STORED).muc!.f1);
+    expect(rankingValueOfRows(STORED, "conll")).toBe(0.61);
+    expect(rankingValueOfRows(STORED, "blanc")).toBe(0.65);
+    expect(rankingValueOfRows([fractionsOnly("muc", 0.5, 0.4, 0.45)], "muc")).toBe(0.45);
+    expect(rankingValueOfRows(STORED, "lea")).toBeNull();
+  });
+});
+
 describe("leaderboardCsv", () => {
   const row = (over: Partial<LeaderboardRow>): LeaderboardRow => ({
     rank: 1,
@@ -151,6 +222,8 @@ describe("leaderboardCsv", () => {
     scores: scoresToJson(STORED),
     variants: {},
     track: null,
+    missing: false,
+    datasets: {},
     ...over,
   });
 

@@ -11,6 +11,10 @@
  * only) hold counts only, so per-document fractions, BLANC and CoNLL are derived here as
  * `scoring/` derives them, BLANC by the averaging rule of the gold key's format
  * ({@link blancRuleForGold}).
+ *
+ * Datasets (issue 10): DatasetScore rows are a run's corpus scores on one dataset, in the same
+ * shape; Score rows are the phase level: the dataset's rows for a one-dataset phase, else the
+ * macro-average over the datasets ({@link macroScoreRows}: fractions only, counts null).
  */
 import { detectFormat } from "../../scoring/formats/index";
 import {
@@ -175,15 +179,90 @@ export function blancRuleForGold(goldFileName: string): BlancRule {
 }
 
 /**
- * BLANC's averaging rule for a scored run: that of the gold key version it was scored against.
+ * BLANC's averaging rule for a scored run's per-document counts: that of the gold key its
+ * results on a dataset come from. Which gold key:
+ * - with `run.id`: the one recorded on the run's file for `datasetId` (default: its first
+ *   scored file in the phase's dataset order; `submission_files.gold_key_id`);
+ * - else, or when no file records one, by `run.goldVersion` (a one-dataset phase: that
+ *   version of the dataset `datasetId`, default the phase's first dataset), as before datasets;
+ * - else the active gold key of that dataset.
  *
- * @param run the run's phase and gold version (null when not scored: `reference`, it has no counts)
- * @returns the rule ({@link blancRuleForGold}); `reference` when that gold version is gone
+ * @param db client or transaction
+ * @param run the run's phase, its gold version (null for a phase with several datasets, or
+ *   when not scored) and optionally its id
+ * @param datasetId the dataset whose document rows are read (default: the first one)
+ * @returns the rule ({@link blancRuleForGold}); `reference` when no such gold key exists (a
+ *   run without results has no counts to read)
  */
-export async function blancRuleForRun(db: Db, run: { phaseId: string; goldVersion: number | null }): Promise<BlancRule> {
-  if (run.goldVersion === null) return "reference";
-  const gold = await db.goldKey.findUnique({ where: { phaseId_version: { phaseId: run.phaseId, version: run.goldVersion } }, select: { fileName: true } });
+export async function blancRuleForRun(db: Db, run: { id?: string; phaseId: string; goldVersion: number | null }, datasetId?: string): Promise<BlancRule> {
+  const datasetOrder = [{ dataset: { position: "asc" as const } }, { dataset: { name: "asc" as const } }];
+  if (run.id !== undefined) {
+    const file = await db.submissionFile.findFirst({
+      where: { submissionId: run.id, goldKeyId: { not: null }, ...(datasetId ? { datasetId } : {}) },
+      orderBy: datasetOrder,
+      select: { goldKey: { select: { fileName: true } } },
+    });
+    if (file?.goldKey) return blancRuleForGold(file.goldKey.fileName);
+  }
+  const gold = await db.goldKey.findFirst({
+    where: {
+      phaseId: run.phaseId,
+      ...(datasetId ? { datasetId } : {}),
+      ...(run.goldVersion !== null ? { version: run.goldVersion } : { active: true }),
+    },
+    orderBy: datasetOrder,
+    select: { fileName: true },
+  });
   return gold ? blancRuleForGold(gold.fileName) : "reference";
+}
+
+/**
+ * The phase-level Score rows of a run on a phase with several datasets: the macro-average over
+ * the phase's datasets that have an active gold key, as CoNLL-2012 and CRAC rank. For each
+ * (variant, metric) present in any dataset's rows: F1, recall and precision are each the sum
+ * over the datasets divided by `datasetCount` (so a dataset the run left out, or whose rows lack
+ * that metric, counts 0); recall and precision stay null when no dataset has them (`conll`).
+ * The F1 is the mean of the datasets' F1, not the F1 of the mean recall and precision. Counts
+ * are null: a macro-average has no single fraction. (A one-dataset phase copies the dataset's
+ * rows instead, counts included.)
+ *
+ * @param perDataset each scored dataset's rows (DatasetScore rows as `scoreRows` gives them),
+ *   at most `datasetCount` lists, in the phase's dataset order
+ * @param datasetCount how many datasets the average is over (the phase's datasets with an
+ *   active gold key), >= 1
+ * @returns one row per (variant, metric), in order of first appearance
+ * @throws RangeError when `datasetCount` is not a whole number >= 1 or less than the number
+ *   of lists, or when one list holds a (variant, metric) twice
+ */
+export function macroScoreRows(perDataset: readonly (readonly ScoreRowData[])[], datasetCount: number): ScoreRowData[] {
+  if (!Number.isInteger(datasetCount) || datasetCount < 1 || datasetCount < perDataset.length) {
+    throw new RangeError(`macroScoreRows: cannot average ${perDataset.length} datasets' rows over ${datasetCount} datasets`);
+  }
+  const sums = new Map<string, { variant: string; metric: string; recall: number | null; precision: number | null; f1: number }>();
+  perDataset.forEach((rows, i) => {
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const key = `${r.variant}\u0000${r.metric}`;
+      if (seen.has(key)) throw new RangeError(`macroScoreRows: dataset ${i + 1} has two "${r.metric}" rows for variant "${r.variant}"`);
+      seen.add(key);
+      let sum = sums.get(key);
+      if (!sum) sums.set(key, (sum = { variant: r.variant, metric: r.metric, recall: null, precision: null, f1: 0 }));
+      sum.f1 += r.f1;
+      if (r.recall !== null) sum.recall = (sum.recall ?? 0) + r.recall;
+      if (r.precision !== null) sum.precision = (sum.precision ?? 0) + r.precision;
+    }
+  });
+  return [...sums.values()].map((s) => ({
+    variant: s.variant,
+    metric: s.metric,
+    recallNum: null,
+    recallDen: null,
+    precisionNum: null,
+    precisionDen: null,
+    recall: s.recall === null ? null : s.recall / datasetCount,
+    precision: s.precision === null ? null : s.precision / datasetCount,
+    f1: s.f1 / datasetCount,
+  }));
 }
 
 /**
@@ -219,4 +298,16 @@ export function documentScoresToJson(rows: readonly DocumentScoreRowLike[], blan
  */
 export function rankingValue(scores: MetricsJson, metric: LeaderboardMetric): number | null {
   return scores[metric]?.f1 ?? null;
+}
+
+/**
+ * {@link rankingValue} read straight from stored Score rows of one variant: the F1 of the row
+ * named `metric`. Unlike {@link scoresToJson} it needs no counts, so it also reads the
+ * macro-averaged rows of a phase with several datasets ({@link macroScoreRows}).
+ *
+ * @param rows one variant's Score rows (any subset holding `metric`'s row)
+ * @returns the F1, a fraction in [0, 1]; null when the rows lack the metric
+ */
+export function rankingValueOfRows(rows: readonly ScoreRowLike[], metric: LeaderboardMetric): number | null {
+  return rows.find((r) => r.metric === metric)?.f1 ?? null;
 }

@@ -6,7 +6,7 @@
  *
  * | variable | default | meaning |
  * |---|---|---|
- * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission: both files read once, then scored under every setting of the task's evaluation profile (1, or 4 for `crac`: the primary setting and 3 variants), then analysed (in a scoring thread that is terminated when it runs over) |
+ * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission, all its dataset files together: per dataset the gold key and the file read once, then scored under every setting of the task's evaluation profile (1, or 4 for `crac`: the primary setting and 3 variants), then analysed (in a scoring thread that is terminated when it runs over) |
  * | `SCORING_MAX_MEMORY_MB` | 1536 | heap cap of each scoring thread (the two corpora, the primary report and one variant evaluation at a time); a run that needs more fails with stage `scoring` ("Scoring needs more than N MB of memory"), and the worker lives on |
  * | `WORKER_HEARTBEAT_MS` | 5000 | how often a worker refreshes `heartbeat_at` of the rows it is scoring (and notices a claim taken away from it) |
  * | `SCORING_HEARTBEAT_STALE_MS` | 20000 | a SCORING row whose heartbeat is older than this has lost its worker: the reconciler re-queues it and cancels its job; at least twice the heartbeat interval |

@@ -1,15 +1,17 @@
 /**
  * Test fixtures for the scoring pipeline: rows inserted directly with Prisma (a user, a
- * team, a task with its evaluation profile, a phase, an active gold key) and submissions,
- * with small CoNLL-2012 files and a small CorefUD CoNLL-U key and response (gold named
- * `*.conllu` through `goldFileName`);
- * and the traces a killed worker leaves (a claimed row, an active pg-boss job).
+ * team, a task with its evaluation profile, a phase with its datasets, active gold keys per
+ * dataset) and submissions with their files (one SubmissionFile row per dataset), with small
+ * CoNLL-2012 files and a small CorefUD CoNLL-U key and response (gold named `*.conllu`
+ * through `goldFileName`); and the traces a killed worker leaves (a claimed row, an active
+ * pg-boss job).
  * Test-only: used by the worker tests (lib/worker/) and the service tests that score runs.
  */
 import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { PrismaClient } from "../db/client";
 import { BOSS_SCHEMA, SCORE_QUEUE, enqueueScoring } from "../queue";
+import { DATASET_ORDER, defaultDatasetData, type DatasetFormat } from "../services/datasets";
 import { packFile } from "../storage";
 import { claimSubmission, type Claim } from "../submission-states";
 
@@ -41,8 +43,11 @@ export function conlluRow(id: string | number, form: string, misc = "_", deps = 
   return [String(id), form, "_", "_", "_", "_", "_", "_", deps, misc].join("\t");
 }
 
-/** A CorefUD CoNLL-U file from documents given as `[name, [[sentId, rows]]]` ({@link conlluRow}). */
-export function conllu(...docs: [name: string, sentences: [sentId: string, rows: string[]][]][]): string {
+/** A CorefUD CoNLL-U document: its name (`# newdoc id`) and its sentences as `[sentId, rows]` ({@link conlluRow}). */
+export type ConlluDoc = [name: string, sentences: [sentId: string, rows: string[]][]];
+
+/** A CorefUD CoNLL-U file from documents ({@link ConlluDoc}). */
+export function conllu(...docs: ConlluDoc[]): string {
   const lines = docs.flatMap(([name, sentences]) => [
     `# newdoc id = ${name}`,
     "# global.Entity = eid-etype-head-other",
@@ -54,11 +59,11 @@ export function conllu(...docs: [name: string, sentences: [sentId: string, rows:
 const r = conlluRow;
 
 /**
- * CorefUD gold key, two documents: heads that differ from the first word (e2 "the old man",
+ * CorefUD gold key documents, two: heads that differ from the first word (e2 "the old man",
  * head "man"), a zero (empty node 5.1 with DEPS, in e1), a discontinuous mention (e4 "The
  * report … was") and singletons (e3, e5).
  */
-export const KEY_CONLLU = conllu(
+export const KEY_CONLLU_DOCS: ConlluDoc[] = [
   [
     "d1",
     [
@@ -73,15 +78,18 @@ export const KEY_CONLLU = conllu(
       ["d2-2", [r(1, "It", "Entity=(e4-thing-1-)"), r(2, "was"), r(3, "read"), r(4, "by"), r(5, "many", "Entity=(e5-person-1-)"), r(6, ".")]],
     ],
   ],
-);
+];
+
+/** {@link KEY_CONLLU_DOCS} as a file. */
+export const KEY_CONLLU = conllu(...KEY_CONLLU_DOCS);
 
 /**
- * A response to {@link KEY_CONLLU} (same words) that scores differently under each CRAC
+ * The documents of a response to {@link KEY_CONLLU} (same words) that scores differently under each CRAC
  * setting: "old man" with head "old" (a partial match, no head match), "The report" for the
  * discontinuous mention (no exact match), "river" wrongly in e1, a spurious entity e6, the zero
  * found.
  */
-export const RESPONSE_CONLLU = conllu(
+export const RESPONSE_CONLLU_DOCS: ConlluDoc[] = [
   [
     "d1",
     [
@@ -96,7 +104,19 @@ export const RESPONSE_CONLLU = conllu(
       ["d2-2", [r(1, "It", "Entity=(e4-thing-1-)"), r(2, "was"), r(3, "read", "Entity=(e6-time-1-)"), r(4, "by"), r(5, "many", "Entity=(e5-person-1-)"), r(6, ".")]],
     ],
   ],
-);
+];
+
+/** {@link RESPONSE_CONLLU_DOCS} as a file. */
+export const RESPONSE_CONLLU = conllu(...RESPONSE_CONLLU_DOCS);
+
+/** A dataset {@link createPhase} inserted. */
+export interface DatasetFixture {
+  id: string;
+  name: string;
+  /** the file name a run's archive holds it under */
+  fileName: string;
+  format: DatasetFormat;
+}
 
 /** Ids of the rows {@link createPhase} inserted. */
 export interface PhaseFixture {
@@ -104,6 +124,38 @@ export interface PhaseFixture {
   teamId: string;
   taskId: string;
   phaseId: string;
+  /**
+   * the phase's first dataset (the only one unless `datasets` was given); absent on a fixture
+   * built by hand: the helpers then read the phase's first dataset from the database
+   */
+  datasetId?: string;
+  /** the phase's datasets, in their order (absent: read from the database) */
+  datasets?: DatasetFixture[];
+}
+
+/**
+ * The phase's datasets: `f.datasets`, or read from the database.
+ *
+ * @throws Error when the phase has no dataset (every phase the services create has one)
+ */
+export async function phaseDatasets(db: PrismaClient, f: PhaseFixture): Promise<DatasetFixture[]> {
+  if (f.datasets) return f.datasets;
+  const rows = await db.dataset.findMany({ where: { phaseId: f.phaseId }, orderBy: DATASET_ORDER, select: { id: true, name: true, fileName: true, format: true } });
+  if (rows.length === 0) throw new Error(`phase ${f.phaseId} has no dataset: create one (e.g. defaultDatasetData) before adding gold keys or runs`);
+  return rows.map((r) => ({ ...r, format: r.format === "conllu" ? "conllu" : "conll2012" }));
+}
+
+/** One dataset of a phase with several ({@link PhaseOptions.datasets}). */
+export interface DatasetSpec {
+  name: string;
+  /** default `<name>.conllu` for `conllu`, else `<name>.conll` */
+  fileName?: string;
+  /** default: `conllu` when the task's profile is `crac`, else `conll2012` */
+  format?: DatasetFormat;
+  /** its gold key version 1 (default: none) */
+  gold?: string | null;
+  /** that key's file name (default `<name>-key-v1.conllu` / `.conll` by the format) */
+  goldFileName?: string;
 }
 
 /** Options of {@link createPhase}. */
@@ -120,11 +172,17 @@ export interface PhaseOptions {
   zeroMatching?: "dependent" | "linear";
   /** the task's `mappedClusterF` (default false) */
   mappedClusterF?: boolean;
+  /**
+   * the phase's datasets, in order, each with its own gold key; when given, `gold` and
+   * `goldFileName` are ignored. Default: one dataset ("main") with `gold`.
+   */
+  datasets?: DatasetSpec[];
 }
 
 /**
- * Inserts a user, a team, a task and a phase, and (unless `gold` is null) an active gold
- * key version 1.
+ * Inserts a user, a team, a task and a phase with its datasets, and active gold keys version
+ * 1: by default one dataset, "main", in the format of `goldFileName` (CorefUD when it ends in
+ * `.conllu`), with `gold` (unless null); else the `datasets` given, each with its `gold`.
  */
 export async function createPhase(db: PrismaClient, options: PhaseOptions = {}): Promise<PhaseFixture> {
   const tag = randomUUID().slice(0, 8);
@@ -141,23 +199,59 @@ export async function createPhase(db: PrismaClient, options: PhaseOptions = {}):
       mappedClusterF: options.mappedClusterF ?? false,
     },
   });
+  const profileFormat: DatasetFormat = (options.evaluationProfile ?? "conll2012") === "crac" ? "conllu" : "conll2012";
+  const specs: DatasetSpec[] = options.datasets ?? [
+    {
+      ...defaultDatasetData(options.evaluationProfile ?? "conll2012"),
+      ...(options.goldFileName ? { format: options.goldFileName.toLowerCase().endsWith(".conllu") ? ("conllu" as const) : ("conll2012" as const) } : {}),
+      gold: options.gold === undefined ? KEY : options.gold,
+      goldFileName: options.goldFileName ?? "key-v1.conll",
+    },
+  ];
   const phase = await db.phase.create({
     data: { taskId: task.id, name: "test", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) },
   });
-  const fixture = { userId: user.id, teamId: team.id, taskId: task.id, phaseId: phase.id };
-  const gold = options.gold === undefined ? KEY : options.gold;
-  if (gold !== null) await addGold(db, fixture, 1, gold, options.goldFileName);
+  const datasets: DatasetFixture[] = [];
+  for (const [position, spec] of specs.entries()) {
+    const format = spec.format ?? profileFormat;
+    const ext = format === "conllu" ? "conllu" : "conll";
+    const row = await db.dataset.create({
+      data: { phaseId: phase.id, name: spec.name, fileName: spec.fileName ?? `${spec.name}.${ext}`, format, position },
+      select: { id: true, name: true, fileName: true },
+    });
+    datasets.push({ ...row, format });
+  }
+  const fixture: PhaseFixture = { userId: user.id, teamId: team.id, taskId: task.id, phaseId: phase.id, datasetId: datasets[0].id, datasets };
+  for (const [i, spec] of specs.entries()) {
+    if (spec.gold === undefined || spec.gold === null) continue;
+    const ext = datasets[i].format === "conllu" ? "conllu" : "conll";
+    await addGold(db, fixture, 1, spec.gold, spec.goldFileName ?? `${spec.name}-key-v1.${ext}`, datasets[i].id);
+  }
   return fixture;
 }
 
-/** Adds gold key `version` (file name `fileName`, default `key-vN.conll`) to the phase and makes it the only active one. */
-export async function addGold(db: PrismaClient, f: PhaseFixture, version: number, text: string, fileName = `key-v${version}.conll`): Promise<void> {
+/**
+ * Adds gold key `version` (file name `fileName`, default `key-vN.conll`) to a dataset of the
+ * phase (default its first) and makes it that dataset's only active one.
+ *
+ * @returns the new gold key's id
+ */
+export async function addGold(
+  db: PrismaClient,
+  f: PhaseFixture,
+  version: number,
+  text: string,
+  fileName = `key-v${version}.conll`,
+  datasetIdOrDefault?: string,
+): Promise<string> {
+  const datasetId = datasetIdOrDefault ?? f.datasetId ?? (await phaseDatasets(db, f))[0].id;
   const stored = packFile(Buffer.from(text));
-  await db.$transaction([
-    db.goldKey.updateMany({ where: { phaseId: f.phaseId }, data: { active: false } }),
+  const [, gold] = await db.$transaction([
+    db.goldKey.updateMany({ where: { phaseId: f.phaseId, datasetId }, data: { active: false } }),
     db.goldKey.create({
       data: {
         phaseId: f.phaseId,
+        datasetId,
         version,
         fileName,
         sha256: stored.sha256,
@@ -167,23 +261,52 @@ export async function addGold(db: PrismaClient, f: PhaseFixture, version: number
         uploadedById: f.userId,
         active: true,
       },
+      select: { id: true },
     }),
   ]);
+  return gold.id;
 }
 
-/** Inserts a QUEUED submission holding `text`; returns its id. */
+/** Inserts a QUEUED submission holding `text` as the file of the phase's first dataset; returns its id. */
 export async function createSubmission(db: PrismaClient, f: PhaseFixture, text: string, fileName = "system.conll"): Promise<string> {
-  const stored = packFile(Buffer.from(text));
+  return createRun(db, f, [{ datasetId: f.datasetId ?? (await phaseDatasets(db, f))[0].id, text, fileName }], fileName);
+}
+
+/** One file of a run ({@link createRun}). */
+export interface RunFile {
+  datasetId: string;
+  text: string;
+  /** the name in the archive (default: the dataset's `fileName`) */
+  fileName?: string;
+}
+
+/**
+ * Inserts a QUEUED submission with a file per entry of `files` (SubmissionFile rows, no
+ * gold key recorded), as an archive upload stores it. The upload's own sha256 and size are
+ * those of the files' texts joined (no archive is built). Returns its id.
+ *
+ * @param uploadName the upload's file name (default `run.zip`)
+ */
+export async function createRun(db: PrismaClient, f: PhaseFixture, files: RunFile[], uploadName = "run.zip"): Promise<string> {
+  const upload = packFile(Buffer.from(files.map((file) => file.text).join("")));
+  const datasets = await phaseDatasets(db, f);
   const row = await db.submission.create({
     data: {
       phaseId: f.phaseId,
       teamId: f.teamId,
       submitterId: f.userId,
       systemName: "test system",
-      fileName,
-      sha256: stored.sha256,
-      gzip: stored.gzip,
-      size: stored.size,
+      fileName: uploadName,
+      sha256: upload.sha256,
+      size: upload.size,
+      files: {
+        create: files.map((file) => {
+          const stored = packFile(Buffer.from(file.text));
+          const dataset = datasets.find((d) => d.id === file.datasetId);
+          if (!dataset) throw new Error(`createRun: dataset ${file.datasetId} is not in the phase`);
+          return { datasetId: file.datasetId, fileName: file.fileName ?? dataset.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size };
+        }),
+      },
     },
   });
   return row.id;

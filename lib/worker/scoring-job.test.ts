@@ -148,7 +148,7 @@ describe("scoreSubmission", () => {
   it("a damaged stored file ends FAILED (platform)", async () => {
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    await testDb.prisma.submission.update({ where: { id }, data: { gzip: packFile(Buffer.from(BROKEN)).gzip } });
+    await testDb.prisma.submissionFile.updateMany({ where: { submissionId: id }, data: { gzip: packFile(Buffer.from(BROKEN)).gzip } });
     expect(await scoreSubmission(id, WORKER)).toMatchObject({ status: "FAILED", errorStage: "platform" });
     const row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
     expect(row.errorMessage).toMatch(/damaged/);

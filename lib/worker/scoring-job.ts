@@ -8,31 +8,51 @@
  *    or held by a live worker) returns `SKIPPED`: pg-boss delivering a job twice can never
  *    score a submission twice. While the job runs, the worker refreshes the heartbeat
  *    (`lib/worker/worker.ts`).
- * 2. **Load** the phase's active gold key, the submission file (checksums verified) and the
- *    task's evaluation profile (`taskEvaluationProfile`, `lib/evaluation.ts`): the primary
+ * 2. **Load** the run's files (one SubmissionFile row per dataset it covers), the phase's
+ *    datasets (`listDatasets`, in order), their active gold keys (`findActiveGoldKeys`) and
+ *    the task's evaluation profile (`taskEvaluationProfile`, `lib/evaluation.ts`): the primary
  *    setting and its secondary variants (for `crac`: partial, exact, head with singletons).
- *    The gold key is CorefUD when its file name ends in `.conllu` (`detectFormat`); each
- *    setting becomes `evaluate` options by `evaluateOptionsFor` (mapped cluster F, when the
- *    task asks for it, on the primary setting only).
- * 3. **Score** in a warm thread of the scoring pool (`scoring-pool.ts`), with the wall-clock
- *    limit `SCORING_TIMEOUT_MS` and the heap cap `SCORING_MAX_MEMORY_MB`: `evaluate` is
- *    synchronous CPU work and could not be interrupted on the main thread. The thread reads
- *    both files once and evaluates every setting; the limits cover all of it.
- * 4. **Finish**, in one transaction: the row goes SCORING → SCORED only if it is still held
- *    by this claim, and the old Score/DocumentScore/RunAnalysis rows are replaced: Score rows
- *    of the primary setting (`variant` "") and of each variant (`variant` = its id, corpus
- *    level only), DocumentScore rows of the primary setting, the RunAnalysis, and on the
- *    submission `evaluation` (`runEvaluation(profile)`) and `warnings` (the primary report's
- *    warnings about the response). A stale worker that wakes up late finds the claim gone and
- *    writes nothing.
+ *    A dataset's gold key is CorefUD when its file name ends in `.conllu` (`detectFormat`);
+ *    each setting becomes `evaluate` options by `evaluateOptionsFor` (mapped cluster F, when
+ *    the task asks for it, on the primary setting only).
+ * 3. **Decide per dataset** with an active gold key, in the phase's order. *Keep* its stored
+ *    results when the file's `gold_key_id` is that gold key, the run has DatasetScore rows for
+ *    it, and the run was last scored with this scorer version and the same profile settings:
+ *    re-scoring runs only for the datasets whose gold changed (`requeueSubmissions` clears
+ *    `gold_key_id` of the datasets that must be scored again). Else *score* the file, or, when
+ *    the run has no file for the dataset, count it *missing* (no rows; 0 in the average).
+ *    Datasets without an active gold key are left out of the average altogether.
+ * 4. **Score** each file to score in a warm thread of the scoring pool (`scoring-pool.ts`), one
+ *    `pool.run` per dataset, with the heap cap `SCORING_MAX_MEMORY_MB` per call and the
+ *    wall-clock limit `SCORING_TIMEOUT_MS` for the WHOLE job (each call gets what is left):
+ *    `evaluate` is synchronous CPU work and could not be interrupted on the main thread. The
+ *    thread reads both files once and evaluates every setting.
+ * 5. **Finish**, in one transaction (`finishClaim`, scoped to the datasets scored now): the row
+ *    goes SCORING → SCORED only if it is still held by this claim; the old DatasetScore,
+ *    DocumentScore and RunAnalysis rows of the datasets scored now and every phase-level Score
+ *    row are deleted; for each dataset scored now its DatasetScore rows (primary setting,
+ *    `variant` "", and each variant, corpus level), DocumentScore and RunAnalysis rows (primary
+ *    setting) and the file's `gold_key_id`; then the phase-level Score rows from every graded
+ *    dataset's rows, kept and new: a one-dataset phase copies its dataset's rows (counts
+ *    included: as before datasets), a phase with several stores the macro-average
+ *    (`macroScoreRows`: F1, recall and precision averaged over the graded datasets, a missing
+ *    one counting 0; counts null). On the submission: `gold_version` (one-dataset phase; null
+ *    for several), `evaluation` (`runEvaluation(profile)` plus `datasets`: each dataset's gold
+ *    version and whether the run left it out) and `warnings` (the primary reports' warnings
+ *    about the response, each tagged with its `dataset` name and, in a phase with several,
+ *    prefixed with it; a kept dataset keeps its stored ones). A stale worker that wakes up
+ *    late finds the claim gone and writes nothing.
  *
- * Failures (`finishClaim` deletes the run's old results and clears `evaluation` and `warnings`):
- * - the submission does not parse, does not fit the key (CorefUD: other sentences or words),
+ * Failures (`finishClaim` deletes all the run's old results, of every dataset, resets its
+ *   files' `gold_key_id` and clears `evaluation` and `warnings`):
+ * - a dataset's file does not parse, does not fit the key (CorefUD: other sentences or words),
  *   or is in another format than the key → FAILED, stage `validation`, with the location when
- *   there is one;
+ *   there is one (in a phase with several datasets the message starts "Dataset en_gum
+ *   (en_gum-corefud-test.conllu): …" and the location names the `file` and the `dataset`);
  * - over the time or memory limit → FAILED, stage `scoring` (the thread is replaced; the
  *   worker process lives on);
- * - no active gold key, a gold key that does not parse, a profile the gold key cannot be
+ * - no active gold key (or none for any dataset the run has a file for), a gold key that does
+ *   not parse (the log names the dataset), a profile the gold key cannot be
  *   scored with (partial or head match on a key without heads: `evaluate`'s RangeError, whose
  *   message is passed on), a damaged stored file, a scorer bug → FAILED, stage `platform`
  *   (platform failures do not consume quota);
@@ -43,12 +63,14 @@
  *   ends FAILED, stage `platform`, instead.
  */
 import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { getPrisma, type PrismaClient } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { evaluateOptionsFor, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type RunEvaluation } from "../evaluation";
 import type { Tx } from "../services/db";
-import { findActiveGold } from "../services/gold";
-import { BLANC_COREF, BLANC_NONCOREF, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowData } from "../services/scores";
+import { listDatasets, type DatasetView } from "../services/datasets";
+import { findActiveGoldKeys, type StoredGold } from "../services/gold";
+import { BLANC_COREF, BLANC_NONCOREF, macroScoreRows, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowData } from "../services/scores";
 import { COUNT_METRIC_NAMES } from "../validations/metrics";
 import { unpackFile } from "../storage";
 import { claimSubmission, ErrorStage, finishClaim, releaseClaim, type Claim } from "../submission-states";
@@ -61,8 +83,20 @@ import { detectFormat } from "../../scoring/formats/index";
 
 /** What {@link scoreSubmission} did. */
 export type ScoreOutcome =
-  /** `warnings`: how many warnings were stored with the run (`submissions.warnings`). */
-  | { status: "SCORED"; submissionId: string; attempt: number; goldVersion: number; scorerVersion: string; warnings: number }
+  /**
+   * `goldVersion`: that of a one-dataset phase, null for several datasets; `warnings`: how many
+   * warnings were stored with the run (`submissions.warnings`); `datasets`: how many of the
+   * phase's graded datasets were scored now, kept (same gold key as before) and missing (no file).
+   */
+  | {
+      status: "SCORED";
+      submissionId: string;
+      attempt: number;
+      goldVersion: number | null;
+      scorerVersion: string;
+      warnings: number;
+      datasets: { scored: number; kept: number; missing: number };
+    }
   | { status: "FAILED"; submissionId: string; attempt: number; errorStage: ErrorStage; errorMessage: string }
   /** Nothing done: the row was not claimable (`reason` says why), or the claim was lost. */
   | { status: "SKIPPED"; submissionId: string; reason: string };
@@ -155,6 +189,7 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
       goldVersion: result.goldVersion,
       scorerVersion: SCORER_VERSION,
       warnings: result.warnings.length,
+      datasets: { scored: result.rescored.length, kept: result.kept.length, missing: result.missing.length },
     };
   } catch (error) {
     if (claimLost()) return { status: "SKIPPED", submissionId, reason: "claim lost while scoring" };
@@ -178,20 +213,69 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
   }
 }
 
-/** What the scoring thread produced, with which gold key version and which evaluation. */
-interface Scored {
+/** A stored warning (`submissions.warnings`): the scorer's {@link Warning} and the name of the dataset it is about. */
+export type StoredWarning = Warning & { dataset?: string };
+
+/** One dataset scored again in this job: the thread's results and the gold key they come from. */
+interface DatasetScored {
+  dataset: DatasetView;
+  gold: StoredGold;
   /** the primary setting's report */
   report: Report;
   /** each secondary variant's corpus scores */
   variants: { id: string; metrics: MetricScores }[];
-  /** the warnings stored with the run */
-  warnings: Warning[];
+  /** the primary report's warnings, tagged with the dataset (and prefixed with its name in a phase with several) */
+  warnings: StoredWarning[];
   analysis: RunAnalysisResult;
-  goldVersion: number;
+}
+
+/** What a job produced: the datasets scored now, those kept, and what the run records. */
+interface Scored {
+  /** the phase's datasets, in order */
+  datasets: DatasetView[];
+  /** how many of them have an active gold key (the macro-average's denominator) */
+  graded: number;
+  rescored: DatasetScored[];
+  /** ids of the datasets whose stored results stay (same gold key, same settings) */
+  kept: string[];
+  /** ids of the graded datasets the run has no file for (they count 0) */
+  missing: string[];
+  /** the warnings stored with the run: the kept datasets' previous ones and the new ones, in dataset order */
+  warnings: StoredWarning[];
+  /** the gold version of a one-dataset phase; null for a phase with several datasets */
+  goldVersion: number | null;
   evaluation: RunEvaluation;
 }
 
-/** Loads gold and file, runs a scoring thread. Throws ScoringFailure for data/limit problems. */
+/** The run's row as the job reads it. */
+const RUN_SELECT = {
+  scorerVersion: true,
+  evaluation: true,
+  warnings: true,
+  files: { select: { datasetId: true, fileName: true, sha256: true, gzip: true, goldKeyId: true } },
+  phase: {
+    select: {
+      id: true,
+      name: true,
+      task: {
+        select: {
+          evaluationProfile: true,
+          mentionMatching: true,
+          keepSingletons: true,
+          zeroMatching: true,
+          mappedClusterF: true,
+          pronounLexicon: true,
+        },
+      },
+    },
+  },
+} as const;
+
+/**
+ * Loads the run, its phase's datasets and their active gold keys, decides per dataset (keep,
+ * score, missing), and scores each dataset to score in a thread of the pool, one after the
+ * other, within one time budget. Throws ScoringFailure for data/limit problems.
+ */
 async function loadAndScore(
   prisma: PrismaClient,
   submissionId: string,
@@ -199,103 +283,202 @@ async function loadAndScore(
   pool: ScoringPool,
   signal: AbortSignal | undefined,
 ): Promise<Scored> {
-  const submission = await prisma.submission.findUniqueOrThrow({
-    where: { id: submissionId },
-    select: {
-      fileName: true,
-      sha256: true,
-      gzip: true,
-      phase: {
-        select: {
-          id: true,
-          name: true,
-          task: {
-            select: {
-              evaluationProfile: true,
-              mentionMatching: true,
-              keepSingletons: true,
-              zeroMatching: true,
-              mappedClusterF: true,
-              pronounLexicon: true,
-            },
-          },
-        },
-      },
-    },
-  });
-  const gold = await findActiveGold(submission.phase.id, prisma);
-  if (!gold) {
+  const run = await prisma.submission.findUniqueOrThrow({ where: { id: submissionId }, select: RUN_SELECT });
+  const phase = run.phase;
+  const [datasets, golds, stored] = await Promise.all([
+    listDatasets(phase.id, prisma),
+    findActiveGoldKeys(phase.id, prisma),
+    prisma.datasetScore.findMany({ where: { submissionId }, distinct: ["datasetId"], select: { datasetId: true } }),
+  ]);
+  const several = datasets.length > 1;
+  const goldOf = new Map(golds.map((g) => [g.datasetId, g]));
+  const fileOf = new Map(run.files.map((f) => [f.datasetId, f]));
+  const withResults = new Set(stored.map((r) => r.datasetId));
+  const task = phase.task;
+  const profile = taskEvaluationProfile(task);
+  const evaluation: RunEvaluation = {
+    ...runEvaluation(profile),
+    datasets: datasets.map((d) => ({ id: d.id, name: d.name, goldVersion: goldOf.get(d.id)?.version ?? null, missing: !fileOf.has(d.id) })),
+  };
+  if (golds.length === 0) {
     throw new ScoringFailure(
       ErrorStage.platform,
-      `The phase "${submission.phase.name}" has no active gold key yet, so submissions cannot be scored. The organizers must upload a gold key; submissions are scored again when they do. This does not count against your submission limit.`,
+      `The phase "${phase.name}" has no active gold key yet${several ? ` for any of its ${datasets.length} datasets` : ""}, so submissions cannot be scored. The organizers must upload a gold key; submissions are scored again when they do. This does not count against your submission limit.`,
     );
   }
-  const keyBytes = unpackOrFail(
-    gold,
-    `The stored gold key (version ${gold.version}) is damaged. The organizers must upload it again. This does not count against your submission limit.`,
-  );
-  const responseBytes = unpackOrFail(
-    submission,
-    "The stored copy of your file is damaged (its checksum does not match). Please submit it again. This does not count against your submission limit.",
-  );
-  const task = submission.phase.task;
-  const profile = taskEvaluationProfile(task);
-  const input = threadInput(profile, { keyBytes, keyFile: gold.fileName, responseBytes, responseFile: submission.fileName }, task);
-  // The limits hold for the whole thread task; with variants it scores the run more than once.
-  const settings = 1 + input.variants.length;
-  const allSettings = settings > 1 ? ` The limit covers scoring the file under all ${settings} settings of this task's evaluation profile.` : "";
-  let result: ThreadResult;
-  try {
-    result = await pool.run(input, { timeoutMs: config.timeoutMs, signal });
-  } catch (error) {
-    if (error instanceof ScoringTimeoutError) {
-      throw new ScoringFailure(
-        ErrorStage.scoring,
-        `Scoring took longer than the limit of ${formatDuration(config.timeoutMs)} and was stopped.${allSettings} Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
-      );
-    }
-    if (error instanceof ScoringOutOfMemoryError) {
-      throw new ScoringFailure(
-        ErrorStage.scoring,
-        `Scoring needs more than ${error.maxMemoryMb} MB of memory, the limit for one run, and was stopped.${allSettings} Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
-      );
-    }
-    throw error;
+  const graded = datasets.filter((d) => goldOf.has(d.id));
+  if (!graded.some((d) => fileOf.has(d.id))) {
+    const covered = datasets.filter((d) => fileOf.has(d.id)).map((d) => d.name);
+    throw new ScoringFailure(
+      ErrorStage.platform,
+      `None of the datasets your run has a file for (${covered.join(", ")}) has an active gold key yet, so it cannot be scored. The organizers must upload their gold keys; the run is scored again when they do. This does not count against your submission limit.`,
+    );
   }
+
+  // Results stay only when they come from the same gold key, scorer version and settings.
+  const sameSettings = run.scorerVersion === SCORER_VERSION && sameEvaluation(run.evaluation, evaluation);
+  const kept: string[] = [];
+  const toScore: { dataset: DatasetView; gold: StoredGold; file: RunFileRow }[] = [];
+  const missing: string[] = [];
+  for (const dataset of graded) {
+    const gold = goldOf.get(dataset.id)!;
+    const file = fileOf.get(dataset.id);
+    if (!file) missing.push(dataset.id);
+    else if (sameSettings && file.goldKeyId === gold.id && withResults.has(dataset.id)) kept.push(dataset.id);
+    else toScore.push({ dataset, gold, file });
+  }
+
+  // One time budget for the whole job: each thread call gets what is left of it.
+  const settings = 1 + profile.variants.length;
+  const started = performance.now();
+  const rescored: DatasetScored[] = [];
+  for (const { dataset, gold, file } of toScore) {
+    signal?.throwIfAborted();
+    const label = several ? `dataset ${dataset.name} (${file.fileName})` : "";
+    const keyBytes = unpackOrFail(
+      gold,
+      `The stored gold key${several ? ` of dataset ${dataset.name}` : ""} (version ${gold.version}) is damaged. The organizers must upload it again. This does not count against your submission limit.`,
+    );
+    const responseBytes = unpackOrFail(
+      file,
+      `The stored copy of your file${several ? ` for ${label}` : ""} is damaged (its checksum does not match). Please submit it again. This does not count against your submission limit.`,
+    );
+    const input = threadInput(profile, { keyBytes, keyFile: gold.fileName, responseBytes, responseFile: file.fileName }, task);
+    const remaining = config.timeoutMs - (performance.now() - started);
+    let result: ThreadResult;
+    try {
+      if (remaining <= 0) throw new ScoringTimeoutError(config.timeoutMs);
+      result = await pool.run(input, { timeoutMs: remaining, signal });
+    } catch (error) {
+      const covers = limitScope(toScore.length, settings);
+      if (error instanceof ScoringTimeoutError) {
+        throw new ScoringFailure(
+          ErrorStage.scoring,
+          `Scoring took longer than the limit of ${formatDuration(config.timeoutMs)} and was stopped${several ? ` while scoring ${label}` : ""}.${covers} Check that the ${several ? "files are system outputs" : "file is a system output"} for this phase's documents (not much larger than the test set); if ${several ? "they are" : "it is"}, tell the organizers.`,
+        );
+      }
+      if (error instanceof ScoringOutOfMemoryError) {
+        throw new ScoringFailure(
+          ErrorStage.scoring,
+          `Scoring needs more than ${error.maxMemoryMb} MB of memory, the limit for one run, and was stopped${several ? ` while scoring ${label}` : ""}.${covers} Check that the file is a system output for this phase's documents (not much larger than the test set); if it is, tell the organizers.`,
+        );
+      }
+      throw error;
+    }
+    rescored.push(datasetResult(submissionId, profile, dataset, gold, file, result, several));
+  }
+
+  // Warnings: the kept datasets' stored ones, then (in dataset order) the new ones.
+  const previous = previousWarnings(run.warnings, several ? null : datasets[0].name);
+  const keptNames = new Set(datasets.filter((d) => kept.includes(d.id)).map((d) => d.name));
+  const warnings: StoredWarning[] = [];
+  for (const dataset of datasets) {
+    if (keptNames.has(dataset.name)) warnings.push(...previous.filter((w) => w.dataset === dataset.name));
+    warnings.push(...(rescored.find((r) => r.dataset.id === dataset.id)?.warnings ?? []));
+  }
+  return {
+    datasets,
+    graded: graded.length,
+    rescored,
+    kept,
+    missing,
+    warnings,
+    goldVersion: several ? null : goldOf.get(datasets[0].id)!.version,
+    evaluation,
+  };
+}
+
+/** A run's file as the job reads it. */
+type RunFileRow = { datasetId: string; fileName: string; sha256: string; gzip: Uint8Array; goldKeyId: string | null };
+
+/** The sentence saying what the time and memory limits cover (empty for one file under one setting). */
+function limitScope(files: number, settings: number): string {
+  if (files > 1) return ` The limit covers the whole run: scoring all ${files} of its dataset files${settings > 1 ? ` under all ${settings} settings of this task's evaluation profile` : ""}.`;
+  return settings > 1 ? ` The limit covers scoring the file under all ${settings} settings of this task's evaluation profile.` : "";
+}
+
+/** Whether a run's stored evaluation record has the same profile and settings as `next` (datasets aside). */
+function sameEvaluation(stored: Prisma.JsonValue, next: RunEvaluation): boolean {
+  if (typeof stored !== "object" || stored === null || Array.isArray(stored)) return false;
+  const { datasets: _stored, ...before } = stored as Record<string, unknown>;
+  const { datasets: _next, ...after } = next;
+  return isDeepStrictEqual(before, JSON.parse(JSON.stringify(after)));
+}
+
+/**
+ * The run's stored warnings, each with its dataset's name (`dataset`): warnings stored before
+ * datasets existed have none and belong to `onlyDataset` (a one-dataset phase) or to nothing.
+ */
+function previousWarnings(json: Prisma.JsonValue, onlyDataset: string | null): StoredWarning[] {
+  if (!Array.isArray(json)) return [];
+  const out: StoredWarning[] = [];
+  for (const item of json) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) continue;
+    const w = item as Record<string, unknown>;
+    if (typeof w.code !== "string" || typeof w.message !== "string") continue;
+    const dataset = typeof w.dataset === "string" ? w.dataset : onlyDataset;
+    if (dataset !== null) out.push({ ...(w as unknown as Warning), dataset });
+  }
+  return out;
+}
+
+/**
+ * A dataset's thread result as its {@link DatasetScored}, or the ScoringFailure it means. In a
+ * phase with several datasets every message names the dataset and the file.
+ */
+function datasetResult(
+  submissionId: string,
+  profile: EvaluationProfile,
+  dataset: DatasetView,
+  gold: StoredGold,
+  file: RunFileRow,
+  result: ThreadResult,
+  several: boolean,
+): DatasetScored {
+  const where = several ? ` of dataset ${dataset.name}` : "";
+  const log = `scoring: submission ${submissionId}: dataset ${dataset.name} (${dataset.id})`;
   switch (result.kind) {
     case "report":
       return {
+        dataset,
+        gold,
         report: result.report,
         variants: result.variants,
-        warnings: result.warnings,
+        warnings: result.warnings.map((w) => ({ ...w, ...(several ? { message: `Dataset ${dataset.name}: ${w.message}` } : {}), dataset: dataset.name })),
         analysis: result.analysis,
-        goldVersion: gold.version,
-        evaluation: runEvaluation(profile),
       };
     case "settings":
       // The task's profile cannot score its gold key (organizer's set-up, not the team's file).
-      console.error(`scoring: submission ${submissionId}: the ${profile.name} evaluation profile cannot score gold key v${gold.version}: ${result.message}`);
+      console.error(`${log}: the ${profile.name} evaluation profile cannot score gold key v${gold.version}: ${result.message}`);
       throw new ScoringFailure(
         ErrorStage.platform,
-        `This task's evaluation profile cannot score the phase's gold key (version ${gold.version}): ${result.message}. The organizers must upload the gold key as CorefUD CoNLL-U (.conllu) or choose another evaluation profile for the task. This is not a problem with your file and does not count against your submission limit.`,
+        `This task's evaluation profile cannot score the phase's gold key${where} (version ${gold.version}): ${result.message}. The organizers must upload the gold key as CorefUD CoNLL-U (.conllu) or choose another evaluation profile for the task. This is not a problem with your file and does not count against your submission limit.`,
       );
     case "response-mismatch":
-      throw new ScoringFailure(ErrorStage.validation, `Your file could not be scored: ${result.message}`);
+      throw new ScoringFailure(
+        ErrorStage.validation,
+        several ? `Dataset ${dataset.name} (${file.fileName}): the file could not be scored: ${result.message}` : `Your file could not be scored: ${result.message}`,
+        several ? { file: file.fileName, dataset: dataset.name } : null,
+      );
     case "key-format":
       // Where the gold key is broken is a fact about the gold: it goes to the operators' log,
       // not to the submitting team.
-      console.error(`scoring: submission ${submissionId}: gold key v${gold.version} does not parse at line ${result.line}, column ${result.column}`);
+      console.error(`${log}: gold key v${gold.version} does not parse at line ${result.line}, column ${result.column}`);
       throw new ScoringFailure(
         ErrorStage.platform,
-        `The active gold key (version ${gold.version}) could not be read. The organizers must fix it and upload it again. This does not count against your submission limit.`,
+        `The active gold key${where} (version ${gold.version}) could not be read. The organizers must fix it and upload it again. This does not count against your submission limit.`,
       );
     case "response-format":
-      throw new ScoringFailure(ErrorStage.validation, `Your file could not be read: ${result.message}`, { ...result.location, excerpt: result.excerpt });
+      throw new ScoringFailure(
+        ErrorStage.validation,
+        several ? `Dataset ${dataset.name} (${file.fileName}): the file could not be read: ${result.message}` : `Your file could not be read: ${result.message}`,
+        { ...result.location, excerpt: result.excerpt, ...(several ? { dataset: dataset.name } : {}) },
+      );
     case "internal":
-      console.error(`scoring: submission ${submissionId}: internal scorer error: ${result.message}`);
+      console.error(`${log}: internal scorer error: ${result.message}`);
       throw new ScoringFailure(
         ErrorStage.platform,
-        "The scorer hit an internal error on this submission. This is a bug in the platform, not a problem with your file, and does not count against your submission limit. Please tell the organizers.",
+        `The scorer hit an internal error on this submission${several ? ` (dataset ${dataset.name})` : ""}. This is a bug in the platform, not a problem with your file, and does not count against your submission limit. Please tell the organizers.`,
       );
   }
 }
@@ -391,20 +574,49 @@ export function analysisRow(analysis: RunAnalysisResult): { errorCounts: Prisma.
 }
 
 /**
- * SCORING → SCORED with the score rows (primary and variants), the per-document rows, the
- * analysis, the evaluation record and the warnings, in one transaction, only for this claim.
+ * SCORING → SCORED, in one transaction and only for this claim ({@link finishClaim}, scoped
+ * to the datasets scored now): for each of them its DatasetScore rows (primary setting and
+ * each variant), DocumentScore rows (primary setting), RunAnalysis row and the file's
+ * `gold_key_id`; then the phase-level Score rows from every graded dataset's rows, kept ones
+ * read back inside the transaction (a one-dataset phase: a copy of its rows; several: the
+ * macro-average, `macroScoreRows`); and the run's `evaluation` and `warnings`.
  */
 function writeScores(prisma: PrismaClient, claim: Claim, scored: Scored): Promise<boolean> {
   const { submissionId, phaseId } = claim;
-  const scores = [scoreRows(scored.report), ...scored.variants.map((v) => scoreRows(v, v.id))].flat().map((r) => ({ ...r, submissionId, phaseId }));
-  const documents = documentScoreRows(scored.report).map((r) => ({ ...r, submissionId }));
-  const analysis = { submissionId, ...analysisRow(scored.analysis) };
-  return finishClaim(prisma, claim, { status: "SCORED", goldVersion: scored.goldVersion, scorerVersion: SCORER_VERSION }, async (tx) => {
-    await tx.score.createMany({ data: scores });
-    for (let i = 0; i < documents.length; i += 5000) {
-      await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
+  const finish = { status: "SCORED", goldVersion: scored.goldVersion, scorerVersion: SCORER_VERSION, datasetIds: scored.rescored.map((d) => d.dataset.id) } as const;
+  return finishClaim(prisma, claim, finish, async (tx) => {
+    const rowsOf = new Map<string, ScoreRowData[]>();
+    for (const d of scored.rescored) {
+      const datasetId = d.dataset.id;
+      const rows = [scoreRows(d.report), ...d.variants.map((v) => scoreRows(v, v.id))].flat();
+      rowsOf.set(datasetId, rows);
+      await tx.datasetScore.createMany({ data: rows.map((r) => ({ ...r, submissionId, phaseId, datasetId })) });
+      const documents = documentScoreRows(d.report).map((r) => ({ ...r, submissionId, datasetId }));
+      for (let i = 0; i < documents.length; i += 5000) {
+        await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
+      }
+      await tx.runAnalysis.create({ data: { submissionId, datasetId, ...analysisRow(d.analysis) } });
+      await tx.submissionFile.update({ where: { submissionId_datasetId: { submissionId, datasetId } }, data: { goldKeyId: d.gold.id } });
     }
-    await tx.runAnalysis.create({ data: analysis });
+    if (scored.kept.length > 0) {
+      const kept = await tx.datasetScore.findMany({
+        where: { submissionId, datasetId: { in: scored.kept } },
+        select: { datasetId: true, variant: true, metric: true, recallNum: true, recallDen: true, precisionNum: true, precisionDen: true, recall: true, precision: true, f1: true },
+      });
+      for (const { datasetId, ...row } of kept) {
+        const list = rowsOf.get(datasetId) ?? [];
+        list.push(row);
+        rowsOf.set(datasetId, list);
+      }
+    }
+    const phaseRows =
+      scored.datasets.length === 1
+        ? (rowsOf.get(scored.datasets[0].id) ?? [])
+        : macroScoreRows(
+            scored.datasets.filter((d) => rowsOf.has(d.id)).map((d) => rowsOf.get(d.id)!),
+            scored.graded,
+          );
+    await tx.score.createMany({ data: phaseRows.map((r) => ({ ...r, submissionId, phaseId })) });
     await recordEvaluation(tx, submissionId, scored.evaluation, scored.warnings);
   });
 }
@@ -413,7 +625,7 @@ function writeScores(prisma: PrismaClient, claim: Claim, scored: Scored): Promis
  * Sets a scored run's `evaluation` and `warnings`, inside the finish transaction (after its
  * claim guard, and after `finishClaim` cleared the previous ones).
  */
-async function recordEvaluation(tx: Tx, submissionId: string, evaluation: RunEvaluation, warnings: Warning[]): Promise<void> {
+async function recordEvaluation(tx: Tx, submissionId: string, evaluation: RunEvaluation, warnings: StoredWarning[]): Promise<void> {
   await tx.submission.update({
     where: { id: submissionId },
     data: {

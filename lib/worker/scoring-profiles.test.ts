@@ -122,7 +122,7 @@ describe("scoring under evaluation profiles", () => {
     }
 
     const run = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
-    expect(run.evaluation).toEqual(runEvaluation(crac));
+    expect(run.evaluation).toEqual({ ...runEvaluation(crac), datasets: [{ id: f.datasetId, name: "main", goldVersion: 1, missing: false }] });
     expect(run.evaluation).toMatchObject({
       profile: "crac",
       primary: { match: "head", zeroMatch: "dependent", removeSingletons: true, removeZeros: false },
@@ -171,6 +171,7 @@ describe("scoring under evaluation profiles", () => {
       label: EVALUATION_PROFILES.conll2012.label,
       primary: { match: "exact", zeroMatch: "dependent", removeSingletons: false, removeZeros: false },
       variants: [],
+      datasets: [{ id: f.datasetId, name: "main", goldVersion: 1, missing: false }],
     });
   });
 
@@ -181,9 +182,16 @@ describe("scoring under evaluation profiles", () => {
     expect(await scoreSubmission(id, WORKER)).toMatchObject({ status: "SCORED", warnings: 1 });
     const run = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
     expect(run.warnings).toEqual([
-      { code: "missing-document", message: 'key document "beta/part 0" is not in the response; it is scored as an empty response', file: "system.conll", document: "beta/part 0" },
+      {
+        code: "missing-document",
+        message: 'key document "beta/part 0" is not in the response; it is scored as an empty response',
+        file: "system.conll",
+        document: "beta/part 0",
+        dataset: "main",
+      },
     ]);
-    expect(run.warnings).toEqual(expected(KEY, "key-v1.conll", alphaOnly, "system.conll", {}).warnings);
+    // The scorer's own warnings, each tagged with its dataset (a one-dataset phase: no prefix).
+    expect(run.warnings).toEqual(expected(KEY, "key-v1.conll", alphaOnly, "system.conll", {}).warnings.map((w) => ({ ...w, dataset: "main" })));
   });
 
   it("custom partial match on CoNLL-2012 gold ends FAILED (platform) with evaluate's RangeError message, clearing an earlier evaluation and warnings", async () => {

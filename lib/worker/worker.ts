@@ -159,7 +159,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
     const ms = Date.now() - started;
     switch (outcome.status) {
       case "SCORED":
-        log(`job=${job.id} submission=${submissionId} status=SCORED attempt=${outcome.attempt} gold=v${outcome.goldVersion} warnings=${outcome.warnings} ms=${ms}`);
+        log(`job=${job.id} submission=${submissionId} status=SCORED attempt=${outcome.attempt} gold=${outcome.goldVersion === null ? "per-dataset" : `v${outcome.goldVersion}`} datasets=${outcome.datasets.scored} kept=${outcome.datasets.kept} missing=${outcome.datasets.missing} warnings=${outcome.warnings} ms=${ms}`);
         break;
       case "FAILED":
         log(`job=${job.id} submission=${submissionId} status=FAILED attempt=${outcome.attempt} stage=${outcome.errorStage} ms=${ms}`);
