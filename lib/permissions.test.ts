@@ -19,6 +19,7 @@ import {
   type SubmissionAccess,
   type Viewer,
 } from "./permissions";
+import { defaultDatasetData } from "./services/datasets";
 import { getLeaderboard, leaderboardCsv } from "./services/leaderboard";
 import { getSubmissionForViewer } from "./services/submissions";
 import { getTaskForViewer } from "./services/tasks";
@@ -44,7 +45,9 @@ beforeAll(async () => {
   const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], phase: { name: "public", leaderboardVisibility: "PUBLIC" } });
   const day = 24 * 3600 * 1000;
   const mk = (name: string, leaderboardVisibility: "PARTICIPANTS" | "ORGANIZERS") =>
-    db.phase.create({ data: { taskId: task.id, name, opensAt: new Date(Date.now() - day), closesAt: new Date(Date.now() + day), leaderboardVisibility } });
+    db.phase.create({
+      data: { taskId: task.id, name, opensAt: new Date(Date.now() - day), closesAt: new Date(Date.now() + day), leaderboardVisibility, datasets: { create: defaultDatasetData("conll2012") } },
+    });
   const participantsPhase = await mk("participants", "PARTICIPANTS");
   const organizersPhase = await mk("organizers", "ORGANIZERS");
   const other = await makeTaskWithPhase(db, { organizerIds: [] });
@@ -255,13 +258,14 @@ describe("getSubmissionForViewer contents", () => {
     const db = testDb.prisma;
     const gold = packFile(bytes(SMALL_KEY.replace("John", GOLD_MARKER)));
     goldSha = gold.sha256;
+    const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId: ids.publicPhase } });
     await db.goldKey.create({
-      data: { phaseId: ids.publicPhase, version: 1, fileName: "secret-gold.conll", ...gold, documentCount: 2, stats: { documents: 2 }, uploadedById: users.organizer.id, active: true },
+      data: { phaseId: ids.publicPhase, datasetId: dataset.id, version: 1, fileName: "secret-gold.conll", ...gold, documentCount: 2, stats: { documents: 2 }, uploadedById: users.organizer.id, active: true },
     });
     const s = await insertSubmission(db, { phaseId: ids.publicPhase, teamId: ids.otherTeam, submitterId: users.rival.id, systemName: "rival-sys" });
     submissionId = s.id;
     await insertScores(db, s.id, ids.publicPhase, { conll: 0.5, muc: [1, 3, 1, 2] });
-    await db.documentScore.create({ data: { submissionId: s.id, document: "doc1/part 0", metric: "muc", recallNum: 1, recallDen: 3, precisionNum: 1, precisionDen: 2 } });
+    await db.documentScore.create({ data: { submissionId: s.id, datasetId: dataset.id, document: "doc1/part 0", metric: "muc", recallNum: 1, recallDen: 3, precisionNum: 1, precisionDen: 2 } });
   });
 
   it("shows scores in the CLI shape and never gold content or gold metadata, to anyone", async () => {
@@ -315,7 +319,8 @@ describe("getSubmissionForViewer contents", () => {
     const db = testDb.prisma;
     const s = await insertSubmission(db, { phaseId: ids.organizersPhase, teamId: ids.otherTeam, submitterId: users.rival.id, systemName: "hidden-sys" });
     await insertScores(db, s.id, ids.organizersPhase, { conll: 0.5, muc: [1, 3, 1, 2] });
-    await db.documentScore.create({ data: { submissionId: s.id, document: "doc1/part 0", metric: "muc", recallNum: 1, recallDen: 3, precisionNum: 1, precisionDen: 2 } });
+    const hiddenDataset = await db.dataset.findFirstOrThrow({ where: { phaseId: ids.organizersPhase } });
+    await db.documentScore.create({ data: { submissionId: s.id, datasetId: hiddenDataset.id, document: "doc1/part 0", metric: "muc", recallNum: 1, recallDen: 3, precisionNum: 1, precisionDen: 2 } });
     const setPhase = (data: { teamDocumentScores?: boolean; participantAnalysis?: "NONE" | "TEAMS" }) => db.phase.update({ where: { id: ids.organizersPhase }, data });
     try {
       const own = await getSubmissionForViewer(s.id, users.rival.viewer);

@@ -6,7 +6,10 @@
  * BLANC links; sums of fractions (printed to 10 significant digits, as the reference scorer
  * does) for B³, CEAFe similarity and LEA.
  */
-import type { BlancJson, CountScoreJson, CountsJson } from "../../lib/services/scores";
+import type { BoardMetricsJson, CountScoreJson, CountsJson } from "../../lib/services/scores";
+
+/** BLANC as a board or run page shows it: link counts absent for a macro-average. */
+type BoardBlancJson = NonNullable<BoardMetricsJson["blanc"]>;
 
 /** A fraction in [0, 1] as a percentage with 2 decimals, e.g. `0.6315…` → `63.16%`. The one place scores become percentages. */
 export function formatPercent(value: number): string {
@@ -79,7 +82,7 @@ function linkFraction(c: CountsJson | undefined, part: "recall" | "precision"): 
  * scorer BLANC follows (a part without key links, or without links on either side for CorefUD
  * input, is left out; see `scoring/metrics/blanc.ts`), so the text gives the parts and the value.
  */
-export function blancTitle(blanc: Omit<BlancJson, "coref_links" | "noncoref_links"> & Partial<Pick<BlancJson, "coref_links" | "noncoref_links">>, part: "recall" | "precision" | "f1"): string {
+export function blancTitle(blanc: BoardBlancJson, part: "recall" | "precision" | "f1"): string {
   if (part === "f1") return `BLANC F1 = mean of the coreference-link and non-coreference-link F1 (over the parts that count) = ${full(blanc.f1)}`;
   return `BLANC ${part} = mean of the coreference-link ${part} ${linkFraction(blanc.coref_links, part)} and the non-coreference-link ${part} ${linkFraction(blanc.noncoref_links, part)} (over the parts that count) = ${full(blanc[part])}`;
 }
@@ -88,7 +91,7 @@ export function blancTitle(blanc: Omit<BlancJson, "coref_links" | "noncoref_link
  * The counts shown under BLANC recall or precision: `"coref · non-coref"` link fractions,
  * e.g. `"3/4 · 10/12"`; undefined unless both link counts are stored.
  */
-export function blancCounts(blanc: BlancJson, part: "recall" | "precision"): string | undefined {
+export function blancCounts(blanc: BoardBlancJson, part: "recall" | "precision"): string | undefined {
   if (!blanc.coref_links || !blanc.noncoref_links) return undefined;
   return `${linkFraction(blanc.coref_links, part)} · ${linkFraction(blanc.noncoref_links, part)}`;
 }

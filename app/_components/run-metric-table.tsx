@@ -5,7 +5,7 @@
  * decimals, the numerator/denominator under each recall and precision, and the exact value in
  * the `title` of every number. Server-safe.
  */
-import type { MetricsJson } from "../../lib/services/scores";
+import type { BoardMetricsJson } from "../../lib/services/scores";
 import { COUNT_METRIC_NAMES, METRIC_LABELS } from "../../lib/validations/metrics";
 import { blancCounts, blancTitle, conllTitle, f1Title, formatFraction, Percent, ratioTitle } from "./board-numbers";
 import { Table, type TableColumn } from "./ui";
@@ -20,10 +20,10 @@ const f1Cell = "py-2 text-right align-top";
 /**
  * The metric table. Metrics missing from `scores` are left out.
  *
- * @param scores the run's scores (fractions in [0, 1], with their counts)
+ * @param scores the run's scores (fractions in [0, 1], with their counts; a macro-average has none)
  * @param caption the table's caption for screen readers
  */
-export function RunMetricTable({ scores, caption }: { scores: MetricsJson; caption: string }) {
+export function RunMetricTable({ scores, caption }: { scores: BoardMetricsJson; caption: string }) {
   const { blanc, conll } = scores;
   return (
     <Table caption={caption} testId="metric-table" columns={COLUMNS}>

@@ -22,14 +22,17 @@ export type AuditAction =
   | "track.create"
   | "track.update"
   | "track.reorder"
-  | "track.delete";
+  | "track.delete"
+  | "dataset.create"
+  | "dataset.update"
+  | "dataset.delete";
 
 /** What one audit event records. */
 export interface AuditInput {
   /** the acting user, or null for the system */
   actorId: string | null;
   action: AuditAction;
-  /** "task", "phase", "gold_key", "submission", "team", "track" */
+  /** "task", "phase", "gold_key", "submission", "team", "track", "dataset" */
   targetType: string;
   targetId: string;
   /** JSON-serializable facts (no file content); Dates become ISO strings */

@@ -4,8 +4,14 @@
  * server-internal: the worker (`lib/worker/scoring-job.ts`) scores with it, and the upload check
  * (`lib/services/submissions.ts`) reads the key's document ids from it in the upload pool, where
  * only those ids leave the thread. Metadata (file name, sha256, stats) is organizer-only as well.
+ *
+ * Gold keys are per dataset (issue 10 §1): each dataset of a phase has its own versions 1, 2,
+ * …, at most one of them active. A phase with one dataset takes a gold file as before datasets
+ * existed; with several, a file names its dataset, or an archive holds one file per dataset
+ * (`lib/archive.ts`), and one upload changes all of them in one transaction.
  */
-import { ValidationError } from "../errors";
+import { archiveKind, pairArchiveFiles, readArchive } from "../archive";
+import { ConflictError, ValidationError } from "../errors";
 import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "../evaluation";
 import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
@@ -14,7 +20,9 @@ import { recordAudit } from "./audit";
 import { defaultDb, lockKey, type Db, type GoldKey } from "./db";
 import { requeueSubmissions } from "../submission-states";
 import { loadPhase } from "./phases";
-import { assertUploadSize, cleanFileName, validateUpload, type UploadStats } from "./uploads";
+import { assertUploadSize, cleanFileName, uploadLimitBytes, validateUpload, type UploadStats } from "./uploads";
+import { fileFormatOf, fileNameForFormat } from "../validations/dataset";
+import { DATASET_ORDER, DATASET_SELECT, datasetChoices, datasetFormatLabel, findDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
 
 /**
  * Counts describing a gold key (all whole numbers: documents, tokens, mentions, entities,
@@ -25,6 +33,8 @@ export type GoldStats = UploadStats;
 /** What organizers see of one gold key version (never its content). */
 export interface GoldKeyMeta {
   id: string;
+  /** the dataset the version belongs to (versions count per dataset) */
+  datasetId: string;
   version: number;
   fileName: string;
   /** lower-case hex sha256 of the uncompressed file */
@@ -56,11 +66,12 @@ export interface StoredGold {
  * `canManageTask` first: the file name, sha256 and stats are gold metadata).
  *
  * @param row a GoldKey row selected with {@link GOLD_META_SELECT} (no file content)
- * @returns `{id, version, fileName, sha256, size (bytes), documents, stats, active, uploadedAt, uploadedById}`
+ * @returns `{id, datasetId, version, fileName, sha256, size (bytes), documents, stats, active, uploadedAt, uploadedById}`
  */
 export function goldMeta(row: Omit<GoldKey, "gzip">): GoldKeyMeta {
   return {
     id: row.id,
+    datasetId: row.datasetId,
     version: row.version,
     fileName: row.fileName,
     sha256: row.sha256,
@@ -77,6 +88,7 @@ export function goldMeta(row: Omit<GoldKey, "gzip">): GoldKeyMeta {
 export const GOLD_META_SELECT = {
   id: true,
   phaseId: true,
+  datasetId: true,
   version: true,
   fileName: true,
   sha256: true,
@@ -88,20 +100,53 @@ export const GOLD_META_SELECT = {
   uploadedById: true,
 } as const;
 
+/** One dataset of a gold upload: its active version afterwards, and whether the upload left it unchanged. */
+export interface GoldDatasetUpload {
+  dataset: { id: string; name: string; fileName: string; format: DatasetFormat };
+  /** the dataset's active version afterwards: the new one, or the unchanged active one (`unchanged`) */
+  gold: GoldKeyMeta;
+  /** true when its file was byte-identical to its active version: nothing was stored for it */
+  unchanged: boolean;
+}
+
 /** What a gold upload did. */
 export interface GoldUploadResult {
-  /** the active version afterwards: the new one, or the unchanged active one (`unchanged`) */
+  /**
+   * the active version afterwards of the first dataset the upload changed (in dataset order),
+   * else of the first one it covered; for a one-dataset phase, that dataset's
+   */
   gold: GoldKeyMeta;
   /** how many submissions were re-queued (0 when `unchanged`) */
   requeued: number;
-  /** true when the file was byte-identical to the active version: nothing was stored or re-queued */
+  /** true when every file was byte-identical to its dataset's active version: nothing was stored or re-queued */
   unchanged: boolean;
-  /** for the organizer, e.g. "Gold key version 3 (key.conllu) is now active; 5 submissions were re-queued." */
+  /**
+   * for the organizer, e.g. "Gold key version 3 (key.conllu) is now active; 5 submissions were
+   * re-queued for scoring." (one dataset), or "Gold key version 2 of en_gum (en_gum.conllu) is
+   * now active; version 1 of cs_pdt unchanged; 5 submissions were re-queued for scoring."
+   * (datasets an archive left out are named at the end)
+   */
   message: string;
+  /** every dataset the upload covered, in dataset order */
+  datasets: GoldDatasetUpload[];
+  /** the names of the datasets an archive left out (their gold keys stay as they are); [] for a single file */
+  notInArchive: string[];
+}
+
+/** Options of {@link uploadGoldKey}. */
+export interface GoldUploadOptions {
+  /**
+   * the dataset a single gold file is for, by id or name; needed when the phase has several
+   * datasets (an archive names its datasets by its files' names instead); empty = not given
+   */
+  datasetId?: string | null;
 }
 
 /** The evaluation columns of a task, for `taskEvaluationProfile`. */
 const EVALUATION_SELECT = { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true } as const;
+
+/** How many times the upload cap an archive's files may hold in total, uncompressed (issue 10 §2). */
+const ARCHIVE_EXPANSION = 10;
 
 /**
  * Refuses a gold key file that the task's evaluation profile cannot score (`goldFitsProfile`:
@@ -114,100 +159,265 @@ function assertGoldFits(fileName: string, task: TaskEvaluationFields): void {
   if (reason) throw ValidationError.field("file", reason);
 }
 
-/** The message of an upload that changed nothing. */
-function identicalMessage(active: GoldKeyMeta): string {
-  return `The file is identical to the active version ${active.version} (${active.fileName}, same sha256); nothing changed.`;
+/** One gold file of an upload and the dataset it is for. */
+interface GoldFile {
+  dataset: DatasetView;
+  fileName: string;
+  bytes: Uint8Array;
 }
 
 /**
- * Uploads a new gold key version for a phase and re-queues every submission of the phase. A
- * file byte-identical to the active version (same sha256 of the uncompressed bytes, whatever
- * its name) is a no-op: no version, no re-queue, no audit event; the result says so.
+ * The files of a gold upload, each with its dataset: the named dataset's; a phase's only
+ * dataset's; or, for an archive, each file paired by name with a dataset (`pairArchiveFiles`).
  *
- * Steps: authorize; check size; refuse a file the task's evaluation profile cannot score
- * (`goldFitsProfile`: a profile with partial or head match needs `.conllu`); answer "unchanged"
- * for a copy of the active version; read and check the file in an upload-pool thread
- * (`validateUpload`: nothing is stored when that fails); then in one transaction holding the
- * phase's `gold:` lock (which a change of the task's evaluation profile also takes): check the
- * profile and the active version again, version = previous max + 1, make it the only active
- * version, store the file (gzip + sha256 + size), reset every submission of the phase to
- * QUEUED (attempts 0, error cleared; existing Score rows stay until the worker replaces them,
- * and the submission's goldVersion keeps saying which version produced them), and write a
- * `gold.upload` audit event. After commit, the re-queued submissions are enqueued; if that
- * fails, the error is logged and the reconciler enqueues them later.
+ * @returns the files in dataset order, and the datasets an archive left out
+ * @throws ValidationError (422): field `dataset` for an unknown dataset, a dataset named with
+ *   an archive, or none named in a phase with several datasets (the message lists them); an
+ *   archive that is broken, hostile, holds unknown files or no dataset's file (`lib/archive.ts`)
+ */
+async function goldFiles(datasets: DatasetView[], name: string, bytes: Uint8Array, ref: string | null): Promise<{ files: GoldFile[]; left: DatasetView[] }> {
+  const kind = archiveKind(name);
+  if (ref !== null) {
+    const dataset = findDataset(datasets, ref);
+    if (kind) {
+      throw ValidationError.field(
+        "dataset",
+        `An archive's files are matched to the datasets by their names; leave out the dataset to upload ${name}, or upload the gold key of "${dataset.name}" as a single file.`,
+      );
+    }
+    return { files: [{ dataset, fileName: name, bytes }], left: [] };
+  }
+  if (kind) {
+    const entries = await readArchive(bytes, name, { maxTotalBytes: ARCHIVE_EXPANSION * uploadLimitBytes() });
+    const { files, missing } = pairArchiveFiles(entries, datasets, name);
+    return { files: files.map(({ dataset, entry }) => ({ dataset, fileName: entry.name, bytes: entry.bytes })), left: missing };
+  }
+  if (datasets.length === 1) return { files: [{ dataset: datasets[0], fileName: name, bytes }], left: [] };
+  throw ValidationError.field(
+    "dataset",
+    `This phase has ${datasets.length} datasets (${datasetChoices(datasets)}): choose the dataset this gold key is for, or upload an archive (.zip or .tar.gz) holding one file per dataset, each named as its dataset's expected file name.`,
+  );
+}
+
+/**
+ * The dataset format a gold file switches its dataset to, or null when its format is the
+ * dataset's. The only dataset of a phase takes whichever format its gold key has (as before
+ * datasets existed); in a phase with several, the format must be the dataset's.
+ *
+ * @throws ValidationError (422, field `file`) for a file of another format than its dataset's, in a phase with several datasets
+ */
+function formatSwitch(file: GoldFile, onlyDataset: boolean): DatasetFormat | null {
+  const format: DatasetFormat = fileFormatOf(file.fileName);
+  if (format === file.dataset.format) return null;
+  if (onlyDataset) return format;
+  throw ValidationError.field(
+    "file",
+    `${file.fileName} is a ${datasetFormatLabel(format)} file, but the dataset "${file.dataset.name}" takes ${datasetFormatLabel(file.dataset.format)} files (expected file name ${file.dataset.fileName}).`,
+  );
+}
+
+/** "1 submission was" / "5 submissions were". */
+function submissionsWere(n: number): string {
+  return `${n} submission${n === 1 ? " was" : "s were"}`;
+}
+
+/**
+ * The organizer's message of an upload (see {@link GoldUploadResult.message}). A one-dataset
+ * phase keeps the messages it had before datasets existed.
+ */
+function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDataset: boolean, left: DatasetView[]): string {
+  const kept = left.length > 0 ? ` Not in the archive (their gold keys are kept): ${left.map((d) => d.name).join(", ")}.` : "";
+  if (results.every((r) => r.unchanged)) {
+    if (onlyDataset) {
+      const { gold } = results[0];
+      return `The file is identical to the active version ${gold.version} (${gold.fileName}, same sha256); nothing changed.${kept}`;
+    }
+    if (results.length === 1) {
+      const { gold, dataset } = results[0];
+      return `The file is identical to the active version ${gold.version} of ${dataset.name} (${gold.fileName}, same sha256); nothing changed.${kept}`;
+    }
+    return `The files are identical to the active versions (${results.map((r) => `version ${r.gold.version} of ${r.dataset.name}`).join(", ")}; same sha256); nothing changed.${kept}`;
+  }
+  const parts = results.map(({ dataset, gold, unchanged }) => {
+    if (unchanged) return `version ${gold.version} of ${dataset.name} unchanged`;
+    return onlyDataset ? `version ${gold.version} (${gold.fileName}) is now active` : `version ${gold.version} of ${dataset.name} (${gold.fileName}) is now active`;
+  });
+  return `Gold key ${parts.join("; ")}; ${submissionsWere(requeued)} re-queued for scoring.${kept}`;
+}
+
+/**
+ * Uploads gold keys for a phase's datasets: one file for one dataset, or an archive with a
+ * file per dataset, and re-queues every submission of the phase when a dataset's active
+ * gold key changed (the worker then scores again only the datasets whose active gold key is
+ * not the one their stored results came from, `submission_files.gold_key_id`). A file
+ * byte-identical to its dataset's active version (same sha256 of the uncompressed bytes,
+ * whatever its name) leaves that dataset unchanged: no version, no audit event; the result
+ * says so per dataset, and an upload that changes no dataset re-queues nothing.
+ *
+ * Which dataset: `options.datasetId` (id or name) when given; else the phase's only
+ * dataset; else, for an archive (`.zip`, `.tar.gz`, `.tgz`, read in memory by
+ * `lib/archive.ts`, at most 10× the upload cap uncompressed), each file paired by its name
+ * with the dataset whose expected file name it has (datasets it leaves out keep their gold
+ * keys); else a 422 listing the datasets.
+ *
+ * Steps: authorize; check size; pick the files and datasets; per file, refuse a format other
+ * than its dataset's (the only dataset of a phase instead takes the file's format, as before
+ * datasets existed: its format and expected file name's ending change with a
+ * `dataset.update` event) and a file the task's evaluation profile cannot score
+ * (`goldFitsProfile`: a profile with partial or head match needs `.conllu`); compare with the
+ * active versions; read and check each changed file in an upload-pool thread
+ * (`validateUpload`: nothing is stored when one fails); then in one transaction holding the
+ * phase's `gold:` lock (which dataset changes and a change of the task's evaluation profile
+ * also take): check the profile, the datasets and the active versions again; per changed
+ * dataset, version = its previous max + 1, made its only active version, file stored (gzip +
+ * sha256 + size); reset every submission of the phase to QUEUED once (attempts 0, error
+ * cleared; stored scores stay until the worker replaces them); write a `gold.upload` audit
+ * event per new version (with its dataset). After commit, the re-queued submissions are
+ * enqueued; if that fails, the error is logged and the reconciler enqueues them later.
  *
  * @param actor the uploader (must organize the phase's task)
  * @param phaseId the phase
- * @param fileName the uploaded file's name (its extension picks the format)
+ * @param fileName the uploaded file's name (its extension picks the format, or marks an archive)
  * @param bytes the file
- * @returns the active version's metadata, how many submissions were re-queued, whether the
- *   upload changed nothing, and a message saying which
+ * @param options `datasetId`: the dataset (id or name) of a single file
+ * @returns per dataset covered its active version and whether it was unchanged, the first
+ *   changed one's version as `gold`, how many submissions were re-queued, whether the upload
+ *   changed nothing, the datasets an archive left out, and a message saying all this
  * @throws UnauthorizedError (401), ForbiddenError (403), NotFoundError (404, no phase),
- *   TooLargeError (413), ValidationError (422: field `file` when the task's evaluation
- *   profile cannot score this format; `formatErrors` with line and column, an empty file, or
- *   over the reading time or memory limit), ServiceBusyError (503: too many uploads being
- *   checked; retry later)
+ *   TooLargeError (413), ValidationError (422: field `dataset` for an unknown dataset or none
+ *   chosen in a phase with several, listing them; field `file` for a file of another format
+ *   than its dataset's or one the task's evaluation profile cannot score; `formatErrors` with
+ *   file, line and column, an empty file, or over the reading time or memory limit; a broken or
+ *   hostile archive, unknown files in it), ConflictError (409: the phase's datasets changed
+ *   during the upload; upload again), ServiceBusyError (503: too many uploads being checked;
+ *   retry later)
  */
-export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: string, bytes: Uint8Array): Promise<GoldUploadResult> {
+export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: string, bytes: Uint8Array, options: GoldUploadOptions = {}): Promise<GoldUploadResult> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
   const user = await assertCanManageTask(actor, phase.taskId, db);
   assertUploadSize(bytes.byteLength);
   const name = cleanFileName(fileName);
-  assertGoldFits(name, phase.task);
-  const stored = packFile(bytes);
-  const activeNow = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: GOLD_META_SELECT });
-  if (activeNow?.sha256 === stored.sha256) {
-    const gold = goldMeta(activeNow);
-    return { gold, requeued: 0, unchanged: true, message: identicalMessage(gold) };
+  const ref = options.datasetId?.trim() ? options.datasetId.trim() : null;
+  const datasets = await listDatasets(phase.id, db);
+  const onlyDataset = datasets.length === 1;
+  const { files, left } = await goldFiles(datasets, name, bytes, ref);
+  const planned = files.map((file) => {
+    const switchTo = formatSwitch(file, onlyDataset);
+    assertGoldFits(file.fileName, phase.task);
+    return { ...file, switchTo, stored: packFile(file.bytes) };
+  });
+  const activeRows = await db.goldKey.findMany({ where: { datasetId: { in: planned.map((p) => p.dataset.id) }, active: true }, select: GOLD_META_SELECT });
+  const activeNow = new Map(activeRows.map((row) => [row.datasetId, row]));
+  const changed = planned.filter((p) => activeNow.get(p.dataset.id)?.sha256 !== p.stored.sha256);
+  if (changed.length === 0) {
+    const results = planned.map((p) => ({ dataset: datasetOf(p.dataset), gold: goldMeta(activeNow.get(p.dataset.id)!), unchanged: true }));
+    return { gold: results[0].gold, requeued: 0, unchanged: true, message: uploadMessage(results, 0, onlyDataset, left), datasets: results, notInArchive: left.map((d) => d.name) };
   }
-  const stats = await validateUpload(bytes, name);
+  const stats = new Map<string, GoldStats>();
+  for (const p of changed) stats.set(p.dataset.id, await validateUpload(p.bytes, p.fileName));
 
   const outcome = await db.$transaction(async (tx) => {
-    await lockKey(tx, `gold:${phaseId}`);
+    await lockKey(tx, `gold:${phase.id}`);
     const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: EVALUATION_SELECT });
-    assertGoldFits(name, task);
-    const active = await tx.goldKey.findFirst({ where: { phaseId, active: true }, select: GOLD_META_SELECT });
-    if (active?.sha256 === stored.sha256) return { row: active, requeuedIds: [] as string[], unchanged: true };
-    const last = await tx.goldKey.aggregate({ where: { phaseId }, _max: { version: true } });
-    const version = (last._max.version ?? 0) + 1;
-    await tx.goldKey.updateMany({ where: { phaseId, active: true }, data: { active: false } });
-    const row = await tx.goldKey.create({
-      data: {
-        phaseId,
-        version,
-        fileName: name,
-        sha256: stored.sha256,
-        gzip: stored.gzip,
-        size: stored.size,
-        documentCount: stats.documents,
-        stats: { ...stats },
-        uploadedById: user.userId,
-        active: true,
-      },
-      select: GOLD_META_SELECT,
-    });
-    const requeued = await requeueSubmissions(tx, { phaseId });
-    await recordAudit(tx, {
-      actorId: user.userId,
-      action: "gold.upload",
-      targetType: "gold_key",
-      targetId: row.id,
-      data: { phaseId, version, fileName: name, sha256: stored.sha256, size: stored.size, stats, requeued: requeued.length },
-    });
-    return { row, requeuedIds: requeued, unchanged: false };
+    const current = new Map((await listDatasets(phase.id, tx)).map((d) => [d.id, d]));
+    for (const p of planned) {
+      const now = current.get(p.dataset.id);
+      if (!now || now.format !== p.dataset.format || (p.switchTo !== null && current.size !== 1)) {
+        throw new ConflictError("The datasets of this phase changed while the gold key was being checked; nothing was stored. Please upload it again.");
+      }
+      assertGoldFits(p.fileName, task);
+    }
+    const results: GoldDatasetUpload[] = [];
+    const added: { plan: (typeof planned)[number]; row: GoldMetaRow }[] = [];
+    for (const p of planned) {
+      const active = await tx.goldKey.findFirst({ where: { datasetId: p.dataset.id, active: true }, select: GOLD_META_SELECT });
+      if (active?.sha256 === p.stored.sha256) {
+        results.push({ dataset: datasetOf(p.dataset), gold: goldMeta(active), unchanged: true });
+        continue;
+      }
+      let dataset = p.dataset;
+      if (p.switchTo !== null) {
+        const fileNameAfter = fileNameForFormat(dataset.fileName, p.switchTo);
+        const row = await tx.dataset.update({ where: { id: dataset.id }, data: { format: p.switchTo, fileName: fileNameAfter }, select: DATASET_SELECT });
+        await recordAudit(tx, {
+          actorId: user.userId,
+          action: "dataset.update",
+          targetType: "dataset",
+          targetId: dataset.id,
+          data: {
+            taskId: phase.taskId,
+            phaseId: phase.id,
+            name: dataset.name,
+            changes: { format: { from: dataset.format, to: p.switchTo }, fileName: { from: dataset.fileName, to: fileNameAfter } },
+            reason: `gold key ${p.fileName} uploaded for the phase's only dataset`,
+          },
+        });
+        dataset = toDatasetView(row);
+      }
+      const last = await tx.goldKey.aggregate({ where: { datasetId: dataset.id }, _max: { version: true } });
+      const version = (last._max.version ?? 0) + 1;
+      await tx.goldKey.updateMany({ where: { datasetId: dataset.id, active: true }, data: { active: false } });
+      const fileStats = stats.get(dataset.id)!;
+      const row = await tx.goldKey.create({
+        data: {
+          phaseId: phase.id,
+          datasetId: dataset.id,
+          version,
+          fileName: p.fileName,
+          sha256: p.stored.sha256,
+          gzip: p.stored.gzip,
+          size: p.stored.size,
+          documentCount: fileStats.documents,
+          stats: { ...fileStats },
+          uploadedById: user.userId,
+          active: true,
+        },
+        select: GOLD_META_SELECT,
+      });
+      results.push({ dataset: datasetOf(dataset), gold: goldMeta(row), unchanged: false });
+      added.push({ plan: { ...p, dataset }, row });
+    }
+    const requeued = added.length > 0 ? await requeueSubmissions(tx, { phaseId: phase.id }) : [];
+    for (const { plan, row } of added) {
+      await recordAudit(tx, {
+        actorId: user.userId,
+        action: "gold.upload",
+        targetType: "gold_key",
+        targetId: row.id,
+        data: {
+          phaseId: phase.id,
+          datasetId: plan.dataset.id,
+          dataset: plan.dataset.name,
+          version: row.version,
+          fileName: plan.fileName,
+          sha256: plan.stored.sha256,
+          size: plan.stored.size,
+          stats: stats.get(plan.dataset.id),
+          ...(name !== plan.fileName ? { archive: name } : {}),
+          requeued: requeued.length,
+        },
+      });
+    }
+    return { results, requeuedIds: requeued, changed: added.length > 0 };
   });
 
-  const gold = goldMeta(outcome.row);
-  if (outcome.unchanged) return { gold, requeued: 0, unchanged: true, message: identicalMessage(gold) };
-  await enqueueAfterCommit(outcome.requeuedIds, `gold v${gold.version} of phase ${phaseId}`);
+  const { results } = outcome;
+  const firstChanged = results.find((r) => !r.unchanged) ?? results[0];
   const n = outcome.requeuedIds.length;
-  return {
-    gold,
-    requeued: n,
-    unchanged: false,
-    message: `Gold key version ${gold.version} (${gold.fileName}) is now active; ${n} submission${n === 1 ? " was" : "s were"} re-queued for scoring.`,
-  };
+  const message = uploadMessage(results, n, onlyDataset, left);
+  if (!outcome.changed) return { gold: firstChanged.gold, requeued: 0, unchanged: true, message, datasets: results, notInArchive: left.map((d) => d.name) };
+  const versions = results.filter((r) => !r.unchanged).map((r) => `${r.dataset.name} v${r.gold.version}`).join(", ");
+  await enqueueAfterCommit(outcome.requeuedIds, `gold ${versions} of phase ${phase.id}`);
+  return { gold: firstChanged.gold, requeued: n, unchanged: false, message, datasets: results, notInArchive: left.map((d) => d.name) };
+}
+
+/** A gold key row selected with {@link GOLD_META_SELECT}. */
+type GoldMetaRow = Omit<GoldKey, "gzip">;
+
+/** The dataset facts of a {@link GoldDatasetUpload}. */
+function datasetOf(d: DatasetView): GoldDatasetUpload["dataset"] {
+  return { id: d.id, name: d.name, fileName: d.fileName, format: d.format };
 }
 
 /**
@@ -245,16 +455,27 @@ export async function findActiveGoldKeys(phaseId: string, db: Db = defaultDb(), 
   });
 }
 
+/** A gold key version with its dataset's name, for the versions table. */
+export interface GoldVersionMeta extends GoldKeyMeta {
+  /** the name of the version's dataset, e.g. "en_gum" */
+  dataset: string;
+}
+
 /**
- * Every gold key version of a phase, newest first (metadata only).
+ * Every gold key version of a phase (metadata only), in dataset order (`DATASET_ORDER`),
+ * newest first within a dataset, each with its dataset's name.
  *
  * @throws UnauthorizedError (401), ForbiddenError (403) unless the actor organizes the task;
  *   NotFoundError (404) for an unknown phase
  */
-export async function listGoldVersions(actor: Viewer, phaseId: string): Promise<GoldKeyMeta[]> {
+export async function listGoldVersions(actor: Viewer, phaseId: string): Promise<GoldVersionMeta[]> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
   await assertCanManageTask(actor, phase.taskId, db);
-  const rows = await db.goldKey.findMany({ where: { phaseId }, orderBy: { version: "desc" }, select: GOLD_META_SELECT });
-  return rows.map(goldMeta);
+  const rows = await db.goldKey.findMany({
+    where: { phaseId: phase.id },
+    orderBy: [...DATASET_ORDER.map((o) => ({ dataset: o })), { version: "desc" as const }],
+    select: { ...GOLD_META_SELECT, dataset: { select: { name: true } } },
+  });
+  return rows.map(({ dataset, ...row }) => ({ ...goldMeta(row), dataset: dataset.name }));
 }

@@ -23,8 +23,11 @@ import {
   metricsJsonFromCounts,
   scoreToJson,
   toScore,
+  type BlancJson,
   type BlancRule,
+  type ConllJson,
   type Counts,
+  type CountsJson,
   type CountScoreJson,
   type MetricCountsLike,
   type MetricsJson,
@@ -311,3 +314,60 @@ export function rankingValue(scores: MetricsJson, metric: LeaderboardMetric): nu
 export function rankingValueOfRows(rows: readonly ScoreRowLike[], metric: LeaderboardMetric): number | null {
   return rows.find((r) => r.metric === metric)?.f1 ?? null;
 }
+
+/** A count metric's score on a board: as in the score JSON, but a macro-average has no counts (null). */
+export type BoardCountScore = Omit<CountScoreJson, keyof CountsJson> & { [K in keyof CountsJson]: number | null };
+
+/**
+ * A run's scores on a board: the score JSON (`MetricsJson`) for a phase with one dataset and for
+ * a dataset's board; for the macro-average of a phase with several datasets, the same shape
+ * with recall, precision and F1 averaged and the counts null (BLANC without link counts).
+ */
+export type BoardMetricsJson = Partial<Record<CountMetricName, BoardCountScore>> & {
+  blanc?: Omit<BlancJson, "coref_links" | "noncoref_links"> & Partial<Pick<BlancJson, "coref_links" | "noncoref_links">>;
+  conll?: ConllJson;
+};
+
+/** Whether a stored row has all four counts. */
+function hasCounts(row: ScoreRowLike): boolean {
+  return row.recallNum !== null && row.recallDen !== null && row.precisionNum !== null && row.precisionDen !== null;
+}
+
+/**
+ * A run's macro-averaged scores (the phase-level Score rows of a phase with several datasets:
+ * recall, precision and F1 averaged over the datasets, counts null) as the board shows them.
+ * Rows with counts are read as `scoresToJson` reads them; BLANC keeps its link counts only
+ * when both link rows have counts.
+ *
+ * @param rows the Score rows of one setting of one run (unknown metric names are ignored)
+ * @returns {@link BoardMetricsJson}, metrics in registry order
+ * @throws Error when a count metric's row has neither counts nor recall and precision: the
+ *   worker writes them together, so the stored run is damaged (HTTP 500)
+ */
+export function macroScoresToJson(rows: readonly ScoreRowLike[]): BoardMetricsJson {
+  const byMetric = new Map(rows.map((r) => [r.metric, r]));
+  const out: BoardMetricsJson = {};
+  for (const metric of COUNT_METRIC_NAMES) {
+    const row = byMetric.get(metric);
+    if (!row) continue;
+    if (hasCounts(row)) {
+      out[metric] = scoresToJson([row])[metric];
+      continue;
+    }
+    if (row.recall === null || row.precision === null) {
+      throw new Error(`the stored macro-averaged "${metric}" score has neither counts nor recall and precision; the scoring worker always stores them, so the run must be scored again`);
+    }
+    out[metric] = { recall: row.recall, precision: row.precision, f1: row.f1, recall_num: null, recall_den: null, precision_num: null, precision_den: null };
+  }
+  const blanc = byMetric.get("blanc");
+  if (blanc) {
+    const coref = byMetric.get(BLANC_COREF);
+    const noncoref = byMetric.get(BLANC_NONCOREF);
+    const links = coref && noncoref && hasCounts(coref) && hasCounts(noncoref) ? scoresToJson([blanc, coref, noncoref]).blanc : undefined;
+    out.blanc = links ?? { recall: blanc.recall ?? 0, precision: blanc.precision ?? 0, f1: blanc.f1 };
+  }
+  const conll = byMetric.get("conll");
+  if (conll) out.conll = { f1: conll.f1 };
+  return out;
+}
+

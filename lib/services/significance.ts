@@ -27,8 +27,8 @@ import {
 import type { BlancRule } from "../../scoring/index";
 import { listDatasets } from "./datasets";
 import { defaultDb, isUuid, type Db, type Prisma } from "./db";
-import { macroScoresToJson, type BoardDataset, type BoardMetricsJson, type Leaderboard, type LeaderboardRow } from "./leaderboard";
-import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { type BoardDataset, type BoardMetricsJson, type Leaderboard, type LeaderboardRow } from "./leaderboard";
+import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import type { LeaderboardMetric } from "../validations/metrics";
 
 /** Significance level of the leaderboard's markers. */

@@ -47,7 +47,7 @@ import { recordAudit } from "./audit";
 import { defaultDb, isUuid, type Db, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "./db";
 import { assertPhaseOpen, loadPhase } from "./phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
-import { blancRuleForGold, documentScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import { blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type BoardMetricsJson, type MetricsJson } from "./scores";
 import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "./teams";
 import { findActiveGoldKeys } from "./gold";
 import { listDatasets, type DatasetView } from "./datasets";
@@ -455,9 +455,9 @@ export interface SubmissionView {
    * corpus scores (CLI JSON shape); null when there are none yet. After a new gold key they are
    * the previous version's until rescored. On a phase with several datasets they are the
    * macro-average over the datasets with a gold key (a dataset the run left out counting 0):
-   * F1, recall and precision, without counts.
+   * F1, recall and precision, without counts (null).
    */
-  scores: MetricsJson | null;
+  scores: BoardMetricsJson | null;
   /**
    * every dataset of the run's phase, in the phase's order (always at least one entry: a
    * phase with one dataset has a single entry, so clients need no special case; pages show the
@@ -571,7 +571,7 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
           error: s.status === "FAILED" ? { stage: s.errorStage, message: s.errorMessage, location: s.errorLocation } : null,
         }
       : {}),
-    scores: s.scores.length > 0 ? scoresToJson(s.scores) : null,
+    scores: s.scores.length > 0 ? macroScoresToJson(s.scores) : null,
     datasets,
     perDocument: showDocuments && perDocument.length > 0 ? perDocument : null,
     perDocumentWithheld: viewerIsTeamMember && !showDocuments,

@@ -59,9 +59,10 @@ describe("evaluation choices and views", () => {
 });
 
 /**
- * An organizer; a task (conll2012) with two phases, each with an active gold key of the given
- * file names; runs in every status in the first phase and one SCORED run in the second; and
- * another task with a SCORED run.
+ * An organizer; a task (conll2012) with two phases, each with one dataset whose format and
+ * active gold key's file name are the given ones' (as a gold upload leaves them); runs in
+ * every status in the first phase and one SCORED run in the second; and another task with a
+ * SCORED run.
  */
 async function taskWithRuns(goldNames: [string, string] = ["key.conllu", "key.conllu"]) {
   const db = testDb.prisma;
@@ -69,10 +70,15 @@ async function taskWithRuns(goldNames: [string, string] = ["key.conllu", "key.co
   const member = await makeUser(db, "Member");
   const team = await makeTeam(db, "Runners", [member.id]);
   const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
-  const second = await db.phase.create({ data: { taskId: task.id, name: "dev", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000) } });
+  const second = await db.phase.create({
+    data: { taskId: task.id, name: "dev", opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() + 86_400_000), datasets: { create: { name: "main", fileName: "main.conll" } } },
+  });
   for (const [p, name] of [[phase, goldNames[0]], [second, goldNames[1]]] as const) {
     const stored = packFile(bytes(`gold of ${p.id}`));
-    await db.goldKey.create({ data: { phaseId: p.id, version: 1, fileName: name, ...stored, documentCount: 1, uploadedById: organizer.id, active: true } });
+    const format = name.endsWith(".conllu") ? "conllu" : "conll2012";
+    const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId: p.id } });
+    await db.dataset.update({ where: { id: dataset.id }, data: { format, fileName: `main.${format === "conllu" ? "conllu" : "conll"}` } });
+    await db.goldKey.create({ data: { phaseId: p.id, datasetId: dataset.id, version: 1, fileName: name, ...stored, documentCount: 1, uploadedById: organizer.id, active: true } });
   }
   const run = (phaseId: string, status: "QUEUED" | "SCORING" | "SCORED" | "FAILED") => insertSubmission(db, { phaseId, teamId: team.id, submitterId: member.id, status });
   const runs = {
@@ -157,8 +163,30 @@ describe("updateTaskEvaluation", () => {
   it("only a replaced version that is .conll does not block the change", async () => {
     const { db, organizer, task, second } = await taskWithRuns(["key.conllu", "dev-key.conll"]);
     const stored = packFile(bytes("a newer gold key"));
+    const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId: second.id } });
     await db.goldKey.updateMany({ where: { phaseId: second.id }, data: { active: false } });
-    await db.goldKey.create({ data: { phaseId: second.id, version: 2, fileName: "dev-key.conllu", ...stored, documentCount: 1, uploadedById: organizer.id, active: true } });
+    await db.goldKey.create({ data: { phaseId: second.id, datasetId: dataset.id, version: 2, fileName: "dev-key.conllu", ...stored, documentCount: 1, uploadedById: organizer.id, active: true } });
+    // The dataset is still conll2012 (its format changes with an upload, or by hand): refused until it is conllu.
+    const refused = (await rejection(updateTaskEvaluation(organizer.viewer, task.id, { evaluationProfile: "crac" }))) as ValidationError;
+    expect(refused.message).toContain('phase "dev" (dataset "main" has the CoNLL-2012 format)');
+    await db.dataset.update({ where: { id: dataset.id }, data: { format: "conllu", fileName: "main.conllu" } });
+    expect((await updateTaskEvaluation(organizer.viewer, task.id, { evaluationProfile: "crac" })).changed).toBe(true);
+  });
+
+  it("a profile that needs heads is refused while a dataset is conll2012, with or without gold; several datasets are named one by one", async () => {
+    const { db, organizer, task, phase } = await taskWithRuns();
+    const en = await db.dataset.create({ data: { phaseId: phase.id, name: "en_gum", fileName: "en_gum.conll", format: "conll2012", position: 1 } });
+    const ar = await db.dataset.create({ data: { phaseId: phase.id, name: "ar", fileName: "ar.conllu", format: "conllu", position: 2 } });
+    const stored = packFile(bytes("arabic gold"));
+    await db.goldKey.create({ data: { phaseId: phase.id, datasetId: ar.id, version: 3, fileName: "ar.conll", ...stored, documentCount: 1, uploadedById: organizer.id, active: true } });
+    const error = (await rejection(updateTaskEvaluation(organizer.viewer, task.id, { evaluationProfile: "crac" }))) as ValidationError;
+    expect(error.fieldErrors.map((e) => e.path)).toEqual(["evaluationProfile"]);
+    expect(error.message).toContain('not so in phase "test", dataset "en_gum" (dataset "en_gum" has the CoNLL-2012 format), phase "test", dataset "ar" (active gold key v3, ar.conll).');
+    expect(error.message).not.toContain('dataset "main"');
+    expect((await db.task.findUniqueOrThrow({ where: { id: task.id } })).evaluationProfile).toBe("conll2012");
+
+    await db.dataset.update({ where: { id: en.id }, data: { format: "conllu", fileName: "en_gum.conllu" } });
+    await db.goldKey.updateMany({ where: { datasetId: ar.id }, data: { fileName: "ar.conllu" } });
     expect((await updateTaskEvaluation(organizer.viewer, task.id, { evaluationProfile: "crac" })).changed).toBe(true);
   });
 

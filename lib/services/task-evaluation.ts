@@ -12,9 +12,11 @@
  * result (SCORED or FAILED) or is being scored is re-queued, as a new gold key or new analysis
  * settings do (`requeueSubmissions`, lib/submission-states.ts). QUEUED runs are left as they
  * are: the worker reads the task's profile when it scores them. A profile that matches mentions
- * by their heads needs CorefUD CoNLL-U gold, so the change is refused while a phase's active
- * gold key is another format (`goldFitsProfile`); gold uploads make the same check
- * (`uploadGoldKey`), and both take the phase's `gold:` lock so that neither slips past the other.
+ * by their heads needs CorefUD CoNLL-U gold, so the change is refused while a dataset of one of
+ * the task's phases has the `conll2012` format or an active gold key of another format
+ * (`goldFitsProfile`); gold uploads and dataset changes make the matching checks
+ * (`uploadGoldKey`, `addDataset`, `updateDataset`), and all take the phase's `gold:` lock so
+ * that none slips past another.
  */
 import { NotFoundError, ValidationError } from "../errors";
 import { goldFitsProfile, profileNeedsHeads, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type EvaluationProfileName, type TaskEvaluationFields } from "../evaluation";
@@ -25,6 +27,7 @@ import { requeueSubmissions } from "../submission-states";
 import { parseInput } from "../validations/parse";
 import { singletonsValue, taskEvaluationSchema, type EvaluationFormValues, type TaskEvaluationInput } from "../validations/task";
 import { recordAudit } from "./audit";
+import { DATASET_ORDER } from "./datasets";
 import { defaultDb, lockKey, type Tx } from "./db";
 import { customProfile, EVALUATION_PROFILE_NAMES, EVALUATION_PROFILES, MENTION_MATCHES, ZERO_MATCHES, type MentionMatch, type ZeroMatch } from "../../scoring/index";
 
@@ -99,25 +102,38 @@ function sameProfile(a: EvaluationProfile, b: EvaluationProfile): boolean {
 }
 
 /**
- * Refuses a profile that the active gold key of one of the task's phases cannot be scored
- * under. Call inside the change's transaction, holding the phases' `gold:` locks.
+ * Refuses a profile that a dataset of one of the task's phases cannot be scored under: a
+ * profile matching mentions by their heads needs every dataset to be CorefUD CoNLL-U
+ * (`conllu`) and every active gold key to be `.conllu` (`goldFitsProfile`). Call inside the
+ * change's transaction, holding the phases' `gold:` locks.
  *
- * @throws ValidationError (422, field `evaluationProfile`) naming every such phase, its gold
- *   version and file name
+ * @throws ValidationError (422, field `evaluationProfile`) naming every such phase (and, in a
+ *   phase with several datasets, the dataset) with its active gold key's version and file
+ *   name, or the dataset's format
  */
 async function assertGoldFits(tx: Tx, taskId: string, profile: EvaluationProfile): Promise<void> {
   if (!profileNeedsHeads(profile)) return;
-  const golds = await tx.goldKey.findMany({
-    where: { active: true, phase: { taskId } },
-    select: { version: true, fileName: true, phase: { select: { name: true } } },
-    orderBy: [{ phase: { opensAt: "asc" } }, { phase: { name: "asc" } }],
+  const phases = await tx.phase.findMany({
+    where: { taskId },
+    orderBy: [{ opensAt: "asc" }, { name: "asc" }],
+    select: {
+      name: true,
+      datasets: { orderBy: DATASET_ORDER, select: { name: true, format: true, goldKeys: { where: { active: true }, select: { version: true, fileName: true } } } },
+    },
   });
-  const misfits = golds.filter((g) => goldFitsProfile(g.fileName, profile) !== null);
+  const misfits: string[] = [];
+  for (const phase of phases) {
+    for (const dataset of phase.datasets) {
+      const where = phase.datasets.length > 1 ? `phase "${phase.name}", dataset "${dataset.name}"` : `phase "${phase.name}"`;
+      const gold = dataset.goldKeys[0];
+      if (gold && goldFitsProfile(gold.fileName, profile) !== null) misfits.push(`${where} (active gold key v${gold.version}, ${gold.fileName})`);
+      else if (dataset.format !== "conllu") misfits.push(`${where} (dataset "${dataset.name}" has the CoNLL-2012 format)`);
+    }
+  }
   if (misfits.length === 0) return;
-  const phases = misfits.map((g) => `phase "${g.phase.name}" (active gold key v${g.version}, ${g.fileName})`).join(", ");
   throw ValidationError.field(
     "evaluationProfile",
-    `The ${profile.label} evaluation profile matches mentions by their heads, which only CorefUD CoNLL-U (.conllu) gold keys have; not so in ${phases}. Upload the gold key as .conllu first, or keep a profile with exact matching.`,
+    `The ${profile.label} evaluation profile matches mentions by their heads, which only CorefUD CoNLL-U (.conllu) datasets and gold keys have; not so in ${misfits.join(", ")}. Give those datasets the conllu format and upload their gold keys as .conllu first, or keep a profile with exact matching.`,
   );
 }
 
@@ -125,7 +141,8 @@ async function assertGoldFits(tx: Tx, taskId: string, profile: EvaluationProfile
  * Changes a task's evaluation profile (organizers). Saving the profile the task already uses
  * (same name and, for `custom`, same settings) is a no-op: nothing is written, re-queued or
  * audited. Otherwise, in one transaction holding the `gold:` lock of each of the task's
- * phases: refuses a profile that needs heads while a phase's active gold key is not `.conllu`;
+ * phases: refuses a profile that needs heads while a dataset of a phase has the `conll2012`
+ * format or an active gold key that is not `.conllu`;
  * stores the choice (`evaluationColumns`); re-queues the task's SCORED, FAILED and SCORING runs;
  * writes `task.evaluation.update` (old and new profile, re-queued count). The re-queued runs
  * are enqueued after commit (the reconciler covers a failed enqueue).
@@ -135,8 +152,8 @@ async function assertGoldFits(tx: Tx, taskId: string, profile: EvaluationProfile
  * @param input `{evaluationProfile, mentionMatching?, keepSingletons?, zeroMatching?}` (see `taskEvaluationSchema`)
  * @returns whether anything changed, the task's profile afterwards, and how many runs were re-queued
  * @throws UnauthorizedError (401), ForbiddenError (403), NotFoundError (404, unknown task),
- *   ValidationError (422: bad fields, or the profile needs heads and a named phase's active
- *   gold key is not CorefUD CoNLL-U; nothing is changed)
+ *   ValidationError (422: bad fields, or the profile needs heads and a named phase's dataset
+ *   is `conll2012` or its active gold key is not CorefUD CoNLL-U; nothing is changed)
  */
 export async function updateTaskEvaluation(
   actor: Viewer,

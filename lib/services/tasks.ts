@@ -22,7 +22,7 @@ import type { ParticipantAnalysis } from "../generated/prisma/enums";
 import { GOLD_META_SELECT, goldMeta, type GoldKeyMeta } from "./gold";
 import { isPhaseOpen, loadPhase } from "./phases";
 import { evaluationColumns, taskEvaluationView, type TaskEvaluationView } from "./task-evaluation";
-import { defaultDatasetData } from "./datasets";
+import { DATASET_ORDER, DATASET_SELECT, defaultDatasetData, toDatasetView, type DatasetFormat } from "./datasets";
 import { TRACK_ORDER, TRACK_SELECT, type TrackView } from "./tracks";
 import type { DocumentCheck } from "../validations/task";
 
@@ -51,9 +51,31 @@ export interface PhaseView {
   /** accepting submissions now */
   open: boolean;
   canViewLeaderboard: boolean;
-  /** whether scoring can run (a gold key is active); says nothing about its content */
+  /**
+   * the phase's datasets in order (issue 10 §1; at least one): a phase with one takes a plain
+   * file; with several, a run is an archive holding each dataset's file under its `fileName`
+   */
+  datasets: PhaseDatasetView[];
+  /** whether scoring can run (a dataset's gold key is active); says nothing about its content */
   hasGold: boolean;
-  /** organizers only (absent for others): the active gold key's metadata, or null */
+  /** organizers only (absent for others): the active gold key's metadata of the first dataset that has one, or null */
+  gold?: GoldKeyMeta | null;
+}
+
+/** A dataset of a phase as a viewer sees it (names, languages, file names and formats are public). */
+export interface PhaseDatasetView {
+  id: string;
+  /** e.g. "en_gum" */
+  name: string;
+  /** e.g. "en"; "" when not given */
+  language: string;
+  /** the file name a run's archive holds it under */
+  fileName: string;
+  format: DatasetFormat;
+  position: number;
+  /** whether the dataset has an active gold key (it counts in the macro-average); says nothing about its content */
+  hasGold: boolean;
+  /** organizers only (absent for others): its active gold key's metadata, or null */
   gold?: GoldKeyMeta | null;
 }
 
@@ -243,9 +265,10 @@ export async function addOrganizer(actor: Viewer, taskId: string, email: string)
 }
 
 /**
- * A task as the viewer sees it: its fields, organizers (names), and per phase its tracks,
- * whether it is open at `now`, whether the viewer can see its leaderboard, whether a gold key is active,
- * and, for organizers only, the active gold key's metadata (never its content).
+ * A task as the viewer sees it: its fields, organizers (names), and per phase its datasets and
+ * tracks, whether it is open at `now`, whether the viewer can see its leaderboard, whether a
+ * gold key is active (per dataset too), and, for organizers only, the active gold keys'
+ * metadata (never their content).
  *
  * @param slug the task's slug
  * @param viewer the viewer (null = anonymous)
@@ -260,7 +283,10 @@ export async function getTaskForViewer(slug: string, viewer: Viewer, now: Date =
       organizers: { orderBy: { createdAt: "asc" }, select: { user: { select: { id: true, name: true } } } },
       phases: {
         orderBy: PHASE_ORDER,
-        include: { goldKeys: { where: { active: true }, select: GOLD_META_SELECT }, tracks: { orderBy: TRACK_ORDER, select: TRACK_SELECT } },
+        include: {
+          datasets: { orderBy: DATASET_ORDER, select: { ...DATASET_SELECT, goldKeys: { where: { active: true }, select: GOLD_META_SELECT } } },
+          tracks: { orderBy: TRACK_ORDER, select: TRACK_SELECT },
+        },
       },
     },
   });
@@ -269,15 +295,21 @@ export async function getTaskForViewer(slug: string, viewer: Viewer, now: Date =
   const standing = await taskStanding(viewer, task.id, db);
   const isOrganizer = standing.isOrganizer;
   const phases: PhaseView[] = [];
-  for (const { goldKeys, createdAt: _c, updatedAt: _u, taskId: _t, ...phase } of task.phases) {
-    const active = goldKeys[0] ?? null;
+  for (const { datasets: datasetRows, createdAt: _c, updatedAt: _u, taskId: _t, ...phase } of task.phases) {
+    const datasets: PhaseDatasetView[] = datasetRows.map(({ goldKeys, ...row }) => {
+      const { phaseId: _p, ...view } = toDatasetView(row);
+      const active = goldKeys[0] ?? null;
+      return { ...view, hasGold: active !== null, ...(isOrganizer ? { gold: active && goldMeta(active) } : {}) };
+    });
+    const active = datasets.find((d) => d.hasGold) ?? null;
     phases.push({
       ...phase,
       documentCheck: phase.documentCheck as DocumentCheck,
+      datasets,
       open: isPhaseOpen(phase, now),
       canViewLeaderboard: await leaderboardVisibleTo(standing, phase.leaderboardVisibility),
       hasGold: active !== null,
-      ...(isOrganizer ? { gold: active && goldMeta(active) } : {}),
+      ...(isOrganizer ? { gold: active?.gold ?? null } : {}),
     });
   }
   return {

@@ -326,7 +326,8 @@ describe("tasks and phases", () => {
     const { id } = await createTask(admin.viewer, input("view-me"));
     const test = await db.phase.findFirstOrThrow({ where: { taskId: id, name: "test" } });
     const gold = packFile(new TextEncoder().encode("gold"));
-    await db.goldKey.create({ data: { phaseId: test.id, version: 1, fileName: "key.conll", ...gold, documentCount: 2, stats: { documents: 2 }, uploadedById: admin.id, active: true } });
+    const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId: test.id } });
+    await db.goldKey.create({ data: { phaseId: test.id, datasetId: dataset.id, version: 1, fileName: "key.conll", ...gold, documentCount: 2, stats: { documents: 2 }, uploadedById: admin.id, active: true } });
     const visitor = await getTaskForViewer("view-me", null, new Date("2050-01-01T00:00:00Z"));
     expect(visitor.isOrganizer).toBe(false);
     expect(visitor.organizers).toEqual([{ id: admin.id, name: "Task Admin" }]);
@@ -335,11 +336,15 @@ describe("tasks and phases", () => {
       ["test", false, false, true],
     ]);
     expect(visitor.phases.every((p) => !("gold" in p))).toBe(true);
+    expect(visitor.phases[1].datasets).toEqual([{ id: dataset.id, name: "main", language: "", fileName: "main.conll", format: "conll2012", position: 0, hasGold: true }]);
+    expect(visitor.phases[0].datasets.map((d) => [d.name, d.hasGold])).toEqual([["main", false]]);
     expect(JSON.stringify(visitor)).not.toContain(gold.sha256);
     const organizerView = await getTaskForViewer("view-me", admin.viewer, new Date("2099-02-05T00:00:00Z"));
     expect(organizerView.isOrganizer).toBe(true);
     expect(organizerView.phases[1]).toMatchObject({ open: true, canViewLeaderboard: true, gold: { version: 1, fileName: "key.conll", sha256: gold.sha256, documents: 2 } });
     expect(organizerView.phases[0].gold).toBeNull();
+    expect(organizerView.phases[1].datasets[0]).toMatchObject({ name: "main", hasGold: true, gold: { datasetId: dataset.id, version: 1, sha256: gold.sha256 } });
+    expect(organizerView.phases[0].datasets[0].gold).toBeNull();
     expect((await rejection(getTaskForViewer("no-such-task", null))).httpStatus).toBe(404);
   });
 

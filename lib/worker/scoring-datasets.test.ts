@@ -202,7 +202,7 @@ describe("scoring a phase with several datasets", () => {
     // The warning (en_a's response lacks d2) is tagged with its dataset and says which one.
     const warnings = expectedWarnings(GOLD.en_a, "en_a-key-v1.conllu", RESPONSES.en_a, fileName("en_a"));
     expect(warnings.map((w) => w.code)).toEqual(["missing-document"]);
-    expect(row.warnings).toEqual(warnings.map((w) => ({ ...w, message: `Dataset en_a: ${w.message}`, dataset: "en_a" })));
+    expect(row.warnings).toEqual(warnings.map((w) => ({ ...w, message: `dataset en_a: ${w.message}`, dataset: "en_a" })));
   });
 
   it("re-scores only the dataset whose gold key changed; the others' results stay untouched and count in the new average", async () => {
@@ -248,7 +248,7 @@ describe("scoring a phase with several datasets", () => {
     // en_a's stored warning stays; en_b's new one (its response lacks b-d1) follows it.
     const bWarnings = expectedWarnings(GOLD_B_V2, "en_b-key-v2.conllu", RESPONSES.en_b, fileName("en_b"));
     expect(bWarnings.map((w) => w.document)).toEqual(["b-d1"]);
-    expect(row.warnings).toEqual([...warningsBefore, ...bWarnings.map((w) => ({ ...w, message: `Dataset en_b: ${w.message}`, dataset: "en_b" }))]);
+    expect(row.warnings).toEqual([...warningsBefore, ...bWarnings.map((w) => ({ ...w, message: `dataset en_b: ${w.message}`, dataset: "en_b" }))]);
 
     // A re-queue for everything (e.g. new analysis settings) scores every dataset again.
     await testDb.prisma.$transaction((tx) => requeueSubmissions(tx, { id }));

@@ -444,7 +444,7 @@ function datasetResult(
         gold,
         report: result.report,
         variants: result.variants,
-        warnings: result.warnings.map((w) => ({ ...w, ...(several ? { message: `Dataset ${dataset.name}: ${w.message}` } : {}), dataset: dataset.name })),
+        warnings: result.warnings.map((w) => ({ ...w, ...(several ? { message: `dataset ${dataset.name}: ${w.message}` } : {}), dataset: dataset.name })),
         analysis: result.analysis,
       };
     case "settings":

@@ -8,6 +8,8 @@ import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/serv
 import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
 import { setParticipantTeam } from "../../../../lib/services/teams";
 import { addTrack, deleteTrack, moveTrack, updateTrack } from "../../../../lib/services/tracks";
+import { addDataset, deleteDataset, updateDataset } from "../../../../lib/services/datasets";
+import { datasetFormValues, type DatasetFormValues } from "../../../../lib/validations/dataset";
 import { trackFormValues, type TrackFormValues } from "../../../../lib/validations/track";
 import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "../../../../lib/validations/task";
 import { runAction, type ActionFailure } from "../../../_components/task-action-result";
@@ -54,21 +56,31 @@ export async function updatePhaseAction(previous: PhaseSettingsState, formData: 
   );
 }
 
+/** One dataset of a gold upload as the form reports it. */
+export interface GoldUploadDataset {
+  name: string;
+  version: number;
+  fileName: string;
+  unchanged: boolean;
+}
+
 /** State of a gold-upload form. */
 export type GoldUploadState =
   | { status: "idle" }
-  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number; unchanged: boolean; message: string }
+  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number; unchanged: boolean; message: string; datasets: GoldUploadDataset[] }
   | ({ status: "error" } & ActionFailure);
 
 /**
- * Uploads a gold key for a phase (form fields `phaseId` and `file`). `uploadGoldKey` checks
- * that the viewer organizes the phase's task, the size limit and the format; nothing is
- * stored when a check fails.
+ * Uploads a gold key for a phase (form fields `phaseId`, `file`, and `dataset`: the dataset's
+ * id or name, or empty for the phase's only dataset or an archive with a file per dataset).
+ * `uploadGoldKey` checks that the viewer organizes the phase's task, the size limit, the
+ * dataset and the format; nothing is stored when a check fails.
  *
- * @returns the active version's metadata, how many submissions were re-queued, whether the
- *   file was identical to the active version (then nothing changed) and the service's message;
- *   or the error (format errors with file, line, column, expected and found; a format the
- *   task's evaluation profile cannot score, as the `file` field's error)
+ * @returns the active version's metadata, how many submissions were re-queued, whether every
+ *   file was identical to its dataset's active version (then nothing changed), each dataset's
+ *   version afterwards, and the service's message; or the error (format errors with file,
+ *   line, column, expected and found; a format the dataset or the task's evaluation profile
+ *   cannot take, as the `file` field's error; a missing or unknown dataset as `dataset`'s)
  */
 export async function uploadGoldAction(_previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
   return runAction<GoldUploadState>(
@@ -79,9 +91,10 @@ export async function uploadGoldAction(_previous: GoldUploadState, formData: For
         return { status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] };
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const { gold, requeued, unchanged, message } = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes);
-      if (!unchanged) revalidateTaskPages();
-      return { status: "uploaded", gold, requeued, unchanged, message };
+      const result = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes, { datasetId: formString(formData, "dataset") });
+      if (!result.unchanged) revalidateTaskPages();
+      const datasets = result.datasets.map((d) => ({ name: d.dataset.name, version: d.gold.version, fileName: d.gold.fileName, unchanged: d.unchanged }));
+      return { status: "uploaded", gold: result.gold, requeued: result.requeued, unchanged: result.unchanged, message: result.message, datasets };
     },
     (failure) => ({ status: "error", ...failure }),
   );
@@ -321,5 +334,80 @@ export async function trackAction(previous: TrackState, formData: FormData): Pro
       return { attempt, values: trackFormValues(track), status: "saved", message: "Track saved." };
     },
     (failure) => ({ attempt, values, status: "error", ...failure, message: failure.fieldErrors.track ?? failure.fieldErrors.trackIds ?? failure.message }),
+  );
+}
+
+/** The dataset fields of a form (as typed; the service validates them). */
+function datasetValuesFromForm(formData: FormData): DatasetFormValues {
+  const raw = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  return { name: raw("name"), language: raw("language"), fileName: raw("fileName"), format: raw("format"), position: raw("position") };
+}
+
+/** State of the add-dataset form: the outcome of the last attempt, and the submitted values after an error. */
+export type AddDatasetState = { attempt: number } & (
+  | { status: "idle" }
+  | { status: "added"; name: string }
+  | ({ status: "error"; values: DatasetFormValues } & ActionFailure)
+);
+
+/**
+ * Adds a dataset to a phase (form fields `phaseId`, `name`, `language`, `fileName`, `format`,
+ * `position`; an empty position: after the last dataset). `addDataset` checks that the viewer
+ * organizes the phase's task, validates the fields (unique name and file name, the file name's
+ * ending, a format the task's profile can score) and audits it.
+ *
+ * @returns "added" with the dataset's name, or the error with field errors and the submitted values
+ */
+export async function addDatasetAction(previous: AddDatasetState, formData: FormData): Promise<AddDatasetState> {
+  const attempt = previous.attempt + 1;
+  const values = datasetValuesFromForm(formData);
+  return runAction<AddDatasetState>(
+    "adding a dataset",
+    async (viewer) => {
+      const dataset = await addDataset(viewer, formString(formData, "phaseId"), values);
+      revalidateTaskPages();
+      return { attempt, status: "added", name: dataset.name };
+    },
+    (failure) => ({ attempt, status: "error", values, ...failure }),
+  );
+}
+
+/** State of one dataset's form: the values to show, and the outcome of the last action on it. */
+export type DatasetState = {
+  attempt: number;
+  values: DatasetFormValues;
+} & ({ status: "idle" } | { status: "saved"; message: string } | ({ status: "error" } & ActionFailure));
+
+/**
+ * One action on a dataset, chosen by the pressed button's `intent`: `save` (fields `name`,
+ * `language`, `fileName`, `format`, `position`) or `delete` (refused with the reason for the
+ * phase's last dataset or one that runs have files for). Form field `datasetId`. The services
+ * check that the viewer organizes the task, validate and audit.
+ *
+ * @returns "saved" with the stored values and what happened, or the error (a refused delete's
+ *   reason as the message) with the submitted values
+ */
+export async function datasetAction(previous: DatasetState, formData: FormData): Promise<DatasetState> {
+  const attempt = previous.attempt + 1;
+  const intent = formString(formData, "intent");
+  const datasetId = formString(formData, "datasetId");
+  const values = intent === "save" ? datasetValuesFromForm(formData) : previous.values;
+  return runAction<DatasetState>(
+    "changing a dataset",
+    async (viewer) => {
+      if (intent === "delete") {
+        const { requeued } = await deleteDataset(viewer, datasetId);
+        revalidateTaskPages();
+        const requeuedText = requeued > 0 ? ` ${requeued} submission${requeued === 1 ? " was" : "s were"} re-queued for scoring.` : "";
+        return { attempt, values, status: "saved", message: `Dataset "${values.name}" deleted with its gold key versions.${requeuedText}` };
+      }
+      const dataset = await updateDataset(viewer, datasetId, values);
+      revalidateTaskPages();
+      return { attempt, values: datasetFormValues(dataset), status: "saved", message: "Dataset saved." };
+    },
+    (failure) => ({ attempt, values, status: "error", ...failure, message: failure.fieldErrors.dataset ?? failure.message }),
   );
 }

@@ -3,8 +3,8 @@
 import { useActionState } from "react";
 import type { FormatProblem } from "../../../../lib/errors";
 import type { GoldKeyMeta } from "../../../../lib/services/gold";
-import { Notice, primaryButton } from "../../../_components/ui";
-import { uploadGoldAction, type GoldUploadState } from "./actions";
+import { Notice, SelectField, primaryButton } from "../../../_components/ui";
+import { uploadGoldAction, type GoldUploadDataset, type GoldUploadState } from "./actions";
 
 /**
  * Calls the upload action; a request that fails before the action runs (e.g. over the
@@ -78,20 +78,62 @@ function FormatProblems({ problems }: { problems: FormatProblem[] }) {
   );
 }
 
+/** What an upload did per dataset (phases with several datasets). */
+function UploadedDatasets({ message, datasets }: { message: string; datasets: GoldUploadDataset[] }) {
+  return (
+    <Notice kind="success">
+      <p className="font-medium">{message}</p>
+      <ul className="mt-2 space-y-0.5" data-testid="gold-upload-datasets">
+        {datasets.map((d) => (
+          <li key={d.name}>
+            <span className="font-medium">{d.name}</span>: version {d.version} ({d.fileName}){d.unchanged ? ", unchanged: identical to the active version" : ", new and active"}
+          </li>
+        ))}
+      </ul>
+    </Notice>
+  );
+}
+
+/** A dataset the gold upload form offers. */
+export interface GoldUploadDatasetOption {
+  id: string;
+  name: string;
+  fileName: string;
+}
+
 /**
- * Uploads a new gold key version for a phase and shows its statistics; or says that the file
- * is identical to the active version (nothing changed); or the reasons the file was refused
- * (with line numbers, or why the task's evaluation profile cannot score its format).
+ * Uploads a new gold key version for a phase's dataset, or an archive with a file per
+ * dataset, and shows the statistics (one dataset) or each dataset's version; or says that the
+ * file is identical to the active version (nothing changed); or the reasons the file was
+ * refused (with line numbers, or why the dataset or the task's evaluation profile cannot take
+ * its format).
  *
+ * @param datasets the phase's datasets in order; with one, the dataset choice is hidden
  * @param needsHeads the task's evaluation profile matches mentions by heads, so gold must be `.conllu`
  */
-export function GoldUploadForm({ phaseId, maxBytes, needsHeads }: { phaseId: string; maxBytes: number; needsHeads: boolean }) {
+export function GoldUploadForm({ phaseId, maxBytes, needsHeads, datasets }: { phaseId: string; maxBytes: number; needsHeads: boolean; datasets: GoldUploadDatasetOption[] }) {
   const [state, action, pending] = useActionState<GoldUploadState, FormData>(upload, { status: "idle" });
   const inputId = `gold-file-${phaseId}`;
+  const several = datasets.length > 1;
+  const archives = ".zip,.tar.gz,.tgz";
   return (
     <div className="space-y-3">
       <form action={action} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
         <input type="hidden" name="phaseId" value={phaseId} />
+        {several ? (
+          <div className="sm:w-64">
+            <SelectField
+              id={`gold-dataset-${phaseId}`}
+              label="Dataset"
+              name="dataset"
+              defaultValue=""
+              options={[["", "Several: an archive, files named as the datasets' expected file names"], ...datasets.map((d): [string, string] => [d.id, `${d.name} (${d.fileName})`])]}
+              error={state.status === "error" ? state.fieldErrors.dataset : undefined}
+            />
+          </div>
+        ) : (
+          <input type="hidden" name="dataset" value="" />
+        )}
         <div className="space-y-1">
           <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
             Gold key file
@@ -101,7 +143,7 @@ export function GoldUploadForm({ phaseId, maxBytes, needsHeads }: { phaseId: str
             name="file"
             type="file"
             required
-            accept={needsHeads ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"}
+            accept={`${needsHeads ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"},${archives}`}
             aria-describedby={`${inputId}-hint`}
             className="block text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-zinc-100"
           />
@@ -109,7 +151,8 @@ export function GoldUploadForm({ phaseId, maxBytes, needsHeads }: { phaseId: str
             {needsHeads
               ? "CorefUD CoNLL-U (.conllu): the task's evaluation profile matches mentions by their heads"
               : "CoNLL-2012, CorefUD (.conllu) or JSON lines (.jsonl)"}
-            , up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB. Only organizers ever see it. A file identical to the active version changes nothing.
+            , up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB; or a .zip or .tar.gz archive with one file per dataset, each named as its dataset&rsquo;s expected file name
+            {several ? " (datasets left out keep their gold keys)" : ""}. Only organizers ever see it. A file identical to its dataset&rsquo;s active version changes nothing.
           </p>
         </div>
         <button type="submit" disabled={pending} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
@@ -121,6 +164,8 @@ export function GoldUploadForm({ phaseId, maxBytes, needsHeads }: { phaseId: str
           <div data-testid="gold-upload-unchanged">
             <Notice kind="info">{state.message} No version was added and no submission was re-queued.</Notice>
           </div>
+        ) : several || state.datasets.length > 1 ? (
+          <UploadedDatasets message={state.message} datasets={state.datasets} />
         ) : (
           <UploadedStats gold={state.gold} requeued={state.requeued} />
         ))}
@@ -129,7 +174,7 @@ export function GoldUploadForm({ phaseId, maxBytes, needsHeads }: { phaseId: str
           <p className="font-medium">
             {state.formatErrors.length > 0
               ? "The file could not be read; nothing was stored."
-              : state.fieldErrors.file
+              : state.fieldErrors.file || state.fieldErrors.dataset
                 ? "The file was refused; nothing was stored."
                 : state.message}
           </p>

@@ -1,5 +1,5 @@
-/** The gold key versions of a phase (metadata only, never content), newest first. Organizer pages only. */
-import type { GoldKeyMeta } from "../../../../lib/services/gold";
+/** The gold key versions of a phase (metadata only, never content), per dataset, newest first. Organizer pages only. */
+import type { GoldVersionMeta } from "../../../../lib/services/gold";
 import { Table, UtcTime, type TableColumn } from "../../../_components/ui";
 
 const COLUMNS: TableColumn[] = [
@@ -15,20 +15,27 @@ const COLUMNS: TableColumn[] = [
 ];
 
 /**
- * A table of gold key versions: file name, sha256 and size (bytes), statistics, uploader and
- * time, and whether the version is active.
+ * A table of gold key versions (in dataset order, newest first within a dataset): the
+ * dataset (when the phase has several), file name, sha256 and size (bytes), statistics,
+ * uploader and time, and whether the version is active.
  *
  * @param uploaders user names by id (for "uploaded by")
+ * @param showDataset show the dataset column (a phase with several datasets)
  */
-export function GoldVersionsTable({ versions, uploaders }: { versions: GoldKeyMeta[]; uploaders: Map<string, string> }) {
+export function GoldVersionsTable({ versions, uploaders, showDataset = false }: { versions: GoldVersionMeta[]; uploaders: Map<string, string>; showDataset?: boolean }) {
   if (versions.length === 0) {
     return <p className="text-sm text-zinc-600">No gold key yet: submissions stay queued until one is uploaded.</p>;
   }
   const count = "py-2 pr-4 text-right tabular-nums";
   return (
-    <Table label="Gold key versions" columns={COLUMNS}>
+    <Table label="Gold key versions" columns={showDataset ? ["Dataset", ...COLUMNS] : COLUMNS}>
       {versions.map((v) => (
         <tr key={v.id} data-testid="gold-version-row" className="align-top">
+          {showDataset && (
+            <td className="py-2 pr-4 font-medium" data-testid="gold-version-dataset">
+              {v.dataset}
+            </td>
+          )}
           <td className="py-2 pr-4 font-medium">v{v.version}</td>
           <td className="py-2 pr-4">
             <div>{v.fileName}</div>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { listDatasetsForOrganizers } from "../../../../lib/services/datasets";
 import { listGoldVersions } from "../../../../lib/services/gold";
 import { listSubmissionsForPhase } from "../../../../lib/services/submissions";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
@@ -24,6 +25,7 @@ import { GoldVersionsTable } from "./gold-versions-table";
 import { ParticipantTeamForm } from "./participant-team-form";
 import { PhaseSettingsForm } from "./phase-settings-form";
 import { PhaseSubmissionsTable } from "./phase-submissions-table";
+import { PhaseDatasetsForm } from "./datasets-form";
 import { PhaseTracksForm } from "./tracks-form";
 
 type Params = { params: Promise<{ slug: string }> };
@@ -44,13 +46,15 @@ async function uploaderNames(ids: string[]): Promise<Map<string, string>> {
   return names;
 }
 
-/** One phase: settings, tracks, gold key upload and versions, submissions. */
+/** One phase: datasets, gold key upload and versions, settings, tracks, submissions. */
 async function PhaseSection({ phase, viewer, now, maxBytes, needsHeads }: { phase: PhaseView; viewer: Viewer; now: Date; maxBytes: number; needsHeads: boolean }) {
-  const [versions, submissions, tracks] = await Promise.all([
+  const [versions, submissions, tracks, datasets] = await Promise.all([
     listGoldVersions(viewer, phase.id),
     listSubmissionsForPhase(viewer, phase.id),
     listTracksForOrganizers(viewer, phase.id),
+    listDatasetsForOrganizers(viewer, phase.id),
   ]);
+  const several = datasets.length > 1;
   const uploaders = await uploaderNames(versions.map((v) => v.uploadedById));
   return (
     <section id={`phase-${phase.id}`} aria-label={`Phase ${phase.name}`} className="space-y-4 scroll-mt-6" data-testid="manage-phase">
@@ -58,11 +62,24 @@ async function PhaseSection({ phase, viewer, now, maxBytes, needsHeads }: { phas
         <h2 className="text-xl font-semibold tracking-tight">Phase: {phase.name}</h2>
         <TaskPhaseBadge state={phaseState(phase, now)} />
       </div>
-      <Card title="Gold key" description="Uploading a new version makes it the active key and re-queues every submission of this phase for scoring.">
-        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} needsHeads={needsHeads} />
+      <Card
+        title={`Datasets (${datasets.length})`}
+        description="Each dataset has its own gold key. With several datasets, a run is one archive (.zip or .tar.gz) holding each dataset's file under its expected file name; the leaderboard ranks the macro-average over the datasets with a gold key, a dataset a run leaves out counting 0. A dataset that runs have files for cannot be deleted."
+      >
+        <PhaseDatasetsForm phaseId={phase.id} datasets={datasets} needsHeads={needsHeads} />
+      </Card>
+      <Card
+        title={several ? "Gold keys" : "Gold key"}
+        description={
+          several
+            ? "Upload one dataset's gold key, or an archive with a file per dataset. A new version becomes its dataset's active key and re-queues every submission of this phase; only the datasets whose gold key changed are scored again."
+            : "Uploading a new version makes it the active key and re-queues every submission of this phase for scoring."
+        }
+      >
+        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} needsHeads={needsHeads} datasets={datasets.map((d) => ({ id: d.id, name: d.name, fileName: d.fileName }))} />
         <div className="mt-6">
           <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
-          <GoldVersionsTable versions={versions} uploaders={uploaders} />
+          <GoldVersionsTable versions={versions} uploaders={uploaders} showDataset={several} />
         </div>
       </Card>
       <Card title="Settings">
@@ -121,7 +138,8 @@ function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues 
 
 /**
  * Managing a task (its organizers and site admins only; 404 for everyone else): per phase
- * the gold key (upload, versions), settings, tracks (add, edit, reorder, delete) and submissions; the task's evaluation profile;
+ * the datasets (add, edit, delete), the gold keys (upload per dataset or as an archive,
+ * versions), settings, tracks (add, edit, reorder, delete) and submissions; the task's evaluation profile;
  * the task's analysis settings;
  * the participants with the team each submits for (and a control to change it); and the
  * task's organizers.

@@ -3,7 +3,13 @@
  * anonymous callers included; gold metadata only for organizers). Answers 200 `{"task": {id,
  * slug, title}, "phase": {id, name, opensAt, closesAt, displayTimeZone, dailyLimit, totalLimit,
  * leaderboardVisibility, selectionRule, participantAnalysis, teamDocumentScores,
- * documentCheck, tracks, open, canViewLeaderboard, hasGold, gold?}}`; `tracks` is the phase's
+ * documentCheck, datasets, tracks, open, canViewLeaderboard, hasGold, gold?}}`; `datasets` is
+ * the phase's datasets in order (at least one), `[{id, name, language, fileName, format,
+ * position, hasGold, gold?}]` (`language` "" when not given; `format` "conll2012" or "conllu";
+ * `gold`, the active gold key's metadata or null, for organizers only): a phase with one
+ * dataset takes a plain file, one with several an archive (`.zip`, `.tar.gz`) holding each
+ * dataset's file under its `fileName` (manage them at `/api/v1/phases/{phaseId}/datasets`);
+ * `tracks` is the phase's
  * tracks in order, `[{id, name, description, dailyLimit, totalLimit, position}]` (`[]` without
  * tracks): an upload to a phase with tracks names one in its `track` field, and a track whose
  * `dailyLimit` or `totalLimit` is set has its own per-team quota. 404 unknown phase, 401 bad
@@ -26,11 +32,13 @@
  * the run counts; `error`: such an upload is refused). Unknown fields are refused, the old
  * `allowParticipantAnalysis` too. Audited (`phase.update`).
  *
- * Answers 200 `{"phase": {...}}` with the updated settings and the phase's `tracks` (as in GET).
- * Tracks are managed on the task's manage page. Errors: 401 anonymous or bad
+ * Answers 200 `{"phase": {...}}` with the updated settings and the phase's `datasets` (id, name,
+ * language, fileName, format, position) and `tracks` (as in GET). Tracks are managed on the
+ * task's manage page; datasets there and at `/api/v1/phases/{phaseId}/datasets`. Errors: 401 anonymous or bad
  * token, 403 not an organizer, 404 unknown phase, 413/415/400 body problems, 422 bad fields.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../lib/http";
+import { listDatasets } from "../../../../../lib/services/datasets";
 import { getPhaseForViewer, updatePhase } from "../../../../../lib/services/tasks";
 import { listTracks } from "../../../../../lib/services/tracks";
 
@@ -63,6 +71,7 @@ export const PATCH = apiRoute("PATCH /api/v1/phases/:phaseId", async (request: R
       participantAnalysis: phase.participantAnalysis,
       teamDocumentScores: phase.teamDocumentScores,
       documentCheck: phase.documentCheck,
+      datasets: (await listDatasets(phase.id)).map(({ phaseId: _p, ...d }) => d),
       tracks: await listTracks(phase.id),
     },
   });
