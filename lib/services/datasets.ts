@@ -357,7 +357,8 @@ export async function deleteDataset(actor: Viewer, datasetId: string, options: {
     }
     const hadGold = (await tx.goldKey.count({ where: { datasetId: view.id, active: true } })) > 0;
     await tx.dataset.delete({ where: { id: view.id } });
-    const requeued = hadGold ? await requeueSubmissions(tx, { phaseId: view.phaseId }) : [];
+    // The other datasets keep their results; the worker only averages over one dataset fewer.
+    const requeued = hadGold ? await requeueSubmissions(tx, { phaseId: view.phaseId }, { datasetIds: [] }) : [];
     await recordAudit(tx, {
       actorId: user.userId,
       action: "dataset.delete",

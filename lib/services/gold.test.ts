@@ -179,6 +179,22 @@ describe("gold keys per dataset (a phase with three datasets)", () => {
     expect(versions.map((v) => `${v.dataset} v${v.version} ${v.active ? "active" : "replaced"}`)).toEqual(["cs_pdt v1 active", "en_gum v2 active", "en_gum v1 replaced"]);
   });
 
+  it("a new gold key of one dataset marks only that dataset of the runs for scoring again (the others keep the gold key their results came from)", async () => {
+    const { db, organizer, phase, cs, en, de, run } = await threeDatasets();
+    const gold = await uploadGoldKey(organizer.viewer, phase.id, "x.tar.gz", await makeTarGz([cs, en, de].map((d) => ({ path: d.fileName, text: keyNamed(`${d.name}1`) }))));
+    const keys = new Map(gold.datasets.map((d) => [d.dataset.id, d.gold.id]));
+    // The run has a file per dataset, each scored against its dataset's gold key v1.
+    const stored = await db.submissionFile.findFirstOrThrow({ where: { submissionId: run.id } });
+    await db.submissionFile.deleteMany({ where: { submissionId: run.id } });
+    for (const d of [cs, en, de]) {
+      await db.submissionFile.create({ data: { ...stored, datasetId: d.id, fileName: d.fileName, goldKeyId: keys.get(d.id)! } });
+    }
+    await uploadGoldKey(organizer.viewer, phase.id, "en2.conllu", bytes(keyNamed("en2")), { datasetId: en.id });
+    const files = await db.submissionFile.findMany({ where: { submissionId: run.id } });
+    expect(new Map(files.map((f) => [f.datasetId, f.goldKeyId]))).toEqual(new Map([[cs.id, keys.get(cs.id)], [en.id, null], [de.id, keys.get(de.id)]]));
+    expect((await db.submission.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("QUEUED");
+  });
+
   it("a file byte-identical to its dataset's active version leaves it unchanged and says so; the same bytes for another dataset are a new version there", async () => {
     const { db, organizer, phase, en, de } = await threeDatasets();
     await uploadGoldKey(organizer.viewer, phase.id, "en.conllu", bytes(keyNamed("en")), { datasetId: "en_gum" });

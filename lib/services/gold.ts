@@ -378,7 +378,8 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
       results.push({ dataset: datasetOf(dataset), gold: goldMeta(row), unchanged: false });
       added.push({ plan: { ...p, dataset }, row });
     }
-    const requeued = added.length > 0 ? await requeueSubmissions(tx, { phaseId: phase.id }) : [];
+    // The worker scores again only the datasets whose gold key changed (their files' gold_key_id is cleared).
+    const requeued = added.length > 0 ? await requeueSubmissions(tx, { phaseId: phase.id }, { datasetIds: added.map((a) => a.plan.dataset.id) }) : [];
     for (const { plan, row } of added) {
       await recordAudit(tx, {
         actorId: user.userId,
