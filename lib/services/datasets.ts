@@ -26,7 +26,7 @@
  * Every change takes the phase's `gold:` lock, as gold uploads and profile changes do.
  */
 import { NotFoundError, ValidationError } from "../errors";
-import { profileNeedsHeads, taskEvaluationProfile, type TaskEvaluationFields } from "../evaluation";
+import { profileNeedsHeads, taskEvaluationProfile, type EvaluationProfileName, type TaskEvaluationFields } from "../evaluation";
 import { assertCanManageTask, canManageTask, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";
@@ -75,14 +75,17 @@ export const DATASET_ORDER = [{ position: "asc" as const }, { name: "asc" as con
 
 /**
  * The dataset a new phase starts with: {@link DEFAULT_DATASET_NAME}, in the format the task's
- * evaluation profile reads (`crac` scores CorefUD CoNLL-U; the others start as CoNLL-2012 and
- * take whichever format the gold key has).
+ * evaluation profile reads (a profile that matches mentions by heads or partially, such as
+ * `crac`, scores CorefUD CoNLL-U only; the others start as CoNLL-2012, and a one-dataset phase
+ * takes whichever format its gold key has).
  *
- * @param evaluationProfile the task's profile name ("conll2012", "crac", "custom")
+ * @param task the task's evaluation columns, or just a profile's name ("custom" standing for its
+ *   default columns, exact match)
  * @returns the create data of a Prisma nested `datasets: { create }`
  */
-export function defaultDatasetData(evaluationProfile: string): { name: string; fileName: string; format: DatasetFormat } {
-  const format: DatasetFormat = evaluationProfile === "crac" ? "conllu" : "conll2012";
+export function defaultDatasetData(task: TaskEvaluationFields | EvaluationProfileName): { name: string; fileName: string; format: DatasetFormat } {
+  const needsHeads = typeof task === "string" ? task === "crac" : profileNeedsHeads(taskEvaluationProfile(task));
+  const format: DatasetFormat = needsHeads ? "conllu" : "conll2012";
   return { name: DEFAULT_DATASET_NAME, fileName: `${DEFAULT_DATASET_NAME}.${format === "conllu" ? "conllu" : "conll"}`, format };
 }
 

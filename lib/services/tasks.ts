@@ -140,7 +140,7 @@ export async function createTask(actor: Viewer, input: unknown): Promise<{ id: s
           dataLicense: data.dataLicense,
           dataSource: data.dataSource,
           organizers: { create: { userId: actor.userId } },
-          phases: { create: data.phases.map((phase) => ({ ...phase, datasets: { create: defaultDatasetData(evaluation.evaluationProfile) } })) },
+          phases: { create: data.phases.map((phase) => ({ ...phase, datasets: { create: defaultDatasetData(evaluation) } })) },
         },
         include: { phases: { select: { id: true, name: true } } },
       });
@@ -177,8 +177,8 @@ export async function addPhase(actor: Viewer, taskId: string, input: unknown): P
   const data = parseInput(phaseInputSchema, input, "phase");
   try {
     return await db.$transaction(async (tx) => {
-      const task = await tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { evaluationProfile: true } });
-      const phase = await tx.phase.create({ data: { ...data, taskId, datasets: { create: defaultDatasetData(task.evaluationProfile) } } });
+      const task = await tx.task.findUniqueOrThrow({ where: { id: taskId }, select: { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true } });
+      const phase = await tx.phase.create({ data: { ...data, taskId, datasets: { create: defaultDatasetData(task) } } });
       await recordAudit(tx, { actorId: user.userId, action: "phase.create", targetType: "phase", targetId: phase.id, data: { taskId, ...auditPhase(data) } });
       return phase;
     });

@@ -370,6 +370,13 @@ describe("tasks and phases", () => {
     const custom = await createTask(admin.viewer, { ...input("profile-custom"), evaluationProfile: "custom", ...settings });
     expect(await stored(custom.id)).toEqual({ evaluationProfile: "custom", ...settings });
     expect((await getTaskForViewer("profile-custom", null)).evaluation.label).toBe(customProfile({ match: "partial", removeSingletons: true, zeroMatch: "linear" }).label);
+
+    // Each phase starts with one dataset, "main", in the format the profile reads: partial and
+    // head match need CorefUD CoNLL-U.
+    const formats = async (taskId: string) => (await db.dataset.findMany({ where: { phase: { taskId } }, select: { name: true, fileName: true, format: true } }));
+    expect(await formats(plain.id)).toEqual([{ name: "main", fileName: "main.conll", format: "conll2012" }]);
+    expect(await formats(crac.id)).toEqual([{ name: "main", fileName: "main.conllu", format: "conllu" }]);
+    expect(await formats(custom.id)).toEqual([{ name: "main", fileName: "main.conllu", format: "conllu" }]);
   });
 
   it("createTask refuses invalid evaluation choices with a 422 per field; nothing is created", async () => {
