@@ -373,10 +373,12 @@ describe("tasks and phases", () => {
 
     // Each phase starts with one dataset, "main", in the format the profile reads: partial and
     // head match need CorefUD CoNLL-U.
-    const formats = async (taskId: string) => (await db.dataset.findMany({ where: { phase: { taskId } }, select: { name: true, fileName: true, format: true } }));
-    expect(await formats(plain.id)).toEqual([{ name: "main", fileName: "main.conll", format: "conll2012" }]);
-    expect(await formats(crac.id)).toEqual([{ name: "main", fileName: "main.conllu", format: "conllu" }]);
-    expect(await formats(custom.id)).toEqual([{ name: "main", fileName: "main.conllu", format: "conllu" }]);
+    const formats = async (taskId: string) =>
+      new Set((await db.dataset.findMany({ where: { phase: { taskId } }, select: { name: true, fileName: true, format: true } })).map((d) => `${d.name} ${d.fileName} ${d.format}`));
+    expect(await db.dataset.count({ where: { phase: { taskId: plain.id } } })).toBe(await db.phase.count({ where: { taskId: plain.id } }));
+    expect(await formats(plain.id)).toEqual(new Set(["main main.conll conll2012"]));
+    expect(await formats(crac.id)).toEqual(new Set(["main main.conllu conllu"]));
+    expect(await formats(custom.id)).toEqual(new Set(["main main.conllu conllu"]));
   });
 
   it("createTask refuses invalid evaluation choices with a 422 per field; nothing is created", async () => {
