@@ -36,6 +36,7 @@ import type { Readable } from "node:stream";
 import yauzl, { type Entry as ZipEntry, type ZipFile } from "yauzl";
 import * as tar from "tar-stream";
 import { ValidationError } from "./errors";
+import { formatMegabytes } from "./units";
 
 /** One plain file read from an archive. */
 export interface ArchiveEntry {
@@ -164,11 +165,6 @@ function invalid(message: string): ValidationError {
   return ValidationError.field("file", message);
 }
 
-/** Bytes as megabytes for messages ("1 MB", "0.5 MB"); as `formatMegabytes` in lib/services/uploads.ts. */
-function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(mb < 1 ? 3 : 1))} MB`;
-}
 
 /** What an archive entry is, as far as the rules care. */
 type EntryType = "file" | "folder" | { other: string };
@@ -257,7 +253,7 @@ class EntryRules {
   tooLarge(entryPath?: string): ValidationError {
     const where = entryPath === undefined ? "" : ` (reading stopped at "${entryPath}")`;
     return invalid(
-      `${this.archiveName} unpacks to more than ${megabytes(this.maxTotalBytes)}${where}; the files inside an archive may total at most ${megabytes(this.maxTotalBytes)}.`,
+      `${this.archiveName} unpacks to more than ${formatMegabytes(this.maxTotalBytes)}${where}; the files inside an archive may total at most ${formatMegabytes(this.maxTotalBytes)}.`,
     );
   }
 

@@ -13,7 +13,7 @@ import { loadEnv } from "./env";
 import { errorResponseBody, ForbiddenError, isDomainError, TooLargeError, UnauthorizedError, ValidationError } from "./errors";
 import type { Viewer } from "./permissions";
 import { getViewer } from "./session";
-import { formatMegabytes } from "./services/uploads";
+import { formatMegabytes } from "./units";
 import { parseInput } from "./validations/parse";
 
 /** Headers every `/api/v1` answer carries: answers depend on who asks, so nothing is cached. */

@@ -4,7 +4,8 @@ import { ValidationError } from "../errors";
 import { assertPhaseOpen, isPhaseOpen } from "./phases";
 import { nextUtcMidnight, utcDayStart } from "./quota";
 import { bytes, BROKEN_FILE, rejection, SMALL_KEY, thrown } from "./test-fixtures";
-import { assertUploadSize, cleanFileName, formatMegabytes, validateUpload } from "./uploads";
+import { formatMegabytes } from "../units";
+import { assertUploadSize, cleanFileName, validateUpload } from "./uploads";
 
 describe("uploads", () => {
   it("states sizes in MB and rejects files over the limit with 413", () => {

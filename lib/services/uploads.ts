@@ -17,6 +17,7 @@
  * upload thread (only its document ids, cached by sha256 in the pool).
  */
 import { loadEnv } from "../env";
+import { formatMegabytes } from "../units";
 import { ConflictError, ServiceBusyError, TooLargeError, ValidationError, type DomainError } from "../errors";
 import type { Warning } from "../../scoring/types";
 import { detectFormat } from "../../scoring/formats/index";
@@ -29,7 +30,6 @@ export type { RunDocument } from "../upload-pool/thread";
 export type { GoldSource, StoredGoldFile } from "../upload-pool/pool";
 export type { Warning } from "../../scoring/types";
 
-const MB = 1024 * 1024;
 
 /**
  * The largest accepted upload in bytes (UPLOAD_MAX_BYTES, uncompressed; read from the
@@ -41,11 +41,6 @@ export function uploadLimitBytes(): number {
   return loadEnv().UPLOAD_MAX_BYTES;
 }
 
-/** Bytes as megabytes for messages: "50 MB", "0.5 MB", "12.3 MB". */
-export function formatMegabytes(bytes: number): string {
-  const mb = bytes / MB;
-  return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(mb < 1 ? 3 : 1))} MB`;
-}
 
 /**
  * Throws when an upload is over the limit.
