@@ -115,6 +115,7 @@ export async function uploadGold(phaseId: string, text: string, options: { fileN
  * Uploads a run with `POST /api/v1/phases/{phaseId}/submissions` and a bearer token, and
  * expects 202.
  *
+ * @param text the file: text, or bytes (an archive)
  * @param fileName the uploaded file's name (default "out.conll")
  * @param options `acknowledgeWarnings`: confirm the document-name warnings (a run whose documents
  *   differ from the gold key's is otherwise refused with 409 on a phase whose check is "warn");
@@ -125,7 +126,7 @@ export async function postRun(
   request: APIRequestContext,
   phaseId: string,
   token: string,
-  text: string,
+  text: string | Uint8Array,
   systemName: string,
   fileName = "out.conll",
   options: { acknowledgeWarnings?: boolean; track?: string } = {},
@@ -133,7 +134,7 @@ export async function postRun(
   const response = await request.post(`/api/v1/phases/${phaseId}/submissions`, {
     headers: bearer(token),
     multipart: {
-      file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) },
+      file: { name: fileName, mimeType: typeof text === "string" ? "text/plain" : "application/octet-stream", buffer: Buffer.from(text) },
       systemName,
       ...(options.acknowledgeWarnings ? { acknowledgeWarnings: "true" } : {}),
       ...(options.track ? { track: options.track } : {}),
