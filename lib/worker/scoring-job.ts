@@ -586,17 +586,25 @@ function writeScores(prisma: PrismaClient, claim: Claim, scored: Scored): Promis
   const finish = { status: "SCORED", goldVersion: scored.goldVersion, scorerVersion: SCORER_VERSION, datasetIds: scored.rescored.map((d) => d.dataset.id) } as const;
   return finishClaim(prisma, claim, finish, async (tx) => {
     const rowsOf = new Map<string, ScoreRowData[]>();
+    const datasetRows: (ScoreRowData & { datasetId: string })[] = [];
+    const documentRows: (DocumentScoreRowLike & { datasetId: string })[] = [];
     for (const d of scored.rescored) {
       const datasetId = d.dataset.id;
       const rows = [scoreRows(d.report), ...d.variants.map((v) => scoreRows(v, v.id))].flat();
       rowsOf.set(datasetId, rows);
-      await tx.datasetScore.createMany({ data: rows.map((r) => ({ ...r, submissionId, phaseId, datasetId })) });
-      const documents = documentScoreRows(d.report).map((r) => ({ ...r, submissionId, datasetId }));
-      for (let i = 0; i < documents.length; i += 5000) {
-        await tx.documentScore.createMany({ data: documents.slice(i, i + 5000) });
-      }
-      await tx.runAnalysis.create({ data: { submissionId, datasetId, ...analysisRow(d.analysis) } });
-      await tx.submissionFile.update({ where: { submissionId_datasetId: { submissionId, datasetId } }, data: { goldKeyId: d.gold.id } });
+      for (const r of rows) datasetRows.push({ ...r, datasetId });
+      for (const r of documentScoreRows(d.report)) documentRows.push({ ...r, datasetId });
+    }
+    // A few statements for every dataset together: per-dataset statements cost a round trip
+    // each, and Prisma's createMany binds a parameter per cell (slow for thousands of rows).
+    await insertDatasetScores(tx, submissionId, phaseId, datasetRows);
+    for (let i = 0; i < documentRows.length; i += 20_000) await insertDocumentScores(tx, submissionId, documentRows.slice(i, i + 20_000));
+    if (scored.rescored.length > 0) {
+      await tx.runAnalysis.createMany({ data: scored.rescored.map((d) => ({ submissionId, datasetId: d.dataset.id, ...analysisRow(d.analysis) })) });
+      await tx.$executeRaw`
+        UPDATE submission_files f SET gold_key_id = g.gold_key_id
+          FROM unnest(${scored.rescored.map((d) => d.dataset.id)}::uuid[], ${scored.rescored.map((d) => d.gold.id)}::uuid[]) AS g(dataset_id, gold_key_id)
+         WHERE f.submission_id = ${submissionId}::uuid AND f.dataset_id = g.dataset_id`;
     }
     if (scored.kept.length > 0) {
       const kept = await tx.datasetScore.findMany({
@@ -619,6 +627,39 @@ function writeScores(prisma: PrismaClient, claim: Claim, scored: Scored): Promis
     await tx.score.createMany({ data: phaseRows.map((r) => ({ ...r, submissionId, phaseId })) });
     await recordEvaluation(tx, submissionId, scored.evaluation, scored.warnings);
   });
+}
+
+/**
+ * Inserts a run's DatasetScore rows in one statement (`unnest` of one array per column).
+ *
+ * @param tx the finish transaction
+ * @param rows score rows (fractions in [0, 1]; counts and recall/precision may be null), each with its dataset
+ */
+async function insertDatasetScores(tx: Tx, submissionId: string, phaseId: string, rows: readonly (ScoreRowData & { datasetId: string })[]): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <K extends keyof ScoreRowData>(k: K) => rows.map((r) => r[k] ?? null);
+  await tx.$executeRaw`
+    INSERT INTO dataset_scores (submission_id, phase_id, dataset_id, variant, metric, recall_num, recall_den, precision_num, precision_den, recall, precision, f1)
+    SELECT ${submissionId}::uuid, ${phaseId}::uuid, r.*
+      FROM unnest(${rows.map((r) => r.datasetId)}::uuid[], ${col("variant")}::text[], ${col("metric")}::text[],
+                  ${col("recallNum")}::float8[], ${col("recallDen")}::float8[], ${col("precisionNum")}::float8[], ${col("precisionDen")}::float8[],
+                  ${col("recall")}::float8[], ${col("precision")}::float8[], ${col("f1")}::float8[]) AS r`;
+}
+
+/**
+ * Inserts a run's DocumentScore rows in one statement (`unnest` of one array per column).
+ *
+ * @param tx the finish transaction
+ * @param rows per-document counts, each with its dataset
+ */
+async function insertDocumentScores(tx: Tx, submissionId: string, rows: readonly (DocumentScoreRowLike & { datasetId: string })[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO document_scores (submission_id, dataset_id, document, metric, recall_num, recall_den, precision_num, precision_den)
+    SELECT ${submissionId}::uuid, r.*
+      FROM unnest(${rows.map((r) => r.datasetId)}::uuid[], ${rows.map((r) => r.document)}::text[], ${rows.map((r) => r.metric)}::text[],
+                  ${rows.map((r) => r.recallNum)}::float8[], ${rows.map((r) => r.recallDen)}::float8[],
+                  ${rows.map((r) => r.precisionNum)}::float8[], ${rows.map((r) => r.precisionDen)}::float8[]) AS r`;
 }
 
 /**
