@@ -401,27 +401,52 @@ function readZip(bytes: Uint8Array, rules: EntryRules): Promise<ArchiveEntry[]> 
           }
           if (streamError || !stream) return fail(streamError ?? new Error("no data stream"), path);
           current = stream;
-          const chunks: Buffer[] = [];
           stream.on("error", (error: unknown) => fail(error, path));
-          stream.on("data", (chunk: Buffer) => {
-            if (settled) return;
-            try {
-              rules.count(chunk.length, path);
-            } catch (error) {
-              return fail(error);
-            }
-            chunks.push(chunk);
-          });
-          stream.on("end", () => {
-            if (settled) return;
+          collectEntry(stream, path, entryName, rules, { settled: () => settled, fail }, () => {
             current = null;
-            rules.add(path, entryName, chunks);
             opened.readEntry();
           });
         });
       });
       opened.readEntry();
     });
+  });
+}
+
+/**
+ * Reads one admitted file entry's stream into memory, counting its bytes against the limit as
+ * they arrive (so reading stops as soon as the total passes it), then records the file and
+ * calls `done`. Both formats read their entries through it.
+ *
+ * @param stream the entry's decompressed data (yauzl's read stream, or tar-stream's entry
+ *   stream, whose chunks are slices of the Buffers gunzip wrote)
+ * @param path the entry's path as in the archive; `entryName` its base name
+ * @param reading whether the archive's promise is settled already, and how to fail it
+ * @param done called after the file was recorded, to go on to the next entry
+ */
+function collectEntry(
+  stream: { on(event: "data", listener: (chunk: unknown) => void): unknown; on(event: "end", listener: () => void): unknown },
+  path: string,
+  entryName: string,
+  rules: EntryRules,
+  reading: { settled: () => boolean; fail: (error: unknown) => void },
+  done: () => void,
+): void {
+  const chunks: Buffer[] = [];
+  stream.on("data", (data: unknown) => {
+    if (reading.settled()) return;
+    const chunk = data as Buffer;
+    try {
+      rules.count(chunk.length, path);
+    } catch (error) {
+      return reading.fail(error);
+    }
+    chunks.push(chunk);
+  });
+  stream.on("end", () => {
+    if (reading.settled()) return;
+    rules.add(path, entryName, chunks);
+    done();
   });
 }
 
@@ -496,22 +521,8 @@ function readTarGz(bytes: Uint8Array, rules: EntryRules): Promise<ArchiveEntry[]
         stream.resume();
         return;
       }
-      const entryName = name;
-      const chunks: Buffer[] = [];
-      stream.on("data", (data: unknown) => {
-        if (settled) return;
-        const chunk = data as Buffer; // tar-stream hands out slices of the Buffers gunzip wrote
-        try {
-          rules.count(chunk.length, header.name);
-        } catch (error) {
-          return fail(error);
-        }
-        chunks.push(chunk);
-      });
-      stream.on("end", () => {
-        if (settled) return;
+      collectEntry(stream, header.name, name, rules, { settled: () => settled, fail }, () => {
         currentPath = undefined;
-        rules.add(header.name, entryName, chunks);
         next();
       });
     });

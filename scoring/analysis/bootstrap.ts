@@ -171,23 +171,29 @@ export function pairedBootstrap(a: RunDocuments, b: RunDocuments, options: Boots
     for (let k = 0; k < m; k++) deltas[k * samples + s] = statA[k] - statB[k];
   });
 
-  const metrics = layout.outputs.map((metric, k): MetricComparison => {
+  return { documents: n, samples, seed, metrics: compareMetrics(layout.outputs, observedA, observedB, deltas, samples) };
+}
+
+/**
+ * Each metric's comparison from the observed statistics and the resampled deltas: the observed
+ * difference, the two-sided p-value by the shift method and the 95 % percentile interval of the
+ * sample deltas (see {@link MetricComparison}).
+ *
+ * @param outputs the metrics, in the order of the statistics
+ * @param observedA, observedB the runs' statistics on the real documents (fractions)
+ * @param deltas metric k's B sample deltas at `[k·B, (k+1)·B)` (sorted in place)
+ * @param samples B
+ */
+function compareMetrics(outputs: readonly MetricComparison["metric"][], observedA: readonly number[], observedB: readonly number[], deltas: Float64Array, samples: number): MetricComparison[] {
+  return outputs.map((metric, k): MetricComparison => {
     const delta = observedA[k] - observedB[k];
     const values = deltas.subarray(k * samples, (k + 1) * samples);
     let extreme = 0;
     const bound = Math.abs(delta) - TOLERANCE;
     for (const d of values) if (Math.abs(d - delta) >= bound) extreme++;
     values.sort();
-    return {
-      metric,
-      a: observedA[k],
-      b: observedB[k],
-      delta,
-      pValue: (1 + extreme) / (samples + 1),
-      ci95: [percentile(values, 25), percentile(values, 975)],
-    };
+    return { metric, a: observedA[k], b: observedB[k], delta, pValue: (1 + extreme) / (samples + 1), ci95: [percentile(values, 25), percentile(values, 975)] };
   });
-  return { documents: n, samples, seed, metrics };
 }
 
 /**
@@ -549,16 +555,7 @@ export function stratifiedPairedBootstrap(strata: readonly Stratum[], options: B
     macroStatistics(states, outputs, "b", statB);
     for (let k = 0; k < m; k++) deltas[k * samples + s] = statA[k] - statB[k];
   });
-  const metrics = outputs.map((metric, k): MetricComparison => {
-    const delta = observedA[k] - observedB[k];
-    const values = deltas.subarray(k * samples, (k + 1) * samples);
-    let extreme = 0;
-    const bound = Math.abs(delta) - TOLERANCE;
-    for (const d of values) if (Math.abs(d - delta) >= bound) extreme++;
-    values.sort();
-    return { metric, a: observedA[k], b: observedB[k], delta, pValue: (1 + extreme) / (samples + 1), ci95: [percentile(values, 25), percentile(values, 975)] };
-  });
-  return { documents: states.reduce((n, st) => n + st.ids.length, 0), samples, seed, metrics };
+  return { documents: states.reduce((n, st) => n + st.ids.length, 0), samples, seed, metrics: compareMetrics(outputs, observedA, observedB, deltas, samples) };
 }
 
 /**

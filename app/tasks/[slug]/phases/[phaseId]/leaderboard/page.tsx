@@ -9,10 +9,9 @@ import type { BoardMetricsJson } from "../../../../../../lib/services/leaderboar
 import type { Viewer } from "../../../../../../lib/permissions";
 import { getViewer } from "../../../../../../lib/session";
 import { boardColumns, CONLL_PARTS, isLeaderboardMetric, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../../../../../../lib/validations/metrics";
-import { BoardDatasetSwitch } from "../../../../../_components/board-dataset-switch";
+import { BoardSwitch } from "../../../../../_components/board-switch";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardTable, rankingPhrase, settingInSentence } from "../../../../../_components/board-table";
-import { BoardTrackSwitch } from "../../../../../_components/board-track-switch";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
 import { metricHref } from "../../../../../_components/metric-link";
 import { Breadcrumbs, Notice, secondaryButton } from "../../../../../_components/ui";
@@ -309,13 +308,26 @@ export default async function LeaderboardPage({ params, searchParams }: { params
 
       <div className="flex flex-wrap items-end gap-x-6 gap-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm">
         {board.track && board.tracks.length > 0 && (
-          <BoardTrackSwitch tracks={board.tracks} current={board.track.id} href={(track) => boardHref(base, { ...state, track })} />
+          <BoardSwitch
+            label="Track"
+            testId="track-switch"
+            choices={board.tracks.map((t) => ({ key: t.id, label: t.name, href: boardHref(base, { ...state, track: t.id }), current: t.id === board.track?.id }))}
+          />
         )}
         {multi && (
-          <BoardDatasetSwitch
-            datasets={board.datasets}
-            current={board.dataset?.name ?? null}
-            href={(dataset) => boardHref(base, { ...state, dataset: dataset ?? undefined, rankDataset: undefined })}
+          <BoardSwitch
+            label="Dataset"
+            testId="dataset-switch"
+            choices={[
+              { key: "", label: "All datasets (macro-average)", href: boardHref(base, { ...state, dataset: undefined, rankDataset: undefined }), current: board.dataset === null },
+              ...board.datasets.map((d) => ({
+                key: `d-${d.name}`,
+                label: d.name,
+                title: d.language ? `${d.name} (${d.language})` : undefined,
+                href: boardHref(base, { ...state, dataset: d.name, rankDataset: undefined }),
+                current: board.dataset?.name === d.name,
+              })),
+            ]}
           />
         )}
         <Form action={base} className="flex flex-wrap items-end gap-2" aria-label={variants.length > 0 ? "Ranking metric and setting" : "Ranking metric"}>
