@@ -24,6 +24,9 @@ const nextConfig = {
     "rate-limiter-flexible",
     "@prisma/adapter-pg",
     "node-pg-migrate",
+    "nodemailer",
+    "yauzl",
+    "tar-stream",
   ],
   // NEXT_DIST_DIR lets a second checkout or a test harness build into its own folder
   // (scripts/serve.ts reads the same variable).

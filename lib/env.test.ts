@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEV_NEXTAUTH_SECRET, EnvError, loadEnv } from "./env";
+import { DEV_NEXTAUTH_SECRET, EnvError, defaultMailFrom, loadEnv } from "./env";
 
 const PROD_SECRET = "x".repeat(40);
 
@@ -93,5 +93,25 @@ describe("loadEnv", () => {
     expect(message).toContain('UPLOAD_MAX_BYTES: expected a whole number (got "50MB")');
     expect(message).toContain('WORKER_CONCURRENCY: must be at least 1 (got "0")');
     expect(message).not.toContain("secret-host"); // DATABASE_URL may hold a password
+  });
+
+  it("mail: SMTP_URL is optional (unset: mail goes to the log) and MAIL_FROM defaults to no-reply at the site's host", () => {
+    const dev = loadEnv({});
+    expect(dev.SMTP_URL).toBeUndefined();
+    expect(dev.MAIL_FROM).toBe("Corefboard <no-reply@localhost>");
+    const site = loadEnv({ NEXTAUTH_URL: "https://coref.example.org/", SMTP_URL: "smtps://u:p@mail.example.org:465" });
+    expect(site.SMTP_URL).toBe("smtps://u:p@mail.example.org:465");
+    expect(site.MAIL_FROM).toBe("Corefboard <no-reply@coref.example.org>");
+    expect(loadEnv({ MAIL_FROM: "Shared Task <task@example.org>" }).MAIL_FROM).toBe("Shared Task <task@example.org>");
+    expect(loadEnv({ MAIL_FROM: "task@example.org" }).MAIL_FROM).toBe("task@example.org");
+    expect(defaultMailFrom("http://127.0.0.1:3100")).toBe("Corefboard <no-reply@127.0.0.1>");
+  });
+
+  it("refuses a malformed SMTP_URL without echoing it (it may hold a password), and a MAIL_FROM without an address", () => {
+    const problems = problemsOf({ SMTP_URL: "mail.example.org:25 with-secret", MAIL_FROM: "Corefboard" });
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^SMTP_URL: expected an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(problems[0]).not.toContain("with-secret");
+    expect(problems[1]).toBe('MAIL_FROM: expected an address, e.g. "Corefboard <no-reply@coref.example.org>" or "no-reply@coref.example.org" (got "Corefboard")');
   });
 });

@@ -28,6 +28,17 @@ const postgresUrl = z
 
 const httpUrl = z.string().regex(/^https?:\/\/[^\s/]+\S*$/, { error: "expected an http:// or https:// URL" });
 
+const smtpUrl = z
+  .string()
+  .regex(/^smtps?:\/\/[^\s/]+\S*$/, { error: "expected an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.org:465" });
+
+/** A sender: `address@host` or `Display Name <address@host>`. */
+const mailFrom = z
+  .string()
+  .regex(/^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, {
+    error: 'expected an address, e.g. "Corefboard <no-reply@coref.example.org>" or "no-reply@coref.example.org"',
+  });
+
 const fields = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   /** Postgres to use. Unset: start the embedded Postgres (EMBEDDED_PG_*). */
@@ -43,6 +54,14 @@ const fields = z.object({
   NEXTAUTH_SECRET: z.string().optional(),
   /** Public base URL of the site, e.g. https://corefboard.example.org. Required in production. */
   NEXTAUTH_URL: httpUrl.optional(),
+  /**
+   * Outgoing mail server (password-reset mail, `lib/mail.ts`), as nodemailer's connection URL,
+   * e.g. `smtps://user:password@mail.example.org:465`. Unset: mail is not sent but written to
+   * the server log (recipient, subject, link).
+   */
+  SMTP_URL: smtpUrl.optional(),
+  /** Sender of the site's mail. Unset: `Corefboard <no-reply@HOST>`, HOST from NEXTAUTH_URL. */
+  MAIL_FROM: mailFrom.optional(),
   /** HTTP port of the web server. */
   PORT: int(1, 65535).default(3000),
   /** Largest accepted upload (submission or gold key), uncompressed, in bytes. */
@@ -80,17 +99,38 @@ const schema = fields
       ctx.addIssue({ code: "custom", path: ["NEXTAUTH_URL"], message: "required when NODE_ENV=production" });
     }
   })
-  .transform((env) => ({
-    ...env,
-    NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,
-    NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`,
-  }));
+  .transform((env) => {
+    const publicUrl = env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`;
+    return {
+      ...env,
+      NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? DEV_NEXTAUTH_SECRET,
+      NEXTAUTH_URL: publicUrl,
+      MAIL_FROM: env.MAIL_FROM ?? defaultMailFrom(publicUrl),
+    };
+  });
+
+/**
+ * The sender used when MAIL_FROM is unset: `Corefboard <no-reply@HOST>`, HOST being the host
+ * name of the site's public URL (e.g. `no-reply@coref.example.org`; `no-reply@localhost` in
+ * development).
+ *
+ * @param publicUrl the site's public base URL (NEXTAUTH_URL)
+ */
+export function defaultMailFrom(publicUrl: string): string {
+  let host = "localhost";
+  try {
+    host = new URL(publicUrl).hostname || host;
+  } catch {
+    // NEXTAUTH_URL is checked above; keep the fallback for anything URL() still refuses.
+  }
+  return `Corefboard <no-reply@${host.replace(/^\[|\]$/g, "")}>`;
+}
 
 /** The validated configuration. */
 export type Env = z.output<typeof schema>;
 
 /** Variables whose values never appear in error messages. */
-const SECRET_KEYS = new Set(["NEXTAUTH_SECRET", "DATABASE_URL"]);
+const SECRET_KEYS = new Set(["NEXTAUTH_SECRET", "DATABASE_URL", "SMTP_URL"]);
 
 /** Thrown by {@link loadEnv}; `problems` has one line per bad setting. */
 export class EnvError extends Error {

@@ -4,12 +4,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../lib/db/test-db";
 import { freePort } from "../lib/db/embedded";
 import { sha256Hex } from "../lib/storage";
 import { verifyCredentials } from "../lib/services/users";
 import { authenticateBearer } from "../lib/auth/api-tokens";
+import { isPasswordResetTokenUsable, resetPassword } from "../lib/services/password-reset";
 import { runAdmin, type AdminIo } from "./admin";
 
 const db = useTestDatabase();
@@ -55,6 +56,8 @@ describe("create-user", () => {
     [["create-user", "--email", "not an email", "--password", "0123456789"]],
     [["create-user", "--email", "x@example.org", "--password", "0123456789", "--bogus"]],
     [["create-token", "--email", "x@example.org"]],
+    [["reset-link"]],
+    [["reset-link", "--email", "not an email"]],
   ])("exits 2 on bad usage: %j", async (argv) => {
     const r = await admin(argv);
     expect(r.code).toBe(2);
@@ -91,6 +94,38 @@ describe("create-token", () => {
   });
 });
 
+describe("reset-link", () => {
+  const LINK = /^https:\/\/coref\.example\.org\/reset-password\?token=([A-Za-z0-9_-]{43})\n$/;
+
+  it("prints a fresh link alone on one stdout line, at NEXTAUTH_URL, whose token sets a new password once", async () => {
+    vi.stubEnv("NEXTAUTH_URL", "https://coref.example.org");
+    try {
+      await admin(["create-user", "--email", "forgetful@example.org", "--password", "0123456789"]);
+      const r = await admin(["reset-link", "--email", "Forgetful@Example.org"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(LINK);
+      expect(r.stderr).toMatch(/^password-reset link for forgetful@example\.org, valid once until \d{4}-\d\d-\d\dT[\d:.]+Z:\n$/);
+      const token = LINK.exec(r.stdout)![1]!;
+      expect(r.stderr).not.toContain(token);
+      const rows = await db.prisma.passwordResetToken.findMany({ where: { user: { email: "forgetful@example.org" } } });
+      expect(rows.map((row) => row.tokenHash)).toEqual([sha256Hex(token)]);
+      await expect(isPasswordResetTokenUsable(token)).resolves.toBe(true);
+      await resetPassword(token, "remembered at last");
+      await expect(verifyCredentials("forgetful@example.org", "remembered at last")).resolves.toMatchObject({ email: "forgetful@example.org" });
+      await expect(isPasswordResetTokenUsable(token)).resolves.toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("exits 1 for an unknown user, printing no link", async () => {
+    const r = await admin(["reset-link", "--email", "Ghost@example.org"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no user with the email address ghost@example.org/);
+    expect(r.stdout).toBe("");
+  });
+});
+
 describe("as a separate process", () => {
   const run = (args: string[]) =>
     spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
@@ -108,6 +143,22 @@ describe("as a separate process", () => {
     expect(token.status).toBe(0);
     expect(token.stdout).toMatch(/^cfb_[A-Za-z0-9_-]{43}\n$/);
     expect(run(["create-token", "--email", "proc@example.org"]).status).toBe(2);
+  });
+
+  it("prints a reset link at the NEXTAUTH_URL it is given, and exits 1 for an unknown email", () => {
+    expect(run(["create-user", "--email", "proc-reset@example.org", "--password", "0123456789"]).status).toBe(0);
+    const link = spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "reset-link", "--email", "proc-reset@example.org"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db.connectionString, NEXTAUTH_URL: "http://127.0.0.1:3100" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(link.status).toBe(0);
+    expect(link.stdout).toMatch(/^http:\/\/127\.0\.0\.1:3100\/reset-password\?token=[A-Za-z0-9_-]{43}\n$/);
+    const unknown = run(["reset-link", "--email", "nobody@example.org"]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain("no user with the email address nobody@example.org");
+    expect(unknown.stdout).toBe("");
   });
 
   it("starts (and stops) the embedded Postgres when DATABASE_URL is unset", async () => {

@@ -4,9 +4,13 @@
  *   node --import tsx scripts/admin.ts create-user --email E --password P [--name N] [--admin]
  *   node --import tsx scripts/admin.ts create-user --email E --password-stdin [--name N] [--admin]
  *   node --import tsx scripts/admin.ts create-token --email E --name N
+ *   node --import tsx scripts/admin.ts reset-link --email E
  *
  * `create-token` prints the new token alone on one line of stdout (it is not stored and
- * cannot be shown again); everything else goes to stderr.
+ * cannot be shown again); `reset-link` prints a fresh password-reset link alone on one line
+ * of stdout (`${NEXTAUTH_URL}/reset-password?token=…`, working once within one hour; set
+ * NEXTAUTH_URL as the web server has it), for sites without SMTP; everything else goes to
+ * stderr.
  *
  * With DATABASE_URL set, commands use that database. Otherwise they start the embedded
  * Postgres (EMBEDDED_PG_PORT, EMBEDDED_PG_DATA_DIR), or join the one `serve` is running, apply
@@ -23,6 +27,8 @@ import { migrate } from "../lib/db/migrate";
 import { disconnectPrisma } from "../lib/db/client";
 import { EmailTakenError, UserInputError, createUser, getUserByEmail } from "../lib/services/users";
 import { createApiToken } from "../lib/auth/api-tokens";
+import { NotFoundError } from "../lib/errors";
+import { createPasswordResetLink } from "../lib/services/password-reset";
 
 /** Where the CLI writes; replaced in tests. */
 export interface AdminIo {
@@ -98,6 +104,24 @@ export async function runAdmin(argv: string[], io: AdminIo = processIo): Promise
         const { token } = await createApiToken(user.id, opts.name);
         io.stderr(`created API token "${opts.name.trim()}" for ${user.email}; it is shown only this once:\n`);
         io.stdout(`${token}\n`);
+      });
+    });
+
+  program
+    .command("reset-link")
+    .description("print a password-reset link for a user (works once, within one hour; no mail is sent)")
+    .requiredOption("--email <email>", "the user's email address")
+    .action(async (opts: { email: string }) => {
+      await withDatabase(io, async () => {
+        let link: Awaited<ReturnType<typeof createPasswordResetLink>>;
+        try {
+          link = await createPasswordResetLink(opts.email);
+        } catch (error) {
+          if (error instanceof NotFoundError) throw new CliError(`no user with the email address ${opts.email.trim().toLowerCase()}`, 1);
+          throw error;
+        }
+        io.stderr(`password-reset link for ${link.email}, valid once until ${link.expiresAt.toISOString()}:\n`);
+        io.stdout(`${link.url}\n`);
       });
     });
 

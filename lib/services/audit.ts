@@ -25,7 +25,12 @@ export type AuditAction =
   | "track.delete"
   | "dataset.create"
   | "dataset.update"
-  | "dataset.delete";
+  | "dataset.delete"
+  | "submission.withdraw"
+  | "submission.disqualify"
+  | "submission.requalify"
+  | "user.password_reset_request"
+  | "user.password_reset";
 
 /** What one audit event records. */
 export interface AuditInput {

@@ -1,6 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import { Field, Notice, primaryButton } from "../../_components/ui";
@@ -17,7 +18,10 @@ export function signInErrorMessage(error: string | null | undefined): string {
   return "Signing in failed. Please try again.";
 }
 
-/** Email + password form that signs in through next-auth's credentials provider. */
+/**
+ * Email + password form that signs in through next-auth's credentials provider, with a
+ * "Forgot your password?" link to `/forgot-password` below it.
+ */
 export function SignInForm({ callbackPath, initialError }: { callbackPath: string; initialError?: string }) {
   const router = useRouter();
   const [error, setError] = useState(initialError);
@@ -51,6 +55,11 @@ export function SignInForm({ callbackPath, initialError }: { callbackPath: strin
       <button type="submit" disabled={pending} className={`${primaryButton} w-full`}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
+      <p className="text-center text-sm">
+        <Link href="/forgot-password" className="font-medium text-zinc-900 underline">
+          Forgot your password?
+        </Link>
+      </p>
     </form>
   );
 }
