@@ -9,7 +9,8 @@
  * one CoNLL F1 column per dataset follows (a dataset a run left out shows 0 with a "missing"
  * marker), and a board ranked by one dataset highlights that dataset's column (or adds the
  * ranked value's column for another metric or setting). On a dataset's own board, a run that
- * left the dataset out is marked "missing". Server-safe.
+ * left the dataset out is marked "missing". A run the organizers disqualified is struck through,
+ * without a rank, with "disqualified: <reason>" under its system name. Server-safe.
  */
 import Link from "next/link";
 import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "../../lib/services/leaderboard";
@@ -262,7 +263,8 @@ export function BoardTable({
               data-testid="board-row"
               data-submission-id={row.submissionId}
               data-p-value={sig?.versusAbove ? String(sig.versusAbove.pValue) : undefined}
-              className={row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}
+              data-disqualified={row.disqualified ? "true" : undefined}
+              className={row.disqualified ? "text-zinc-500" : row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}
             >
               <td className="whitespace-nowrap px-2 py-2 text-right font-semibold tabular-nums">
                 {sig?.versusAbove && !sig.versusAbove.significant && significance && (
@@ -277,7 +279,16 @@ export function BoardTable({
                 )}
                 <span data-testid="board-rank">
                   {row.rank ?? (
-                    <span className="font-normal text-zinc-400" title={row.isBaseline ? "Baselines are reference points and take no rank." : "No score for this metric."}>
+                    <span
+                      className="font-normal text-zinc-400"
+                      title={
+                        row.disqualified
+                          ? "Disqualified by the organizers: not ranked."
+                          : row.isBaseline
+                            ? "Baselines are reference points and take no rank."
+                            : "No score for this metric."
+                      }
+                    >
                       —
                     </span>
                   )}
@@ -294,7 +305,7 @@ export function BoardTable({
               </td>
               <td className="px-2 py-2" data-testid="board-system">
                 <Link href={`/submissions/${row.submissionId}`} className="whitespace-nowrap font-medium underline">
-                  {row.systemName}
+                  {row.disqualified ? <s data-testid="disqualified-system">{row.systemName}</s> : row.systemName}
                 </Link>
                 {row.isBaseline && (
                   <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="baseline-label">
@@ -314,6 +325,11 @@ export function BoardTable({
                         code
                       </a>
                     )}
+                  </span>
+                )}
+                {row.disqualified && (
+                  <span className="mt-0.5 block max-w-xs text-xs font-medium text-red-800" data-testid="disqualified-reason">
+                    disqualified: {row.disqualified.reason}
                   </span>
                 )}
               </td>

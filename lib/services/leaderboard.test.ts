@@ -10,6 +10,8 @@ import { useTestDatabase } from "../db/test-db";
 import { ValidationError } from "../errors";
 import { packFile } from "../storage";
 import { getLeaderboard, LEADERBOARD_CSV_COLUMNS, leaderboardCsv, leaderboardJson } from "./leaderboard";
+import { disqualifySubmission, requalifySubmission, withdrawSubmission } from "./run-controls";
+import { boardSignificance } from "./significance";
 import { bytes, csvCells, insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection } from "./test-fixtures";
 
 const testDb = useTestDatabase();
@@ -281,6 +283,26 @@ describe("getLeaderboard of a phase with tracks", () => {
     expect(none.fieldErrors).toEqual([{ path: "track", message: "This phase has no tracks; leave out the track." }]);
   });
 
+  it("a withdrawn run leaves its track's board (the team's next run in the track counts); a disqualified one is struck there, unranked", async () => {
+    const f = await trackFixture();
+    await withdrawSubmission(f.u1.viewer, f.ids.alphaLlm2);
+    await disqualifySubmission(f.org.viewer, f.ids.betaOpen1, "Trained on the test set.");
+    const llm = await getLeaderboard(f.phase.id, null, { track: "LLM", allRuns: "1" });
+    expect(llm.rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [f.ids.betaLlm, 1],
+      [f.ids.baseline, null],
+      [f.ids.alphaLlm1, 2],
+    ]);
+    const open = await getLeaderboard(f.phase.id, null, { track: "open" });
+    expect(open.rows.map((r) => [r.submissionId, r.rank, r.disqualified?.reason ?? null])).toEqual([
+      [f.ids.alphaOpen, 1, null],
+      [f.ids.openBaseline, null, null],
+      [f.ids.betaOpen1, null, "Trained on the test set."],
+      [f.ids.betaOpen2, 2, null],
+      [f.ids.baseline, null, null],
+    ]);
+  });
+
   it("the CSV follows the chosen track, with the run's track name in the last column (empty for a baseline without one)", async () => {
     const f = await trackFixture();
     const { header, rows } = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { track: f.open.id })));
@@ -490,6 +512,28 @@ describe("getLeaderboard of a phase with several datasets", () => {
     ]);
   });
 
+  it("a withdrawn run is on neither the macro-averaged board nor any dataset's board; a disqualified one is struck and unranked on each", async () => {
+    const f = await datasetFixture();
+    await withdrawSubmission(f.u2.viewer, f.ids.beta);
+    const macro = await getLeaderboard(f.phase.id, null);
+    expect(macro.rows.map((r) => r.submissionId)).toEqual([f.ids.alpha, f.ids.baseline]);
+    for (const options of [{ dataset: "cs" }, { dataset: "de" }, { rankDataset: "de" }, { dataset: "cs", allRuns: "1" }]) {
+      const board = await getLeaderboard(f.phase.id, null, options);
+      expect(board.rows.some((r) => r.submissionId === f.ids.beta), JSON.stringify(options)).toBe(false);
+    }
+    await disqualifySubmission(f.org.viewer, f.ids.alpha, "Late file.");
+    const cs = await getLeaderboard(f.phase.id, null, { dataset: "cs" });
+    expect(cs.rows.map((r) => [r.submissionId, r.rank, r.disqualified?.reason ?? null])).toEqual([
+      [f.ids.alpha, null, "Late file."],
+      [f.ids.baseline, null, null],
+    ]);
+    const csv = csvRows(leaderboardCsv(await getLeaderboard(f.phase.id, null, { rankDataset: "cs" })));
+    expect(csv.rows.map((r) => [r.get("submission_id"), r.get("rank"), r.get("disqualified"), r.get("track")])).toEqual([
+      [f.ids.alpha, "", "Late file.", ""],
+      [f.ids.baseline, "", "", ""],
+    ]);
+  });
+
   it("a phase with one dataset keeps exactly today's board, JSON and CSV; naming its dataset changes nothing", async () => {
     const f = await boardFixture("crac");
     const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7 });
@@ -497,13 +541,139 @@ describe("getLeaderboard of a phase with several datasets", () => {
     const json = leaderboardJson(board);
     expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "phase", "rows", "task", "tiePolicy", "track", "tracks", "variant"]);
     expect(Object.keys((json.rows as Record<string, unknown>[])[0]).sort()).toEqual(
-      ["codeUrl", "goldVersion", "isBaseline", "metrics", "paperUrl", "rank", "scorerVersion", "submissionId", "submittedAt", "systemName", "team", "track", "value", "variants"].sort(),
+      ["codeUrl", "disqualified", "goldVersion", "isBaseline", "metrics", "paperUrl", "rank", "scorerVersion", "submissionId", "submittedAt", "systemName", "team", "track", "value", "variants"].sort(),
     );
+    expect((json.rows as Record<string, unknown>[])[0].disqualified).toBeNull();
     expect((json.rows as Record<string, unknown>[])[0]).toMatchObject({ submissionId: a1, goldVersion: 1, metrics: { conll: { f1: 0.6 } } });
     expect(csvRows(leaderboardCsv(board)).header).toEqual([...LEADERBOARD_CSV_COLUMNS, "partial_conll_f1", "exact_conll_f1", "singletons_conll_f1", "track"]);
     const named = await getLeaderboard(f.phase.id, null, { dataset: "main", rankDataset: "main" });
     expect([named.dataset, named.rankDataset]).toEqual([null, null]);
     expect(leaderboardCsv(named)).toBe(leaderboardCsv(board));
     expect((await rejection(getLeaderboard(f.phase.id, null, { dataset: "cs" }))).httpStatus).toBe(422);
+  });
+});
+
+describe("getLeaderboard with withdrawn and disqualified runs (issue 11)", () => {
+  /** Board of a conll2012 task (rule BEST unless given) with a third team, Gamma. */
+  async function controlsFixture(selectionRule: "BEST" | "LATEST" = "BEST") {
+    const f = await boardFixture("conll2012", selectionRule);
+    const u3 = await makeUser(f.db, "U3");
+    const gamma = await makeTeam(f.db, "Gamma", [u3.id]);
+    return { ...f, u3, gamma };
+  }
+
+  it("a withdrawn run is on no board: the team's next best counts, and allRuns, metrics, JSON and CSV leave it out", async () => {
+    const f = await controlsFixture();
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.8, {});
+    const a2 = await f.add(f.alpha.id, f.u1.id, 2, 0.6, {});
+    const b1 = await f.add(f.beta.id, f.u2.id, 3, 0.7, {});
+    expect((await getLeaderboard(f.phase.id, null)).rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [a1, 1],
+      [b1, 2],
+    ]);
+
+    await withdrawSubmission(f.u1.viewer, a1);
+    const board = await getLeaderboard(f.phase.id, null);
+    expect(board.rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [b1, 1],
+      [a2, 2],
+    ]);
+    // Organizers' boards leave it out too (they see the run on the manage page and its own page).
+    expect((await getLeaderboard(f.phase.id, f.org.viewer, { allRuns: "1" })).rows.map((r) => r.submissionId)).toEqual([b1, a2]);
+    expect((await getLeaderboard(f.phase.id, null, { metric: "muc", allRuns: true })).rows.map((r) => r.submissionId)).toEqual([b1, a2]);
+    const json = leaderboardJson(board);
+    expect((json.rows as { submissionId: string }[]).map((r) => r.submissionId)).toEqual([b1, a2]);
+    const csv = leaderboardCsv(await getLeaderboard(f.phase.id, null, { allRuns: "1" }));
+    expect(csv).not.toContain(a1);
+    expect(csvRows(csv).rows.map((r) => r.get("submission_id"))).toEqual([b1, a2]);
+  });
+
+  it("BEST never selects a disqualified run: the team's next best is ranked, the disqualified run is listed struck and unranked, and counts for no rank, tie or significance", async () => {
+    const f = await controlsFixture();
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.9, {});
+    const a2 = await f.add(f.alpha.id, f.u1.id, 2, 0.5, {});
+    const b1 = await f.add(f.beta.id, f.u2.id, 3, 0.7, {});
+    const c1 = await f.add(f.gamma.id, f.u3.id, 4, 0.5, {});
+    expect((await getLeaderboard(f.phase.id, null)).rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [a1, 1],
+      [b1, 2],
+      [c1, 3],
+    ]);
+
+    const before = new Date();
+    await disqualifySubmission(f.org.viewer, a1, "  Tuned on the test gold.  ");
+    const board = await getLeaderboard(f.phase.id, null);
+    // a2 (0.5) ties with c1 (0.5): both rank 2, the earlier first; a1 takes no rank and is not counted.
+    expect(board.rows.map((r) => [r.submissionId, r.rank, r.value, r.disqualified?.reason ?? null])).toEqual([
+      [a1, null, 0.9, "Tuned on the test gold."],
+      [b1, 1, 0.7, null],
+      [a2, 2, 0.5, null],
+      [c1, 2, 0.5, null],
+    ]);
+    expect(board.rows[0].disqualified!.at.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    const significance = await boardSignificance(board);
+    expect(Object.keys(significance.rows).sort()).toEqual([b1, a2, c1].sort());
+    expect(significance.rows[b1].versusAbove).toBeNull();
+
+    // With every run listed, each disqualified one is unranked.
+    await disqualifySubmission(f.org.viewer, a2, "Same system as the disqualified run.");
+    expect((await getLeaderboard(f.phase.id, null, { allRuns: "1" })).rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [a1, null],
+      [b1, 1],
+      [a2, null],
+      [c1, 2],
+    ]);
+    // One run per team: Alpha has no run left to rank; only the run the board would otherwise show is struck.
+    expect((await getLeaderboard(f.phase.id, null)).rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [a1, null],
+      [b1, 1],
+      [c1, 2],
+    ]);
+
+    await requalifySubmission(f.org.viewer, a1);
+    await requalifySubmission(f.org.viewer, a2);
+    const back = await getLeaderboard(f.phase.id, null);
+    expect(back.rows.map((r) => [r.submissionId, r.rank, r.disqualified])).toEqual([
+      [a1, 1, null],
+      [b1, 2, null],
+      [c1, 3, null],
+    ]);
+  });
+
+  it("LATEST skips a disqualified latest run: the team's previous run counts", async () => {
+    const f = await controlsFixture("LATEST");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.9, {});
+    const a2 = await f.add(f.alpha.id, f.u1.id, 2, 0.4, {});
+    const b1 = await f.add(f.beta.id, f.u2.id, 3, 0.7, {});
+    expect((await getLeaderboard(f.phase.id, null)).rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [b1, 1],
+      [a2, 2],
+    ]);
+    await disqualifySubmission(f.org.viewer, a2, "Broken file.");
+    expect((await getLeaderboard(f.phase.id, null)).rows.map((r) => [r.submissionId, r.rank])).toEqual([
+      [a1, 1],
+      [b1, 2],
+      [a2, null],
+    ]);
+  });
+
+  it("JSON rows carry disqualified {reason, at} (null otherwise); the CSV's disqualified column, after conll_f1, holds the reason, the rank is empty", async () => {
+    const f = await controlsFixture();
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.9, {});
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.7, {});
+    const { disqualified } = await disqualifySubmission(f.org.viewer, a1, "=HYPERLINK(1), with a comma");
+    const board = await getLeaderboard(f.phase.id, null);
+    const json = JSON.parse(JSON.stringify(leaderboardJson(board))) as { rows: { submissionId: string; rank: number | null; disqualified: unknown }[] };
+    expect(json.rows.map((r) => [r.submissionId, r.rank, r.disqualified])).toEqual([
+      [a1, null, { reason: "=HYPERLINK(1), with a comma", at: disqualified!.at.toISOString() }],
+      [b1, 1, null],
+    ]);
+    expect(LEADERBOARD_CSV_COLUMNS.slice(-2)).toEqual(["conll_f1", "disqualified"]);
+    const { header, rows } = csvRows(leaderboardCsv(board));
+    expect(header).toEqual([...LEADERBOARD_CSV_COLUMNS, "track"]);
+    expect(rows.map((r) => [r.get("submission_id"), r.get("rank"), r.get("conll_f1"), r.get("disqualified")])).toEqual([
+      [a1, "", "0.9", "'=HYPERLINK(1), with a comma"],
+      [b1, "1", "0.7", ""],
+    ]);
   });
 });

@@ -22,6 +22,14 @@
  * metric, 0 for a run that left it out), and each dataset has its own board (`dataset`): the
  * same table read from that dataset's DatasetScore rows, every metric and variant included. A
  * phase with one dataset has exactly the board, JSON and CSV it had before datasets existed.
+ *
+ * Run controls (issue 11 §3, §4, `run-controls.ts`), applied here for every board: a run its
+ * team withdrew (`withdrawnAt`) is on no board at all. A disqualified run (`disqualifiedAt`,
+ * with its public reason) is set apart before selection and ranking ({@link rankBoardRuns}): it
+ * takes no rank, counts for no tie, and is never its team's selected run (under BEST the team's
+ * next best run counts, under LATEST its next latest). It is still listed, unranked, where it
+ * would be listed if nothing were disqualified (every disqualified run with `allRuns`), in board
+ * order by its value, with `disqualified: {reason, at}` for the page to strike it through.
  */
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
@@ -35,7 +43,7 @@ import { parseInput } from "../validations/parse";
 import { listDatasets, type DatasetView } from "./datasets";
 import { defaultDb, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
-import { rankRuns, TIE_POLICY, type DatasetRun, type RankScope, type Run } from "./ranking";
+import { rankRuns, TIE_POLICY, type DatasetRun, type RankedRun, type RankScope, type Run } from "./ranking";
 import { BLANC_COREF, BLANC_NONCOREF, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 import type { BoardSignificance } from "./significance";
 import { findTrack, listTracks, type TrackView } from "./tracks";
@@ -96,6 +104,11 @@ export interface LeaderboardRow {
   missing: boolean;
   /** on the macro-averaged board of a phase with several datasets: each dataset, by name; else `{}` */
   datasets: Record<string, RowDataset>;
+  /**
+   * the organizers' public disqualification (reason and time): the row is unranked and shown
+   * struck through; null (every row of `getLeaderboard` has the field) or absent: not disqualified
+   */
+  disqualified?: { reason: string; at: Date } | null;
 }
 
 /** The task's evaluation profile as a board shows it. */
@@ -284,6 +297,8 @@ export async function getLeaderboard(
       phaseId,
       status: "SCORED",
       visibility: "PUBLIC",
+      // A withdrawn run is on no board.
+      withdrawnAt: null,
       // A track's board: its runs and the baselines without a track.
       ...(track ? { OR: [{ trackId: track.id }, { trackId: null, isBaseline: true }] } : {}),
     },
@@ -300,6 +315,8 @@ export async function getLeaderboard(
       goldVersion: true,
       scorerVersion: true,
       evaluation: true,
+      disqualifiedAt: true,
+      disqualifiedReason: true,
       files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
       // The primary setting ("") and the profile's variants; rows of variants the profile no
       // longer lists are not loaded. A dataset's board reads DatasetScore rows instead.
@@ -324,6 +341,7 @@ export async function getLeaderboard(
       paperUrl: s.paperUrl,
       codeUrl: s.codeUrl,
       scorerVersion: s.scorerVersion,
+      disqualified: s.disqualifiedAt && s.disqualifiedReason !== null ? { reason: s.disqualifiedReason, at: s.disqualifiedAt } : null,
     };
     if (dataset) {
       const { primary, variants } = scoresBySetting(rowsOn(dataset), scoresToJson);
@@ -353,7 +371,7 @@ export async function getLeaderboard(
   const rankedDataset = dataset ?? rankDataset;
   const scope: RankScope = { variant: query.variant, dataset: rankedDataset?.name ?? null };
   // Ranking reads `datasets` as the runs' scores per dataset; the rows keep their own.
-  const rows = rankRuns(
+  const rows = rankBoardRuns(
     runs.map(({ datasets: rowDatasets, rankOn, ...r }): Run & { rowDatasets: Record<string, RowDataset> } & typeof r => ({ ...r, datasets: rankOn, rowDatasets })),
     metric,
     phase.selectionRule,
@@ -378,6 +396,43 @@ export async function getLeaderboard(
   };
 }
 
+/** Board order: value descending (none last), then the earlier submission, then the smaller id (as `rankRuns`). */
+function boardOrder(a: RankedRun, b: RankedRun): number {
+  if (a.value !== b.value) {
+    if (a.value === null) return 1;
+    if (b.value === null) return -1;
+    return b.value - a.value;
+  }
+  return a.submittedAt.getTime() - b.submittedAt.getTime() || (a.submissionId < b.submissionId ? -1 : a.submissionId > b.submissionId ? 1 : 0);
+}
+
+/**
+ * `rankRuns` with disqualified runs set apart: the ranks, ties and per-team selection are those
+ * of the runs that are not disqualified alone (a team whose best, or latest, run is
+ * disqualified is represented by its next one). A disqualified run is then listed, with rank
+ * null, when `rankRuns` over all the runs would list it (with `allRuns`: every one), at its
+ * place in board order.
+ *
+ * @param runs the board's runs, each with `disqualified` (null or absent: not disqualified)
+ * @param metric, rule, allRuns, scope as for `rankRuns`
+ * @returns the listed runs in board order, each with `rank` (null for disqualified runs) and `value`
+ */
+function rankBoardRuns<R extends Run & { disqualified?: unknown }>(
+  runs: readonly R[],
+  metric: LeaderboardMetric,
+  rule: SelectionRule,
+  allRuns: boolean,
+  scope: RankScope,
+): RankedRun<R>[] {
+  const qualified = runs.filter((r) => !r.disqualified);
+  const ranked = rankRuns(qualified, metric, rule, allRuns, scope);
+  if (qualified.length === runs.length) return ranked;
+  const struck = rankRuns(runs, metric, rule, allRuns, scope)
+    .filter((r) => r.disqualified)
+    .map((r) => ({ ...r, rank: null }));
+  return [...ranked, ...struck].sort(boardOrder);
+}
+
 /**
  * A leaderboard as the JSON API sends it (`GET /api/v1/phases/{id}/leaderboard`): the board
  * with each row's `scores` under `metrics`. A phase with one dataset gets exactly the shape it
@@ -385,7 +440,8 @@ export async function getLeaderboard(
  * `datasets` ([{id, name, language, scored}] in the phase's order), `dataset` (this dataset's
  * board, or null) and `rankDataset` (the name ranking the phase-level board, or null); on the
  * phase-level board each row has `datasets: {<name>: {missing, goldVersion, conllF1}}`, on a
- * dataset's board each row has `missing`.
+ * dataset's board each row has `missing`. Every row has `disqualified`: null, or `{reason, at}`
+ * for a run the organizers disqualified (its `rank` is null).
  *
  * @param board from {@link getLeaderboard}
  * @param significance `boardSignificance(board)` to add `significance: {metric, samples, seed,
@@ -400,8 +456,9 @@ export function leaderboardJson(board: Leaderboard, significance?: BoardSignific
     ...rest,
     ...(multi ? { datasets, dataset, rankDataset } : {}),
     ...(marks ? { significance: marks.facts } : {}),
-    rows: rows.map(({ scores, missing, datasets: perDataset, ...row }) => ({
+    rows: rows.map(({ scores, missing, datasets: perDataset, disqualified, ...row }) => ({
       ...row,
+      disqualified: disqualified ? { reason: disqualified.reason, at: disqualified.at } : null,
       metrics: scores,
       ...(multi && dataset ? { missing } : {}),
       ...(multi && !dataset ? { datasets: perDataset } : {}),
@@ -423,7 +480,10 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  *   `<m>_precision_den` (exact counts);
  * - `blanc_recall`, `blanc_precision`, `blanc_f1`, then `blanc_coref_*` and `blanc_noncoref_*`
  *   link counts (`recall_num`, `recall_den`, `precision_num`, `precision_den`);
- * - `conll_f1`.
+ * - `conll_f1`;
+ * - `disqualified`: the organizers' public reason for a disqualified run (its `rank` is empty),
+ *   empty for every other run. (It closes this list rather than the whole row so that `track`
+ *   stays the last column of every board.)
  * These are the primary setting's scores. A board of a task whose evaluation profile has
  * secondary variants (e.g. `crac`: partial, exact, singletons) has, after them, one
  * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
@@ -452,6 +512,7 @@ export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
   ...LINK_FIELDS.map((f) => `blanc_coref_${f}`),
   ...LINK_FIELDS.map((f) => `blanc_noncoref_${f}`),
   "conll_f1",
+  "disqualified",
 ];
 
 /** What decides a board's CSV columns beyond {@link LEADERBOARD_CSV_COLUMNS}. */
@@ -520,6 +581,7 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | n
     ...linkCells(s.blanc?.coref_links),
     ...linkCells(s.blanc?.noncoref_links),
     s.conll?.f1 ?? null,
+    row.disqualified ? safeText(row.disqualified.reason) : null,
     ...layout.variantIds.map((id) => row.variants[id]?.conll?.f1 ?? null),
     ...layout.datasetNames.flatMap((name) => {
       const d = row.datasets[name];

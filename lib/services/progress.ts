@@ -1,5 +1,6 @@
 /**
- * A team's progress in a phase: its SCORED runs in submission order, each valued by the
+ * A team's progress in a phase: its SCORED runs in submission order (runs the team withdrew
+ * left every board and chart, so they are not points here either), each valued by the
  * task's primary metric F1 (the value the leaderboard ranks by), for the progress chart. The
  * F1 is read from the run's phase-level Score row, so a phase with several datasets gives the
  * macro-average (`macroScoreRows`, lib/services/scores.ts).
@@ -48,7 +49,7 @@ export interface TeamProgress {
 }
 
 /**
- * The team's SCORED runs in the phase that the viewer may see, oldest first (ties by id),
+ * The team's SCORED runs in the phase that the viewer may see, not withdrawn, oldest first (ties by id),
  * each with the primary metric's F1. Runs without a score for that metric are left out.
  *
  * @param viewer the viewer (null = anonymous)
@@ -72,7 +73,7 @@ export async function getTeamProgress(viewer: Viewer, phaseId: string, teamId: s
 
   const metric = isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC;
   const rows = await db.submission.findMany({
-    where: { phaseId: phase.id, teamId: team.id, status: "SCORED", ...(insider ? {} : { visibility: "PUBLIC" as const }) },
+    where: { phaseId: phase.id, teamId: team.id, status: "SCORED", withdrawnAt: null, ...(insider ? {} : { visibility: "PUBLIC" as const }) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: MAX_PROGRESS_POINTS,
     select: {

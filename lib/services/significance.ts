@@ -146,7 +146,8 @@ export interface BoardSignificance {
 
 /**
  * Significance markers for a leaderboard the viewer may already see: each listed run with a
- * value for the board's ranking metric is compared with the run listed directly above it
+ * value for the board's ranking metric (disqualified rows excepted: they are struck through,
+ * unranked, and compared with nothing) is compared with the run listed directly above it
  * (see {@link RowSignificance}) by the paired bootstrap over documents, on that metric;
  * `intervals` adds each run's 95 % interval.
  *
@@ -170,7 +171,8 @@ export async function boardSignificance(
 ): Promise<BoardSignificance> {
   const db = defaultDb();
   const samples = options.samples ?? DEFAULT_BOOTSTRAP_SAMPLES;
-  const listed = board.rows.filter((r) => r.value !== null);
+  // Disqualified rows are unranked: no marker for them, and none against them.
+  const listed = board.rows.filter((r) => r.value !== null && !r.disqualified);
   const datasets: BoardDataset[] =
     board.datasets ?? (await listDatasets(board.phase.id, db)).map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }));
   const multi = datasets.length > 1;
@@ -266,7 +268,8 @@ export interface RunComparison {
  *   runs' error analysis; the runs' own team, except on a hidden phase without
  *   `teamDocumentScores`). The bootstrap's p-values and intervals are corpus-level and shown
  *   to everyone who may see both runs.
- * @throws NotFoundError (404) when either run does not exist or is hidden from the viewer;
+ * @throws NotFoundError (404) when either run does not exist or is hidden from the viewer (a
+ *   withdrawn run is hidden from everybody but its team and the organizers);
  *   ValidationError (422) when the runs are the same, of different phases, not both scored,
  *   or scored against different gold versions (of a dataset, named, on a phase with several)
  */
@@ -282,6 +285,7 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
             systemName: true,
             teamId: true,
             visibility: true,
+            withdrawnAt: true,
             createdAt: true,
             goldVersion: true,
             team: { select: { id: true, name: true } },
@@ -302,7 +306,8 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
         })
       : null;
     const access = s ? await submissionAccess(viewer, s, db) : null;
-    if (!s || !access?.visible) throw new NotFoundError("No such submission.");
+    // A withdrawn run left the board: only its team and the organizers still see it.
+    if (!s || !access?.visible || (s.withdrawnAt !== null && !access.isTeamMember && !access.isOrganizer)) throw new NotFoundError("No such submission.");
     return { s, access };
   };
   const a = await load(aId);
@@ -407,24 +412,26 @@ export interface ComparableRun {
 /**
  * The scored runs of the same phase, with the same gold version (on a phase with several
  * datasets: any scored run; `compareRuns` checks each dataset's version), that the viewer may see
- * and could compare a run with: every one for organizers; otherwise the public runs when the
- * phase's leaderboard is visible to the viewer, and the runs of the viewer's own teams.
+ * and could compare a run with: every one for organizers; otherwise the public runs not
+ * withdrawn by their team when the phase's leaderboard is visible to the viewer, and the runs
+ * of the viewer's own teams.
  *
  * @param viewer the viewer
  * @param submissionId the run being compared
  * @returns newest first, at most 200; empty when the run is not scored
- * @throws NotFoundError (404) when the run does not exist or the viewer may not see it
+ * @throws NotFoundError (404) when the run does not exist or the viewer may not see it (a
+ *   withdrawn run: only its team and the organizers)
  */
 export async function listComparableRuns(viewer: Viewer, submissionId: string): Promise<ComparableRun[]> {
   const db = defaultDb();
   const s = isUuid(submissionId)
     ? await db.submission.findUnique({
         where: { id: submissionId },
-        select: { id: true, status: true, teamId: true, visibility: true, goldVersion: true, phase: { select: { id: true, taskId: true, leaderboardVisibility: true } } },
+        select: { id: true, status: true, teamId: true, visibility: true, withdrawnAt: true, goldVersion: true, phase: { select: { id: true, taskId: true, leaderboardVisibility: true } } },
       })
     : null;
   const access = s ? await submissionAccess(viewer, s, db) : null;
-  if (!s || !access?.visible) throw new NotFoundError("No such submission.");
+  if (!s || !access?.visible || (s.withdrawnAt !== null && !access.isTeamMember && !access.isOrganizer)) throw new NotFoundError("No such submission.");
   // A phase with several datasets has no phase-level gold version (compareRuns checks each dataset's).
   const multi = (await db.dataset.count({ where: { phaseId: s.phase.id } })) > 1;
   if (s.status !== "SCORED" || (!multi && s.goldVersion === null)) return [];
@@ -433,7 +440,7 @@ export async function listComparableRuns(viewer: Viewer, submissionId: string): 
   const visibleTo: Prisma.SubmissionWhereInput[] | null = access.isOrganizer
     ? null
     : [
-        ...(boardVisible ? [{ visibility: "PUBLIC" as const }] : []),
+        ...(boardVisible ? [{ visibility: "PUBLIC" as const, withdrawnAt: null }] : []),
         ...(viewer ? [{ team: { members: { some: { userId: viewer.userId } } } }] : []),
       ];
   if (visibleTo?.length === 0) return [];

@@ -33,6 +33,10 @@
  * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
  * window and the quota, do not count against it, and name any of the organizer's teams
  * (the one-team-per-task record neither applies to them nor is made by them).
+ *
+ * Withdrawn and disqualified runs (`run-controls.ts`): every view and list carries
+ * `withdrawnAt` and `disqualified` ({reason, at}, public). A withdrawn run is shown to its team
+ * and the task's organizers only; for everybody else it is a 404 like an unknown run.
  */
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
@@ -480,6 +484,17 @@ export interface SubmissionView {
   perDocumentWithheld: boolean;
   viewerIsTeamMember: boolean;
   viewerIsOrganizer: boolean;
+  /** when the run's team withdrew it (it left every board), or null; only the team and the organizers ever see a withdrawn run */
+  withdrawnAt: Date | null;
+  /** the organizers' public disqualification (reason and time; the board strikes the run through, unranked), or null */
+  disqualified: { reason: string; at: Date } | null;
+  /**
+   * the viewer may withdraw the run now (`withdrawSubmission`): a member of its team, not a
+   * baseline, neither withdrawn nor disqualified, and its phase not closed yet (before `closesAt`)
+   */
+  viewerCanWithdraw: boolean;
+  /** the moment the phase closes, after which the run can no longer be withdrawn (its `closesAt`) */
+  withdrawableUntil: Date;
 }
 
 /**
@@ -491,10 +506,12 @@ export interface SubmissionView {
  * @returns the {@link SubmissionView}: submitter, file, attempts and error only for the team
  *   and the organizers; per-document scores as `canViewDocumentScores` allows; its datasets
  *   (file or missing, gold version, scores: DatasetScore rows) for everyone who may see it
+ * @param now the current time (for `viewerCanWithdraw`; default: now)
  * @throws NotFoundError (404) when it does not exist or the viewer may not see it (the same
- *   answer, so that other teams' private runs stay unknown)
+ *   answer, so that other teams' private runs stay unknown), and for a run its team withdrew
+ *   unless the viewer is in that team or organizes the task
  */
-export async function getSubmissionForViewer(id: string, viewer: Viewer): Promise<SubmissionView> {
+export async function getSubmissionForViewer(id: string, viewer: Viewer, now: Date = new Date()): Promise<SubmissionView> {
   const db = defaultDb();
   const s = isUuid(id)
     ? await db.submission.findUnique({
@@ -514,6 +531,8 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
   if (!s || !access?.visible) throw new NotFoundError("No such submission.");
   const { isOrganizer: viewerIsOrganizer, isTeamMember: viewerIsTeamMember } = access;
   const insider = viewerIsOrganizer || viewerIsTeamMember;
+  // A withdrawn run left the board: only its team and the organizers still see it.
+  if (s.withdrawnAt && !insider) throw new NotFoundError("No such submission.");
   const evaluation = storedEvaluation(s.evaluation);
   const phaseDatasets = await listDatasets(s.phaseId, db);
   const several = phaseDatasets.length > 1;
@@ -577,7 +596,16 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer): Promis
     perDocumentWithheld: viewerIsTeamMember && !showDocuments,
     viewerIsTeamMember,
     viewerIsOrganizer,
+    withdrawnAt: s.withdrawnAt,
+    disqualified: disqualificationOf(s),
+    viewerCanWithdraw: viewerIsTeamMember && !s.isBaseline && !s.withdrawnAt && !s.disqualifiedAt && now.getTime() < s.phase.closesAt.getTime(),
+    withdrawableUntil: s.phase.closesAt,
   };
+}
+
+/** A run's public disqualification from its columns, or null when it is not disqualified. */
+function disqualificationOf(s: { disqualifiedAt: Date | null; disqualifiedReason: string | null }): { reason: string; at: Date } | null {
+  return s.disqualifiedAt && s.disqualifiedReason !== null ? { reason: s.disqualifiedReason, at: s.disqualifiedAt } : null;
 }
 
 /** A scorer warning of a run, with the dataset it is about on a phase with several datasets. */
@@ -635,6 +663,10 @@ export interface SubmissionSummary {
   /** the error message when FAILED */
   errorStage: string | null;
   errorMessage: string | null;
+  /** when the team withdrew the run (it is on no board), or null */
+  withdrawnAt: Date | null;
+  /** the organizers' public disqualification, or null */
+  disqualified: { reason: string; at: Date } | null;
 }
 
 /** Most rows a list returns. */
@@ -657,6 +689,9 @@ async function listSubmissions(where: Prisma.SubmissionWhereInput, limit: number
       goldVersion: true,
       errorStage: true,
       errorMessage: true,
+      withdrawnAt: true,
+      disqualifiedAt: true,
+      disqualifiedReason: true,
       team: { select: { id: true, name: true } },
       submitter: { select: { id: true, name: true } },
       track: { select: { id: true, name: true } },
@@ -664,10 +699,11 @@ async function listSubmissions(where: Prisma.SubmissionWhereInput, limit: number
       scores: { where: { variant: "" }, select: { metric: true, f1: true } },
     },
   });
-  return rows.map(({ scores, createdAt, phase, ...r }) => {
+  return rows.map(({ scores, createdAt, phase, disqualifiedAt, disqualifiedReason, ...r }) => {
     const primary = isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : "conll";
     return {
       ...r,
+      disqualified: disqualificationOf({ disqualifiedAt, disqualifiedReason }),
       phase: { id: phase.id, name: phase.name },
       task: phase.task,
       submittedAt: createdAt,

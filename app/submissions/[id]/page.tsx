@@ -7,6 +7,7 @@ import { listComparableRuns } from "../../../lib/services/significance";
 import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
 import type { Viewer } from "../../../lib/permissions";
 import { getViewer } from "../../../lib/session";
+import { formatUtc } from "../../../lib/validations/time";
 import { Instant } from "../../_components/phase-window";
 import { RunDisclosureTable, RunErrorSummary } from "../../_components/run-analysis";
 import { RunDatasetTable, RunMissingDatasets } from "../../_components/run-datasets";
@@ -16,6 +17,7 @@ import { RunMetricTable } from "../../_components/run-metric-table";
 import { RunStatusBadge } from "../../_components/run-status-badge";
 import { RunWarnings } from "../../_components/run-warnings";
 import { Breadcrumbs, Card, Notice, secondaryButton, UtcTime } from "../../_components/ui";
+import { DisqualifyRunForm, RequalifyRunForm, WithdrawRunForm } from "./run-controls-form";
 
 type Params = Promise<{ id: string }>;
 
@@ -40,6 +42,11 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
  * scores when the viewer may see them (else, for the run's team on a hidden phase, why
  * not); then the run's analyses (error analysis where the phase's participant analysis
  * allows it, the pronoun disclosure) and a chooser to compare it with another run.
+ *
+ * Run controls (issue 11 §3, §4): a withdrawn run is marked "withdrawn" (only its team and
+ * the organizers reach its page; for others it is a 404), a disqualified one "disqualified"
+ * with the organizers' public reason. The team sees "Withdraw this run" while the phase is
+ * open; organizers see "Disqualify" with a reason field, and "Reinstate" when disqualified.
  */
 export default async function SubmissionPage({ params }: { params: Params }) {
   const { id } = await params;
@@ -69,6 +76,16 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           <RunStatusBadge id={s.id} initialStatus={s.status} />
           {s.isBaseline && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900">baseline</span>}
           {s.visibility === "PRIVATE" && <span className="rounded bg-zinc-200 px-2 py-0.5 text-xs font-medium text-zinc-800">private</span>}
+          {s.withdrawnAt && (
+            <span className="rounded bg-zinc-700 px-2 py-0.5 text-xs font-medium text-white" data-testid="withdrawn-badge">
+              withdrawn
+            </span>
+          )}
+          {s.disqualified && (
+            <span className="rounded bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900" data-testid="disqualified-badge">
+              disqualified
+            </span>
+          )}
         </div>
         <p className="text-sm text-zinc-700">
           Team <span className="font-medium" data-testid="team-name">{s.team.name}</span>
@@ -80,6 +97,8 @@ export default async function SubmissionPage({ params }: { params: Params }) {
           )}
         </p>
       </header>
+
+      <RunControlNotices s={s} />
 
       {s.status === "FAILED" && s.error && <RunFailure error={s.error} />}
 
@@ -255,6 +274,8 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         </Card>
       )}
 
+      <RunControls s={s} />
+
       {comparable.length > 0 && (
         <Card title="Compare with another run" description="Per-metric differences with paired-bootstrap p-values, and per-document differences.">
           <form action="/compare" method="get" className="flex flex-wrap items-end gap-2" data-testid="compare-form">
@@ -279,6 +300,50 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         </Card>
       )}
     </div>
+  );
+}
+
+/** What a withdrawal or a disqualification means for this run, said to whoever sees the page. */
+function RunControlNotices({ s }: { s: SubmissionView }) {
+  return (
+    <>
+      {s.withdrawnAt && (
+        <Notice kind="info">
+          <span data-testid="withdrawn-notice">
+            {s.viewerIsTeamMember ? "Your team" : "The team"} withdrew this run on <UtcTime date={s.withdrawnAt} />. It is on no leaderboard; it still counts
+            against the team&apos;s quota. Only the team and the organizers see this page.
+          </span>
+        </Notice>
+      )}
+      {s.disqualified && (
+        <Notice kind="error">
+          <span data-testid="disqualified-notice">
+            Disqualified by the organizers on <UtcTime date={s.disqualified.at} />: {s.disqualified.reason}. The leaderboard shows the run struck through,
+            without a rank.
+          </span>
+        </Notice>
+      )}
+    </>
+  );
+}
+
+/** The team's "Withdraw this run" (while it may) and the organizers' "Disqualify" / "Reinstate"; nothing for others. */
+function RunControls({ s }: { s: SubmissionView }) {
+  const organizerControls = s.viewerIsOrganizer && !s.withdrawnAt;
+  if (!s.viewerCanWithdraw && !organizerControls) return null;
+  return (
+    <Card title="Run controls">
+      <div className="space-y-6">
+        {s.viewerCanWithdraw && <WithdrawRunForm submissionId={s.id} closesAtText={formatUtc(s.withdrawableUntil)} />}
+        {organizerControls && (
+          <div className="space-y-3">
+            <h3 className="text-sm font-semibold text-zinc-900">{s.disqualified ? "Disqualified: change the reason or reinstate" : "Disqualify this run"}</h3>
+            <DisqualifyRunForm submissionId={s.id} currentReason={s.disqualified?.reason ?? null} />
+            {s.disqualified && <RequalifyRunForm submissionId={s.id} />}
+          </div>
+        )}
+      </div>
+    </Card>
   );
 }
 

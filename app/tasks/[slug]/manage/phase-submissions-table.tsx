@@ -12,7 +12,8 @@ const STATUS_STYLES: Record<SubmissionSummary["status"], string> = {
 
 /**
  * A table of submissions: team, system, track (when `withTracks`), status (error message on
- * hover), submission time, gold version, and a link to each.
+ * hover; "withdrawn" for a run its team withdrew, "disqualified" with the public reason for a
+ * run the organizers disqualified), submission time, gold version, and a link to each.
  */
 export function PhaseSubmissionsTable({ submissions, withTracks = false }: { submissions: SubmissionSummary[]; withTracks?: boolean }) {
   if (submissions.length === 0) return <p className="text-sm text-zinc-600">No submissions yet.</p>;
@@ -29,6 +30,16 @@ export function PhaseSubmissionsTable({ submissions, withTracks = false }: { sub
           {withTracks && <td className="py-2 pr-4">{s.track?.name ?? "—"}</td>}
           <td className={`py-2 pr-4 font-medium ${STATUS_STYLES[s.status]}`} title={s.errorMessage ?? undefined}>
             {s.status.toLowerCase()}
+            {s.withdrawnAt && (
+              <span className="ml-2 rounded bg-zinc-700 px-1.5 py-0.5 text-xs font-medium text-white" data-testid="withdrawn-label" title="The team withdrew this run: it is on no leaderboard.">
+                withdrawn
+              </span>
+            )}
+            {s.disqualified && (
+              <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900" data-testid="disqualified-label" title={`Disqualified: ${s.disqualified.reason}`}>
+                disqualified<span className="sr-only">: {s.disqualified.reason}</span>
+              </span>
+            )}
           </td>
           <td className="py-2 pr-4 text-zinc-600">
             <UtcTime date={s.submittedAt} />
