@@ -209,7 +209,7 @@ describe("submission visibility", () => {
 
   const facts = async (id: string) => {
     const s = await testDb.prisma.submission.findUniqueOrThrow({ where: { id }, include: { phase: true } });
-    return { teamId: s.teamId, visibility: s.visibility, phase: s.phase };
+    return { teamId: s.teamId, visibility: s.visibility, withdrawnAt: s.withdrawnAt, phase: s.phase };
   };
 
   it("a team's private run: its members and organizers only", async () => {
@@ -231,6 +231,14 @@ describe("submission visibility", () => {
     expect(await canViewSubmission(viewers.anonymous, hidden)).toBe(false);
     expect(await canViewSubmission(users.rival.viewer, hidden)).toBe(true);
     expect(await canViewSubmission(viewers.organizer, hidden)).toBe(true);
+  });
+
+  it("a withdrawn public run: its team and the organizers only", async () => {
+    const withdrawn = { ...(await facts(publicInPublicPhase)), withdrawnAt: new Date() };
+    expect(await canViewSubmission(users.rival.viewer, withdrawn)).toBe(true);
+    expect(await canViewSubmission(viewers.organizer, withdrawn)).toBe(true);
+    expect(await canViewSubmission(viewers.participant, withdrawn)).toBe(false);
+    expect(await canViewSubmission(viewers.anonymous, withdrawn)).toBe(false);
   });
 
   it("getSubmissionForViewer answers 404 for other teams' private runs and hidden phases, the same as for unknown ids", async () => {

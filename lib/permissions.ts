@@ -51,6 +51,8 @@ export interface PhaseVisibilityFacts {
 export interface SubmissionVisibilityFacts {
   teamId: string;
   visibility: SubmissionVisibility;
+  /** when the run's team withdrew it (null: not withdrawn); a withdrawn run is seen by its team and the organizers only */
+  withdrawnAt: Date | null;
   phase: PhaseVisibilityFacts;
 }
 
@@ -223,7 +225,7 @@ export async function submissionAccess(viewer: Viewer, submission: SubmissionVis
   const visible =
     member ||
     standing.isOrganizer ||
-    (submission.visibility === "PUBLIC" && (await leaderboardVisibleTo(standing, submission.phase.leaderboardVisibility)));
+    (submission.visibility === "PUBLIC" && submission.withdrawnAt === null && (await leaderboardVisibleTo(standing, submission.phase.leaderboardVisibility)));
   return { visible, isTeamMember: member, isOrganizer: standing.isOrganizer, isParticipant: standing.isParticipant };
 }
 
@@ -231,7 +233,7 @@ export async function submissionAccess(viewer: Viewer, submission: SubmissionVis
  * Whether the viewer may see a submission (its page, status, scores).
  *
  * @returns true for members of the submitting team and the task's organizers; for anyone else
- *   only when the submission is PUBLIC and its phase's leaderboard is visible to them
+ *   only when the submission is PUBLIC, not withdrawn, and its phase's leaderboard is visible to them
  */
 export async function canViewSubmission(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
   return (await submissionAccess(viewer, submission, db)).visible;

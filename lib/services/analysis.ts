@@ -72,6 +72,7 @@ const ACCESS_SELECT = {
   status: true,
   teamId: true,
   visibility: true,
+  withdrawnAt: true,
   goldVersion: true,
   evaluation: true,
   phase: {
