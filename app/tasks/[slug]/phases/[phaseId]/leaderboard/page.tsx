@@ -194,10 +194,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     rp: query.rp,
     ci: query.ci,
   };
-  // The charts show the first 8 runs of the board (8 distinct colours), in the ranked setting.
+  // The charts show the first 8 ranked runs of the board (8 distinct colours), in the ranked
+  // setting; disqualified runs are not ranked and not charted.
   const settingScores = (r: Leaderboard["rows"][number]): BoardMetricsJson => (board.variant === null ? r.scores : (r.variants[board.variant] ?? {}));
   const chartRuns = board.rows
-    .filter((r) => r.value !== null)
+    .filter((r) => r.value !== null && r.disqualified === null)
     .slice(0, 8)
     .map((r) => {
       const scores = settingScores(r);
