@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
+import { NewPasswordFields } from "../_components/new-password-fields";
 import { Field, Notice, primaryButton } from "../_components/ui";
 import { changePasswordAction } from "./actions";
 
@@ -46,17 +47,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
       {errors.form && <Notice kind="error">{errors.form}</Notice>}
       {changed && <Notice kind="success">Your password was changed. Every other session has been signed out.</Notice>}
       <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={errors.currentPassword} />
-      <Field
-        label="New password"
-        name="newPassword"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={10}
-        hint="At least 10 characters."
-        error={errors.newPassword}
-      />
-      <Field label="New password again" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+      <NewPasswordFields errors={errors} />
       <button type="submit" disabled={pending} className={primaryButton}>
         {pending ? "Changing…" : "Change password"}
       </button>

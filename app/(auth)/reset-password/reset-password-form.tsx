@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useState, useTransition, type FormEvent } from "react";
-import { Field, Notice, primaryButton } from "../../_components/ui";
+import { NewPasswordFields } from "../../_components/new-password-fields";
+import { Notice, primaryButton } from "../../_components/ui";
 import { resetPasswordAction } from "../actions";
 
 /**
@@ -54,17 +55,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         </Notice>
       )}
       <input type="hidden" name="token" value={token} />
-      <Field
-        label="New password"
-        name="newPassword"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={10}
-        hint="At least 10 characters."
-        error={errors.newPassword}
-      />
-      <Field label="New password again" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+      <NewPasswordFields errors={errors} />
       <button type="submit" disabled={pending} className={`${primaryButton} w-full`}>
         {pending ? "Setting…" : "Set new password"}
       </button>
