@@ -159,6 +159,11 @@ export default async function ManageTaskPage({ params }: Params) {
           / manage
         </p>
         <h1 className="text-2xl font-semibold tracking-tight">Manage {task.title}</h1>
+        <p className="text-sm">
+          <Link href={`/tasks/${encodeURIComponent(task.slug)}/manage/audit`} className="underline hover:text-zinc-900">
+            Audit log
+          </Link>
+        </p>
       </header>
 
       {task.phases.map((phase) => (
