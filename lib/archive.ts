@@ -339,6 +339,15 @@ function zipEntryType(entry: ZipEntry, path: string): EntryType {
   return "file";
 }
 
+/** Settles a read that reached the archive's end: its files (`rules.finish()`, which also refuses an archive without one). */
+function settleWithFiles(rules: EntryRules, resolve: (files: ArchiveEntry[]) => void, reject: (error: unknown) => void): void {
+  try {
+    resolve(rules.finish());
+  } catch (error) {
+    reject(error);
+  }
+}
+
 /** Reads a .zip archive with yauzl; see {@link readArchive}. */
 function readZip(bytes: Uint8Array, rules: EntryRules): Promise<ArchiveEntry[]> {
   return new Promise<ArchiveEntry[]>((resolve, reject) => {
@@ -372,11 +381,7 @@ function readZip(bytes: Uint8Array, rules: EntryRules): Promise<ArchiveEntry[]> 
       opened.on("end", () => {
         if (settled) return;
         settled = true;
-        try {
-          resolve(rules.finish());
-        } catch (error) {
-          reject(error);
-        }
+        settleWithFiles(rules, resolve, reject);
       });
       opened.on("entry", (entry: ZipEntry) => {
         if (settled) return;
@@ -496,11 +501,7 @@ function readTarGz(bytes: Uint8Array, rules: EntryRules): Promise<ArchiveEntry[]
     extract.on("finish", () => {
       if (settled) return;
       settled = true;
-      try {
-        resolve(rules.finish());
-      } catch (error) {
-        reject(error);
-      }
+      settleWithFiles(rules, resolve, reject);
     });
     extract.on("entry", (header, stream, next) => {
       stream.on("error", (error: unknown) => fail(error, header.name));

@@ -34,7 +34,9 @@ export const DEMO_ORGANIZER_EMAIL = "demo-organizer@corefboard.invalid";
 export const DEMO_BASELINE_TEAM = "Corefboard baselines";
 export const DEMO_GOLD_FILE = "litbank-demo.conll";
 
+/** The GUM demo task's address (/tasks/gum-corefud-demo). */
 export const GUM_DEMO_TASK_SLUG = "gum-corefud-demo";
+/** The GUM demo task's title, as the issue names it. */
 export const GUM_DEMO_TASK_TITLE = "GUM multi-genre (CorefUD demo)";
 /** The name of the archive the GUM demo's gold keys are uploaded in (one file per dataset). */
 export const GUM_DEMO_GOLD_ARCHIVE = "gum-demo-test.tar.gz";

@@ -37,6 +37,7 @@ export interface GumBaseline {
 
 const isPronoun = (form: string) => FIRST_PERSON.has(form) || THIRD_PERSON.has(form);
 
+/** The three GUM demo baselines, in the order the demo submits them. */
 export const GUM_BASELINES: readonly GumBaseline[] = [
   {
     id: "singletons",

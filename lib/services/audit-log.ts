@@ -49,8 +49,9 @@ void allActionsListed;
 /** The actions a task's events can have (team and account actions are never a task's), for the filter's choices. */
 export const TASK_AUDIT_ACTIONS: readonly AuditAction[] = AUDIT_ACTIONS.filter((a) => !a.startsWith("team.") && !a.startsWith("user."));
 
-/** Default and largest page size of {@link listTaskAuditEvents}. */
+/** The default page size of {@link listTaskAuditEvents}. */
 export const AUDIT_PAGE_SIZE = 50;
+/** The largest page size a caller may ask for. */
 export const AUDIT_PAGE_SIZE_MAX = 200;
 
 /** Filters of {@link listTaskAuditEvents}; all optional, combined with AND. */
@@ -199,7 +200,8 @@ export async function listTaskAuditEvents(viewer: Viewer, taskSlug: string, filt
       -- deleted tracks and datasets: their rows are gone, their events name the task
       SELECT a.*, a.data->>'name' FROM audit_events a
         WHERE a.target_type IN ('track', 'dataset') AND a.data->>'taskId' = ${taskId}
-          AND a.target_id NOT IN (SELECT id::text FROM tracks UNION ALL SELECT id::text FROM datasets)
+          AND NOT EXISTS (SELECT 1 FROM tracks x WHERE x.id::text = a.target_id)
+          AND NOT EXISTS (SELECT 1 FROM datasets x WHERE x.id::text = a.target_id)
     ) e
     LEFT JOIN users u ON u.id = e.actor_id
     ${whereSql}

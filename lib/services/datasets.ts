@@ -33,10 +33,10 @@ import { requeueSubmissions } from "../submission-states";
 import {
   checkDatasetInput,
   checkDatasetPatch,
-  DATASET_FORMAT_LABELS,
   fileNameFitsFormat,
   fileNameFormatProblem,
   MAX_DATASETS,
+  type DatasetFormatName,
   type DatasetPatch,
 } from "../validations/dataset";
 import { recordAudit } from "./audit";
@@ -47,11 +47,8 @@ import { loadPhase } from "./phases";
 /** The name of the dataset every new phase starts with (and that migration 0006 gave existing phases). */
 export const DEFAULT_DATASET_NAME = "main";
 
-/** A dataset's file format: CoNLL-2012 (`.conll`) or CorefUD CoNLL-U (`.conllu`). */
-export type DatasetFormat = "conll2012" | "conllu";
-
-/** The dataset formats, in the order forms offer them. */
-export const DATASET_FORMATS: readonly DatasetFormat[] = ["conll2012", "conllu"];
+/** A dataset's file format: CoNLL-2012 (`.conll`) or CorefUD CoNLL-U (`.conllu`); defined in lib/validations/dataset.ts. */
+export type DatasetFormat = DatasetFormatName;
 
 /** A dataset as pages, services and the worker see it. */
 export interface DatasetView {
@@ -117,10 +114,6 @@ export interface ManagedDataset extends DatasetView {
   runs: number;
 }
 
-/** The label of a format for messages, e.g. "CorefUD CoNLL-U (.conllu)". */
-export function datasetFormatLabel(format: DatasetFormat): string {
-  return DATASET_FORMAT_LABELS[format];
-}
 
 /**
  * Why a task cannot take a dataset of `format`, or null when it can: a profile that matches

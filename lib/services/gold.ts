@@ -15,14 +15,14 @@ import { ConflictError, ValidationError } from "../errors";
 import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "../evaluation";
 import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
-import { packFile } from "../storage";
+import { packFileAsync } from "../storage";
 import { recordAudit } from "./audit";
 import { defaultDb, lockKey, type Db, type GoldKey } from "./db";
 import { requeueSubmissions } from "../submission-states";
 import { loadPhase } from "./phases";
-import { assertUploadSize, cleanFileName, uploadLimitBytes, validateUpload, type UploadStats } from "./uploads";
-import { fileFormatOf, fileNameForFormat } from "../validations/dataset";
-import { DATASET_ORDER, DATASET_SELECT, datasetChoices, datasetFormatLabel, findDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
+import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "./uploads";
+import { DATASET_FORMAT_LABELS, fileFormatOf, fileNameForFormat } from "../validations/dataset";
+import { DATASET_ORDER, DATASET_SELECT, datasetChoices, findDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
 
 /**
  * Counts describing a gold key (all whole numbers: documents, tokens, mentions, entities,
@@ -145,8 +145,6 @@ export interface GoldUploadOptions {
 /** The evaluation columns of a task, for `taskEvaluationProfile`. */
 const EVALUATION_SELECT = { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true } as const;
 
-/** How many times the upload cap an archive's files may hold in total, uncompressed (issue 10 §2). */
-const ARCHIVE_EXPANSION = 10;
 
 /**
  * Refuses a gold key file that the task's evaluation profile cannot score (`goldFitsProfile`:
@@ -188,7 +186,7 @@ async function goldFiles(datasets: DatasetView[], name: string, bytes: Uint8Arra
     return { files: [{ dataset, fileName: name, bytes }], left: [] };
   }
   if (kind) {
-    const entries = await readArchive(bytes, name, { maxTotalBytes: ARCHIVE_EXPANSION * uploadLimitBytes() });
+    const entries = await readArchive(bytes, name, { maxTotalBytes: archiveLimitBytes() });
     const { files, missing } = pairArchiveFiles(entries, datasets, name);
     return { files: files.map(({ dataset, entry }) => ({ dataset, fileName: entry.name, bytes: entry.bytes })), left: missing };
   }
@@ -212,7 +210,7 @@ function formatSwitch(file: GoldFile, onlyDataset: boolean): DatasetFormat | nul
   if (onlyDataset) return format;
   throw ValidationError.field(
     "file",
-    `${file.fileName} is a ${datasetFormatLabel(format)} file, but the dataset "${file.dataset.name}" takes ${datasetFormatLabel(file.dataset.format)} files (expected file name ${file.dataset.fileName}).`,
+    `${file.fileName} is a ${DATASET_FORMAT_LABELS[format]} file, but the dataset "${file.dataset.name}" takes ${DATASET_FORMAT_LABELS[file.dataset.format]} files (expected file name ${file.dataset.fileName}).`,
   );
 }
 
@@ -302,11 +300,13 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
   const datasets = await listDatasets(phase.id, db);
   const onlyDataset = datasets.length === 1;
   const { files, left } = await goldFiles(datasets, name, bytes, ref);
-  const planned = files.map((file) => {
-    const switchTo = formatSwitch(file, onlyDataset);
-    assertGoldFits(file.fileName, phase.task);
-    return { ...file, switchTo, stored: packFile(file.bytes) };
-  });
+  const planned = await Promise.all(
+    files.map(async (file) => {
+      const switchTo = formatSwitch(file, onlyDataset);
+      assertGoldFits(file.fileName, phase.task);
+      return { ...file, switchTo, stored: await packFileAsync(file.bytes) };
+    }),
+  );
   const activeRows = await db.goldKey.findMany({ where: { datasetId: { in: planned.map((p) => p.dataset.id) }, active: true }, select: GOLD_META_SELECT });
   const activeNow = new Map(activeRows.map((row) => [row.datasetId, row]));
   const changed = planned.filter((p) => activeNow.get(p.dataset.id)?.sha256 !== p.stored.sha256);

@@ -26,7 +26,7 @@ import {
 } from "../../scoring/analysis/index";
 import type { BlancRule } from "../../scoring/index";
 import { listDatasets } from "./datasets";
-import { defaultDb, isUuid, type Db, type Prisma } from "./db";
+import { defaultDb, isUuid, type Db, type DocumentScore, type Prisma } from "./db";
 import { type BoardDataset, type BoardMetricsJson, type Leaderboard, type LeaderboardRow } from "./leaderboard";
 import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type MetricsJson } from "./scores";
 import type { LeaderboardMetric } from "../validations/metrics";
@@ -48,11 +48,19 @@ export async function loadRunDatasetDocuments(
   db: Db = defaultDb(),
   datasetIds?: readonly string[],
 ): Promise<Map<string, Map<string, RunDocuments>>> {
-  const rows = submissionIds.length
-    ? await db.documentScore.findMany({
-        where: { submissionId: { in: [...submissionIds] }, ...(datasetIds ? { datasetId: { in: [...datasetIds] } } : {}) },
-      })
-    : [];
+  return groupDocumentRows(await documentScoreRows(submissionIds, db, datasetIds));
+}
+
+/** The DocumentScore rows of the runs (on the datasets, when given). */
+async function documentScoreRows(submissionIds: readonly string[], db: Db, datasetIds?: readonly string[]): Promise<DocumentScore[]> {
+  if (submissionIds.length === 0) return [];
+  return db.documentScore.findMany({
+    where: { submissionId: { in: [...submissionIds] }, ...(datasetIds ? { datasetId: { in: [...datasetIds] } } : {}) },
+  });
+}
+
+/** DocumentScore rows grouped as {@link loadRunDatasetDocuments} returns them. */
+function groupDocumentRows(rows: readonly DocumentScore[]): Map<string, Map<string, RunDocuments>> {
   const runs = new Map<string, Map<string, Map<string, DocumentCounts>>>();
   for (const r of rows) {
     let datasets = runs.get(r.submissionId);
@@ -327,7 +335,9 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   const counted: BoardDataset[] = multi
     ? datasets.filter((d) => active.has(d.id)).map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }))
     : datasets.map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }));
-  const documents = await loadRunDatasetDocuments([a.s.id, b.s.id], db, counted.map((d) => d.id));
+  // One read of both runs' per-document rows: the bootstrap's counts and the per-document table.
+  const rows = await documentScoreRows([a.s.id, b.s.id], db, counted.map((d) => d.id));
+  const documents = groupDocumentRows(rows);
   /** A run on a dataset: left out (no file), else its gold version there and its documents. */
   const on = (x: typeof a) => (d: BoardDataset): RunOnDataset => {
     const file = x.s.files.find((f) => f.datasetId === d.id);
@@ -353,7 +363,6 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   const documentMetric = phase.task.primaryMetric;
   let perDocument: RunComparison["documents"] = null;
   if ((await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))) {
-    const rows = await db.documentScore.findMany({ where: { submissionId: { in: [a.s.id, b.s.id] }, datasetId: { in: counted.map((d) => d.id) } } });
     perDocument = counted
       .flatMap((d, k) => {
         const rule = strata[k].blancRule ?? "reference";

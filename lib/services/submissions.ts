@@ -42,7 +42,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { archiveKind, pairArchiveFiles, readArchive } from "../archive";
-import { packFile, sha256Hex } from "../storage";
+import { packFileAsync, sha256Hex } from "../storage";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema, uploadConfirmationSchema, uploadTrackSchema } from "../validations/submission";
 import { listTracks, TRACK_SELECT, uploadTrack } from "./tracks";
@@ -62,7 +62,7 @@ import {
   datasetFormatMismatch,
   enforceDocumentCheck,
   readUpload,
-  uploadLimitBytes,
+  archiveLimitBytes,
   type DocumentCheck,
   type GoldSource,
   type RunDocument,
@@ -111,8 +111,6 @@ export interface CreatedSubmission {
   missingDatasets: string[];
 }
 
-/** How many times the upload cap an archive may hold once decompressed (issue 10 §2: a zip bomb is refused). */
-export const ARCHIVE_EXPANSION_FACTOR = 10;
 
 /** One file of a run, read and checked, for the dataset it belongs to. */
 interface RunFile {
@@ -154,7 +152,7 @@ function assertUploadShape(fileName: string, datasets: readonly DatasetView[]): 
  * Reads an upload's files and checks each in the upload pool (`readUpload`), one after the
  * other. A plain file (one-dataset phase only: see {@link assertUploadShape}) is the phase's
  * dataset's file, whatever its name. An archive is read in memory (`readArchive`, at most
- * {@link ARCHIVE_EXPANSION_FACTOR} × the upload cap uncompressed) and its files are paired with
+ * `archiveLimitBytes()`, ten times the upload cap, uncompressed) and its files are paired with
  * the datasets by name (`pairArchiveFiles`); each file's extension must fit its dataset's
  * format, and a file that does not read is refused with its name inside the archive.
  *
@@ -176,7 +174,7 @@ async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: reado
     const { documents } = await readUpload(bytes, fileName);
     return { archive: false, files: [{ dataset: datasets[0], fileName, bytes, documents }], missing: [] };
   }
-  const entries = await readArchive(bytes, fileName, { maxTotalBytes: ARCHIVE_EXPANSION_FACTOR * uploadLimitBytes() });
+  const entries = await readArchive(bytes, fileName, { maxTotalBytes: archiveLimitBytes() });
   const paired = pairArchiveFiles(entries, datasets, fileName);
   const byId = new Map(datasets.map((d) => [d.id, d]));
   const order = new Map(datasets.map((d, i) => [d.id, i]));
@@ -324,7 +322,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label);
   // The upload as sent (plain file or archive), and each dataset's file as stored.
   const sent = { sha256: sha256Hex(input.bytes), size: input.bytes.byteLength };
-  const stored = upload.files.map((f) => ({ datasetId: f.dataset.id, fileName: f.fileName, ...packFile(f.bytes) }));
+  const stored = await Promise.all(upload.files.map(async (f) => ({ datasetId: f.dataset.id, fileName: f.fileName, ...(await packFileAsync(f.bytes)) })));
   const missingDatasets = upload.missing.map((d) => d.name);
   const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
 

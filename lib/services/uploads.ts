@@ -20,7 +20,7 @@ import { loadEnv } from "../env";
 import { formatMegabytes } from "../units";
 import { ConflictError, ServiceBusyError, TooLargeError, ValidationError, type DomainError } from "../errors";
 import type { Warning } from "../../scoring/types";
-import { detectFormat } from "../../scoring/formats/index";
+import { fileFormatOf, type DatasetFormatName } from "../validations/dataset";
 import { BUSY_RETRY_AFTER_SECONDS, sharedUploadPool, type GoldSource, type UploadAnswer, type UploadPool } from "../upload-pool/pool";
 import type { UploadStats } from "../upload-pool/stats";
 import type { RunDocument } from "../upload-pool/thread";
@@ -39,6 +39,17 @@ export type { Warning } from "../../scoring/types";
  */
 export function uploadLimitBytes(): number {
   return loadEnv().UPLOAD_MAX_BYTES;
+}
+
+/** How many times the upload cap an archive's files may hold in total once decompressed (issue 10 §2: a zip bomb is refused). */
+export const ARCHIVE_EXPANSION_FACTOR = 10;
+
+/**
+ * The most an uploaded archive's files (a run's or a gold key's) may hold in total once
+ * decompressed, in bytes: {@link ARCHIVE_EXPANSION_FACTOR} × {@link uploadLimitBytes}.
+ */
+export function archiveLimitBytes(): number {
+  return ARCHIVE_EXPANSION_FACTOR * uploadLimitBytes();
 }
 
 
@@ -68,8 +79,8 @@ export function cleanFileName(fileName: string): string {
 }
 
 /**
- * Whether a file's extension fits a dataset's format (the extension picks the reader,
- * `detectFormat`): a `conllu` dataset takes `.conllu` files; a `conll2012` dataset takes the
+ * Whether a file's extension fits a dataset's format (`fileFormatOf`, the rule the reader's
+ * `detectFormat` applies to `.conllu`): a `conllu` dataset takes `.conllu` files; a `conll2012` dataset takes the
  * CoNLL-2012 extensions (`.conll`, `.v4_gold_conll`, …, or none) and JSON lines (`.jsonl`,
  * `.jsonlines`, `.json`), which hold the same spans. Pure.
  *
@@ -77,10 +88,11 @@ export function cleanFileName(fileName: string): string {
  * @param format the dataset's format
  * @returns null when it fits, else a sentence saying which files the dataset takes
  */
-export function datasetFormatMismatch(fileName: string, format: "conll2012" | "conllu"): string | null {
-  const detected = detectFormat(fileName);
-  if (format === "conllu") return detected === "conllu" ? null : `the dataset is CorefUD CoNLL-U, so its file must end in .conllu.`;
-  return detected === "conllu" ? `the dataset is CoNLL-2012, so its file must be a CoNLL-2012 file (.conll, .v4_gold_conll, …) or JSON lines (.jsonl), not .conllu.` : null;
+export function datasetFormatMismatch(fileName: string, format: DatasetFormatName): string | null {
+  if (fileFormatOf(fileName) === format) return null;
+  return format === "conllu"
+    ? `the dataset is CorefUD CoNLL-U, so its file must end in .conllu.`
+    : `the dataset is CoNLL-2012, so its file must be a CoNLL-2012 file (.conll, .v4_gold_conll, …) or JSON lines (.jsonl), not .conllu.`;
 }
 
 /**
