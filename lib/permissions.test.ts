@@ -209,7 +209,7 @@ describe("submission visibility", () => {
 
   const facts = async (id: string) => {
     const s = await testDb.prisma.submission.findUniqueOrThrow({ where: { id }, include: { phase: true } });
-    return { teamId: s.teamId, visibility: s.visibility, withdrawnAt: s.withdrawnAt, phase: s.phase };
+    return { teamId: s.teamId, visibility: s.visibility, withdrawnAt: s.withdrawnAt, hiddenAt: s.hiddenAt, createdAt: s.createdAt, phase: s.phase };
   };
 
   it("a team's private run: its members and organizers only", async () => {

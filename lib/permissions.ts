@@ -8,10 +8,14 @@
  *   any phase) in the task; the task's participants are the members of those teams
  *   ({@link isTaskParticipant}). Baselines are the organizers' reference runs: they make no
  *   one a participant. Uploads refused at validation store nothing, so they do not either.
+ * - A DRAFT task (tasks.status) and everything in it is seen by its organizers only: to anyone
+ *   else it does not exist (404). PUBLISHED and ARCHIVED tasks follow the rules below.
  * - Leaderboard visibility per phase: PUBLIC (anyone, signed in or not); PARTICIPANTS
  *   (signed-in organizers and participants of the task); ORGANIZERS (organizers only).
  * - A submission is visible to its team's members and the task's organizers; to others only
- *   when it is PUBLIC and they may see its phase's leaderboard.
+ *   when it is PUBLIC, they may see its phase's leaderboard, and it is shown to others
+ *   ({@link shownToOthers}): not withdrawn, not hidden by an organizer, not made at or after
+ *   the phase's freeze, and not in a phase whose board is hidden until it closes.
  * - A run's error analysis (error counts per document, document views with the key's
  *   mentions and text) reveals the gold, so the phase's `participantAnalysis` decides who
  *   besides the organizers sees it among those who may see the run: NONE nobody; TEAMS
@@ -47,13 +51,83 @@ export interface PhaseVisibilityFacts {
   leaderboardVisibility: LeaderboardVisibility;
 }
 
+/**
+ * A phase's leaderboard timing (`phases.leaderboard_timing`): "live" (runs show as they are
+ * scored), "after_close" (until the phase closes, teams see only their own runs' scores) or
+ * "frozen" (runs made at or after `frozenAt` are scored but shown only to their team and the
+ * organizers).
+ */
+export const LEADERBOARD_TIMINGS = ["live", "after_close", "frozen"] as const;
+/** One of {@link LEADERBOARD_TIMINGS}. */
+export type LeaderboardTiming = (typeof LEADERBOARD_TIMINGS)[number];
+
+/** The fields of a phase that decide when its runs are shown to others. */
+export interface PhaseTimingFacts {
+  /** one of {@link LEADERBOARD_TIMINGS} (a string as stored) */
+  leaderboardTiming: string;
+  frozenAt: Date | null;
+  closesAt: Date;
+}
+
 /** The fields of a submission that visibility rules need. */
 export interface SubmissionVisibilityFacts {
   teamId: string;
   visibility: SubmissionVisibility;
   /** when the run's team withdrew it (null: not withdrawn); a withdrawn run is seen by its team and the organizers only */
   withdrawnAt: Date | null;
-  phase: PhaseVisibilityFacts;
+  /** when an organizer hid the run (null: not hidden); seen by its team and the organizers only */
+  hiddenAt: Date | null;
+  createdAt: Date;
+  phase: PhaseVisibilityFacts & PhaseTimingFacts;
+}
+
+/**
+ * The Prisma `select` that loads {@link SubmissionVisibilityFacts} (spread it into a larger
+ * select: `{ ...SUBMISSION_VISIBILITY_SELECT, phase: { select: { ...PHASE_VISIBILITY_SELECT, name: true } } }`).
+ */
+export const PHASE_VISIBILITY_SELECT = { taskId: true, leaderboardVisibility: true, leaderboardTiming: true, frozenAt: true, closesAt: true } as const;
+/** See {@link PHASE_VISIBILITY_SELECT}. */
+export const SUBMISSION_VISIBILITY_SELECT = {
+  teamId: true,
+  visibility: true,
+  withdrawnAt: true,
+  hiddenAt: true,
+  createdAt: true,
+  phase: { select: PHASE_VISIBILITY_SELECT },
+} as const;
+
+/**
+ * Whether the phase's timing hides the board's other teams from non-organizers at `now`: an
+ * "after_close" phase that has not closed yet.
+ */
+export function boardHiddenUntilClose(phase: PhaseTimingFacts, now: Date = new Date()): boolean {
+  return phase.leaderboardTiming === "after_close" && now.getTime() < phase.closesAt.getTime();
+}
+
+/**
+ * Whether a run made at `createdAt` falls after the phase's freeze (and so is shown only to its
+ * team and the organizers): a "frozen" phase and createdAt ≥ frozenAt.
+ */
+export function madeAfterFreeze(phase: PhaseTimingFacts, createdAt: Date): boolean {
+  return phase.leaderboardTiming === "frozen" && phase.frozenAt !== null && createdAt.getTime() >= phase.frozenAt.getTime();
+}
+
+/**
+ * Whether a run may be shown to people outside its team and the organizers, as far as the run
+ * itself and its phase's timing go (the leaderboard's visibility is checked separately):
+ * PUBLIC, not withdrawn, not hidden by an organizer, not made after the phase's freeze, and not
+ * in a phase hidden until it closes (before it closes).
+ *
+ * @param now the time for the "after_close" rule (default: now)
+ */
+export function shownToOthers(submission: Omit<SubmissionVisibilityFacts, "teamId">, now: Date = new Date()): boolean {
+  return (
+    submission.visibility === "PUBLIC" &&
+    submission.withdrawnAt === null &&
+    submission.hiddenAt === null &&
+    !madeAfterFreeze(submission.phase, submission.createdAt) &&
+    !boardHiddenUntilClose(submission.phase, now)
+  );
 }
 
 /** True when the viewer is a signed-in site admin (the role comes from `lib/session.ts`, which re-reads it each request). */
@@ -138,6 +212,8 @@ export async function isTeamMember(userId: string, teamId: string, db: Db = defa
 export interface TaskStanding {
   /** site admin or organizer of the task */
   isOrganizer: boolean;
+  /** the task is a DRAFT (or does not exist) and the viewer does not organize it: it is hidden from them entirely */
+  hiddenDraft: boolean;
   /**
    * Whether the viewer participates in the task ({@link isTaskParticipant}); false for
    * anonymous viewers. Read from the database on the first call only.
@@ -146,33 +222,40 @@ export interface TaskStanding {
 }
 
 /**
- * Loads a viewer's standing in a task: one query for the organizer check (none for
- * anonymous viewers and site admins); the participant check runs later, at most once, when
- * a rule asks for it.
+ * Loads a viewer's standing in a task: one query for the task's status and the organizer
+ * check together; the participant check runs later, at most once, when a rule asks for it.
  *
  * @param viewer the viewer (null = anonymous)
  * @param taskId a task id
  * @param db client or transaction (default: the shared client)
- * @returns the standing, for {@link leaderboardVisibleTo}
+ * @returns the standing, for {@link leaderboardVisibleTo}; an unknown task is a hidden draft
  */
 export async function taskStanding(viewer: Viewer, taskId: string, db: Db = defaultDb()): Promise<TaskStanding> {
-  const isOrganizer = await canManageTask(viewer, taskId, db);
+  const task = await db.task.findUnique({
+    where: { id: taskId },
+    select: { status: true, organizers: viewer && !isSiteAdmin(viewer) ? { where: { userId: viewer.userId }, select: { userId: true } } : false },
+  });
+  const isOrganizer = viewer !== null && task !== null && (isSiteAdmin(viewer) || (task.organizers?.length ?? 0) > 0);
+  const hiddenDraft = !isOrganizer && (task === null || task.status === "DRAFT");
   let participant: Promise<boolean> | undefined;
   return {
     isOrganizer,
-    isParticipant: () => (participant ??= viewer ? isTaskParticipant(viewer.userId, taskId, db) : Promise.resolve(false)),
+    hiddenDraft,
+    isParticipant: () => (participant ??= viewer && !hiddenDraft ? isTaskParticipant(viewer.userId, taskId, db) : Promise.resolve(false)),
   };
 }
 
 /**
  * Whether a viewer with this standing may see a leaderboard of the given visibility (see
- * the module comment). Organizers see every board; PUBLIC boards need no query.
+ * the module comment). Organizers see every board; nobody else sees a draft task's boards;
+ * PUBLIC boards need no further query.
  *
  * @param standing from {@link taskStanding}, for the phase's task
  * @param visibility the phase's leaderboard visibility
  */
 export async function leaderboardVisibleTo(standing: TaskStanding, visibility: LeaderboardVisibility): Promise<boolean> {
   if (standing.isOrganizer) return true;
+  if (standing.hiddenDraft) return false;
   switch (visibility) {
     case "PUBLIC":
       return true;
@@ -187,10 +270,9 @@ export async function leaderboardVisibleTo(standing: TaskStanding, visibility: L
  * Whether the viewer may see a phase's leaderboard, per its visibility (see the module comment).
  *
  * @param phase the phase's task id and leaderboard visibility
- * @returns true for PUBLIC boards (no query); otherwise per {@link leaderboardVisibleTo}
+ * @returns per {@link leaderboardVisibleTo} (false for everyone but organizers in a draft task)
  */
 export async function canViewLeaderboard(viewer: Viewer, phase: PhaseVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
-  if (phase.leaderboardVisibility === "PUBLIC") return true;
   return leaderboardVisibleTo(await taskStanding(viewer, phase.taskId, db), phase.leaderboardVisibility);
 }
 
@@ -211,29 +293,29 @@ export interface SubmissionAccess {
  * organizer), each read from the database once.
  *
  * @param viewer the viewer (null = anonymous)
- * @param submission the submitting team, the submission's visibility, and its phase's task
- *   id and leaderboard visibility
+ * @param submission the facts of {@link SUBMISSION_VISIBILITY_SELECT}
  * @param db client or transaction (default: the shared client)
- * @returns `{visible, isTeamMember, isOrganizer, isParticipant}`; `visible` is true for team
- *   members and organizers, and for anyone else only when the submission is PUBLIC and its
- *   phase's leaderboard is visible to them
+ * @param now the time for the phase's timing rules (default: now)
+ * @returns `{visible, isTeamMember, isOrganizer, isParticipant}`; `visible` is true for
+ *   organizers; for team members unless the task is a draft; and for anyone else only when the
+ *   run is {@link shownToOthers} and its phase's leaderboard is visible to them
  */
-export async function submissionAccess(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<SubmissionAccess> {
+export async function submissionAccess(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb(), now: Date = new Date()): Promise<SubmissionAccess> {
   // One after the other, not in parallel: `db` may be an interactive transaction.
-  const member = viewer !== null && (await isTeamMember(viewer.userId, submission.teamId, db));
   const standing = await taskStanding(viewer, submission.phase.taskId, db);
+  const member = viewer !== null && !standing.hiddenDraft && (await isTeamMember(viewer.userId, submission.teamId, db));
   const visible =
     member ||
     standing.isOrganizer ||
-    (submission.visibility === "PUBLIC" && submission.withdrawnAt === null && (await leaderboardVisibleTo(standing, submission.phase.leaderboardVisibility)));
+    (shownToOthers(submission, now) && (await leaderboardVisibleTo(standing, submission.phase.leaderboardVisibility)));
   return { visible, isTeamMember: member, isOrganizer: standing.isOrganizer, isParticipant: standing.isParticipant };
 }
 
 /**
  * Whether the viewer may see a submission (its page, status, scores).
  *
- * @returns true for members of the submitting team and the task's organizers; for anyone else
- *   only when the submission is PUBLIC, not withdrawn, and its phase's leaderboard is visible to them
+ * @returns true for members of the submitting team (outside drafts) and the task's organizers;
+ *   for anyone else only when the run is {@link shownToOthers} and its phase's leaderboard is visible to them
  */
 export async function canViewSubmission(viewer: Viewer, submission: SubmissionVisibilityFacts, db: Db = defaultDb()): Promise<boolean> {
   return (await submissionAccess(viewer, submission, db)).visible;

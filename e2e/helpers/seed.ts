@@ -18,6 +18,7 @@
 import { pathToFileURL } from "node:url";
 import { disconnectPrisma } from "../../lib/db/client";
 import type { Viewer } from "../../lib/permissions";
+import { defaultDb } from "../../lib/services/db";
 import { uploadGoldKey } from "../../lib/services/gold";
 import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/tasks";
 import { createTeam, joinCodeFor, joinTeam } from "../../lib/services/teams";
@@ -44,6 +45,8 @@ export interface ScenarioPlan {
   task?: {
     as: string;
     input: unknown;
+    /** leave the task a DRAFT (default: published at once, without the publishing checks) */
+    draft?: boolean;
     /** keys of users to add as organizers */
     organizers?: string[];
     /** gold keys to upload, in order, by phase name, as `users[as]` */
@@ -97,6 +100,7 @@ async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
   if (plan.task) {
     const creator = await actor(emailOf(plan.task.as));
     const { id, slug } = await createTask(creator, plan.task.input);
+    if (!plan.task.draft) await publishForTest(id);
     const phases = await phasesOf(slug, creator);
     result.task = { id, slug, phases };
     for (const key of plan.task.organizers ?? []) await addOrganizer(creator, id, emailOf(key));
@@ -121,6 +125,14 @@ function option(args: string[], name: string): string {
   const value = i >= 0 ? args[i + 1] : undefined;
   if (!value) throw new Error(`missing ${name}`);
   return value;
+}
+
+/**
+ * Publishes a test's new task at once, skipping the publishing checks (a test task may have
+ * no gold key yet): tests that exercise the draft and its checks ask for a draft instead.
+ */
+async function publishForTest(taskId: string): Promise<void> {
+  await defaultDb().task.update({ where: { id: taskId }, data: { status: "PUBLISHED", publishedAt: new Date() } });
 }
 
 /** The acting user with this e-mail address, as services take it. */
@@ -148,6 +160,7 @@ async function runSeed(argv: string[]): Promise<unknown> {
       const input = JSON.parse((await readStdin()).toString("utf8")) as unknown;
       const creator = await actor(option(args, "--as"));
       const { id, slug } = await createTask(creator, input);
+      if (!args.includes("--draft")) await publishForTest(id);
       return { id, slug, phases: await phasesOf(slug, creator) };
     }
     case "scenario":

@@ -14,6 +14,7 @@ import { disconnectPrisma } from "../../lib/db/client";
 import { closeRateLimitStore } from "../../lib/rate-limit";
 import type { Viewer } from "../../lib/permissions";
 import { uploadGoldKey } from "../../lib/services/gold";
+import { publishTask } from "../../lib/services/task-lifecycle";
 import { createTask, getTaskForViewer } from "../../lib/services/tasks";
 import { createTeam, getJoinCode, joinTeam } from "../../lib/services/teams";
 import { createUser } from "../../lib/services/users";
@@ -100,6 +101,7 @@ export async function createScoredTask(dailyLimit: number | null): Promise<Seede
   });
   const phase = (await getTaskForViewer(slug, actor)).phases[0]!;
   await uploadGoldKey(actor, phase.id, "key.conll", GOLD_KEY);
+  await publishTask(actor, id);
   return { taskId: id, slug, phaseId: phase.id, admin };
 }
 

@@ -20,7 +20,7 @@
  * gold key version that dataset was scored against.
  */
 import { NotFoundError } from "../errors";
-import { canViewErrorAnalysis, submissionAccess, type Viewer } from "../permissions";
+import { canViewErrorAnalysis, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "./db";
 import { taskEvaluationProfile } from "../evaluation";
@@ -70,17 +70,14 @@ export interface RunAnalysisView {
 const ACCESS_SELECT = {
   id: true,
   status: true,
-  teamId: true,
-  visibility: true,
-  withdrawnAt: true,
+  ...SUBMISSION_VISIBILITY_SELECT,
   goldVersion: true,
   evaluation: true,
   phase: {
     select: {
+      ...PHASE_VISIBILITY_SELECT,
       id: true,
       name: true,
-      taskId: true,
-      leaderboardVisibility: true,
       participantAnalysis: true,
       _count: { select: { datasets: true } },
       task: {

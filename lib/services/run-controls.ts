@@ -29,7 +29,7 @@
  */
 import { z } from "zod";
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
-import { canManageTask, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
+import { canManageTask, PHASE_VISIBILITY_SELECT, requireSignedIn, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import { formatUtc } from "../validations/time";
 import { parseInput } from "../validations/parse";
 import { recordAudit } from "./audit";
@@ -59,14 +59,12 @@ export interface RunControlState {
 /** The submission fields the controls read. */
 const RUN_SELECT = {
   id: true,
-  teamId: true,
+  ...SUBMISSION_VISIBILITY_SELECT,
   systemName: true,
-  visibility: true,
   isBaseline: true,
-  withdrawnAt: true,
   disqualifiedAt: true,
   disqualifiedReason: true,
-  phase: { select: { id: true, name: true, taskId: true, opensAt: true, closesAt: true, leaderboardVisibility: true } },
+  phase: { select: { ...PHASE_VISIBILITY_SELECT, id: true, name: true, opensAt: true } },
 } as const;
 
 /**

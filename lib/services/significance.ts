@@ -13,7 +13,7 @@
  * hold every count the bootstrap needs.
  */
 import { NotFoundError, ValidationError } from "../errors";
-import { canViewDocumentScores, canViewErrorAnalysis, canViewLeaderboard, submissionAccess, type Viewer } from "../permissions";
+import { canViewDocumentScores, canViewErrorAnalysis, canViewLeaderboard, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import {
   BOOTSTRAP_SEED,
   DEFAULT_BOOTSTRAP_SAMPLES,
@@ -291,20 +291,16 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
             id: true,
             status: true,
             systemName: true,
-            teamId: true,
-            visibility: true,
-            withdrawnAt: true,
-            createdAt: true,
+            ...SUBMISSION_VISIBILITY_SELECT,
             goldVersion: true,
             team: { select: { id: true, name: true } },
             scores: { where: { variant: "" } },
             files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
             phase: {
               select: {
+                ...PHASE_VISIBILITY_SELECT,
                 id: true,
                 name: true,
-                taskId: true,
-                leaderboardVisibility: true,
                 participantAnalysis: true,
                 teamDocumentScores: true,
                 task: { select: { slug: true, title: true, primaryMetric: true } },
@@ -436,7 +432,7 @@ export async function listComparableRuns(viewer: Viewer, submissionId: string): 
   const s = isUuid(submissionId)
     ? await db.submission.findUnique({
         where: { id: submissionId },
-        select: { id: true, status: true, teamId: true, visibility: true, withdrawnAt: true, goldVersion: true, phase: { select: { id: true, taskId: true, leaderboardVisibility: true } } },
+        select: { ...SUBMISSION_VISIBILITY_SELECT, id: true, status: true, goldVersion: true, phase: { select: { ...PHASE_VISIBILITY_SELECT, id: true } } },
       })
     : null;
   const access = s ? await submissionAccess(viewer, s, db) : null;

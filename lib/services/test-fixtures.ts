@@ -100,12 +100,13 @@ export type PhaseOverrides = Partial<{
 }>;
 
 /**
- * Creates a task with one phase (open from a day ago to a day ahead unless overridden) and optional organizers;
+ * Creates a task with one phase (open from a day ago to a day ahead unless overridden) and optional organizers,
+ * PUBLISHED unless `status` says otherwise;
  * `evaluationProfile` sets the task's profile (default: the column's default, `conll2012`).
  */
 export async function makeTaskWithPhase(
   db: PrismaClient,
-  options: { organizerIds?: string[]; phase?: PhaseOverrides; primaryMetric?: string; evaluationProfile?: "conll2012" | "crac" | "custom" } = {},
+  options: { organizerIds?: string[]; phase?: PhaseOverrides; primaryMetric?: string; evaluationProfile?: "conll2012" | "crac" | "custom"; status?: "DRAFT" | "PUBLISHED" | "ARCHIVED" } = {},
 ) {
   const day = 24 * 3600 * 1000;
   const slug = `task-${unique()}`;
@@ -114,6 +115,7 @@ export async function makeTaskWithPhase(
       slug,
       title: `Task ${slug}`,
       primaryMetric: options.primaryMetric ?? "conll",
+      status: options.status ?? "PUBLISHED",
       ...(options.evaluationProfile ? { evaluationProfile: options.evaluationProfile } : {}),
       organizers: { create: (options.organizerIds ?? []).map((userId) => ({ userId })) },
       phases: {
