@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ValidationError } from "../../../../../lib/errors";
 import { describeAuditData, listTaskAuditEvents, parseAuditQuery, TASK_AUDIT_ACTIONS, type AuditPage, type AuditQueryInput } from "../../../../../lib/services/audit-log";
-import { Breadcrumbs, Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "../../../../_components/ui";
+import { Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "../../../../_components/ui";
 import { loadTaskForPage } from "../../load-task";
 
 type Params = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -51,12 +51,6 @@ export default async function TaskAuditPage({ params, searchParams }: Params) {
   return (
     <div className="space-y-6">
       <header className="space-y-1">
-        <Breadcrumbs
-          links={[
-            { href: `/tasks/${encodeURIComponent(task.slug)}`, label: task.title },
-            { href: `/tasks/${encodeURIComponent(task.slug)}/manage`, label: "Manage" },
-          ]}
-        />
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
         <p className="text-sm text-zinc-600">Who changed what in this task and when, newest first. Times are in UTC.</p>
       </header>

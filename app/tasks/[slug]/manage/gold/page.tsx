@@ -1,0 +1,65 @@
+import type { Metadata } from "next";
+import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
+import { listGoldVersions } from "../../../../../lib/services/gold";
+import type { PhaseView } from "../../../../../lib/services/tasks";
+import { uploadLimitBytes } from "../../../../../lib/services/uploads";
+import { getUserById } from "../../../../../lib/services/users";
+import type { Viewer } from "../../../../../lib/session";
+import { Card } from "../../../../_components/ui";
+import { GoldUploadForm } from "../gold-upload-form";
+import { GoldVersionsTable } from "../gold-versions-table";
+import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
+
+/** Title: "Gold · Manage <task>". */
+export async function generateMetadata({ params }: ManageParams): Promise<Metadata> {
+  return manageMetadata(params, "Gold");
+}
+
+/** Names of the users who uploaded gold keys, by id. */
+async function uploaderNames(ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const id of new Set(ids)) {
+    const user = await getUserById(id);
+    if (user) names.set(id, user.name);
+  }
+  return names;
+}
+
+/** One phase's gold keys: the upload form and the versions. */
+async function PhaseGold({ phase, viewer, maxBytes, needsHeads }: { phase: PhaseView; viewer: Viewer; maxBytes: number; needsHeads: boolean }) {
+  const [versions, datasets] = await Promise.all([listGoldVersions(viewer, phase.id), listDatasetsForOrganizers(viewer, phase.id)]);
+  const several = datasets.length > 1;
+  const uploaders = await uploaderNames(versions.map((v) => v.uploadedById));
+  return (
+    <section aria-label={`Gold of phase ${phase.name}`} data-testid="manage-phase-gold">
+      <Card
+        title={`Phase ${phase.name}: ${several ? "gold keys" : "gold key"}`}
+        description={
+          several
+            ? "Upload one dataset's gold key, or an archive with a file per dataset. A new version becomes its dataset's active key and re-queues every submission of this phase; only the datasets whose gold key changed are scored again."
+            : "Uploading a new version makes it the active key and re-queues every submission of this phase for scoring."
+        }
+      >
+        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} needsHeads={needsHeads} datasets={datasets.map((d) => ({ id: d.id, name: d.name, fileName: d.fileName }))} />
+        <div className="mt-6">
+          <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
+          <GoldVersionsTable versions={versions} uploaders={uploaders} showDataset={several} />
+        </div>
+      </Card>
+    </section>
+  );
+}
+
+/** The console's gold tab: per phase, the gold key upload and its versions. */
+export default async function ManageGoldPage({ params }: ManageParams) {
+  const { viewer, task } = await loadManagedTask(params);
+  const maxBytes = uploadLimitBytes();
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-semibold tracking-tight">Gold keys</h1>
+      {task.phases.map((phase) => (
+        <PhaseGold key={phase.id} phase={phase} viewer={viewer} maxBytes={maxBytes} needsHeads={task.evaluation.needsHeads} />
+      ))}
+    </div>
+  );
+}
