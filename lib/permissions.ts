@@ -33,6 +33,7 @@
  * the single checks again.
  */
 import { ForbiddenError, UnauthorizedError } from "./errors";
+import type { LeaderboardTiming } from "./validations/task";
 import type { ParticipantAnalysis } from "./generated/prisma/enums";
 import { defaultDb, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./services/db";
 
@@ -51,19 +52,9 @@ export interface PhaseVisibilityFacts {
   leaderboardVisibility: LeaderboardVisibility;
 }
 
-/**
- * A phase's leaderboard timing (`phases.leaderboard_timing`): "live" (runs show as they are
- * scored), "after_close" (until the phase closes, teams see only their own runs' scores) or
- * "frozen" (runs made at or after `frozenAt` are scored but shown only to their team and the
- * organizers).
- */
-export const LEADERBOARD_TIMINGS = ["live", "after_close", "frozen"] as const;
-/** One of {@link LEADERBOARD_TIMINGS}. */
-export type LeaderboardTiming = (typeof LEADERBOARD_TIMINGS)[number];
-
 /** The fields of a phase that decide when its runs are shown to others. */
 export interface PhaseTimingFacts {
-  /** one of {@link LEADERBOARD_TIMINGS} (a string as stored) */
+  /** a {@link LeaderboardTiming} (a string as stored) */
   leaderboardTiming: string;
   frozenAt: Date | null;
   closesAt: Date;

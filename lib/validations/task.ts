@@ -34,7 +34,21 @@ const timeZoneSchema = z
   .trim()
   .refine(isValidTimeZone, { error: "unknown time zone: use an IANA name such as Europe/Prague, UTC, or AoE" });
 const visibilitySchema = z.enum(["PUBLIC", "PARTICIPANTS", "ORGANIZERS"]);
-const selectionRuleSchema = z.enum(["BEST", "LATEST"]);
+/** Which runs count per team: BEST, LATEST, or TEAM_SELECTED (up to `finalRunLimit` runs each team marks as final). */
+const selectionRuleSchema = z.enum(["BEST", "LATEST", "TEAM_SELECTED"]);
+/**
+ * A phase's leaderboard timing (`phases.leaderboard_timing`): "live" (runs show as they are
+ * scored), "after_close" (until the phase closes, teams see only their own runs' scores) or
+ * "frozen" (runs made at or after `frozenAt` are scored but shown only to their team and the
+ * organizers).
+ */
+export const LEADERBOARD_TIMINGS = ["live", "after_close", "frozen"] as const;
+/** One of {@link LEADERBOARD_TIMINGS}. */
+export type LeaderboardTiming = (typeof LEADERBOARD_TIMINGS)[number];
+
+const leaderboardTimingSchema = z.enum(LEADERBOARD_TIMINGS, { error: `expected one of ${LEADERBOARD_TIMINGS.join(", ")}` });
+/** Most runs a team may mark as final in a TEAM_SELECTED phase (the migration's CHECK). */
+export const MAX_FINAL_RUN_LIMIT = 100;
 /**
  * Who besides the organizers sees the error analysis of a phase's runs (it reveals the gold
  * key's mentions): NONE; TEAMS (signed-in members of the task's teams); PUBLIC (anyone who
@@ -69,7 +83,43 @@ export const phaseFieldsSchema = z.object({
   teamDocumentScores: z.boolean(),
   /** missing or unknown documents in a run: "warn" (the submitter confirms) or "error" (refused) */
   documentCheck: documentCheckSchema,
+  /** "live", "after_close" (teams see only their own runs until the phase closes) or "frozen" (at `frozenAt`) */
+  leaderboardTiming: leaderboardTimingSchema,
+  /** the freeze: required with "frozen", null otherwise */
+  frozenAt: instantSchema.nullable(),
+  /** TEAM_SELECTED: how many runs a team may mark as final (1–100) */
+  finalRunLimit: z.number().int({ error: "expected a whole number" }).min(1, { error: "must be at least 1" }).max(MAX_FINAL_RUN_LIMIT, { error: `at most ${MAX_FINAL_RUN_LIMIT}` }),
 });
+
+/** A phase's settings that have rules across fields (see {@link phaseSettingsProblems}). */
+export interface PhaseRuleFacts {
+  opensAt: Date;
+  closesAt: Date;
+  leaderboardTiming: string;
+  frozenAt: Date | null;
+}
+
+/**
+ * The cross-field rules of a phase, shared by create and update (which checks the phase as it
+ * would be after the change): it closes after it opens; a "frozen" board has a freeze time, at
+ * or after the opening and before the closing; other timings have none.
+ *
+ * @returns `{path, message}` per problem (paths are field names; messages follow the field's
+ *   label, e.g. "must be later than the opening time"), empty when the settings are valid
+ */
+export function phaseSettingsProblems(p: PhaseRuleFacts): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const window = phaseWindowProblem(p.opensAt, p.closesAt);
+  if (window) problems.push({ path: "closesAt", message: window });
+  if (p.leaderboardTiming === "frozen") {
+    if (p.frozenAt === null) problems.push({ path: "frozenAt", message: "required when the leaderboard freezes" });
+    else if (p.frozenAt.getTime() < p.opensAt.getTime() || p.frozenAt.getTime() >= p.closesAt.getTime())
+      problems.push({ path: "frozenAt", message: "must be between the opening and the closing time" });
+  } else if (p.frozenAt !== null) {
+    problems.push({ path: "frozenAt", message: "only a leaderboard that freezes takes a freeze time" });
+  }
+  return problems;
+}
 
 /**
  * Checks that a phase closes after it opens (shared by create and update).
@@ -92,17 +142,20 @@ export const phaseInputSchema = phaseFieldsSchema
     participantAnalysis: participantAnalysisSchema.default("NONE"),
     teamDocumentScores: z.boolean().default(false),
     documentCheck: documentCheckSchema.default("warn"),
+    leaderboardTiming: leaderboardTimingSchema.default("live"),
+    frozenAt: instantSchema.nullable().default(null),
+    finalRunLimit: phaseFieldsSchema.shape.finalRunLimit.default(1),
   })
   .superRefine((p, ctx) => {
-  const problem = phaseWindowProblem(p.opensAt, p.closesAt);
-  if (problem) ctx.addIssue({ code: "custom", path: ["closesAt"], message: problem });
-});
+    for (const problem of phaseSettingsProblems(p)) ctx.addIssue({ code: "custom", path: [problem.path], message: problem.message });
+  });
 /** A validated new phase: UTC instants, defaults applied. */
 export type PhaseInput = z.output<typeof phaseInputSchema>;
 
 /**
  * A change to a phase: any subset of its fields, no defaults (an absent field stays as it
- * is; `null` clears a limit). Unknown fields are rejected. The service checks the merged window.
+ * is; `null` clears a limit). Unknown fields are rejected. The service checks the merged phase
+ * with {@link phaseSettingsProblems}.
  */
 export const phasePatchSchema = phaseFieldsSchema.partial().strict();
 /** A validated phase change: only the fields sent. */
