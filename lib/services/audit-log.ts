@@ -35,10 +35,30 @@ export const AUDIT_ACTIONS = [
   "submission.withdraw",
   "submission.disqualify",
   "submission.requalify",
+  "task.update",
+  "task.publish",
+  "task.archive",
+  "task.unarchive",
+  "phase.delete",
+  "phase.rescore",
+  "submission.hide",
+  "submission.unhide",
+  "submission.rescore",
+  "submission.final_select",
+  "submission.final_unselect",
+  "snapshot.publish",
+  "task.organizer.invite",
+  "task.organizer.invitation_revoke",
+  "task.organizer.accept",
   "team.create",
   "team.join",
   "user.password_reset_request",
   "user.password_reset",
+  "team.invitation_create",
+  "team.invitation_revoke",
+  "user.email_change_request",
+  "user.email_change",
+  "user.delete",
 ] as const satisfies readonly AuditAction[];
 
 // Fails to compile when an action is added to `AuditAction` but not to the list above.
@@ -197,9 +217,10 @@ export async function listTaskAuditEvents(viewer: Viewer, taskSlug: string, filt
         JOIN audit_events a ON a.target_type = 'submission' AND a.target_id = s.id::text
         WHERE p.task_id = ${taskId}::uuid
       UNION ALL
-      -- deleted tracks and datasets: their rows are gone, their events name the task
+      -- deleted phases, tracks and datasets: their rows are gone, their events name the task
       SELECT a.*, a.data->>'name' FROM audit_events a
-        WHERE a.target_type IN ('track', 'dataset') AND a.data->>'taskId' = ${taskId}
+        WHERE a.target_type IN ('phase', 'track', 'dataset') AND a.data->>'taskId' = ${taskId}
+          AND NOT EXISTS (SELECT 1 FROM phases x WHERE x.id::text = a.target_id)
           AND NOT EXISTS (SELECT 1 FROM tracks x WHERE x.id::text = a.target_id)
           AND NOT EXISTS (SELECT 1 FROM datasets x WHERE x.id::text = a.target_id)
     ) e

@@ -30,7 +30,27 @@ export type AuditAction =
   | "submission.disqualify"
   | "submission.requalify"
   | "user.password_reset_request"
-  | "user.password_reset";
+  | "user.password_reset"
+  | "task.update"
+  | "task.publish"
+  | "task.archive"
+  | "task.unarchive"
+  | "phase.delete"
+  | "phase.rescore"
+  | "submission.hide"
+  | "submission.unhide"
+  | "submission.rescore"
+  | "submission.final_select"
+  | "submission.final_unselect"
+  | "snapshot.publish"
+  | "task.organizer.invite"
+  | "task.organizer.invitation_revoke"
+  | "task.organizer.accept"
+  | "team.invitation_create"
+  | "team.invitation_revoke"
+  | "user.email_change_request"
+  | "user.email_change"
+  | "user.delete";
 
 /** What one audit event records. */
 export interface AuditInput {
