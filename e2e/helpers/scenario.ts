@@ -29,6 +29,8 @@ export interface ScenarioOptions<K extends string> {
     phases?: TestPhaseInput[];
     /** users (keys) to make organizers */
     organizers?: NoInfer<K>[];
+    /** leave the task a DRAFT (default: published at once, without the publishing checks) */
+    draft?: boolean;
     /** gold keys to upload, by phase name; `as` a user key (default: the task's admin) */
     gold?: { phase: string; text: string; fileName?: string; as?: NoInfer<K> }[];
   };
@@ -92,6 +94,7 @@ export async function setupScenario<K extends string>(options: ScenarioOptions<K
               phases: (task.phases ?? [openPhase()]).map((p) => ({ ...p, opensAt: new Date(p.opensAt).toISOString(), closesAt: new Date(p.closesAt).toISOString() })),
             },
             organizers: task.organizers ?? [],
+            ...(task.draft ? { draft: true } : {}),
             gold: (task.gold ?? []).map((g) => ({ phase: g.phase, text: g.text, fileName: g.fileName ?? "key.conll", as: g.as ?? ADMIN_KEY })),
           },
         }
