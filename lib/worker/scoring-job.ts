@@ -62,7 +62,7 @@
  *   error is rethrown so that pg-boss retries with backoff; on the job's last retry the row
  *   ends FAILED, stage `platform`, instead.
  */
-import { readFileSync } from "node:fs";
+import { SCORER_VERSION } from "../scorer-version";
 import { isDeepStrictEqual } from "node:util";
 import { getPrisma, type PrismaClient } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
@@ -131,11 +131,7 @@ export class ClaimLostError extends Error {
   }
 }
 
-/** The scorer version recorded with every score: `version` from package.json. */
-export const SCORER_VERSION: string = (() => {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-  return pkg.version ?? "0.0.0";
-})();
+export { SCORER_VERSION };
 
 /** A data or limit problem that ends the submission FAILED (not retried). */
 class ScoringFailure extends Error {
