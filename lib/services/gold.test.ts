@@ -16,9 +16,9 @@ vi.mock("../queue");
 import { makeTarGz, makeZip } from "../archive.fixtures";
 import { corefudConllu, MOR_EXAMPLE } from "../corefud-examples";
 import { useTestDatabase } from "../db/test-db";
-import { ValidationError } from "../errors";
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { enqueueScoring } from "../queue";
-import { findActiveGold, findActiveGoldKeys, listGoldVersions, uploadGoldKey } from "./gold";
+import { findActiveGold, findActiveGoldKeys, goldUploadImpact, listGoldVersions, uploadGoldKey } from "./gold";
 import { bytes, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY } from "./test-fixtures";
 
 const testDb = useTestDatabase();
@@ -333,5 +333,60 @@ describe("gold keys of a phase with one dataset", () => {
     const named = await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY), { datasetId: "main" });
     expect(named).toMatchObject({ unchanged: true, gold: { version: 1 } });
     expect((await rejection(uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY), { datasetId: "other" }))).httpStatus).toBe(422);
+  });
+});
+
+describe("goldUploadImpact and archived tasks (the console's gold tab)", () => {
+  it("counts the runs a new gold version re-queues (every run of the phase, per status), and the upload re-queues exactly that many", async () => {
+    const { db, organizer, phase, run } = await setup();
+    const team = await makeTeam(db, "Impact", [organizer.id]);
+    await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: organizer.id, status: "FAILED", errorStage: "validation" });
+    await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: organizer.id, status: "QUEUED", isBaseline: true });
+    const withdrawn = await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: organizer.id });
+    await db.submission.update({ where: { id: withdrawn.id }, data: { withdrawnAt: new Date() } });
+    // Another phase's run does not count.
+    const other = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    await insertSubmission(db, { phaseId: other.phase.id, teamId: team.id, submitterId: organizer.id });
+
+    const before = await goldUploadImpact(organizer.viewer, phase.id);
+    expect(before).toEqual({ runs: 4, byStatus: { QUEUED: 1, SCORING: 0, SCORED: 2, FAILED: 1 }, hasActiveGold: false });
+    const first = await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY));
+    expect(first.requeued).toBe(before.runs);
+    expect(await goldUploadImpact(organizer.viewer, phase.id)).toEqual({ runs: 4, byStatus: { QUEUED: 4, SCORING: 0, SCORED: 0, FAILED: 0 }, hasActiveGold: true });
+    await db.submission.update({ where: { id: run.id }, data: { status: "SCORED" } });
+    const changed = await uploadGoldKey(organizer.viewer, phase.id, "key2.conll", bytes(SMALL_KEY.replace("It\t(3)", "It\t-")));
+    expect(changed).toMatchObject({ unchanged: false, requeued: 4 });
+  });
+
+  it("organizers only: 404 for others (as for an unknown phase), 401 anonymous", async () => {
+    const { db, organizer, phase } = await setup();
+    const outsider = await makeUser(db, "Outsider");
+    const error = await rejection(goldUploadImpact(outsider.viewer, phase.id));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.message).toBe("No such phase.");
+    expect(await rejection(goldUploadImpact(null, phase.id))).toBeInstanceOf(UnauthorizedError);
+    expect((await rejection(goldUploadImpact(organizer.viewer, "00000000-0000-4000-8000-000000000000"))).httpStatus).toBe(404);
+  });
+
+  it("an archived task refuses gold uploads with a 409 saying so, a first upload and an identical file alike: nothing stored, audited or re-queued", async () => {
+    const { db, organizer, task, phase, run } = await setup();
+    const v1 = await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY));
+    await db.submission.update({ where: { id: run.id }, data: { status: "SCORED" } });
+    await db.task.update({ where: { id: task.id }, data: { status: "ARCHIVED", archivedAt: new Date() } });
+    enqueue.mockClear();
+    const auditsBefore = await db.auditEvent.count();
+    for (const text of [SMALL_KEY.replace("It\t(3)", "It\t-"), SMALL_KEY]) {
+      const error = await rejection(uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(text)));
+      expect(error).toBeInstanceOf(ConflictError);
+      expect(error.httpStatus).toBe(409);
+      expect(error.message).toBe("This task is archived: its gold keys can no longer change. Unarchive the task to upload a new gold key.");
+    }
+    expect((await db.goldKey.findMany({ where: { phaseId: phase.id } })).map((g) => g.id)).toEqual([v1.gold.id]);
+    expect((await db.submission.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("SCORED");
+    expect(await db.auditEvent.count()).toBe(auditsBefore);
+    expect(enqueue).not.toHaveBeenCalled();
+    // Published again, the same upload works.
+    await db.task.update({ where: { id: task.id }, data: { status: "PUBLISHED", archivedAt: null } });
+    expect((await uploadGoldKey(organizer.viewer, phase.id, "key.conll", bytes(SMALL_KEY.replace("It\t(3)", "It\t-")))).gold.version).toBe(2);
   });
 });

@@ -17,7 +17,8 @@ import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { packFileAsync } from "../storage";
 import { recordAudit } from "./audit";
-import { defaultDb, lockKey, type Db, type GoldKey } from "./db";
+import { loadManagedPhase } from "./console-runs";
+import { defaultDb, lockKey, type Db, type GoldKey, type SubmissionStatus } from "./db";
 import { requeueSubmissions } from "../submission-states";
 import { loadPhase } from "./phases";
 import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "./uploads";
@@ -214,6 +215,49 @@ function formatSwitch(file: GoldFile, onlyDataset: boolean): DatasetFormat | nul
   );
 }
 
+/**
+ * Refuses a gold change in an archived task (its results are final; unarchive it first).
+ *
+ * @throws ConflictError (409)
+ */
+function assertNotArchived(task: { status: string }): void {
+  if (task.status === "ARCHIVED") {
+    throw new ConflictError("This task is archived: its gold keys can no longer change. Unarchive the task to upload a new gold key.");
+  }
+}
+
+/** What a new gold key version of a phase would re-queue (see {@link goldUploadImpact}). */
+export interface GoldUploadImpact {
+  /** the runs a changed gold key re-queues: every run of the phase */
+  runs: number;
+  /** those runs per status */
+  byStatus: Record<SubmissionStatus, number>;
+  /** whether some dataset of the phase has an active gold key already (a first upload replaces nothing) */
+  hasActiveGold: boolean;
+}
+
+/**
+ * How many runs a new gold key version of the phase would re-score: `uploadGoldKey` re-queues
+ * every run of the phase (whatever its status) when a dataset's active gold key changes; a
+ * byte-identical file changes nothing and re-queues none. The upload form asks for
+ * confirmation with this count.
+ *
+ * @param viewer who asks
+ * @param phaseId the phase
+ * @returns the number of runs, per status, and whether the phase has an active gold key
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase and
+ *   for a viewer who does not organize its task
+ */
+export async function goldUploadImpact(viewer: Viewer, phaseId: string): Promise<GoldUploadImpact> {
+  const db = defaultDb();
+  const { phase } = await loadManagedPhase(viewer, phaseId, db);
+  const counts = await db.submission.groupBy({ by: ["status"], where: { phaseId: phase.id }, _count: { _all: true } });
+  const byStatus: Record<SubmissionStatus, number> = { QUEUED: 0, SCORING: 0, SCORED: 0, FAILED: 0 };
+  for (const c of counts) byStatus[c.status] = c._count._all;
+  const active = await db.goldKey.findFirst({ where: { phaseId: phase.id, active: true }, select: { id: true } });
+  return { runs: Object.values(byStatus).reduce((a, b) => a + b, 0), byStatus, hasActiveGold: active !== null };
+}
+
 /** "1 submission was" / "5 submissions were". */
 function submissionsWere(n: number): string {
   return `${n} submission${n === 1 ? " was" : "s were"}`;
@@ -258,7 +302,7 @@ function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDatas
  * with the dataset whose expected file name it has (datasets it leaves out keep their gold
  * keys); else a 422 listing the datasets.
  *
- * Steps: authorize; check size; pick the files and datasets; per file, refuse a format other
+ * Steps: authorize; refuse an archived task (409); check size; pick the files and datasets; per file, refuse a format other
  * than its dataset's (the only dataset of a phase instead takes the file's format, as before
  * datasets existed: its format and expected file name's ending change with a
  * `dataset.update` event) and a file the task's evaluation profile cannot score
@@ -286,14 +330,15 @@ function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDatas
  *   chosen in a phase with several, listing them; field `file` for a file of another format
  *   than its dataset's or one the task's evaluation profile cannot score; `formatErrors` with
  *   file, line and column, an empty file, or over the reading time or memory limit; a broken or
- *   hostile archive, unknown files in it), ConflictError (409: the phase's datasets changed
- *   during the upload; upload again), ServiceBusyError (503: too many uploads being checked;
+ *   hostile archive, unknown files in it), ConflictError (409: the task is archived; the
+ *   phase's datasets changed during the upload, upload again), ServiceBusyError (503: too many uploads being checked;
  *   retry later)
  */
 export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: string, bytes: Uint8Array, options: GoldUploadOptions = {}): Promise<GoldUploadResult> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
   const user = await assertCanManageTask(actor, phase.taskId, db);
+  assertNotArchived(phase.task);
   assertUploadSize(bytes.byteLength);
   const name = cleanFileName(fileName);
   const ref = options.datasetId?.trim() ? options.datasetId.trim() : null;
@@ -319,7 +364,8 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
 
   const outcome = await db.$transaction(async (tx) => {
     await lockKey(tx, `gold:${phase.id}`);
-    const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: EVALUATION_SELECT });
+    const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: { ...EVALUATION_SELECT, status: true } });
+    assertNotArchived(task);
     const current = new Map((await listDatasets(phase.id, tx)).map((d) => [d.id, d]));
     for (const p of planned) {
       const now = current.get(p.dataset.id);

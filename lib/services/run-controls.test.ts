@@ -14,9 +14,10 @@ import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError, QuotaEx
 import { enqueueScoring } from "../queue";
 import { getTeamProgress } from "./progress";
 import { quotaStatus } from "./quota";
-import { DISQUALIFY_REASON_MAX, disqualifySubmission, requalifySubmission, withdrawSubmission } from "./run-controls";
+import { DISQUALIFY_REASON_MAX, disqualifySubmission, hideSubmission, requalifySubmission, rescorePhase, rescoreSubmission, unhideSubmission, withdrawSubmission } from "./run-controls";
 import { compareRuns, listComparableRuns } from "./significance";
 import { createSubmission, getSubmissionForViewer, listSubmissionsForPhase, listSubmissionsForTeam } from "./submissions";
+import { packFile } from "../storage";
 import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();
@@ -261,5 +262,142 @@ describe("disqualifySubmission and requalifySubmission", () => {
     expect(withdrawn).toBeInstanceOf(ConflictError);
     expect(withdrawn.message).toMatch(/withdrawn by its team/);
     expect(await countAudit(f.phase.id, ["submission.disqualify"])).toBe(0);
+  });
+});
+
+/** Gives the phase an active gold key (what a re-score needs), stored directly. */
+async function addGold(phaseId: string, uploadedById: string) {
+  const db = testDb.prisma;
+  const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId } });
+  const stored = packFile(bytes(SMALL_KEY));
+  return db.goldKey.create({
+    data: { phaseId, datasetId: dataset.id, version: 1, fileName: "key.conll", sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 2, stats: {}, uploadedById, active: true },
+  });
+}
+
+describe("hideSubmission and unhideSubmission", () => {
+  it("an organizer hides a run: hiddenAt and hiddenBy set, audited submission.hide; its team and the organizers still see it, others get a 404; unhide reverses it", async () => {
+    const f = await setup();
+    const now = new Date();
+    expect(await hideSubmission(f.organizer.viewer, f.ids.alpha, { now })).toEqual({ id: f.ids.alpha, hiddenAt: now });
+    const row = await f.db.submission.findUniqueOrThrow({ where: { id: f.ids.alpha } });
+    expect([row.hiddenAt, row.hiddenById]).toEqual([now, f.organizer.id]);
+    expect((await auditOf(f.ids.alpha)).map((e) => [e.action, e.actorId])).toEqual([["submission.hide", f.organizer.id]]);
+
+    expect((await getSubmissionForViewer(f.ids.alpha, f.member.viewer)).id).toBe(f.ids.alpha);
+    expect((await getSubmissionForViewer(f.ids.alpha, f.organizer.viewer)).id).toBe(f.ids.alpha);
+    expect((await getSubmissionForViewer(f.ids.alpha, f.admin.viewer)).id).toBe(f.ids.alpha);
+    for (const viewer of [f.rival.viewer, f.reader.viewer, null]) {
+      expect(await rejection(getSubmissionForViewer(f.ids.alpha, viewer))).toBeInstanceOf(NotFoundError);
+    }
+    // A second hide is a 409 and writes nothing.
+    const again = await rejection(hideSubmission(f.admin.viewer, f.ids.alpha));
+    expect(again).toBeInstanceOf(ConflictError);
+    expect(again.message).toMatch(/already hidden/);
+
+    expect(await unhideSubmission(f.admin.viewer, f.ids.alpha)).toEqual({ id: f.ids.alpha, hiddenAt: null });
+    const back = await f.db.submission.findUniqueOrThrow({ where: { id: f.ids.alpha } });
+    expect([back.hiddenAt, back.hiddenById]).toEqual([null, null]);
+    expect((await auditOf(f.ids.alpha)).map((e) => [e.action, e.actorId])).toEqual([
+      ["submission.hide", f.organizer.id],
+      ["submission.unhide", f.admin.id],
+    ]);
+    expect((await getSubmissionForViewer(f.ids.alpha, f.reader.viewer)).id).toBe(f.ids.alpha);
+    expect(await rejection(unhideSubmission(f.organizer.viewer, f.ids.alpha))).toBeInstanceOf(ConflictError);
+  });
+
+  it("organizers only: the team itself 403, other teams 403, anonymous 401, unknown ids 404; baselines can be hidden", async () => {
+    const f = await setup();
+    const team = await rejection(hideSubmission(f.member.viewer, f.ids.alpha));
+    expect(team).toBeInstanceOf(ForbiddenError);
+    expect(team.message).toBe("Only the organizers of this task can hide a run.");
+    expect((await rejection(hideSubmission(f.rival.viewer, f.ids.alpha))).httpStatus).toBe(403);
+    expect(await rejection(hideSubmission(null, f.ids.alpha))).toBeInstanceOf(UnauthorizedError);
+    expect((await rejection(hideSubmission(f.organizer.viewer, "00000000-0000-4000-8000-000000000000"))).httpStatus).toBe(404);
+    expect((await rejection(unhideSubmission(f.member.viewer, f.ids.alpha))).httpStatus).toBe(403);
+    expect(await countAudit(f.phase.id, ["submission.hide", "submission.unhide"])).toBe(0);
+
+    expect((await hideSubmission(f.organizer.viewer, f.ids.baseline)).hiddenAt).not.toBeNull();
+    // A hidden run of another team is no longer visible to outsiders, so they get a 404 now.
+    expect((await rejection(unhideSubmission(f.rival.viewer, f.ids.baseline))).httpStatus).toBe(404);
+  });
+});
+
+describe("rescoreSubmission and rescorePhase", () => {
+  it("re-scoring one run sets it QUEUED (attempts 0, error cleared), clears its files' gold key, enqueues it and audits submission.rescore", async () => {
+    const f = await setup();
+    const gold = await addGold(f.phase.id, f.organizer.id);
+    await f.db.submissionFile.updateMany({ where: { submissionId: { in: [f.ids.alpha, f.ids.beta] } }, data: { goldKeyId: gold.id } });
+    await f.db.submission.update({ where: { id: f.ids.alpha }, data: { status: "FAILED", attempts: 3, errorStage: "platform", errorMessage: "boom" } });
+
+    expect(await rescoreSubmission(f.organizer.viewer, f.ids.alpha)).toEqual({ ids: [f.ids.alpha], requeued: 1 });
+    const row = await f.db.submission.findUniqueOrThrow({ where: { id: f.ids.alpha }, include: { files: true } });
+    expect([row.status, row.attempts, row.errorStage, row.errorMessage]).toEqual(["QUEUED", 0, null, null]);
+    expect(row.files.map((x) => x.goldKeyId)).toEqual([null]);
+    // The other run keeps its gold key and status.
+    const other = await f.db.submission.findUniqueOrThrow({ where: { id: f.ids.beta }, include: { files: true } });
+    expect([other.status, other.files[0].goldKeyId]).toEqual(["SCORED", gold.id]);
+    expect(vi.mocked(enqueueScoring)).toHaveBeenCalledWith([f.ids.alpha]);
+    const events = await auditOf(f.ids.alpha);
+    expect(events.map((e) => [e.action, e.actorId])).toEqual([["submission.rescore", f.organizer.id]]);
+    expect(events[0].data).toMatchObject({ phaseId: f.phase.id, previousStatus: "FAILED" });
+
+    // Now QUEUED: a second re-score is a 409, as is one of a SCORING run.
+    const queued = await rejection(rescoreSubmission(f.organizer.viewer, f.ids.alpha));
+    expect(queued).toBeInstanceOf(ConflictError);
+    expect(queued.message).toMatch(/waiting to be scored already/);
+    await f.db.submission.update({ where: { id: f.ids.beta }, data: { status: "SCORING" } });
+    expect((await rejection(rescoreSubmission(f.organizer.viewer, f.ids.beta))).message).toMatch(/being scored already/);
+    expect(await countAudit(f.phase.id, ["submission.rescore"])).toBe(1);
+  });
+
+  it("one run: organizers only (403 for the team, 401 anonymous, 404 unknown), and a phase without gold is a 409", async () => {
+    const f = await setup();
+    const noGold = await rejection(rescoreSubmission(f.organizer.viewer, f.ids.alpha));
+    expect(noGold).toBeInstanceOf(ConflictError);
+    expect(noGold.message).toMatch(/no gold key yet/);
+    await addGold(f.phase.id, f.organizer.id);
+    expect((await rejection(rescoreSubmission(f.member.viewer, f.ids.alpha))).httpStatus).toBe(403);
+    expect((await rejection(rescoreSubmission(null, f.ids.alpha))).httpStatus).toBe(401);
+    expect((await rejection(rescoreSubmission(f.organizer.viewer, "nope"))).httpStatus).toBe(404);
+    expect((await f.db.submission.findUniqueOrThrow({ where: { id: f.ids.alpha } })).status).toBe("SCORED");
+    expect(vi.mocked(enqueueScoring)).not.toHaveBeenCalled();
+  });
+
+  it("re-scoring the phase re-queues every run whatever its status, clears every file's gold key, and audits phase.rescore once with the count", async () => {
+    const f = await setup();
+    const gold = await addGold(f.phase.id, f.organizer.id);
+    await f.db.submissionFile.updateMany({ where: { phaseId: f.phase.id }, data: { goldKeyId: gold.id } });
+    await f.db.submission.update({ where: { id: f.ids.beta }, data: { status: "SCORING", workerId: "host:1" } });
+    // Another phase's run is left alone.
+    const other = await makeTaskWithPhase(f.db, { organizerIds: [f.organizer.id] });
+    const outside = await insertSubmission(f.db, { phaseId: other.phase.id, teamId: f.alpha.id, submitterId: f.member.id });
+
+    const result = await rescorePhase(f.organizer.viewer, f.phase.id);
+    expect(result.requeued).toBe(3);
+    expect(new Set(result.ids)).toEqual(new Set(Object.values(f.ids)));
+    const rows = await f.db.submission.findMany({ where: { phaseId: f.phase.id }, include: { files: true } });
+    expect(rows.map((r) => [r.status, r.workerId, r.files[0].goldKeyId])).toEqual(rows.map(() => ["QUEUED", null, null]));
+    expect((await f.db.submission.findUniqueOrThrow({ where: { id: outside.id } })).status).toBe("SCORED");
+    expect(vi.mocked(enqueueScoring)).toHaveBeenCalledWith(result.ids);
+    const events = await f.db.auditEvent.findMany({ where: { targetType: "phase", targetId: f.phase.id } });
+    expect(events.map((e) => [e.action, e.actorId])).toEqual([["phase.rescore", f.organizer.id]]);
+    expect(events[0].data).toMatchObject({ taskId: f.task.id, name: f.phase.name, count: 3 });
+  });
+
+  it("the phase: 404 for a non-organizer (as for an unknown phase), 401 anonymous, 409 without gold; nothing changes", async () => {
+    const f = await setup();
+    expect((await rejection(rescorePhase(f.organizer.viewer, f.phase.id))).httpStatus).toBe(409);
+    await addGold(f.phase.id, f.organizer.id);
+    for (const viewer of [f.member.viewer, f.reader.viewer]) {
+      const error = await rejection(rescorePhase(viewer, f.phase.id));
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error.message).toBe("No such phase.");
+    }
+    expect(await rejection(rescorePhase(null, f.phase.id))).toBeInstanceOf(UnauthorizedError);
+    expect((await rejection(rescorePhase(f.organizer.viewer, "00000000-0000-4000-8000-000000000000"))).message).toBe("No such phase.");
+    expect(await f.db.submission.count({ where: { phaseId: f.phase.id, status: "QUEUED" } })).toBe(0);
+    expect(await f.db.auditEvent.count({ where: { action: "phase.rescore", targetId: f.phase.id } })).toBe(0);
+    expect((await rescorePhase(f.admin.viewer, f.phase.id)).requeued).toBe(3);
   });
 });

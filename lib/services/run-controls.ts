@@ -23,16 +23,34 @@
  * team's selected run (the team's next run by the selection rule counts instead; see
  * `getLeaderboard`). `requalifySubmission` clears the three columns.
  *
+ * Hide (`hideSubmission`, `unhideSubmission`): the task's organizers (and site admins) only,
+ * baselines included. It sets `hidden_at` and `hidden_by_id`: the run leaves the boards for
+ * everyone but its team and the organizers (`shownToOthers` in lib/permissions.ts), who still see
+ * it, marked hidden; unhiding clears both. Unlike a withdrawal it is the organizers' and can be
+ * undone; unlike a disqualification it says nothing publicly.
+ *
+ * Re-score (`rescoreSubmission`, `rescorePhase`): the task's organizers (and site admins) only.
+ * The runs go back to QUEUED with every dataset's stored `gold_key_id` cleared, so the worker
+ * scores every dataset again (`requeueSubmissions` in lib/submission-states.ts) and replaces the
+ * old scores, which stay shown until then; they are enqueued after commit (the reconciler covers
+ * a failed enqueue). One run that is QUEUED or SCORING already is a 409; the whole phase takes
+ * every run whatever its status (a running job loses its claim and writes nothing). Both need
+ * the phase to have an active gold key (409 otherwise: nothing could score them).
+ *
  * Every change is written in one transaction with its audit event (`submission.withdraw`,
- * `submission.disqualify`, `submission.requalify`); the conditional updates make a second,
- * concurrent withdrawal a 409 rather than a second event.
+ * `submission.disqualify`, `submission.requalify`, `submission.hide`, `submission.unhide`,
+ * `submission.rescore`, `phase.rescore` with the count); the conditional updates make a second,
+ * concurrent change a 409 rather than a second event.
  */
 import { z } from "zod";
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
 import { canManageTask, PHASE_VISIBILITY_SELECT, requireSignedIn, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import { formatUtc } from "../validations/time";
 import { parseInput } from "../validations/parse";
+import { enqueueAfterCommit } from "../queue";
+import { requeueSubmissions } from "../submission-states";
 import { recordAudit } from "./audit";
+import { loadManagedPhase } from "./console-runs";
 import { defaultDb, isUuid, type Db } from "./db";
 
 /** Longest disqualification reason, in characters (after trimming). */
@@ -62,6 +80,7 @@ const RUN_SELECT = {
   ...SUBMISSION_VISIBILITY_SELECT,
   systemName: true,
   isBaseline: true,
+  status: true,
   disqualifiedAt: true,
   disqualifiedReason: true,
   phase: { select: { ...PHASE_VISIBILITY_SELECT, id: true, name: true, opensAt: true } },
@@ -90,6 +109,13 @@ function stateOf(row: { id: string; withdrawnAt: Date | null; disqualifiedAt: Da
 }
 
 const STATE_SELECT = { id: true, withdrawnAt: true, disqualifiedAt: true, disqualifiedReason: true } as const;
+
+/** A run's hidden state, as the hide controls answer it. */
+export interface RunHiddenState {
+  id: string;
+  /** when an organizer hid the run, or null */
+  hiddenAt: Date | null;
+}
 
 /**
  * Withdraws a run for its team (see the module comment for what that changes).
@@ -141,10 +167,10 @@ export async function withdrawSubmission(viewer: Viewer, id: string, options: { 
  *   exist or the viewer may not see it; ForbiddenError (403) when the viewer may see it but
  *   does not organize its task
  */
-async function loadRunForOrganizer(viewer: Viewer, id: string, db: Db) {
+async function loadRunForOrganizer(viewer: Viewer, id: string, db: Db, what = "disqualify or reinstate a run") {
   const user = requireSignedIn(viewer, "Please sign in as an organizer of this task.");
   const { run } = await loadRun(user, id, db);
-  if (!(await canManageTask(user, run.phase.taskId, db))) throw new ForbiddenError("Only the organizers of this task can disqualify or reinstate a run.");
+  if (!(await canManageTask(user, run.phase.taskId, db))) throw new ForbiddenError(`Only the organizers of this task can ${what}.`);
   return { user, run };
 }
 
@@ -218,4 +244,150 @@ export async function requalifySubmission(viewer: Viewer, id: string): Promise<R
     });
     return stateOf(await tx.submission.findUniqueOrThrow({ where: { id: run.id }, select: STATE_SELECT }));
   });
+}
+
+/**
+ * Hides a run from the boards (see the module comment): its team and the organizers still see
+ * it. Baselines can be hidden too.
+ *
+ * @param viewer the caller; must organize the run's task (or be a site admin)
+ * @param id the submission id (a malformed id is a 404 like an unknown one)
+ * @param options `now` (default: the current time), for tests
+ * @returns `{id, hiddenAt}` with `hiddenAt` set
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the run does not
+ *   exist or the viewer may not see it; ForbiddenError (403) for a viewer who does not
+ *   organize the task; ConflictError (409) when the run is hidden already
+ */
+export async function hideSubmission(viewer: Viewer, id: string, options: { now?: Date } = {}): Promise<RunHiddenState> {
+  const db = defaultDb();
+  const { user, run } = await loadRunForOrganizer(viewer, id, db, "hide a run");
+  if (run.hiddenAt) throw new ConflictError(`This run was already hidden on ${formatUtc(run.hiddenAt)}.`);
+  const now = options.now ?? new Date();
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.submission.updateMany({ where: { id: run.id, hiddenAt: null }, data: { hiddenAt: now, hiddenById: user.userId } });
+    if (count === 0) throw new ConflictError("This run was hidden meanwhile; reload the page.");
+    await recordAudit(tx, {
+      actorId: user.userId,
+      action: "submission.hide",
+      targetType: "submission",
+      targetId: run.id,
+      data: { phaseId: run.phase.id, teamId: run.teamId, systemName: run.systemName, hiddenAt: now },
+    });
+    return { id: run.id, hiddenAt: now };
+  });
+}
+
+/**
+ * Shows a hidden run on the boards again (as any run, by the phase's rules).
+ *
+ * @param viewer the caller; must organize the run's task (or be a site admin)
+ * @param id the submission id (a malformed id is a 404 like an unknown one)
+ * @returns `{id, hiddenAt: null}`
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the run does not
+ *   exist or the viewer may not see it; ForbiddenError (403) for a viewer who does not
+ *   organize the task; ConflictError (409) when the run is not hidden
+ */
+export async function unhideSubmission(viewer: Viewer, id: string): Promise<RunHiddenState> {
+  const db = defaultDb();
+  const { user, run } = await loadRunForOrganizer(viewer, id, db, "unhide a run");
+  if (!run.hiddenAt) throw new ConflictError("This run is not hidden.");
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.submission.updateMany({ where: { id: run.id, hiddenAt: { not: null } }, data: { hiddenAt: null, hiddenById: null } });
+    if (count === 0) throw new ConflictError("This run is not hidden.");
+    await recordAudit(tx, {
+      actorId: user.userId,
+      action: "submission.unhide",
+      targetType: "submission",
+      targetId: run.id,
+      data: { phaseId: run.phase.id, teamId: run.teamId, systemName: run.systemName, hiddenAt: run.hiddenAt },
+    });
+    return { id: run.id, hiddenAt: null };
+  });
+}
+
+/**
+ * @throws ConflictError (409) when the phase has no active gold key (nothing could score its runs)
+ */
+async function assertPhaseHasGold(phaseId: string, db: Db): Promise<void> {
+  const gold = await db.goldKey.findFirst({ where: { phaseId, active: true }, select: { id: true } });
+  if (!gold) throw new ConflictError("This phase has no gold key yet: its runs are scored once one is uploaded.");
+}
+
+/** What a re-score did. */
+export interface RescoreResult {
+  /** the re-queued runs' ids, oldest first */
+  ids: string[];
+  /** how many runs were re-queued */
+  requeued: number;
+}
+
+/**
+ * Scores one run again from scratch: QUEUED, attempts 0, error cleared, every dataset's stored
+ * `gold_key_id` cleared (the worker scores every dataset again); enqueued after commit. The old
+ * scores stay until the new ones replace them.
+ *
+ * @param viewer the caller; must organize the run's task (or be a site admin)
+ * @param id the submission id (a malformed id is a 404 like an unknown one)
+ * @returns `{ids: [id], requeued: 1}`
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the run does not
+ *   exist or the viewer may not see it; ForbiddenError (403) for a viewer who does not
+ *   organize the task; ConflictError (409) when the run is QUEUED or SCORING already, or the
+ *   phase has no active gold key
+ */
+export async function rescoreSubmission(viewer: Viewer, id: string): Promise<RescoreResult> {
+  const db = defaultDb();
+  const { user, run } = await loadRunForOrganizer(viewer, id, db, "re-score a run");
+  const busy = () => new ConflictError(`This run is ${run.status === "SCORING" ? "being scored" : "waiting to be scored"} already; it gets the current gold key and settings when it is scored.`);
+  if (run.status === "QUEUED" || run.status === "SCORING") throw busy();
+  await assertPhaseHasGold(run.phase.id, db);
+  const ids = await db.$transaction(async (tx) => {
+    // Conditional: a run that became QUEUED or SCORING meanwhile is not taken from its job.
+    const requeued = await requeueSubmissions(tx, { id: run.id, status: { notIn: ["QUEUED", "SCORING"] } });
+    if (requeued.length === 0) throw new ConflictError("This run was re-queued or started scoring meanwhile; reload the page.");
+    await recordAudit(tx, {
+      actorId: user.userId,
+      action: "submission.rescore",
+      targetType: "submission",
+      targetId: run.id,
+      data: { phaseId: run.phase.id, teamId: run.teamId, systemName: run.systemName, previousStatus: run.status },
+    });
+    return requeued;
+  });
+  await enqueueAfterCommit(ids, `re-score of run ${run.id}`);
+  return { ids, requeued: ids.length };
+}
+
+/**
+ * Scores every run of a phase again from scratch, whatever its status (baselines, withdrawn,
+ * hidden and disqualified runs included): as {@link rescoreSubmission} for each; a job running
+ * on one of them loses its claim and writes nothing. One `phase.rescore` audit event with the
+ * count.
+ *
+ * @param viewer the caller; must organize the phase's task (or be a site admin)
+ * @param phaseId the phase
+ * @returns the re-queued ids (oldest first) and their count (0 for a phase without runs: then
+ *   nothing is audited)
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase and
+ *   for a viewer who does not organize its task; ConflictError (409) when the phase has no
+ *   active gold key
+ */
+export async function rescorePhase(viewer: Viewer, phaseId: string): Promise<RescoreResult> {
+  const db = defaultDb();
+  const { user, phase } = await loadManagedPhase(viewer, phaseId, db);
+  await assertPhaseHasGold(phase.id, db);
+  const ids = await db.$transaction(async (tx) => {
+    const requeued = await requeueSubmissions(tx, { phaseId: phase.id });
+    if (requeued.length > 0) {
+      await recordAudit(tx, {
+        actorId: user.userId,
+        action: "phase.rescore",
+        targetType: "phase",
+        targetId: phase.id,
+        data: { taskId: phase.taskId, name: phase.name, count: requeued.length },
+      });
+    }
+    return requeued;
+  });
+  await enqueueAfterCommit(ids, `re-score of phase ${phase.id}`);
+  return { ids, requeued: ids.length };
 }

@@ -1,9 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
+import { useRouter } from "next/navigation";
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent } from "react";
 import type { FormatProblem } from "../../../../lib/errors";
 import type { GoldKeyMeta } from "../../../../lib/services/gold";
-import { Notice, SelectField, primaryButton } from "../../../_components/ui";
+import { Notice, SelectField, primaryButton, secondaryButton } from "../../../_components/ui";
 import { uploadGoldAction, type GoldUploadDataset, type GoldUploadState } from "./actions";
 
 /**
@@ -108,17 +109,57 @@ export interface GoldUploadDatasetOption {
  * refused (with line numbers, or why the dataset or the task's evaluation profile cannot take
  * its format).
  *
+ * Re-uploading asks first: when the phase has an active gold key and runs (`impact`), pressing
+ * the button shows "This re-scores N runs of this phase. Upload?" with Confirm and Cancel, and
+ * the file is sent only on Confirm. (The server still decides: a byte-identical file changes
+ * nothing and re-scores no run, and says so.)
+ *
  * @param datasets the phase's datasets in order; with one, the dataset choice is hidden
  * @param needsHeads the task's evaluation profile matches mentions by heads, so gold must be `.conllu`
+ * @param impact from `goldUploadImpact`: how many runs a new version re-queues, and whether the phase has an active gold key
  */
-export function GoldUploadForm({ phaseId, maxBytes, needsHeads, datasets }: { phaseId: string; maxBytes: number; needsHeads: boolean; datasets: GoldUploadDatasetOption[] }) {
+export function GoldUploadForm({
+  phaseId,
+  maxBytes,
+  needsHeads,
+  datasets,
+  impact = { runs: 0, hasActiveGold: false },
+}: {
+  phaseId: string;
+  maxBytes: number;
+  needsHeads: boolean;
+  datasets: GoldUploadDatasetOption[];
+  impact?: { runs: number; hasActiveGold: boolean };
+}) {
   const [state, action, pending] = useActionState<GoldUploadState, FormData>(upload, { status: "idle" });
+  const [confirming, setConfirming] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
   const inputId = `gold-file-${phaseId}`;
   const several = datasets.length > 1;
   const archives = ".zip,.tar.gz,.tgz";
+  const router = useRouter();
+  const changed = state.status === "uploaded" && !state.unchanged;
+  // A new version changes the versions table and what the next upload re-scores: reload them.
+  useEffect(() => {
+    if (changed) router.refresh();
+  }, [changed, state, router]);
+  const mustConfirm = (impact.hasActiveGold || changed) && impact.runs > 0;
+  const send = () => {
+    const form = formRef.current;
+    if (!form) return;
+    setConfirming(false);
+    const data = new FormData(form);
+    startTransition(() => action(data));
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    // The form is sent here, not by a form action: a re-upload waits for the confirmation.
+    event.preventDefault();
+    if (mustConfirm) setConfirming(true);
+    else send();
+  };
   return (
     <div className="space-y-3">
-      <form action={action} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
+      <form ref={formRef} onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
         <input type="hidden" name="phaseId" value={phaseId} />
         {several ? (
           <div className="sm:w-64">
@@ -155,10 +196,26 @@ export function GoldUploadForm({ phaseId, maxBytes, needsHeads, datasets }: { ph
             {several ? " (datasets left out keep their gold keys)" : ""}. Only organizers ever see it. A file identical to its dataset&rsquo;s active version changes nothing.
           </p>
         </div>
-        <button type="submit" disabled={pending} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
+        <button type="submit" disabled={pending || confirming} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
           {pending ? "Uploading…" : "Upload gold key"}
         </button>
       </form>
+      {confirming && (
+        <div role="alertdialog" aria-labelledby={`gold-confirm-${phaseId}`} className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm sm:flex-row sm:items-center" data-testid="gold-upload-confirm">
+          <p id={`gold-confirm-${phaseId}`} className="text-amber-900">
+            This re-scores {impact.runs} run{impact.runs === 1 ? "" : "s"} of this phase. Upload?
+            <span className="block text-xs">A file identical to the active version changes nothing and re-scores no run.</span>
+          </p>
+          <div className="flex gap-2">
+            <button type="button" className={primaryButton} onClick={send} autoFocus>
+              Confirm
+            </button>
+            <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       {state.status === "uploaded" &&
         (state.unchanged ? (
           <div data-testid="gold-upload-unchanged">

@@ -1,54 +1,116 @@
-/** Every submission of a phase, for its organizers (private ones included), newest first. */
+/**
+ * A page of a phase's runs in the organizer's console (from `listConsoleRuns`), newest first:
+ * team, system with its flags, track, status, primary score, submission time (UTC), warnings
+ * count, a link to the run, and the organizer's controls. Scrolls sideways inside its container
+ * on narrow screens.
+ */
 import Link from "next/link";
-import type { SubmissionSummary } from "../../../../lib/services/submissions";
+import type { ReactNode } from "react";
+import type { ConsoleRun } from "../../../../lib/services/console-runs";
+import { isLeaderboardMetric, METRIC_LABELS } from "../../../../lib/validations/metrics";
 import { Table, UtcTime } from "../../../_components/ui";
+import { ConsoleRunControls } from "./console-run-controls";
 
-const STATUS_STYLES: Record<SubmissionSummary["status"], string> = {
+const STATUS_STYLES: Record<ConsoleRun["status"], string> = {
   QUEUED: "text-zinc-600",
   SCORING: "text-sky-700",
   SCORED: "text-emerald-700",
   FAILED: "text-red-700",
 };
 
-/**
- * A table of submissions: team, system, track (when `withTracks`), status (error message on
- * hover; "withdrawn" for a run its team withdrew, "disqualified" with the public reason for a
- * run the organizers disqualified), submission time, gold version, and a link to each.
- */
-export function PhaseSubmissionsTable({ submissions, withTracks = false }: { submissions: SubmissionSummary[]; withTracks?: boolean }) {
-  if (submissions.length === 0) return <p className="text-sm text-zinc-600">No submissions yet.</p>;
+/** A small label next to the system name. */
+function Flag({ children, className = "bg-zinc-100 text-zinc-700", title, testId }: { children: ReactNode; className?: string; title?: string; testId?: string }) {
   return (
-    <Table label="Submissions" columns={["Team", "System", ...(withTracks ? ["Track"] : []), "Status", "Submitted", "Gold", { label: "Details", srOnly: true }]}>
-      {submissions.map((s) => (
-        <tr key={s.id} data-testid="phase-submission-row">
-          <td className="py-2 pr-4">{s.team.name}</td>
+    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${className}`} title={title} data-testid={testId}>
+      {children}
+    </span>
+  );
+}
+
+/** The flags of a run: baseline, private, final-selected, withdrawn, hidden, disqualified (with the reason). */
+function RunFlags({ run }: { run: ConsoleRun }) {
+  return (
+    <span className="mt-1 flex flex-wrap gap-1">
+      {run.isBaseline && <Flag testId="baseline-label">baseline</Flag>}
+      {run.visibility !== "PUBLIC" && <Flag>private</Flag>}
+      {run.finalSelectedAt && (
+        <Flag className="bg-sky-100 text-sky-900" testId="final-label" title="The team selected this run as one of its final runs.">
+          final
+        </Flag>
+      )}
+      {run.withdrawnAt && (
+        <Flag className="bg-zinc-700 text-white" testId="withdrawn-label" title="The team withdrew this run: it is on no leaderboard.">
+          withdrawn
+        </Flag>
+      )}
+      {run.hiddenAt && (
+        <Flag className="bg-amber-100 text-amber-900" testId="hidden-label" title="Hidden by the organizers: only its team and the organizers see it.">
+          hidden
+        </Flag>
+      )}
+      {run.disqualified && (
+        <Flag className="bg-red-100 text-red-900" testId="disqualified-label">
+          disqualified: {run.disqualified.reason}
+        </Flag>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The runs table of the submissions tab.
+ *
+ * @param runs one page of runs
+ * @param primaryMetric the metric of the score column ("conll", …)
+ * @param withTracks show the track column (the phase has tracks, or a run declares one)
+ * @param caption the table's caption (for screen readers), e.g. "Runs of phase test, page 1 of 3"
+ */
+export function PhaseSubmissionsTable({ runs, primaryMetric, withTracks = false, caption }: { runs: ConsoleRun[]; primaryMetric: string; withTracks?: boolean; caption: string }) {
+  if (runs.length === 0) return <p className="text-sm text-zinc-600">No runs match.</p>;
+  return (
+    <Table
+      caption={caption}
+      testId="console-runs-table"
+      columns={[
+        "Team",
+        "System",
+        ...(withTracks ? ["Track"] : []),
+        "Status",
+        { label: `${isLeaderboardMetric(primaryMetric) ? METRIC_LABELS[primaryMetric] : primaryMetric} F1`, right: true },
+        "Submitted",
+        { label: "Warnings", right: true },
+        "Actions",
+      ]}
+    >
+      {runs.map((run) => (
+        <tr key={run.id} data-testid="phase-submission-row" className="align-top">
+          <td className="py-2 pr-4">{run.team.name}</td>
           <td className="py-2 pr-4">
-            {s.systemName}
-            {s.isBaseline && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">baseline</span>}
-            {s.visibility !== "PUBLIC" && <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">private</span>}
-          </td>
-          {withTracks && <td className="py-2 pr-4">{s.track?.name ?? "—"}</td>}
-          <td className={`py-2 pr-4 font-medium ${STATUS_STYLES[s.status]}`} title={s.errorMessage ?? undefined}>
-            {s.status.toLowerCase()}
-            {s.withdrawnAt && (
-              <span className="ml-2 rounded bg-zinc-700 px-1.5 py-0.5 text-xs font-medium text-white" data-testid="withdrawn-label" title="The team withdrew this run: it is on no leaderboard.">
-                withdrawn
-              </span>
-            )}
-            {s.disqualified && (
-              <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900" data-testid="disqualified-label" title={`Disqualified: ${s.disqualified.reason}`}>
-                disqualified<span className="sr-only">: {s.disqualified.reason}</span>
-              </span>
-            )}
-          </td>
-          <td className="py-2 pr-4 text-zinc-600">
-            <UtcTime date={s.submittedAt} />
-          </td>
-          <td className="py-2 pr-4 text-zinc-600">{s.goldVersion === null ? "—" : `v${s.goldVersion}`}</td>
-          <td className="py-2 text-right">
-            <Link href={`/submissions/${s.id}`} className="font-medium text-zinc-900 underline">
-              Details
+            <Link href={`/submissions/${run.id}`} className="font-medium text-zinc-900 underline">
+              {run.systemName}
             </Link>
+            <RunFlags run={run} />
+          </td>
+          {withTracks && <td className="py-2 pr-4">{run.track?.name ?? "—"}</td>}
+          <td className={`py-2 pr-4 font-medium ${STATUS_STYLES[run.status]}`} title={run.errorMessage ?? undefined} data-testid="run-status">
+            {run.status.toLowerCase()}
+          </td>
+          <td className="py-2 pr-4 text-right tabular-nums" data-testid="run-score">
+            {run.primaryScore === null ? "—" : (run.primaryScore * 100).toFixed(2)}
+          </td>
+          <td className="whitespace-nowrap py-2 pr-4 text-zinc-600">
+            <UtcTime date={run.submittedAt} />
+          </td>
+          <td className="py-2 pr-4 text-right tabular-nums">{run.warnings}</td>
+          <td className="py-2">
+            <ConsoleRunControls
+              id={run.id}
+              systemName={run.systemName}
+              status={run.status}
+              hidden={run.hiddenAt !== null}
+              disqualified={run.disqualified !== null}
+              withdrawn={run.withdrawnAt !== null}
+            />
           </td>
         </tr>
       ))}

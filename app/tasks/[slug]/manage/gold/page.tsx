@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
-import { listGoldVersions } from "../../../../../lib/services/gold";
+import { goldUploadImpact, listGoldVersions } from "../../../../../lib/services/gold";
 import type { PhaseView } from "../../../../../lib/services/tasks";
 import { uploadLimitBytes } from "../../../../../lib/services/uploads";
 import { getUserById } from "../../../../../lib/services/users";
@@ -27,7 +27,7 @@ async function uploaderNames(ids: string[]): Promise<Map<string, string>> {
 
 /** One phase's gold keys: the upload form and the versions. */
 async function PhaseGold({ phase, viewer, maxBytes, needsHeads }: { phase: PhaseView; viewer: Viewer; maxBytes: number; needsHeads: boolean }) {
-  const [versions, datasets] = await Promise.all([listGoldVersions(viewer, phase.id), listDatasetsForOrganizers(viewer, phase.id)]);
+  const [versions, datasets, impact] = await Promise.all([listGoldVersions(viewer, phase.id), listDatasetsForOrganizers(viewer, phase.id), goldUploadImpact(viewer, phase.id)]);
   const several = datasets.length > 1;
   const uploaders = await uploaderNames(versions.map((v) => v.uploadedById));
   return (
@@ -36,11 +36,17 @@ async function PhaseGold({ phase, viewer, maxBytes, needsHeads }: { phase: Phase
         title={`Phase ${phase.name}: ${several ? "gold keys" : "gold key"}`}
         description={
           several
-            ? "Upload one dataset's gold key, or an archive with a file per dataset. A new version becomes its dataset's active key and re-queues every submission of this phase; only the datasets whose gold key changed are scored again."
-            : "Uploading a new version makes it the active key and re-queues every submission of this phase for scoring."
+            ? `Upload one dataset's gold key, or an archive with a file per dataset. A new version becomes its dataset's active key and re-queues every run of this phase (${impact.runs} now); only the datasets whose gold key changed are scored again.`
+            : `Uploading a new version makes it the active key and re-queues every run of this phase (${impact.runs} now) for scoring.`
         }
       >
-        <GoldUploadForm phaseId={phase.id} maxBytes={maxBytes} needsHeads={needsHeads} datasets={datasets.map((d) => ({ id: d.id, name: d.name, fileName: d.fileName }))} />
+        <GoldUploadForm
+          phaseId={phase.id}
+          maxBytes={maxBytes}
+          needsHeads={needsHeads}
+          datasets={datasets.map((d) => ({ id: d.id, name: d.name, fileName: d.fileName }))}
+          impact={{ runs: impact.runs, hasActiveGold: impact.hasActiveGold }}
+        />
         <div className="mt-6">
           <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
           <GoldVersionsTable versions={versions} uploaders={uploaders} showDataset={several} />
