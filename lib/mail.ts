@@ -9,9 +9,16 @@
  *   hand the link over (`npm run admin -- reset-link --email E` prints a fresh one too). The
  *   body text is not logged: the links are what a person needs.
  *
+ * - Test outbox: with `MAIL_OUTBOX_FILE` set as well (a path; for end-to-end tests and local
+ *   development only), each mail that is not sent is also appended to that file as one JSON
+ *   line `{at, to, subject, text, links}` ({@link OutboxEntry}), so that a test can read the
+ *   link a mail carries ({@link readOutbox}). The file holds live links: never set it on a
+ *   site people use. With `SMTP_URL` set the outbox is not written.
+ *
  * Messages are plain text. Nothing here retries: a failed send throws, and the caller decides
  * what the user sees (the password-reset request answers the same either way).
  */
+import { appendFile, readFile } from "node:fs/promises";
 import nodemailer, { type Transporter } from "nodemailer";
 import { loadEnv } from "./env";
 
@@ -61,6 +68,11 @@ export async function sendMail(message: MailMessage, env: Record<string, string 
   if (!SMTP_URL) {
     const links = (message.links ?? []).map(quoted).join(" ");
     console.log(`mail (not sent: SMTP_URL is unset): to ${quoted(message.to)}, subject ${quoted(message.subject)}${links ? `, link ${links}` : ""}`);
+    const outbox = env.MAIL_OUTBOX_FILE?.trim();
+    if (outbox) {
+      const entry: OutboxEntry = { at: new Date().toISOString(), to: message.to, subject: message.subject, text: message.text, links: [...(message.links ?? [])] };
+      await appendFile(outbox, `${JSON.stringify(entry)}\n`, "utf8");
+    }
     return { via: "log" };
   }
   const info = (await transportFor(SMTP_URL).sendMail({
@@ -70,4 +82,35 @@ export async function sendMail(message: MailMessage, env: Record<string, string 
     text: message.text,
   })) as { messageId?: string };
   return { via: "smtp", messageId: info.messageId ?? "" };
+}
+
+/** One mail as the test outbox (`MAIL_OUTBOX_FILE`) records it. */
+export interface OutboxEntry {
+  /** when it was written (ISO 8601) */
+  at: string;
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/**
+ * The mails in a test outbox file (see the module header), oldest first.
+ *
+ * @param file the `MAIL_OUTBOX_FILE` path
+ * @returns the entries; none when the file does not exist yet
+ * @throws SyntaxError when a line is not JSON (the file was written by something else)
+ */
+export async function readOutbox(file: string): Promise<OutboxEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as OutboxEntry);
 }

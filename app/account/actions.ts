@@ -2,8 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { createApiToken, revokeApiToken } from "../../lib/auth/api-tokens";
-import { RateLimitedError } from "../../lib/errors";
-import { getCurrentUser } from "../../lib/session";
+import { RateLimitedError, isDomainError } from "../../lib/errors";
+import { INVALID_EMAIL_CHANGE_LINK, confirmEmailChange, deleteAccount, requestEmailChange } from "../../lib/services/account";
+import { getCurrentUser, getViewer } from "../../lib/session";
 import { UserInputError, changePassword, revokeSessions } from "../../lib/services/users";
 
 /** State of the create-token form. `token` is the plaintext, present once after creation. */
@@ -89,4 +90,76 @@ export async function signOutEverywhereAction(): Promise<boolean> {
   const user = await getCurrentUser();
   if (!user) return false;
   return revokeSessions(user.id);
+}
+
+/** State of the email-change form: the address the link was mailed to, or the problems per field (`form` for the rest). */
+export type ChangeEmailState =
+  | { status: "idle"; attempt: number }
+  | { status: "sent"; attempt: number; newEmail: string }
+  | { status: "error"; attempt: number; value: string; errors: Record<string, string> };
+
+/** The problems of a failed account action, per field (`form` for anything not about one field). */
+function accountErrors(error: unknown, context: string): Record<string, string> {
+  if (error instanceof UserInputError) return error.fields;
+  if (isDomainError(error)) return { form: error.message };
+  console.error(`${context} failed`, error);
+  return { form: "Something went wrong on our side. Please try again." };
+}
+
+/**
+ * Asks to change the signed-in user's email address (fields `newEmail`, `password`): mails a
+ * confirmation link to the new address. `requestEmailChange` enforces every rule.
+ *
+ * @returns "sent" with the new address, or the problems per field
+ */
+export async function requestEmailChangeAction(previous: ChangeEmailState, formData: FormData): Promise<ChangeEmailState> {
+  const attempt = previous.attempt + 1;
+  const newEmail = String(formData.get("newEmail") ?? "");
+  const viewer = await getViewer();
+  if (!viewer) return { status: "error", attempt, value: newEmail, errors: { form: "Your session has ended. Please sign in again." } };
+  try {
+    const result = await requestEmailChange(viewer, newEmail, String(formData.get("password") ?? ""));
+    return { status: "sent", attempt, newEmail: result.newEmail };
+  } catch (error) {
+    return { status: "error", attempt, value: newEmail, errors: accountErrors(error, "requesting an email change") };
+  }
+}
+
+/** State of the confirm-email button: done (with the new address), or the problem. */
+export type ConfirmEmailState = { status: "idle" } | { status: "confirmed"; email: string } | { status: "error"; message: string };
+
+/**
+ * Confirms an email change (field `token`, from the mailed link). Needs no session; every
+ * session of the account ends, so the page then asks to sign in with the new address.
+ */
+export async function confirmEmailChangeAction(_previous: ConfirmEmailState, formData: FormData): Promise<ConfirmEmailState> {
+  try {
+    const { email } = await confirmEmailChange(String(formData.get("token") ?? ""));
+    return { status: "confirmed", email };
+  } catch (error) {
+    return { status: "error", message: accountErrors(error, "confirming an email change").form ?? INVALID_EMAIL_CHANGE_LINK };
+  }
+}
+
+/** State of the delete-account form. */
+export type DeleteAccountState = { status: "idle"; attempt: number } | { status: "deleted"; attempt: number } | { status: "error"; attempt: number; errors: Record<string, string> };
+
+/**
+ * Deletes the signed-in user's account (fields `password`, `confirm` = "on"). The checkbox is
+ * checked here too; `deleteAccount` enforces the rest (password, only-organizer refusal). On
+ * success every session has ended; the form then clears this browser's cookie.
+ */
+export async function deleteAccountAction(previous: DeleteAccountState, formData: FormData): Promise<DeleteAccountState> {
+  const attempt = previous.attempt + 1;
+  const viewer = await getViewer();
+  if (!viewer) return { status: "error", attempt, errors: { form: "Your session has ended. Please sign in again." } };
+  if (formData.get("confirm") !== "on") {
+    return { status: "error", attempt, errors: { confirm: "Tick the box to confirm that you want to delete your account." } };
+  }
+  try {
+    await deleteAccount(viewer, String(formData.get("password") ?? ""));
+    return { status: "deleted", attempt };
+  } catch (error) {
+    return { status: "error", attempt, errors: accountErrors(error, "deleting an account") };
+  }
 }

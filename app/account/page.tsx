@@ -2,19 +2,23 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { listApiTokens } from "../../lib/auth/api-tokens";
 import { getCurrentUser } from "../../lib/session";
-import { Card, Table, UtcTime, secondaryButton } from "../_components/ui";
+import Link from "next/link";
+import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
+import { soleOrganizedTasks } from "../../lib/services/account";
+import { ChangeEmailForm } from "./change-email-form";
 import { ChangePasswordForm } from "./change-password-form";
 import { CreateTokenForm } from "./create-token-form";
+import { DeleteAccountForm } from "./delete-account-form";
 import { SignOutEverywhereButton } from "./sign-out-everywhere-button";
 
 export const metadata: Metadata = { title: "Account" };
 
-/** The signed-in user's profile, password, sessions and API tokens. */
+/** The signed-in user's profile, email address, password, sessions, API tokens and account deletion. */
 export default async function AccountPage() {
   const user = await getCurrentUser();
   if (!user) redirect("/signin?callbackUrl=%2Faccount");
-  const tokens = await listApiTokens(user.id);
+  const [tokens, soleTasks] = await Promise.all([listApiTokens(user.id), soleOrganizedTasks(user.id)]);
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Account</h1>
@@ -28,6 +32,13 @@ export default async function AccountPage() {
           <dt className="text-zinc-500">Role</dt>
           <dd>{user.role === "ADMIN" ? "Administrator" : "User"}</dd>
         </dl>
+      </Card>
+
+      <Card
+        title="Email address"
+        description="We mail a confirmation link to the new address, and a notice to the current one. The change happens when the link is confirmed, within one hour; then every session is signed out and you sign in with the new address."
+      >
+        <ChangeEmailForm />
       </Card>
 
       <Card
@@ -97,6 +108,29 @@ export default async function AccountPage() {
             </Table>
           </div>
         )}
+      </Card>
+
+      <Card
+        title="Delete account"
+        description="Deleting your account signs you out everywhere and removes your name, email address, password, API tokens and team memberships for good. Runs you submitted stay with their teams, shown as submitted by “deleted user”. If you own a team with other members, its longest-standing member becomes its owner."
+      >
+        {soleTasks.length > 0 && (
+          <div className="mb-4">
+            <Notice kind="info">
+              You are the only organizer of{" "}
+              {soleTasks.map((t, i) => (
+                <span key={t.id}>
+                  {i > 0 && ", "}
+                  <Link href={`/tasks/${encodeURIComponent(t.slug)}/manage`} className="font-medium underline">
+                    {t.title}
+                  </Link>
+                </span>
+              ))}
+              . Invite a co-organizer or archive {soleTasks.length === 1 ? "it" : "them"} before deleting your account.
+            </Notice>
+          </div>
+        )}
+        <DeleteAccountForm />
       </Card>
     </div>
   );

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { createTeamInvitation, revokeTeamInvitation } from "../../lib/services/team-invitations";
 import { createTeam, joinTeam } from "../../lib/services/teams";
 import { runAction, type ActionFailure } from "../_components/task-action-result";
 
@@ -63,5 +64,49 @@ export async function joinTeamAction(previous: TeamFormState, formData: FormData
       const message = problem ? `${problem.charAt(0).toUpperCase()}${problem.slice(1)}.` : failure.message;
       return { status: "error", value: code, attempt, ...failure, message };
     },
+  );
+}
+
+/** State of a team's "Create invitation link" button: the link, shown once after creation. */
+export type TeamInvitationState =
+  | { status: "idle" }
+  | { status: "created"; url: string; expiresAt: string; attempt: number }
+  | ({ status: "error"; attempt: number } & ActionFailure);
+
+/**
+ * Makes an invitation link for a team (form field `teamId`); `createTeamInvitation` checks
+ * that the viewer is a member.
+ *
+ * @returns the link (shown once) and its expiry, or the error
+ */
+export async function createTeamInvitationAction(previous: TeamInvitationState, formData: FormData): Promise<TeamInvitationState> {
+  const attempt = previous.status === "idle" ? 1 : previous.attempt + 1;
+  return runAction<TeamInvitationState>(
+    "creating a team invitation link",
+    async (viewer) => {
+      const { url, invitation } = await createTeamInvitation(viewer, field(formData, "teamId"));
+      revalidatePath("/teams");
+      return { status: "created", url, expiresAt: invitation.expiresAt.toISOString(), attempt };
+    },
+    (failure) => ({ status: "error", attempt, ...failure }),
+  );
+}
+
+/** State of a revoke button: the outcome of the last attempt. */
+export type RevokeTeamInvitationState = { status: "idle" } | { status: "revoked" } | ({ status: "error" } & ActionFailure);
+
+/**
+ * Revokes one of a team's invitation links (form fields `teamId`, `invitationId`);
+ * `revokeTeamInvitation` checks that the viewer is a member of the team.
+ */
+export async function revokeTeamInvitationAction(_previous: RevokeTeamInvitationState, formData: FormData): Promise<RevokeTeamInvitationState> {
+  return runAction<RevokeTeamInvitationState>(
+    "revoking a team invitation link",
+    async (viewer) => {
+      await revokeTeamInvitation(viewer, field(formData, "teamId"), field(formData, "invitationId"));
+      revalidatePath("/teams");
+      return { status: "revoked" };
+    },
+    (failure) => ({ status: "error", ...failure }),
   );
 }

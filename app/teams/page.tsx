@@ -1,16 +1,54 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import Link from "next/link";
+import { listTeamInvitations, type TeamInvitationView } from "../../lib/services/team-invitations";
 import { getJoinCode, listTaskTeamsOf, listTeamsOf, membersOfMyTeams, type TeamMemberView, type TeamSummary } from "../../lib/services/teams";
 import { getCurrentUser } from "../../lib/session";
 import { TeamJoinCode } from "../_components/team-join-code";
 import { Card, Table, UtcTime } from "../_components/ui";
 import { CreateTeamForm, JoinTeamForm } from "./team-forms";
+import { CreateTeamInvitationForm, RevokeTeamInvitationButton } from "./team-invitations";
 
 export const metadata: Metadata = { title: "Teams" };
 
-/** One of the user's teams: name, their role, members, creation time and join code. */
-function TeamItem({ team, members, joinCode }: { team: TeamSummary; members: TeamMemberView[]; joinCode: string }) {
+const STATUS_TEXT: Record<TeamInvitationView["status"], string> = { active: "active", expired: "expired", revoked: "revoked" };
+
+/** A team's invitation links: when made and by whom, expiry, uses, status, and a revoke button for working ones. */
+function TeamInvitations({ team, invitations }: { team: TeamSummary; invitations: TeamInvitationView[] }) {
+  return (
+    <div className="space-y-2">
+      <p className="text-xs text-zinc-500">
+        Invitation links — anyone who opens one, signed in, joins this team. A link works for 14 days, until revoked; it is shown only once.
+      </p>
+      <CreateTeamInvitationForm teamId={team.id} teamName={team.name} />
+      {invitations.length > 0 && (
+        <Table label={`Invitation links of ${team.name}`} testId="team-invitations" columns={["Created", "By", "Expires", "Uses", "Status", { label: "Actions", srOnly: true }]}>
+          {invitations.map((inv) => (
+            <tr key={inv.id} data-testid="team-invitation-row">
+              <td className="py-2 pr-4 text-zinc-600">
+                <UtcTime date={inv.createdAt} />
+              </td>
+              <td className="py-2 pr-4">{inv.createdBy?.name ?? "—"}</td>
+              <td className="py-2 pr-4 text-zinc-600">
+                <UtcTime date={inv.expiresAt} />
+              </td>
+              <td className="py-2 pr-4 tabular-nums">{inv.uses}</td>
+              <td className="py-2 pr-4">{STATUS_TEXT[inv.status]}</td>
+              <td className="py-2 text-right">
+                {inv.status === "active" && (
+                  <RevokeTeamInvitationButton teamId={team.id} invitationId={inv.id} label={`Revoke the invitation link created ${inv.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </div>
+  );
+}
+
+/** One of the user's teams: name, their role, members, creation time, join code and invitation links. */
+function TeamItem({ team, members, joinCode, invitations }: { team: TeamSummary; members: TeamMemberView[]; joinCode: string; invitations: TeamInvitationView[] }) {
   return (
     <li className="space-y-3 py-4 first:pt-0 last:pb-0" data-testid="team-item" aria-label={`Team ${team.name}`}>
       <div className="flex flex-wrap items-baseline gap-x-3">
@@ -39,19 +77,24 @@ function TeamItem({ team, members, joinCode }: { team: TeamSummary; members: Tea
         <p className="text-xs text-zinc-500">Join code — anyone with it can join this team:</p>
         <TeamJoinCode code={joinCode} teamName={team.name} />
       </div>
+      <TeamInvitations team={team} invitations={invitations} />
     </li>
   );
 }
 
 /**
- * The signed-in user's teams (members and join codes), the team they submit for in each
+ * The signed-in user's teams (members, join codes and invitation links), the team they submit for in each
  * task, and forms to create a team or join one by code. Anonymous visitors are sent to sign in.
  */
 export default async function TeamsPage() {
   const user = await getCurrentUser();
   if (!user) redirect("/signin?callbackUrl=%2Fteams");
   const [teams, members, taskTeams] = await Promise.all([listTeamsOf(user.id), membersOfMyTeams(user.id), listTaskTeamsOf(user.id)]);
-  const codes = await Promise.all(teams.map((t) => getJoinCode(user.id, t.id)));
+  const viewer = { userId: user.id, role: user.role };
+  const [codes, invitations] = await Promise.all([
+    Promise.all(teams.map((t) => getJoinCode(user.id, t.id))),
+    Promise.all(teams.map((t) => listTeamInvitations(viewer, t.id))),
+  ]);
   return (
     <div className="space-y-8">
       <div>
@@ -68,7 +111,7 @@ export default async function TeamsPage() {
         ) : (
           <ul className="divide-y divide-zinc-100">
             {teams.map((team, i) => (
-              <TeamItem key={team.id} team={team} members={members.get(team.id) ?? []} joinCode={codes[i]} />
+              <TeamItem key={team.id} team={team} members={members.get(team.id) ?? []} joinCode={codes[i]} invitations={invitations[i]} />
             ))}
           </ul>
         )}

@@ -92,7 +92,7 @@ export async function revokeApiToken(userId: string, tokenId: string): Promise<b
  * Records the use in `lastUsedAt` (at most once per {@link LAST_USED_RESOLUTION_MS}).
  *
  * @param authorization the header value (null/undefined when absent)
- * @returns the token's owner, or null for a missing, malformed, unknown or revoked token
+ * @returns the token's owner, or null for a missing, malformed, unknown or revoked token (or a deleted owner)
  */
 export async function authenticateBearer(authorization: string | null | undefined): Promise<PublicUser | null> {
   const token = parseBearer(authorization);
@@ -100,14 +100,16 @@ export async function authenticateBearer(authorization: string | null | undefine
   const prisma = getPrisma();
   const row = await prisma.apiToken.findUnique({
     where: { tokenHash: sha256Hex(token) },
-    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true } } },
+    select: { id: true, revokedAt: true, lastUsedAt: true, user: { select: { id: true, email: true, name: true, role: true, deletedAt: true } } },
   });
-  if (!row || row.revokedAt) return null;
+  // Deleting an account deletes its tokens; a deleted owner is refused all the same.
+  if (!row || row.revokedAt || row.user.deletedAt) return null;
   const now = new Date();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await prisma.apiToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { lastUsedAt: now } });
   }
-  return row.user;
+  const { deletedAt: _deleted, ...user } = row.user;
+  return user;
 }
 
 /**

@@ -211,6 +211,14 @@ describe("session versions", () => {
     await expect(getSessionUser(user.id, 0.5)).resolves.toBeNull();
     await expect(revokeSessions("not-a-uuid")).resolves.toBe(false);
   });
+
+  it("a deleted account (deletedAt set) has no session and cannot sign in, whatever its version and password", async () => {
+    const user = await signUp("deleted-check@example.org", "Soon gone", "0123456789");
+    await expect(verifyCredentials("deleted-check@example.org", "0123456789")).resolves.not.toBeNull();
+    await db.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
+    await expect(getSessionUser(user.id, 0)).resolves.toBeNull();
+    await expect(verifyCredentials("deleted-check@example.org", "0123456789")).resolves.toBeNull();
+  });
 });
 
 describe("createUser", () => {

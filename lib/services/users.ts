@@ -13,6 +13,8 @@
  *   user's version ({@link getSessionUser}); sign-out, a password change and "sign out
  *   everywhere" bump it ({@link revokeSessions}), which ends every session of the user,
  *   copies of the cookie included. API tokens are separate and revoked one by one.
+ * - Deleted accounts (`users.deleted_at`, see `lib/services/account.ts`) keep their row (their
+ *   runs stay with their teams, as "deleted user") but never sign in and have no session.
  */
 import { getPrisma } from "../db/client";
 import { ValidationError } from "../errors";
@@ -153,7 +155,7 @@ async function insertUser(email: string, name: string, password: string, role: U
  * @param address the client's address key (`clientAddress()` in `lib/rate-limit.ts`); null
  *   or omitted: only the per-email limit applies
  * @returns the user and its session version when the password is right; null otherwise
- *   (unknown email, wrong password, account without a password, or malformed input, which is
+ *   (unknown email, wrong password, account without a password, deleted account, or malformed input, which is
  *   refused without hashing and without counting)
  * @throws RateLimitedError (429, "Too many sign-in attempts … Try again at 14:05 (UTC).")
  *   when the email's or the address's attempts are used up, the password unchecked; also
@@ -168,10 +170,12 @@ export async function verifyCredentials(email: string, password: string, address
   let row: (PublicUser & { passwordHash: string | null; sessionVersion: number }) | null;
   let right: boolean;
   try {
-    row = await prisma.user.findUnique({
+    const found = await prisma.user.findUnique({
       where: { email: parsed.data.email },
-      select: { ...publicFields, passwordHash: true, sessionVersion: true },
+      select: { ...publicFields, passwordHash: true, sessionVersion: true, deletedAt: true },
     });
+    // A deleted account never signs in (its password is gone too; this holds even if one were set again).
+    row = found && !found.deletedAt ? { id: found.id, email: found.email, name: found.name, role: found.role, passwordHash: found.passwordHash, sessionVersion: found.sessionVersion } : null;
     if (row?.passwordHash) {
       right = await verifyPassword(parsed.data.password, row.passwordHash);
     } else {
@@ -264,8 +268,8 @@ export async function revokeSessions(userId: string, onlyIfVersion?: number): Pr
 
 /**
  * The user of a session token, re-read on every request: null when the account is gone or
- * the token's session version is no longer the user's (signed out, password changed,
- * signed out everywhere).
+ * deleted (`deletedAt` set, `lib/services/account.ts`), or the token's session version is no
+ * longer the user's (signed out, password changed, email changed, signed out everywhere).
  *
  * @param userId the token's subject
  * @param sessionVersion the version the token carries (tokens issued before versions
@@ -274,9 +278,9 @@ export async function revokeSessions(userId: string, onlyIfVersion?: number): Pr
  */
 export async function getSessionUser(userId: string, sessionVersion: number): Promise<PublicUser | null> {
   if (!isUuid(userId) || !Number.isInteger(sessionVersion)) return null;
-  const row = await getPrisma().user.findUnique({ where: { id: userId }, select: { ...publicFields, sessionVersion: true } });
-  if (!row || row.sessionVersion !== sessionVersion) return null;
-  const { sessionVersion: _version, ...user } = row;
+  const row = await getPrisma().user.findUnique({ where: { id: userId }, select: { ...publicFields, sessionVersion: true, deletedAt: true } });
+  if (!row || row.deletedAt || row.sessionVersion !== sessionVersion) return null;
+  const { sessionVersion: _version, deletedAt: _deleted, ...user } = row;
   return user;
 }
 

@@ -1,0 +1,189 @@
+/**
+ * Invitations and account changes (issue 11 §1, §4, §5), end to end:
+ * - a team owner makes an invitation link on /teams; a second user opens it signed out, signs
+ *   in, comes back and joins; the owner revokes the link and a third user is refused;
+ * - an organizer invites a co-organizer by email from the console's Organizers card; the
+ *   invitee opens the mailed link, accepts, and sees the "Manage task" link;
+ * - a user changes their email address through the mailed confirmation link and signs in with
+ *   the new address (the old one no longer works);
+ * - a user deletes their account and can no longer sign in.
+ *
+ * Mail: the server has no SMTP, so `lib/mail.ts` logs each mail and, with `MAIL_OUTBOX_FILE`
+ * set, appends it to that file as a JSON line; this spec reads the links from there. The
+ * server must be started with `MAIL_OUTBOX_FILE` = {@link outboxFile} (playwright.config.ts).
+ */
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { createUser, signInPage, type TestUser } from "./helpers/accounts";
+import { addOrganizer, createTask } from "./helpers/tasks";
+import { BASE_URL, E2E_PORT, uniqueTag } from "./helpers/server";
+
+/** The test outbox the server writes (`MAIL_OUTBOX_FILE`). */
+function outboxFile(): string {
+  return process.env.MAIL_OUTBOX_FILE?.trim() || path.join(tmpdir(), `corefboard-e2e-mail-${E2E_PORT}.jsonl`);
+}
+
+/** The first link of the newest mail to `to` whose link matches `pattern` (waits for it to arrive). */
+async function mailedLink(to: string, pattern: RegExp): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        let text = "";
+        try {
+          text = await readFile(outboxFile(), "utf8");
+        } catch {
+          return "";
+        }
+        const mails = text
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .map((line) => JSON.parse(line) as { to: string; links: string[] });
+        link = mails.filter((m) => m.to === to).flatMap((m) => m.links).filter((l) => pattern.test(l)).at(-1) ?? "";
+        return link;
+      },
+      { message: `a mail to ${to} with a link like ${pattern}` },
+    )
+    .not.toBe("");
+  return link;
+}
+
+/** A page in a fresh browser context (its own cookies), signed in as `user` unless null. */
+async function pageFor(browser: Browser, user: TestUser | null): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  if (user) await signInPage(page, user);
+  return page;
+}
+
+/** Tries to sign in and expects the form's refusal. */
+async function expectSignInRefused(browser: Browser, email: string, password: string): Promise<void> {
+  const page = await pageFor(browser, null);
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong email or password.");
+  await page.context().close();
+}
+
+test("a team invitation link lets a second user join; once revoked, a third user is refused", async ({ page, browser }) => {
+  const owner = await createUser({ label: "teamowner" });
+  const second = await createUser({ label: "joiner" });
+  const third = await createUser({ label: "latecomer" });
+  const teamName = `E2E crew ${uniqueTag()}`;
+
+  await signInPage(page, owner);
+  await page.goto("/teams");
+  await page.getByLabel("Team name").fill(teamName);
+  await page.getByRole("button", { name: "Create team" }).click();
+  const team = page.getByRole("listitem", { name: `Team ${teamName}` });
+  await expect(team).toBeVisible();
+  await team.getByRole("button", { name: `Create an invitation link for ${teamName}` }).click();
+  const linkField = team.getByTestId("new-invitation-link");
+  await expect(linkField).toBeVisible();
+  const link = await linkField.inputValue();
+  expect(link).toMatch(new RegExp(`^${BASE_URL.replace(/\./g, "\\.")}/invite/team/[A-Za-z0-9_-]{43}$`));
+
+  // The second user opens it signed out, signs in from there and comes back.
+  const joiner = await pageFor(browser, null);
+  await joiner.goto(link);
+  await expect(joiner.getByTestId("invitation-team")).toHaveText(teamName);
+  await joiner.getByRole("main").getByRole("link", { name: "Sign in", exact: true }).click();
+  await joiner.getByLabel("Email").fill(second.email);
+  await joiner.getByLabel("Password").fill(second.password);
+  await joiner.getByRole("button", { name: "Sign in" }).click();
+  await expect(joiner).toHaveURL(new RegExp(`/invite/team/`));
+  await joiner.getByRole("button", { name: "Join team" }).click();
+  await expect(joiner).toHaveURL(/\/teams$/);
+  await expect(joiner.getByRole("listitem", { name: `Team ${teamName}` })).toBeVisible();
+  await joiner.context().close();
+
+  // The owner sees one use, then revokes the link.
+  await page.reload();
+  const row = team.getByTestId("team-invitation-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("cell").nth(3)).toHaveText("1");
+  await expect(team.getByTestId("team-members")).toContainText(second.name);
+  await row.getByRole("button", { name: /^Revoke the invitation link/ }).click();
+  await expect(row.getByRole("cell").nth(4)).toHaveText("revoked");
+
+  // A third user, signed in, is refused.
+  const late = await pageFor(browser, third);
+  await late.goto(link);
+  await expect(late.getByRole("main").getByRole("alert")).toHaveText("This team invitation link was revoked by the team. Ask a member for a new one.");
+  await expect(late.getByRole("button", { name: "Join team" })).toHaveCount(0);
+  await late.goto("/teams");
+  await expect(late.getByRole("listitem", { name: `Team ${teamName}` })).toHaveCount(0);
+  await late.context().close();
+});
+
+test("an organizer invites a co-organizer by email, who accepts and can manage the task", async ({ page, browser }) => {
+  const organizer = await createUser({ label: "inviter" });
+  const invitee = await createUser({ label: "coorg" });
+  const task = await createTask();
+  await addOrganizer(task, organizer);
+
+  await signInPage(page, organizer);
+  await page.goto(`/tasks/${task.slug}/manage`);
+  await page.getByLabel("Co-organizer's email address").fill(invitee.email);
+  await page.getByRole("button", { name: "Invite by email" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `We mailed an invitation to ${invitee.email}` })).toBeVisible();
+  await expect(page.getByTestId("organizer-invitation-row").filter({ hasText: invitee.email })).toBeVisible();
+  const link = await mailedLink(invitee.email, /\/invite\/organizer\/[A-Za-z0-9_-]{43}$/);
+
+  const coorg = await pageFor(browser, invitee);
+  await coorg.goto(`/tasks/${task.slug}`);
+  await expect(coorg.getByRole("link", { name: "Manage task", exact: true })).toHaveCount(0);
+  await coorg.goto(link);
+  await expect(coorg.getByTestId("invitation-task")).toBeVisible();
+  await coorg.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(coorg).toHaveURL(new RegExp(`/tasks/${task.slug}$`));
+  await coorg.getByRole("link", { name: "Manage task", exact: true }).click();
+  await expect(coorg).toHaveURL(new RegExp(`/tasks/${task.slug}/manage$`));
+  await expect(coorg.getByTestId("organizer-list")).toContainText(invitee.name);
+
+  // The link works once.
+  await coorg.goto(link);
+  await expect(coorg.getByRole("main").getByRole("alert")).toHaveText("This invitation was already accepted; it works once.");
+  await coorg.context().close();
+});
+
+test("a user changes their email address through the confirmation link and signs in with the new one", async ({ page, browser }) => {
+  const user = await createUser({ label: "mover" });
+  const newEmail = `e2e-moved-${uniqueTag()}@example.org`;
+
+  await signInPage(page, user);
+  await page.goto("/account");
+  await page.getByLabel("New email address").fill(newEmail);
+  await page.getByLabel("Your password, to confirm the change").fill(user.password);
+  await page.getByRole("button", { name: "Send confirmation link" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `We sent a confirmation link to ${newEmail}` })).toBeVisible();
+  await expect(page.getByTestId("profile-email")).toHaveText(user.email);
+
+  const link = await mailedLink(newEmail, /\/account\/confirm-email\?token=[A-Za-z0-9_-]{43}$/);
+  await page.goto(link);
+  await expect(page.getByRole("main")).toContainText(newEmail);
+  await page.getByRole("button", { name: "Confirm new email address" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Your email address is now ${newEmail}.` })).toBeVisible();
+
+  const again = await pageFor(browser, { ...user, email: newEmail });
+  await again.goto("/account");
+  await expect(again.getByTestId("profile-email")).toHaveText(newEmail);
+  await again.context().close();
+  await expectSignInRefused(browser, user.email, user.password);
+});
+
+test("a user deletes their account and can no longer sign in", async ({ page, browser }) => {
+  const user = await createUser({ label: "leaver" });
+  await signInPage(page, user);
+  await page.goto("/account");
+  await page.getByLabel("Your password, to confirm the deletion").fill(user.password);
+  await page.getByLabel("I understand that my account is deleted for good").check();
+  await page.getByRole("button", { name: "Delete account", exact: true }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/`);
+  await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+  await expectSignInRefused(browser, user.email, user.password);
+});

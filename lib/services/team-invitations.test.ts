@@ -1,0 +1,181 @@
+/**
+ * Team invitation links against a real database (issue 11 §4): who may make, list and revoke
+ * them, the token (only its sha256 stored, shown once), joining through a link (uses counted,
+ * joining twice a no-op), expiry and revocation (410 saying which), the audit rows, and the
+ * join code still working beside the links.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useTestDatabase } from "../db/test-db";
+import { ConflictError, NotFoundError, UnauthorizedError } from "../errors";
+import { sha256Hex } from "../storage";
+import {
+  InvitationGoneError,
+  MAX_ACTIVE_TEAM_INVITATIONS,
+  TEAM_INVITATION_TTL_MS,
+  acceptTeamInvitation,
+  createTeamInvitation,
+  listTeamInvitations,
+  previewTeamInvitation,
+  revokeTeamInvitation,
+} from "./team-invitations";
+import { getJoinCode, joinTeam, listTeamsOf } from "./teams";
+import { makeTeam, makeUser, rejection } from "./test-fixtures";
+
+const testDb = useTestDatabase();
+const BASE = "https://coref.example.org";
+const LINK = /^https:\/\/coref\.example\.org\/invite\/team\/([A-Za-z0-9_-]{43})$/;
+const T0 = new Date("2026-11-25T12:00:00.000Z");
+
+beforeEach(() => {
+  vi.stubEnv("NEXTAUTH_URL", BASE);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** A team with an owner and a member, and an outsider. */
+async function setup() {
+  const db = testDb.prisma;
+  const owner = await makeUser(db, "Owner");
+  const member = await makeUser(db, "Member");
+  const outsider = await makeUser(db, "Outsider");
+  const admin = await makeUser(db, "Admin", "ADMIN");
+  const team = await makeTeam(db, "Crew", [owner.id, member.id]);
+  return { db, owner, member, outsider, admin, team };
+}
+
+function tokenOf(url: string): string {
+  const token = LINK.exec(url)?.[1];
+  if (!token) throw new Error(`not a team invitation link: ${url}`);
+  return token;
+}
+
+describe("createTeamInvitation", () => {
+  it("a member (owner or not) makes a link valid 14 days; only the token's sha256 is stored; audited as team.invitation_create", async () => {
+    const f = await setup();
+    const made = await createTeamInvitation(f.member.viewer, f.team.id, T0);
+    const token = tokenOf(made.url);
+    expect(made.invitation).toMatchObject({ status: "active", uses: 0, revokedAt: null, createdBy: { id: f.member.id, name: "Member" } });
+    expect(made.invitation.expiresAt.getTime() - T0.getTime()).toBe(TEAM_INVITATION_TTL_MS);
+    expect(TEAM_INVITATION_TTL_MS).toBe(14 * 24 * 3600 * 1000);
+    const row = await f.db.teamInvitation.findUniqueOrThrow({ where: { id: made.invitation.id } });
+    expect(row.tokenHash).toBe(sha256Hex(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    // The listing never carries the token.
+    expect(JSON.stringify(await listTeamInvitations(f.owner.viewer, f.team.id, T0))).not.toContain(token);
+    const events = await f.db.auditEvent.findMany({ where: { targetType: "team", targetId: f.team.id, action: "team.invitation_create" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorId: f.member.id, data: { invitationId: made.invitation.id } });
+
+    await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    expect(await listTeamInvitations(f.member.viewer, f.team.id, T0)).toHaveLength(2);
+  });
+
+  it("outsiders, site admins and unknown teams get the same 404; anonymous viewers a 401", async () => {
+    const f = await setup();
+    for (const viewer of [f.outsider.viewer, f.admin.viewer]) {
+      expect(await rejection(createTeamInvitation(viewer, f.team.id))).toBeInstanceOf(NotFoundError);
+      expect(await rejection(listTeamInvitations(viewer, f.team.id))).toBeInstanceOf(NotFoundError);
+    }
+    expect(await rejection(createTeamInvitation(f.owner.viewer, "00000000-0000-4000-8000-000000000000"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(createTeamInvitation(f.owner.viewer, "not-a-uuid"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(createTeamInvitation(null, f.team.id))).toBeInstanceOf(UnauthorizedError);
+    expect(await f.db.teamInvitation.count({ where: { teamId: f.team.id } })).toBe(0);
+  });
+
+  it(`refuses a link beyond ${MAX_ACTIVE_TEAM_INVITATIONS} working ones (409); expired and revoked ones do not count`, async () => {
+    const f = await setup();
+    const old = await createTeamInvitation(f.owner.viewer, f.team.id, new Date(T0.getTime() - TEAM_INVITATION_TTL_MS - 1000));
+    const revoked = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    await revokeTeamInvitation(f.owner.viewer, f.team.id, revoked.invitation.id, T0);
+    for (let i = 0; i < MAX_ACTIVE_TEAM_INVITATIONS; i += 1) await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const refused = await rejection(createTeamInvitation(f.owner.viewer, f.team.id, T0));
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect(refused.message).toBe(`This team already has ${MAX_ACTIVE_TEAM_INVITATIONS} working invitation links; revoke one first.`);
+    const listed = await listTeamInvitations(f.owner.viewer, f.team.id, T0);
+    expect(listed.find((i) => i.id === old.invitation.id)?.status).toBe("expired");
+    expect(listed.find((i) => i.id === revoked.invitation.id)?.status).toBe("revoked");
+  });
+});
+
+describe("acceptTeamInvitation", () => {
+  it("joins the team as a MEMBER, counts the use, audits team.join via invitation; a second time is a no-op said so", async () => {
+    const f = await setup();
+    const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const token = tokenOf(url);
+    const preview = await previewTeamInvitation(f.outsider.viewer, token, T0);
+    expect(preview).toMatchObject({ team: { id: f.team.id, name: f.team.name, memberCount: 2 }, invitedBy: { name: "Owner" }, status: "active", alreadyMember: false });
+
+    const joined = await acceptTeamInvitation(f.outsider.viewer, token, new Date(T0.getTime() + 1000));
+    expect(joined).toEqual({ team: { id: f.team.id, name: f.team.name }, joined: true, message: `You joined “${f.team.name}”.` });
+    const membership = await f.db.teamMember.findUniqueOrThrow({ where: { teamId_userId: { teamId: f.team.id, userId: f.outsider.id } } });
+    expect(membership.role).toBe("MEMBER");
+    const events = await f.db.auditEvent.findMany({ where: { targetType: "team", targetId: f.team.id, action: "team.join" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorId: f.outsider.id, data: { via: "invitation", invitationId: invitation.id } });
+
+    const again = await acceptTeamInvitation(f.outsider.viewer, token, new Date(T0.getTime() + 2000));
+    expect(again).toEqual({ team: { id: f.team.id, name: f.team.name }, joined: false, message: `You are already a member of “${f.team.name}”.` });
+    // Members already in the team do not count as uses.
+    expect(await acceptTeamInvitation(f.member.viewer, token, T0)).toMatchObject({ joined: false });
+    expect((await f.db.teamInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).uses).toBe(1);
+    expect(await f.db.auditEvent.count({ where: { targetType: "team", targetId: f.team.id, action: "team.join" } })).toBe(1);
+    expect((await previewTeamInvitation(f.outsider.viewer, token, T0)).alreadyMember).toBe(true);
+
+    // The link works for any number of people.
+    const third = await makeUser(f.db, "Third");
+    await acceptTeamInvitation(third.viewer, token, T0);
+    expect((await f.db.teamInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).uses).toBe(2);
+    expect((await listTeamsOf(third.id)).map((t) => t.id)).toEqual([f.team.id]);
+  });
+
+  it("a revoked link says it was revoked (410); revoking twice is a 409; audited as team.invitation_revoke", async () => {
+    const f = await setup();
+    const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    expect(await rejection(revokeTeamInvitation(f.outsider.viewer, f.team.id, invitation.id, T0))).toBeInstanceOf(NotFoundError);
+    const revoked = await revokeTeamInvitation(f.member.viewer, f.team.id, invitation.id, T0);
+    expect(revoked).toMatchObject({ id: invitation.id, status: "revoked", revokedAt: T0 });
+    const refused = await rejection(acceptTeamInvitation(f.outsider.viewer, tokenOf(url), T0));
+    expect(refused).toBeInstanceOf(InvitationGoneError);
+    expect(refused.httpStatus).toBe(410);
+    expect(refused.message).toBe("This team invitation link was revoked by the team. Ask a member for a new one.");
+    expect(await f.db.teamMember.count({ where: { teamId: f.team.id, userId: f.outsider.id } })).toBe(0);
+    expect(await rejection(revokeTeamInvitation(f.owner.viewer, f.team.id, invitation.id, T0))).toBeInstanceOf(ConflictError);
+    const events = await f.db.auditEvent.findMany({ where: { targetType: "team", targetId: f.team.id, action: "team.invitation_revoke" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorId: f.member.id, data: { invitationId: invitation.id } });
+  });
+
+  it("an expired link says it expired (410); a link of another team cannot be revoked through this one (404)", async () => {
+    const f = await setup();
+    const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const justBefore = new Date(T0.getTime() + TEAM_INVITATION_TTL_MS - 1);
+    expect((await previewTeamInvitation(null, tokenOf(url), justBefore)).status).toBe("active");
+    const atExpiry = new Date(T0.getTime() + TEAM_INVITATION_TTL_MS);
+    expect((await previewTeamInvitation(null, tokenOf(url), atExpiry)).status).toBe("expired");
+    const refused = await rejection(acceptTeamInvitation(f.outsider.viewer, tokenOf(url), atExpiry));
+    expect(refused.httpStatus).toBe(410);
+    expect(refused.message).toBe("This team invitation link has expired. Ask a member of the team for a new one.");
+
+    const other = await makeTeam(f.db, "Other", [f.owner.id]);
+    expect(await rejection(revokeTeamInvitation(f.owner.viewer, other.id, invitation.id, T0))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("unknown and malformed tokens are a 404; anonymous viewers are asked to sign in (401)", async () => {
+    const f = await setup();
+    const { url } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    for (const token of ["A".repeat(43), "short", `${tokenOf(url)}x`]) {
+      expect(await rejection(acceptTeamInvitation(f.outsider.viewer, token, T0))).toBeInstanceOf(NotFoundError);
+      expect(await rejection(previewTeamInvitation(f.outsider.viewer, token, T0))).toBeInstanceOf(NotFoundError);
+    }
+    expect(await rejection(acceptTeamInvitation(null, tokenOf(url), T0))).toBeInstanceOf(UnauthorizedError);
+  });
+
+  it("the join code keeps working beside the links", async () => {
+    const f = await setup();
+    await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const code = await getJoinCode(f.owner.id, f.team.id);
+    const joined = await joinTeam(f.outsider.id, code);
+    expect(joined.id).toBe(f.team.id);
+  });
+});
