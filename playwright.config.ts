@@ -14,7 +14,7 @@
  * tests send small bodies.
  */
 import { defineConfig } from "@playwright/test";
-import { BASE_URL, E2E_PORT as PORT, E2E_UPLOAD_MAX_BYTES, e2eStateFile } from "./e2e/helpers/server";
+import { BASE_URL, E2E_PORT as PORT, E2E_UPLOAD_MAX_BYTES, e2eOutboxFile, e2eStateFile } from "./e2e/helpers/server";
 
 export default defineConfig({
   testDir: "e2e",
@@ -61,6 +61,8 @@ export default defineConfig({
       // serve.ts writes the throwaway database's URL here, for e2e setup (admin CLI).
       E2E_STATE_FILE: e2eStateFile(PORT),
       UPLOAD_MAX_BYTES: String(E2E_UPLOAD_MAX_BYTES),
+      // Mail goes to the log (no SMTP) and to this file, where e2e/accounts.spec.ts reads links.
+      MAIL_OUTBOX_FILE: e2eOutboxFile(PORT),
     },
   },
 });

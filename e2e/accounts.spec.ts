@@ -13,17 +13,13 @@
  * server must be started with `MAIL_OUTBOX_FILE` = {@link outboxFile} (playwright.config.ts).
  */
 import { readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createUser, signInPage, type TestUser } from "./helpers/accounts";
 import { addOrganizer, createTask } from "./helpers/tasks";
-import { BASE_URL, E2E_PORT, uniqueTag } from "./helpers/server";
+import { BASE_URL, e2eOutboxFile, uniqueTag } from "./helpers/server";
 
 /** The test outbox the server writes (`MAIL_OUTBOX_FILE`). */
-function outboxFile(): string {
-  return process.env.MAIL_OUTBOX_FILE?.trim() || path.join(tmpdir(), `corefboard-e2e-mail-${E2E_PORT}.jsonl`);
-}
+const outboxFile = (): string => e2eOutboxFile();
 
 /** The first link of the newest mail to `to` whose link matches `pattern` (waits for it to arrive). */
 async function mailedLink(to: string, pattern: RegExp): Promise<string> {

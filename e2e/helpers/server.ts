@@ -35,6 +35,14 @@ export function e2eStateFile(port: number = E2E_PORT): string {
 }
 
 /**
+ * The test outbox of the server under test (`MAIL_OUTBOX_FILE`, see lib/mail.ts): a per-port
+ * file in the temp folder, where the server appends every mail it would have sent.
+ */
+export function e2eOutboxFile(port: number = E2E_PORT): string {
+  return process.env.MAIL_OUTBOX_FILE?.trim() || path.join(tmpdir(), `corefboard-e2e-mail-${port}.jsonl`);
+}
+
+/**
  * The database URL of the running server under test.
  *
  * @throws Error when the state file is missing (the server was not started by Playwright's webServer)

@@ -102,7 +102,8 @@ export async function requestPasswordReset(email: string, options: RequestPasswo
   if (options.address) await countAddress(options.address);
 
   const prisma = getPrisma();
-  const user = await prisma.user.findUnique({ where: { email: parsed.data.email }, select: { id: true, email: true } });
+  // A deleted account (lib/services/account.ts) is as good as none.
+  const user = await prisma.user.findFirst({ where: { email: parsed.data.email, deletedAt: null }, select: { id: true, email: true } });
   if (!user) return { message: PASSWORD_RESET_REQUESTED };
 
   const issued = await prisma.$transaction(async (tx) => {
@@ -155,7 +156,7 @@ export async function createPasswordResetLink(email: string, options: { now?: Da
   const parsed = z.object({ email: emailSchema }).safeParse({ email });
   if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
   const prisma = getPrisma();
-  const user = await prisma.user.findUnique({ where: { email: parsed.data.email }, select: { id: true, email: true } });
+  const user = await prisma.user.findFirst({ where: { email: parsed.data.email, deletedAt: null }, select: { id: true, email: true } });
   if (!user) throw new NotFoundError(`No account uses the email address ${parsed.data.email}.`);
   const issued = await prisma.$transaction((tx) => issueToken(tx, user.id, now, "admin-cli"));
   return { email: user.email, url: issued.url, expiresAt: issued.expiresAt };
