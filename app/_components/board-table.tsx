@@ -10,7 +10,13 @@
  * marker), and a board ranked by one dataset highlights that dataset's column (or adds the
  * ranked value's column for another metric or setting). On a dataset's own board, a run that
  * left the dataset out is marked "missing". A run the organizers disqualified is struck through,
- * without a rank, with "disqualified: <reason>" under its system name. Server-safe.
+ * without a rank, with "disqualified: <reason>" under its system name.
+ *
+ * Leaderboard policy (issue 11 §2, §4): the viewer's own team's rows are highlighted (a sky
+ * background, a visually hidden "your team" and `data-own="true"`); on a team-selected board a
+ * team represented by its latest run because it chose no final run says "latest run: no final
+ * run chosen" (`selection`); on the organizers' board a hidden run is marked "hidden" and a run
+ * made after the freeze "after the freeze". Server-safe.
  */
 import Link from "next/link";
 import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "../../lib/services/leaderboard";
@@ -264,7 +270,19 @@ export function BoardTable({
               data-submission-id={row.submissionId}
               data-p-value={sig?.versusAbove ? String(sig.versusAbove.pValue) : undefined}
               data-disqualified={row.disqualified ? "true" : undefined}
-              className={row.disqualified ? "text-zinc-500" : row.isBaseline ? "bg-zinc-50 text-zinc-700" : ""}
+              data-own={row.own ? "true" : undefined}
+              data-hidden={row.hidden ? "true" : undefined}
+              data-after-freeze={row.afterFreeze ? "true" : undefined}
+              data-selection={row.selection ?? undefined}
+              className={
+                row.own
+                  ? `bg-sky-50 shadow-[inset_4px_0_0_0_rgb(3_105_161)]${row.disqualified || row.hidden ? " text-zinc-500" : ""}`
+                  : row.disqualified || row.hidden
+                    ? "text-zinc-500"
+                    : row.isBaseline
+                      ? "bg-zinc-50 text-zinc-700"
+                      : ""
+              }
             >
               <td className="whitespace-nowrap px-2 py-2 text-right font-semibold tabular-nums">
                 {sig?.versusAbove && !sig.versusAbove.significant && significance && (
@@ -284,7 +302,11 @@ export function BoardTable({
                       title={
                         row.disqualified
                           ? "Disqualified by the organizers: not ranked."
-                          : row.isBaseline
+                          : row.hidden
+                            ? "Hidden by the organizers: not ranked, and on no one else's board."
+                            : row.own && !row.isBaseline && row.value !== null
+                              ? "Ranks appear when the phase closes."
+                              : row.isBaseline
                             ? "Baselines are reference points and take no rank."
                             : "No score for this metric."
                       }
@@ -295,6 +317,7 @@ export function BoardTable({
                 </span>
               </td>
               <td className="px-2 py-2" data-testid="board-team">
+                {row.own && <span className="sr-only">your team: </span>}
                 {teamHref ? (
                   <Link href={teamHref(row.team.id)} className="underline decoration-zinc-300 hover:decoration-zinc-700" title={`${row.team.name}: progress over time`}>
                     {row.team.name}
@@ -310,6 +333,20 @@ export function BoardTable({
                 {row.isBaseline && (
                   <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="baseline-label">
                     baseline
+                  </span>
+                )}
+                {row.hidden && (
+                  <span className="ml-2 rounded bg-zinc-700 px-1.5 py-0.5 text-xs font-medium text-white" data-testid="hidden-label" title="Hidden by the organizers: only they and the run's team see it.">
+                    hidden
+                  </span>
+                )}
+                {row.afterFreeze && (
+                  <span
+                    className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-900"
+                    data-testid="after-freeze-label"
+                    title="Made after the leaderboard's freeze: scored, but shown to the organizers only."
+                  >
+                    after the freeze
                   </span>
                 )}
                 {datasetName !== null && row.missing && <MissingMarker dataset={datasetName} />}
@@ -330,6 +367,11 @@ export function BoardTable({
                 {row.disqualified && (
                   <span className="mt-0.5 block max-w-xs text-xs font-medium text-red-800" data-testid="disqualified-reason">
                     disqualified: {row.disqualified.reason}
+                  </span>
+                )}
+                {row.selection === "latest-fallback" && (
+                  <span className="mt-0.5 block text-xs text-zinc-600" data-testid="selection-fallback">
+                    latest run: no final run chosen
                   </span>
                 )}
               </td>

@@ -30,12 +30,33 @@
  * next best run counts, under LATEST its next latest). It is still listed, unranked, where it
  * would be listed if nothing were disqualified (every disqualified run with `allRuns`), in board
  * order by its value, with `disqualified: {reason, at}` for the page to strike it through.
+ *
+ * Leaderboard policy per phase (issue 11 §2), decided here for every board and everything built
+ * from one (page, JSON, CSV, significance, charts), with the helpers of `lib/permissions.ts`:
+ * - Timing (`phase.leaderboardTiming`): "live" shows runs as they are scored. "after_close":
+ *   until the phase closes, a non-organizer sees only their own team's runs and the baselines
+ *   (reference rows), none of them ranked (ranks appear when the phase closes), and an
+ *   anonymous viewer sees no run at all; after the close the board is as "live". "frozen":
+ *   runs made at or after `frozenAt` are scored but on no board of a non-organizer (their own
+ *   team's included; the team still sees them on its run pages).
+ * - Hidden runs (`hiddenAt`, set by organizers): on no board of a non-organizer.
+ * - Organizers see every run (but withdrawn ones): a hidden run is listed unranked and set
+ *   apart as a disqualified one is (`hidden: true`), a run after the freeze is ranked with the
+ *   others and marked (`afterFreeze: true`).
+ * - Which runs count (`phase.selectionRule`): BEST, LATEST, or TEAM_SELECTED: the best of the
+ *   team's runs marked final (`finalSelectedAt`) among the runs on the viewer's board, else its
+ *   latest run there; rows say which (`selection`, see `ranking.ts`).
+ * - The viewer's own team's rows (non-baseline runs of a team the viewer belongs to) carry
+ *   `own: true`, for the page to highlight them.
+ * - `final: true` (organizers only) is the board everyone will see once the phase has closed
+ *   and the freeze is lifted; see {@link getLeaderboard}.
  */
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
-import { ForbiddenError, UnauthorizedError, ValidationError } from "../errors";
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { taskEvaluationProfile, type EvaluationProfileName, type RunEvaluation } from "../evaluation";
-import { canViewLeaderboard, type Viewer } from "../permissions";
+import { boardHiddenUntilClose, leaderboardVisibleTo, madeAfterFreeze, taskStanding, type Viewer } from "../permissions";
+import type { LeaderboardTiming } from "../validations/task";
 import { COUNT_METRIC_NAMES, DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations/leaderboard";
 import { trackRefSchema } from "../validations/track";
@@ -43,7 +64,7 @@ import { parseInput } from "../validations/parse";
 import { listDatasets, type DatasetView } from "./datasets";
 import { defaultDb, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
-import { rankRuns, TIE_POLICY, type DatasetRun, type RankedRun, type RankScope, type Run } from "./ranking";
+import { rankRuns, TIE_POLICY, type DatasetRun, type RankedRun, type RankScope, type Run, type RunSelection } from "./ranking";
 import { BLANC_COREF, BLANC_NONCOREF, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 import type { BoardSignificance } from "./significance";
 import { findTrack, listTracks, type TrackView } from "./tracks";
@@ -109,6 +130,38 @@ export interface LeaderboardRow {
    * struck through; null (every row of `getLeaderboard` has the field) or absent: not disqualified
    */
   disqualified?: { reason: string; at: Date } | null;
+  /**
+   * TEAM_SELECTED, one run per team: `final` (the best of the runs the team marked as final)
+   * or `latest-fallback` (the team marked none: its latest run counts); null otherwise (every
+   * row of `getLeaderboard` has the field)
+   */
+  selection?: RunSelection;
+  /** a run of the viewer's own team (never a baseline; false on a final board) */
+  own?: boolean;
+  /** organizers only (not on a final board): an organizer hid the run; it is unranked and on no one else's board */
+  hidden?: boolean;
+  /** organizers only (not on a final board): the run was made at or after the phase's freeze; no one else sees it on a board */
+  afterFreeze?: boolean;
+}
+
+/** The phase's leaderboard policy, and what it does to this board for this viewer. */
+export interface BoardPolicy {
+  /** the phase's timing: "live", "after_close" or "frozen" */
+  timing: LeaderboardTiming;
+  /** when the phase closes (an "after_close" board opens then) */
+  closesAt: Date;
+  /** a frozen phase's freeze, else null */
+  frozenAt: Date | null;
+  /** TEAM_SELECTED: how many runs a team may mark as final */
+  finalRunLimit: number;
+  /** the board shows only the viewer's own team's runs and the baselines, unranked (after_close, before the close, non-organizers) */
+  ownTeamOnly: boolean;
+  /** runs made at or after `frozenAt` are left out of this board (frozen, non-organizers) */
+  freezeApplied: boolean;
+  /** the viewer organizes the task (not a final board): hidden and after-freeze runs are listed, marked */
+  organizerView: boolean;
+  /** the final board (`getLeaderboard`'s `final` option) */
+  final: boolean;
 }
 
 /** The task's evaluation profile as a board shows it. */
@@ -144,12 +197,14 @@ export interface Leaderboard {
   rankDataset: string | null;
   allRuns: boolean;
   tiePolicy: string;
+  /** the phase's timing and selection policy as applied to this board */
+  policy: BoardPolicy;
   rows: LeaderboardRow[];
   generatedAt: Date;
 }
 
 /** A run as the board builds it: a row, with its scores on the dataset it may be ranked by (`rankOn`, by name). */
-type BoardRun = Omit<LeaderboardRow, "rank" | "value"> & { teamId: string; rankOn: Record<string, DatasetRun> };
+type BoardRun = Omit<LeaderboardRow, "rank" | "value" | "selection"> & { teamId: string; finalSelected: boolean; rankOn: Record<string, DatasetRun> };
 
 /** Groups Score rows by variant (`""` = primary) and turns each group into scores with `toJson`. */
 function scoresBySetting<S extends ScoreRowLike & { variant: string }, J>(rows: readonly S[], toJson: (rows: S[]) => J): { primary: J; variants: Record<string, J> } {
@@ -216,9 +271,20 @@ function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["dat
  *   board); `rankDataset`, on the phase-level board, the dataset to rank by (its name or id:
  *   the run's score on it in the chosen setting and metric, 0 for a run that left it out). On
  *   a phase with one dataset, naming that dataset in either is the phase-level board itself.
+ *   `final: true` (organizers only) gives the final board, as everyone will see it once the
+ *   phase has closed and the freeze is lifted, for the published final results: the timing
+ *   rules are lifted (every team's runs, before and after the freeze, ranked), hidden and
+ *   withdrawn runs are left out, disqualified runs are listed struck through and unranked,
+ *   and no row carries an organizer-only marker (`hidden`, `afterFreeze` false) or an `own`
+ *   flag (false). `now` is the moment the timing rules are read at (default: now).
+ *   See the module comment for the timing, hidden runs and TEAM_SELECTED.
  * @returns the rows in board order (each with its primary and variant scores, and on a phase
- *   with several datasets each dataset's CoNLL F1), the task's evaluation profile and the tie policy
- * @throws NotFoundError (404) for an unknown phase; UnauthorizedError (401) for an anonymous
+ *   with several datasets each dataset's CoNLL F1, `selection`, `own`, and for organizers
+ *   `hidden` and `afterFreeze`), the task's evaluation profile, the tie policy and the
+ *   board's {@link BoardPolicy}
+ * @throws NotFoundError (404) for an unknown phase, and for a phase of a draft task the viewer
+ *   does not organize; ForbiddenError (403) for `final` asked by anyone but the task's
+ *   organizers (site admins included); UnauthorizedError (401) for an anonymous
  *   viewer of a non-public board; ForbiddenError (403) for a signed-in viewer who may not
  *   see it; ValidationError (422) for an unknown metric, or a variant that is not one of the
  *   profile's (field `variant`, the message names the allowed ids), or a track that is not
@@ -237,11 +303,17 @@ export async function getLeaderboard(
     track?: string | null;
     dataset?: string | null;
     rankDataset?: string | null;
+    final?: boolean;
+    now?: Date;
   } = {},
 ): Promise<Leaderboard> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  if (!(await canViewLeaderboard(viewer, phase, db))) {
+  const standing = await taskStanding(viewer, phase.taskId, db);
+  if (standing.hiddenDraft) throw new NotFoundError("No such phase.");
+  const final = options.final === true;
+  if (final && !standing.isOrganizer) throw new ForbiddenError("Only the organizers of this task can see its final board before the results are published.");
+  if (!(await leaderboardVisibleTo(standing, phase.leaderboardVisibility))) {
     const who = phase.leaderboardVisibility === "ORGANIZERS" ? "the task's organizers" : "participants of the task (teams that have submitted) and its organizers";
     if (!viewer) throw new UnauthorizedError(`This leaderboard is visible only to ${who}. Please sign in.`);
     throw new ForbiddenError(`This leaderboard is visible only to ${who}.`);
@@ -279,6 +351,23 @@ export async function getLeaderboard(
   const rankDataset = dataset ? null : rankedOn;
   const setting = query.variant ?? "";
 
+  // The phase's timing and hidden runs, for this viewer (see the module comment).
+  const now = options.now ?? new Date();
+  const organizerView = standing.isOrganizer && !final;
+  const ownTeamOnly = !standing.isOrganizer && !final && boardHiddenUntilClose(phase, now);
+  const freezeApplied = !standing.isOrganizer && !final && phase.leaderboardTiming === "frozen" && phase.frozenAt !== null;
+  const viewerTeamIds = viewer && !final ? (await db.teamMember.findMany({ where: { userId: viewer.userId }, select: { teamId: true } })).map((m) => m.teamId) : [];
+  const policy: BoardPolicy = {
+    timing: phase.leaderboardTiming as LeaderboardTiming,
+    closesAt: phase.closesAt,
+    frozenAt: phase.frozenAt,
+    finalRunLimit: phase.finalRunLimit,
+    ownTeamOnly,
+    freezeApplied,
+    organizerView,
+    final,
+  };
+
   // DatasetScore rows: a dataset's board reads all of its rows (the profile's settings); the
   // macro-averaged board of a phase with several datasets reads each dataset's primary CoNLL
   // F1, and the ranked dataset's rows of the ranked setting and metric.
@@ -299,8 +388,14 @@ export async function getLeaderboard(
       visibility: "PUBLIC",
       // A withdrawn run is on no board.
       withdrawnAt: null,
+      // A hidden run is on the organizers' board only (and not on the final one).
+      ...(organizerView ? {} : { hiddenAt: null }),
+      // After the freeze: later runs are on the organizers' board only.
+      ...(freezeApplied && phase.frozenAt ? { createdAt: { lt: phase.frozenAt } } : {}),
       // A track's board: its runs and the baselines without a track.
       ...(track ? { OR: [{ trackId: track.id }, { trackId: null, isBaseline: true }] } : {}),
+      // Hidden until the close: the viewer's own team's runs and the baselines; nothing for anonymous viewers.
+      ...(ownTeamOnly ? { AND: [viewer ? { OR: [{ isBaseline: true }, { isBaseline: false, teamId: { in: viewerTeamIds } }] } : { id: { in: [] } }] } : {}),
     },
     select: {
       id: true,
@@ -317,6 +412,8 @@ export async function getLeaderboard(
       evaluation: true,
       disqualifiedAt: true,
       disqualifiedReason: true,
+      hiddenAt: true,
+      finalSelectedAt: true,
       files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
       // The primary setting ("") and the profile's variants; rows of variants the profile no
       // longer lists are not loaded. A dataset's board reads DatasetScore rows instead.
@@ -342,6 +439,10 @@ export async function getLeaderboard(
       codeUrl: s.codeUrl,
       scorerVersion: s.scorerVersion,
       disqualified: s.disqualifiedAt && s.disqualifiedReason !== null ? { reason: s.disqualifiedReason, at: s.disqualifiedAt } : null,
+      finalSelected: s.finalSelectedAt !== null,
+      own: !final && !s.isBaseline && viewerTeamIds.includes(s.teamId),
+      hidden: organizerView && s.hiddenAt !== null,
+      afterFreeze: organizerView && madeAfterFreeze(phase, s.createdAt),
     };
     if (dataset) {
       const { primary, variants } = scoresBySetting(rowsOn(dataset), scoresToJson);
@@ -377,7 +478,12 @@ export async function getLeaderboard(
     phase.selectionRule,
     query.allRuns,
     scope,
-  ).map(({ teamId: _t, datasets: _d, rowDatasets, ...row }): LeaderboardRow => ({ ...row, datasets: rowDatasets }));
+  ).map(({ teamId: _t, datasets: _d, finalSelected: _f, rowDatasets, ...row }): LeaderboardRow => ({
+    ...row,
+    // Hidden until the close: ranks appear when the phase closes.
+    rank: ownTeamOnly ? null : row.rank,
+    datasets: rowDatasets,
+  }));
   return {
     task: { id: phase.task.id, slug: phase.task.slug, title: phase.task.title, primaryMetric: phase.task.primaryMetric },
     phase: { id: phase.id, name: phase.name, displayTimeZone: phase.displayTimeZone, selectionRule: phase.selectionRule },
@@ -391,8 +497,9 @@ export async function getLeaderboard(
     rankDataset: rankDataset?.name ?? null,
     allRuns: query.allRuns,
     tiePolicy: TIE_POLICY,
+    policy,
     rows,
-    generatedAt: new Date(),
+    generatedAt: now,
   };
 }
 
@@ -407,28 +514,29 @@ function boardOrder(a: RankedRun, b: RankedRun): number {
 }
 
 /**
- * `rankRuns` with disqualified runs set apart: the ranks, ties and per-team selection are those
- * of the runs that are not disqualified alone (a team whose best, or latest, run is
- * disqualified is represented by its next one). A disqualified run is then listed, with rank
- * null, when `rankRuns` over all the runs would list it (with `allRuns`: every one), at its
- * place in board order.
+ * `rankRuns` with disqualified runs (and, on the organizers' board, hidden runs) set apart: the
+ * ranks, ties and per-team selection are those of the other runs alone (a team whose best, or
+ * latest, run is disqualified is represented by its next one). A run set apart is then listed,
+ * with rank null, when `rankRuns` over all the runs would list it (with `allRuns`: every one),
+ * at its place in board order.
  *
- * @param runs the board's runs, each with `disqualified` (null or absent: not disqualified)
+ * @param runs the board's runs, each with `disqualified` (null or absent: not disqualified) and `hidden`
  * @param metric, rule, allRuns, scope as for `rankRuns`
- * @returns the listed runs in board order, each with `rank` (null for disqualified runs) and `value`
+ * @returns the listed runs in board order, each with `rank` (null for runs set apart), `value` and `selection`
  */
-function rankBoardRuns<R extends Run & { disqualified?: unknown }>(
+function rankBoardRuns<R extends Run & { disqualified?: unknown; hidden?: boolean }>(
   runs: readonly R[],
   metric: LeaderboardMetric,
   rule: SelectionRule,
   allRuns: boolean,
   scope: RankScope,
 ): RankedRun<R>[] {
-  const qualified = runs.filter((r) => !r.disqualified);
+  const apart = (r: R) => !!r.disqualified || r.hidden === true;
+  const qualified = runs.filter((r) => !apart(r));
   const ranked = rankRuns(qualified, metric, rule, allRuns, scope);
   if (qualified.length === runs.length) return ranked;
   const struck = rankRuns(runs, metric, rule, allRuns, scope)
-    .filter((r) => r.disqualified)
+    .filter(apart)
     .map((r) => ({ ...r, rank: null }));
   return [...ranked, ...struck].sort(boardOrder);
 }
@@ -441,7 +549,10 @@ function rankBoardRuns<R extends Run & { disqualified?: unknown }>(
  * board, or null) and `rankDataset` (the name ranking the phase-level board, or null); on the
  * phase-level board each row has `datasets: {<name>: {missing, goldVersion, conllF1}}`, on a
  * dataset's board each row has `missing`. Every row has `disqualified`: null, or `{reason, at}`
- * for a run the organizers disqualified (its `rank` is null).
+ * for a run the organizers disqualified (its `rank` is null), and `selection` (`"final"`,
+ * `"latest-fallback"` or null, see {@link LeaderboardRow}). Every row of a board that is not
+ * final has `own` (a run of the viewer's team); rows of the organizers' board also have
+ * `hidden` and `afterFreeze`. `policy` is the board's {@link BoardPolicy}.
  *
  * @param board from {@link getLeaderboard}
  * @param significance `boardSignificance(board)` to add `significance: {metric, samples, seed,
@@ -456,9 +567,12 @@ export function leaderboardJson(board: Leaderboard, significance?: BoardSignific
     ...rest,
     ...(multi ? { datasets, dataset, rankDataset } : {}),
     ...(marks ? { significance: marks.facts } : {}),
-    rows: rows.map(({ scores, missing, datasets: perDataset, disqualified, ...row }) => ({
+    rows: rows.map(({ scores, missing, datasets: perDataset, disqualified, selection, own, hidden, afterFreeze, ...row }) => ({
       ...row,
       disqualified: disqualified ? { reason: disqualified.reason, at: disqualified.at } : null,
+      selection: selection ?? null,
+      ...(board.policy?.final ? {} : { own: own === true }),
+      ...(board.policy?.organizerView ? { hidden: hidden === true, afterFreeze: afterFreeze === true } : {}),
       metrics: scores,
       ...(multi && dataset ? { missing } : {}),
       ...(multi && !dataset ? { datasets: perDataset } : {}),
@@ -489,7 +603,10 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
  * the run's CoNLL F1 under that variant ({@link leaderboardCsvColumns}); a task without
  * variants has exactly the columns above. A phase with several datasets adds its dataset
- * columns after the variants' ({@link leaderboardCsvColumns}). The last column of every board is `track`: the
+ * columns after the variants' ({@link leaderboardCsvColumns}). A TEAM_SELECTED board with one
+ * run per team adds `selection` (`final`, or `latest-fallback` for a team that marked no final
+ * run; empty for baselines), and the organizers' board adds `hidden` and `after_freeze`
+ * (true/false), after those. The last column of every board is `track`: the
  * run's track name (empty for a baseline without a track and in a phase without tracks;
  * {@link leaderboardCsvColumns}). `rank` follows the board's ranking (its metric and, when
  * ranked by a variant, that variant's scores, within the board's track).
@@ -525,6 +642,10 @@ export interface CsvLayout {
   datasetNames: readonly string[];
   /** a dataset's board of a phase with several datasets: a `missing` column */
   datasetBoard: boolean;
+  /** a TEAM_SELECTED board with one run per team: a `selection` column (absent: none) */
+  selection?: boolean;
+  /** the organizers' board: `hidden` and `after_freeze` columns (absent: none) */
+  markers?: boolean;
 }
 
 /**
@@ -533,22 +654,26 @@ export interface CsvLayout {
  * with several datasets, `dataset_<name>_conll_f1` (the run's primary CoNLL F1 on the dataset;
  * 0 for a dataset it left out) and `dataset_<name>_missing` (true/false) for each dataset in
  * the phase's order, or, on a dataset's board, `missing` (true when the run left the dataset
- * out); then `track`.
+ * out); then `selection` (TEAM_SELECTED boards with one run per team), then `hidden` and
+ * `after_freeze` (the organizers' board); then `track`.
  *
  * @param variantIds the variant ids (`Leaderboard.evaluation.variants`), e.g. `["partial", "exact", "singletons"]`
  * @param track whether the `track` column is written (default true: every board of `getLeaderboard`)
- * @param datasets `datasetNames` and `datasetBoard` of {@link CsvLayout} (default: none, a phase with one dataset)
+ * @param datasets `datasetNames` and `datasetBoard` of {@link CsvLayout} (default: none, a
+ *   phase with one dataset), and its optional `selection` and `markers`
  */
 export function leaderboardCsvColumns(
   variantIds: readonly string[],
   track = true,
-  datasets: Pick<CsvLayout, "datasetNames" | "datasetBoard"> = { datasetNames: [], datasetBoard: false },
+  datasets: Pick<CsvLayout, "datasetNames" | "datasetBoard" | "selection" | "markers"> = { datasetNames: [], datasetBoard: false },
 ): string[] {
   return [
     ...LEADERBOARD_CSV_COLUMNS,
     ...variantIds.map((id) => `${id}_conll_f1`),
     ...datasets.datasetNames.flatMap((name) => [`dataset_${name}_conll_f1`, `dataset_${name}_missing`]),
     ...(datasets.datasetBoard ? ["missing"] : []),
+    ...(datasets.selection ? ["selection"] : []),
+    ...(datasets.markers ? ["hidden", "after_freeze"] : []),
     ...(track ? ["track"] : []),
   ];
 }
@@ -588,6 +713,8 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | n
       return [d?.conllF1 ?? null, d ? String(d.missing) : null];
     }),
     ...(layout.datasetBoard ? [String(row.missing)] : []),
+    ...(layout.selection ? [row.selection ?? null] : []),
+    ...(layout.markers ? [String(row.hidden === true), String(row.afterFreeze === true)] : []),
     ...(layout.track ? [row.track ? safeText(row.track.name) : null] : []),
   ];
 }
@@ -602,7 +729,8 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | n
  * @param board a leaderboard from {@link getLeaderboard} (already authorized); without
  *   `evaluation`, no variant columns are written, without `tracks`, no `track` column (every
  *   board of `getLeaderboard` has it, `[]` for a phase without tracks), and without
- *   `datasets`, no dataset columns
+ *   `datasets`, no dataset columns; with `phase.selectionRule` TEAM_SELECTED and `allRuns`
+ *   false, a `selection` column; with `policy.organizerView`, `hidden` and `after_freeze`
  * @returns the CSV text
  */
 export function leaderboardCsv(
@@ -611,6 +739,9 @@ export function leaderboardCsv(
     tracks?: readonly BoardTrack[];
     datasets?: readonly Pick<BoardDataset, "name">[];
     dataset?: Pick<BoardDataset, "name"> | null;
+    phase?: Pick<Leaderboard["phase"], "selectionRule">;
+    allRuns?: boolean;
+    policy?: Pick<BoardPolicy, "organizerView">;
   },
 ): string {
   const multi = (board.datasets?.length ?? 0) > 1;
@@ -619,6 +750,8 @@ export function leaderboardCsv(
     track: board.tracks !== undefined,
     datasetNames: multi && !board.dataset ? board.datasets!.map((d) => d.name) : [],
     datasetBoard: multi && !!board.dataset,
+    selection: board.phase?.selectionRule === "TEAM_SELECTED" && board.allRuns !== true,
+    markers: board.policy?.organizerView === true,
   };
   return stringify([leaderboardCsvColumns(layout.variantIds, layout.track, layout), ...board.rows.map((row) => csvRecord(row, layout))], {
     record_delimiter: "windows",

@@ -251,3 +251,48 @@ describe("rankRuns by one dataset", () => {
     expect(rankRuns([gone], "muc", "BEST", false, { dataset: "en", variant: "partial" })[0].value).toBe(0);
   });
 });
+
+describe("rankRuns with TEAM_SELECTED", () => {
+  const marked = (r: Run): Run => ({ ...r, finalSelected: true });
+
+  it("a team is represented by the best of its final runs, even when an unmarked run scores higher", () => {
+    const aBest = run("a", 1, 0.9);
+    const aFinal1 = marked(run("a", 2, 0.6));
+    const aFinal2 = marked(run("a", 3, 0.7));
+    const b = marked(run("b", 4, 0.65));
+    const rows = rankRuns([aBest, aFinal1, aFinal2, b], "conll", "TEAM_SELECTED", false);
+    expect(rows.map((r) => [r.submissionId, r.rank, r.selection])).toEqual([
+      [aFinal2.submissionId, 1, "final"],
+      [b.submissionId, 2, "final"],
+    ]);
+  });
+
+  it("a team that marked none is represented by its latest run, flagged latest-fallback; baselines carry no selection", () => {
+    const early = run("a", 1, 0.9);
+    const latest = run("a", 5, 0.2);
+    const base = run("org", 0, 0.5, { baseline: true });
+    const rows = rankRuns([early, latest, base], "conll", "TEAM_SELECTED", false);
+    expect(rows.map((r) => [r.submissionId, r.rank, r.selection])).toEqual([
+      [base.submissionId, null, null],
+      [latest.submissionId, 1, "latest-fallback"],
+    ]);
+  });
+
+  it("allRuns lists every run without a selection; BEST and LATEST rows have selection null", () => {
+    const runs = [marked(run("a", 1, 0.4)), run("a", 2, 0.8)];
+    expect(rankRuns(runs, "conll", "TEAM_SELECTED", true).map((r) => [r.value, r.selection])).toEqual([
+      [0.8, null],
+      [0.4, null],
+    ]);
+    expect(rankRuns(runs, "conll", "BEST", false).map((r) => [r.value, r.selection])).toEqual([[0.8, null]]);
+    expect(rankRuns(runs, "conll", "LATEST", false).map((r) => [r.value, r.selection])).toEqual([[0.8, null]]);
+  });
+
+  it("among final runs, ties go to the earlier submission and a run with a value beats one without", () => {
+    const none = marked(run("a", 1, null));
+    const tieLate = marked(run("a", 3, 0.5));
+    const tieEarly = marked(run("a", 2, 0.5));
+    const rows = rankRuns([none, tieLate, tieEarly], "conll", "TEAM_SELECTED", false);
+    expect(rows.map((r) => r.submissionId)).toEqual([tieEarly.submissionId]);
+  });
+});

@@ -12,7 +12,10 @@
  * - Value: the chosen metric's F1 in that setting (for `conll`, its F1). Ties are exact
  *   equality of the stored doubles.
  * - Selection per team: BEST = the team's run with the highest value (ties → the earlier
- *   submission); LATEST = the team's most recently submitted run; `allRuns` = every run.
+ *   submission); LATEST = the team's most recently submitted run; TEAM_SELECTED = the best
+ *   (as BEST) of the runs the team marked as final (`Run.finalSelected`), or, when it marked
+ *   none of the runs given, its most recently submitted run (`selection: "latest-fallback"`);
+ *   `allRuns` = every run.
  *   Baselines are reference points, not entries: every baseline run is listed, none is
  *   subject to the per-team selection, and none takes a rank.
  * - Order: value descending; among equal values the earlier submission first (then the
@@ -51,7 +54,19 @@ export interface Run {
   variants?: Readonly<Record<string, RankableScores>>;
   /** per dataset, by dataset name: the run's scores on it (only needed when ranking by a dataset) */
   datasets?: Readonly<Record<string, DatasetRun>>;
+  /** TEAM_SELECTED: the team marked the run as one of its final runs (absent: false) */
+  finalSelected?: boolean;
 }
+
+/** The selection rules of {@link rankRuns}. */
+export type SelectionRuleName = "BEST" | "LATEST" | "TEAM_SELECTED";
+
+/**
+ * Why a listed run represents its team under TEAM_SELECTED: `final`, the best of the runs the
+ * team marked as final; `latest-fallback`, the team marked none, so its latest run counts.
+ * Null for every other rule, for `allRuns` and for baselines.
+ */
+export type RunSelection = "final" | "latest-fallback" | null;
 
 /** A run's scores on one dataset, as ranking needs them. */
 export interface DatasetRun {
@@ -77,6 +92,8 @@ export type RankedRun<R extends Run = Run> = R & {
   rank: number | null;
   /** the chosen metric's F1 in the chosen setting; null when the run lacks it there */
   value: number | null;
+  /** TEAM_SELECTED (one run per team): why the run represents its team; else null */
+  selection: RunSelection;
 };
 
 /** Earlier submission first, then smaller id. */
@@ -115,36 +132,43 @@ function scopedValue(run: Run, metric: LeaderboardMetric, scope: RankScope): num
  *
  * @param runs the phase's scored, public runs (any order; not mutated)
  * @param metric the metric to rank by
- * @param rule BEST or LATEST per team (ignored when `allRuns`); BEST picks each team's best
- *   run in the chosen setting
+ * @param rule BEST, LATEST or TEAM_SELECTED per team (ignored when `allRuns`); BEST picks each
+ *   team's best run in the chosen setting; TEAM_SELECTED the best of its final runs in it, else
+ *   its latest run
  * @param allRuns list every run instead of one per team
  * @param scope the secondary variant to rank by (its id in `Run.variants`), or null (the
  *   default) for the primary setting; a run without that variant's scores has no value. Or a
  *   {@link RankScope}: the variant and the dataset to rank by (`Run.datasets[name]`; a run
  *   without an entry for it has no value, one that left it out has 0)
- * @returns the listed runs in board order, each with `rank` and `value`
+ * @returns the listed runs in board order, each with `rank`, `value` and `selection`
  */
 export function rankRuns<R extends Run>(
   runs: readonly R[],
   metric: LeaderboardMetric,
-  rule: "BEST" | "LATEST",
+  rule: SelectionRuleName,
   allRuns: boolean,
   scope: string | null | RankScope = null,
 ): RankedRun<R>[] {
   const rankedOn: RankScope = scope === null || typeof scope === "string" ? { variant: scope } : scope;
-  const valued = runs.map((r) => ({ ...r, value: scopedValue(r, metric, rankedOn) }));
+  const valued = runs.map((r) => ({ ...r, value: scopedValue(r, metric, rankedOn), selection: null as RunSelection }));
   let listed: typeof valued;
   if (allRuns) {
     listed = valued;
   } else {
     const chosen = new Map<string, (typeof valued)[number]>();
     listed = valued.filter((r) => r.isBaseline);
+    // TEAM_SELECTED: the teams that marked at least one of the given runs as final choose among those only.
+    const marked = new Set(rule === "TEAM_SELECTED" ? valued.filter((r) => !r.isBaseline && r.finalSelected).map((r) => r.teamId) : []);
     for (const run of valued) {
       if (run.isBaseline) continue;
+      if (rule === "TEAM_SELECTED" && marked.has(run.teamId) && !run.finalSelected) continue;
       const current = chosen.get(run.teamId);
-      if (!current || preferred(run, current, rule)) chosen.set(run.teamId, run);
+      const ruleHere = rule === "TEAM_SELECTED" ? (marked.has(run.teamId) ? "BEST" : "LATEST") : rule;
+      if (!current || preferred(run, current, ruleHere)) chosen.set(run.teamId, run);
     }
-    listed.push(...chosen.values());
+    for (const run of chosen.values()) {
+      listed.push(rule === "TEAM_SELECTED" ? { ...run, selection: marked.has(run.teamId) ? "final" : "latest-fallback" } : run);
+    }
   }
   listed.sort(boardOrder);
   // Ranked runs are in descending value order, so equal values are neighbours among them.

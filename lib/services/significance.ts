@@ -13,7 +13,7 @@
  * hold every count the bootstrap needs.
  */
 import { NotFoundError, ValidationError } from "../errors";
-import { canViewDocumentScores, canViewErrorAnalysis, canViewLeaderboard, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
+import { boardHiddenUntilClose, canViewDocumentScores, canViewErrorAnalysis, canViewLeaderboard, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import {
   BOOTSTRAP_SEED,
   DEFAULT_BOOTSTRAP_SAMPLES,
@@ -166,7 +166,9 @@ export interface BoardSignificance {
  * board ranked by one dataset, that dataset's documents (a run that left it out is compared
  * as 0 on it). Two runs scored against different gold versions of a dataset are not compared.
  * The caller leaves boards ranked by a variant out (per-document counts are stored for the
- * primary setting only).
+ * primary setting only). A board hidden until the phase closes (`policy.ownTeamOnly`: the
+ * viewer's own runs and the baselines, unranked) gets no markers: ranks, and how runs compare
+ * with the runs around them, appear when the phase closes.
  *
  * @param board from `getLeaderboard` (which checked the viewer's access)
  * @param options `intervals` (default false); `samples` (default 1,000)
@@ -174,13 +176,14 @@ export interface BoardSignificance {
  *   {@link SIGNIFICANCE_LEVEL}
  */
 export async function boardSignificance(
-  board: Pick<Leaderboard, "metric" | "rows" | "phase"> & Partial<Pick<Leaderboard, "datasets" | "dataset" | "rankDataset">>,
+  board: Pick<Leaderboard, "metric" | "rows" | "phase"> & Partial<Pick<Leaderboard, "datasets" | "dataset" | "rankDataset" | "policy">>,
   options: { intervals?: boolean; samples?: number } = {},
 ): Promise<BoardSignificance> {
   const db = defaultDb();
   const samples = options.samples ?? DEFAULT_BOOTSTRAP_SAMPLES;
-  // Disqualified rows are unranked: no marker for them, and none against them.
-  const listed = board.rows.filter((r) => r.value !== null && !r.disqualified);
+  // Disqualified (and, for organizers, hidden) rows are unranked: no marker for them, and none
+  // against them. A board hidden until the close has no markers at all.
+  const listed = board.policy?.ownTeamOnly ? [] : board.rows.filter((r) => r.value !== null && !r.disqualified && !r.hidden);
   const datasets: BoardDataset[] =
     board.datasets ?? (await listDatasets(board.phase.id, db)).map((d) => ({ id: d.id, name: d.name, language: d.language, scored: true }));
   const multi = datasets.length > 1;
@@ -417,17 +420,19 @@ export interface ComparableRun {
 /**
  * The scored runs of the same phase, with the same gold version (on a phase with several
  * datasets: any scored run; `compareRuns` checks each dataset's version), that the viewer may see
- * and could compare a run with: every one for organizers; otherwise the public runs not
- * withdrawn by their team when the phase's leaderboard is visible to the viewer, and the runs
- * of the viewer's own teams.
+ * and could compare a run with: every one for organizers; otherwise the runs shown to others
+ * (`shownToOthers`: public, not withdrawn, not hidden by an organizer, not made after the
+ * phase's freeze, and none while the board is hidden until the phase closes) when the phase's
+ * leaderboard is visible to the viewer, and the runs of the viewer's own teams.
  *
  * @param viewer the viewer
  * @param submissionId the run being compared
+ * @param now the moment the phase's timing is read at (default: now)
  * @returns newest first, at most 200; empty when the run is not scored
  * @throws NotFoundError (404) when the run does not exist or the viewer may not see it (a
  *   withdrawn run: only its team and the organizers)
  */
-export async function listComparableRuns(viewer: Viewer, submissionId: string): Promise<ComparableRun[]> {
+export async function listComparableRuns(viewer: Viewer, submissionId: string, now: Date = new Date()): Promise<ComparableRun[]> {
   const db = defaultDb();
   const s = isUuid(submissionId)
     ? await db.submission.findUnique({
@@ -435,17 +440,19 @@ export async function listComparableRuns(viewer: Viewer, submissionId: string): 
         select: { ...SUBMISSION_VISIBILITY_SELECT, id: true, status: true, goldVersion: true, phase: { select: { ...PHASE_VISIBILITY_SELECT, id: true } } },
       })
     : null;
-  const access = s ? await submissionAccess(viewer, s, db) : null;
+  const access = s ? await submissionAccess(viewer, s, db, now) : null;
   if (!s || !access?.visible || (s.withdrawnAt !== null && !access.isTeamMember && !access.isOrganizer)) throw new NotFoundError("No such submission.");
   // A phase with several datasets has no phase-level gold version (compareRuns checks each dataset's).
   const multi = (await db.dataset.count({ where: { phaseId: s.phase.id } })) > 1;
   if (s.status !== "SCORED" || (!multi && s.goldVersion === null)) return [];
-  const boardVisible = await canViewLeaderboard(viewer, s.phase, db);
+  // Others' runs as `shownToOthers` decides, in one condition: none before an after-close board closes.
+  const boardVisible = !boardHiddenUntilClose(s.phase, now) && (await canViewLeaderboard(viewer, s.phase, db));
+  const frozenAt = s.phase.leaderboardTiming === "frozen" ? s.phase.frozenAt : null;
   // Organizers: no visibility condition (Prisma matches nothing for `OR: [{}]`).
   const visibleTo: Prisma.SubmissionWhereInput[] | null = access.isOrganizer
     ? null
     : [
-        ...(boardVisible ? [{ visibility: "PUBLIC" as const, withdrawnAt: null }] : []),
+        ...(boardVisible ? [{ visibility: "PUBLIC" as const, withdrawnAt: null, hiddenAt: null, ...(frozenAt ? { createdAt: { lt: frozenAt } } : {}) }] : []),
         ...(viewer ? [{ team: { members: { some: { userId: viewer.userId } } } }] : []),
       ];
   if (visibleTo?.length === 0) return [];

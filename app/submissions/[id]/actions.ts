@@ -1,11 +1,14 @@
 "use server";
 /**
- * The run page's controls as server actions: a team withdraws its run, organizers disqualify
- * it with a public reason or reinstate it. Every rule is checked by `lib/services/run-controls.ts`
- * (the same checks as the API); the viewer comes from the session, never from the form.
+ * The run page's controls as server actions: a team withdraws its run, or marks it as one of its
+ * final runs (or unmarks it) on a team-selected phase; organizers disqualify it with a public
+ * reason or reinstate it. Every rule is checked by `lib/services/run-controls.ts` and
+ * `lib/services/final-selection.ts` (the same checks as the API); the viewer comes from the
+ * session, never from the form.
  */
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "../../../lib/errors";
+import { setFinalSelection } from "../../../lib/services/final-selection";
 import { disqualifySubmission, requalifySubmission, withdrawSubmission } from "../../../lib/services/run-controls";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 
@@ -75,6 +78,32 @@ export async function requalifyRunAction(_previous: RunControlFormState, formDat
       await requalifySubmission(viewer, formString(formData, "submissionId"));
       revalidateRunPages();
       return { status: "done", message: "The run is reinstated: it is ranked again." };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
+}
+
+/**
+ * Marks a run as one of its team's final runs, or unmarks it (form fields `submissionId`, and
+ * `selected`: "true" to mark, "false" to unmark).
+ *
+ * @returns "done" with a sentence saying how many final runs the team has now, or the error
+ *   (e.g. the limit reached, naming the runs already chosen)
+ */
+export async function finalRunAction(_previous: RunControlFormState, formData: FormData): Promise<RunControlFormState> {
+  return runAction<RunControlFormState>(
+    "choosing a final run",
+    async (viewer) => {
+      const selected = formString(formData, "selected");
+      if (selected !== "true" && selected !== "false") throw ValidationError.field("selected", "Choose whether the run counts as final.");
+      const change = await setFinalSelection(viewer, formString(formData, "submissionId"), selected === "true");
+      revalidateRunPages();
+      const { count, limit } = change.selection;
+      const chosen = `${count} of ${limit} final ${limit === 1 ? "run" : "runs"} chosen.`;
+      return {
+        status: "done",
+        message: change.finalSelectedAt ? `This run now counts as one of your team's final runs. ${chosen}` : `This run is no longer one of your team's final runs. ${chosen}`,
+      };
     },
     (failure) => ({ status: "error", ...failure }),
   );

@@ -3,7 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NotFoundError } from "../../../lib/errors";
 import { getRunAnalysis } from "../../../lib/services/analysis";
+import { runFinalState } from "../../../lib/services/final-selection";
 import { listComparableRuns } from "../../../lib/services/significance";
+import { getRunRank, runRankSentence, type RunRank } from "../../../lib/services/standing";
 import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
 import type { Viewer } from "../../../lib/permissions";
 import { getViewer } from "../../../lib/session";
@@ -17,6 +19,7 @@ import { RunMetricTable } from "../../_components/run-metric-table";
 import { RunStatusBadge } from "../../_components/run-status-badge";
 import { RunWarnings } from "../../_components/run-warnings";
 import { Breadcrumbs, Card, Notice, secondaryButton, UtcTime } from "../../_components/ui";
+import { FinalRunForm } from "./final-run-form";
 import { DisqualifyRunForm, RequalifyRunForm, WithdrawRunForm } from "./run-controls-form";
 
 type Params = Promise<{ id: string }>;
@@ -47,12 +50,22 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
  * the organizers reach its page; for others it is a 404), a disqualified one "disqualified"
  * with the organizers' public reason. The team sees "Withdraw this run" while the phase is
  * open; organizers see "Disqualify" with a reason field, and "Reinstate" when disqualified.
+ *
+ * Standing (issue 11 §4): the run's rank on the phase's default board as the viewer sees it
+ * ("Rank 3 of 12 by CoNLL F1"), or why it has none (`getRunRank`); on a team-selected phase
+ * the run's team gets "Count as final" / "Remove from final runs" with "k of N final runs
+ * chosen" (`runFinalState`, `setFinalSelection`).
  */
 export default async function SubmissionPage({ params }: { params: Params }) {
   const { id } = await params;
   const viewer = await getViewer();
   const s = await load(id, viewer);
-  const [analysis, comparable] = await Promise.all([getRunAnalysis(viewer, s.id), listComparableRuns(viewer, s.id)]);
+  const [analysis, comparable, rank, finalState] = await Promise.all([
+    getRunAnalysis(viewer, s.id),
+    listComparableRuns(viewer, s.id),
+    rankOrNull(viewer, s.id),
+    runFinalState(viewer, s.id),
+  ]);
   const zone = s.phase.displayTimeZone;
   const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
   const boardHref = `${taskHref}/phases/${encodeURIComponent(s.phase.id)}/leaderboard`;
@@ -99,6 +112,8 @@ export default async function SubmissionPage({ params }: { params: Params }) {
       </header>
 
       <RunControlNotices s={s} />
+
+      {rank && <RunRankLine rank={rank} boardHref={boardHref} />}
 
       {s.status === "FAILED" && s.error && <RunFailure error={s.error} />}
 
@@ -276,6 +291,21 @@ export default async function SubmissionPage({ params }: { params: Params }) {
 
       <RunControls s={s} />
 
+      {finalState && (
+        <Card title="Final run" description="Which of your team's runs count on this phase's leaderboard.">
+          <FinalRunForm
+            submissionId={s.id}
+            selected={finalState.selected}
+            count={finalState.count}
+            limit={finalState.limit}
+            canChange={finalState.selected ? finalState.canUnselect : finalState.canSelect}
+            reason={finalState.reason}
+            others={finalState.others.map((r) => r.systemName)}
+            closesAtText={formatUtc(finalState.closesAt)}
+          />
+        </Card>
+      )}
+
       {comparable.length > 0 && (
         <Card title="Compare with another run" description="Per-metric differences with paired-bootstrap p-values, and per-document differences.">
           <form action="/compare" method="get" className="flex flex-wrap items-end gap-2" data-testid="compare-form">
@@ -300,6 +330,37 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         </Card>
       )}
     </div>
+  );
+}
+
+/** The run's rank (or why it has none); null when it cannot be worked out (the run vanished meanwhile). */
+async function rankOrNull(viewer: Viewer, id: string): Promise<RunRank | null> {
+  try {
+    return await getRunRank(viewer, id);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/** "Rank 3 of 12 by CoNLL F1." (or why the run has none), with a link to the board and, when another run counts for the team, to that run. */
+function RunRankLine({ rank, boardHref }: { rank: RunRank; boardHref: string }) {
+  const track = rank.kind !== "unranked" && rank.track ? `?track=${encodeURIComponent(rank.track.id)}` : "";
+  return (
+    <p className="text-sm text-zinc-800" data-testid="run-rank" data-rank={rank.kind === "ranked" ? String(rank.rank) : undefined}>
+      <span className={rank.kind === "ranked" ? "font-semibold" : undefined}>{runRankSentence(rank)}</span>{" "}
+      {rank.kind === "not-counted" && rank.counted && (
+        <>
+          <Link href={`/submissions/${encodeURIComponent(rank.counted.submissionId)}`} className="underline">
+            Open the counted run
+          </Link>
+          {" · "}
+        </>
+      )}
+      <Link href={`${boardHref}${track}`} className="underline">
+        Leaderboard
+      </Link>
+    </p>
   );
 }
 

@@ -14,7 +14,7 @@ import { BoardMetricSelect } from "../../../../../_components/board-metric-selec
 import { BoardTable, rankingPhrase, settingInSentence } from "../../../../../_components/board-table";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
 import { metricHref } from "../../../../../_components/metric-link";
-import { Breadcrumbs, Notice, secondaryButton } from "../../../../../_components/ui";
+import { Breadcrumbs, Notice, secondaryButton, UtcTime } from "../../../../../_components/ui";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -81,10 +81,28 @@ function recallPrecision(scores: BoardMetricsJson, metric: LeaderboardMetric): {
 /** The metrics of the F1 chart: the board's standard columns (no optional metrics). */
 const CHART_METRICS = boardColumns("conll", () => false);
 
-const SELECTION_TEXT = {
-  BEST: "Each team is represented by its best run by the chosen metric.",
-  LATEST: "Each team is represented by its most recent run.",
-} as const;
+/** How a board with one run per team picks each team's run, per selection rule. */
+function selectionText(board: Leaderboard): string {
+  switch (board.phase.selectionRule) {
+    case "BEST":
+      return board.evaluation.variants.length > 0
+        ? "Each team is represented by its best run by the chosen metric and setting."
+        : "Each team is represented by its best run by the chosen metric.";
+    case "LATEST":
+      return "Each team is represented by its most recent run.";
+    case "TEAM_SELECTED": {
+      const n = board.policy.finalRunLimit;
+      return `Each team marks up to ${n} ${n === 1 ? "run" : "runs"} as final on the run's page, and is represented by the best of them by the chosen metric; a team that marked none is represented by its latest run, and its row says so.`;
+    }
+  }
+}
+
+/** The label of the "one run per team" half of the runs toggle. */
+const ONE_PER_TEAM: Record<Leaderboard["phase"]["selectionRule"], string> = {
+  BEST: "Best run per team",
+  LATEST: "Latest run per team",
+  TEAM_SELECTED: "Chosen run per team",
+};
 
 /**
  * The board for a URL's choices. A `variant` the task's evaluation profile does not have, or a
@@ -122,7 +140,9 @@ async function loadBoard(
  * `?rankDataset=` ranks the macro-averaged board by one dataset, in a phase with several
  * datasets (a dataset switch links the boards), `?all=1` lists every run instead of one per team, `?rp=1` shows recall and
  * precision. Visibility is enforced by `getLeaderboard` (401/403 become a message here,
- * unknown phases a 404).
+ * unknown phases a 404), and so is the phase's leaderboard policy (issue 11 §2): a notice says
+ * when the board is hidden until the phase closes or frozen, the viewer's team's rows are
+ * highlighted, and a team-selected board says which teams chose no final run.
  */
 export default async function LeaderboardPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { slug, phaseId } = await params;
@@ -195,10 +215,10 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     ci: query.ci,
   };
   // The charts show the first 8 ranked runs of the board (8 distinct colours), in the ranked
-  // setting; disqualified runs are not ranked and not charted.
+  // setting; disqualified runs (and, for organizers, hidden runs) are not ranked and not charted.
   const settingScores = (r: Leaderboard["rows"][number]): BoardMetricsJson => (board.variant === null ? r.scores : (r.variants[board.variant] ?? {}));
   const chartRuns = board.rows
-    .filter((r) => r.value !== null && r.disqualified === null)
+    .filter((r) => r.value !== null && !r.disqualified && !r.hidden)
     .slice(0, 8)
     .map((r) => {
       const scores = settingScores(r);
@@ -246,13 +266,9 @@ export default async function LeaderboardPage({ params, searchParams }: { params
         <p className="text-sm text-zinc-700">
           Ranked by <span className="font-medium" data-testid="ranked-by">{rankedBy}</span>
           {metric === board.task.primaryMetric && board.variant === null && " (the task's primary metric)"}.{" "}
-          {board.allRuns
-            ? "All runs are listed."
-            : board.phase.selectionRule === "BEST" && variants.length > 0
-              ? "Each team is represented by its best run by the chosen metric and setting."
-              : SELECTION_TEXT[board.phase.selectionRule]}{" "}
-          Baselines are listed for reference and take no rank.
+          {board.allRuns ? "All runs are listed." : selectionText(board)} Baselines are listed for reference and take no rank.
         </p>
+        <BoardPolicyNotice board={board} />
         {multi && !board.dataset && (
           <p className="text-sm text-zinc-700" data-testid="macro-note">
             The score is the macro-average of CoNLL F1 over the {counted.length} datasets; a dataset a run left out counts as 0.
@@ -377,7 +393,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
 
         <nav aria-label="Runs shown" className="flex rounded-md border border-zinc-300 text-sm">
           <ToggleLink href={boardHref(base, { ...state, all: false })} current={!board.allRuns}>
-            Best run per team
+            {ONE_PER_TEAM[board.phase.selectionRule]}
           </ToggleLink>
           <ToggleLink href={boardHref(base, { ...state, all: true })} current={board.allRuns}>
             All runs
@@ -406,7 +422,11 @@ export default async function LeaderboardPage({ params, searchParams }: { params
 
       {board.rows.length === 0 ? (
         <p className="text-sm text-zinc-600" data-testid="board-empty">
-          {board.track ? `No scored runs yet in the ${board.track.name} track.` : "No scored runs yet in this phase."}{" "}
+          {board.policy.ownTeamOnly
+            ? "No runs to show you yet: until the phase closes, each team sees only its own scored runs."
+            : board.track
+              ? `No scored runs yet in the ${board.track.name} track.`
+              : "No scored runs yet in this phase."}{" "}
           <Link href={submitHref} className="underline">
             Submit a run
           </Link>
@@ -486,6 +506,45 @@ export default async function LeaderboardPage({ params, searchParams }: { params
       </section>
     </div>
   );
+}
+
+/**
+ * What the phase's leaderboard timing does to this board, said to the viewer (nothing for a
+ * live board): hidden until the phase closes, or frozen; organizers are told what they see
+ * that others do not.
+ */
+function BoardPolicyNotice({ board }: { board: Leaderboard }) {
+  const { policy } = board;
+  if (policy.final) return null;
+  if (policy.timing === "after_close" && board.generatedAt < policy.closesAt) {
+    return (
+      <div data-testid="board-policy">
+        <Notice kind="info">
+          {policy.organizerView ? (
+            <>
+              Until the phase closes on <UtcTime date={policy.closesAt} />, each team sees only its own runs (and the baselines) on this board. As an
+              organizer you see every run.
+            </>
+          ) : (
+            <>
+              The leaderboard is hidden until the phase closes on <UtcTime date={policy.closesAt} />; you see only your team&apos;s runs.
+            </>
+          )}
+        </Notice>
+      </div>
+    );
+  }
+  if (policy.timing === "frozen" && policy.frozenAt) {
+    return (
+      <div data-testid="board-policy">
+        <Notice kind="info">
+          Frozen since <UtcTime date={policy.frozenAt} />: later runs are scored but not shown.
+          {policy.organizerView && " As an organizer you see them too, marked “after the freeze”."}
+        </Notice>
+      </div>
+    );
+  }
+  return null;
 }
 
 /** `["a", "b", "c"]` → `"a, b and c"`. */

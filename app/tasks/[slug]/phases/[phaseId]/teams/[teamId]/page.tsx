@@ -30,7 +30,10 @@ async function load(phaseId: string, teamId: string): Promise<TeamProgress> {
  * chart, with the numbers in a table under it), then the runs with links to their pages.
  * The team's members and the task's organizers see private runs too; others only public
  * runs, and only when they may see the phase's leaderboard (`getTeamProgress`). 404 for an
- * unknown phase or team, a phase of another task, or when the viewer may see nothing.
+ * unknown phase or team, a phase of another task, or when the viewer may see nothing. The
+ * leaderboard policy applies as on the board: before an after-close phase closes only the team
+ * and the organizers see this page; hidden runs and runs after a freeze are points for the
+ * organizers only, marked "hidden" / "after the freeze".
  */
 export default async function TeamProgressPage({ params }: { params: Params }) {
   const { slug, phaseId, teamId } = await params;
@@ -78,7 +81,10 @@ export default async function TeamProgressPage({ params }: { params: Params }) {
           .{" "}
           {insider
             ? "Private runs are included because you are a member of this team or an organizer of the task; others see only public runs."
-            : "Only the team's public runs are shown."}
+            : "Only the team's public runs are shown."}{" "}
+          {progress.viewerIsOrganizer
+            ? "Runs hidden by the organizers and runs made after a leaderboard freeze are shown to you as an organizer, marked."
+            : "Runs hidden by the organizers and runs made after a leaderboard freeze are not shown."}
         </p>
       </header>
 
@@ -123,6 +129,16 @@ export default async function TeamProgressPage({ params }: { params: Params }) {
                     </Link>
                     {p.isBaseline && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">baseline</span>}
                     {p.visibility === "PRIVATE" && <span className="ml-2 rounded bg-zinc-200 px-1.5 py-0.5 text-xs font-medium text-zinc-800">private</span>}
+                    {p.hidden && (
+                      <span className="ml-2 rounded bg-zinc-700 px-1.5 py-0.5 text-xs font-medium text-white" data-testid="progress-hidden">
+                        hidden
+                      </span>
+                    )}
+                    {p.afterFreeze && (
+                      <span className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-900" data-testid="progress-after-freeze">
+                        after the freeze
+                      </span>
+                    )}
                     {p.value === bestValue && <span className="ml-2 rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-900">best</span>}
                   </td>
                   <td className="whitespace-nowrap py-2 pr-4 text-zinc-600">
