@@ -51,8 +51,19 @@
  *   without one and in a phase without tracks), `text/csv` with a `Content-Disposition` file
  *   name (the significance parameters are ignored).
  *
+ * - Leaderboard policy (issue 11 §2, `getLeaderboard`): JSON adds `policy: {timing, closesAt,
+ *   frozenAt, finalRunLimit, ownTeamOnly, freezeApplied, organizerView, final}` and to each row
+ *   `selection` ("final", "latest-fallback" or null: TEAM_SELECTED) and `own` (a run of the
+ *   caller's team); organizers' rows also `hidden` and `afterFreeze`. Before an "after_close"
+ *   phase closes, a caller who does not organize the task gets only their team's runs and the
+ *   baselines, unranked (anonymous callers: no rows); on a frozen phase, runs made at or after
+ *   `frozenAt` are left out for them; runs hidden by an organizer are left out for them. The
+ *   CSV of a TEAM_SELECTED board (one run per team) has a `selection` column, and the
+ *   organizers' CSV `hidden` and `after_freeze` columns, before `track`.
+ *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
- * 403 signed-in caller who may not see it, 404 unknown phase, 422 bad parameter.
+ * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
+ * caller does not organize), 422 bad parameter.
  */
 import { z } from "zod";
 import { ValidationError } from "../../../../../../lib/errors";
