@@ -209,7 +209,7 @@ describe("submission visibility", () => {
 
   const facts = async (id: string) => {
     const s = await testDb.prisma.submission.findUniqueOrThrow({ where: { id }, include: { phase: true } });
-    return { teamId: s.teamId, visibility: s.visibility, withdrawnAt: s.withdrawnAt, hiddenAt: s.hiddenAt, createdAt: s.createdAt, phase: s.phase };
+    return { teamId: s.teamId, visibility: s.visibility, withdrawnAt: s.withdrawnAt, hiddenAt: s.hiddenAt, createdAt: s.createdAt, isBaseline: s.isBaseline, phase: s.phase };
   };
 
   it("a team's private run: its members and organizers only", async () => {
@@ -239,6 +239,58 @@ describe("submission visibility", () => {
     expect(await canViewSubmission(viewers.organizer, withdrawn)).toBe(true);
     expect(await canViewSubmission(viewers.participant, withdrawn)).toBe(false);
     expect(await canViewSubmission(viewers.anonymous, withdrawn)).toBe(false);
+  });
+
+  it("a hidden run: its team and the organizers only", async () => {
+    const hidden = { ...(await facts(publicInPublicPhase)), hiddenAt: new Date() };
+    expect(await canViewSubmission(users.rival.viewer, hidden)).toBe(true);
+    expect(await canViewSubmission(viewers.organizer, hidden)).toBe(true);
+    expect(await canViewSubmission(viewers.participant, hidden)).toBe(false);
+    expect(await canViewSubmission(viewers.anonymous, hidden)).toBe(false);
+  });
+
+  it("a run made at or after the phase's freeze: its team and the organizers only; one made before: everyone", async () => {
+    const f = await facts(publicInPublicPhase);
+    const frozen = (frozenAt: Date) => ({ ...f, phase: { ...f.phase, leaderboardTiming: "frozen", frozenAt } });
+    const after = frozen(f.createdAt);
+    expect(await canViewSubmission(viewers.anonymous, after)).toBe(false);
+    expect(await canViewSubmission(viewers.participant, after)).toBe(false);
+    expect(await canViewSubmission(users.rival.viewer, after)).toBe(true);
+    expect(await canViewSubmission(viewers.organizer, after)).toBe(true);
+    const before = frozen(new Date(f.createdAt.getTime() + 1));
+    expect(await canViewSubmission(viewers.anonymous, before)).toBe(true);
+  });
+
+  it("a phase hidden until it closes: before the close its runs are its team's and the organizers', baselines everyone's; after it, everyone's", async () => {
+    const f = await facts(publicInPublicPhase);
+    const now = new Date();
+    const phase = (closesAt: Date) => ({ ...f.phase, leaderboardTiming: "after_close", closesAt });
+    const open = { ...f, phase: phase(new Date(now.getTime() + 60_000)) };
+    expect(await canViewSubmission(viewers.anonymous, open)).toBe(false);
+    expect(await canViewSubmission(viewers.participant, open)).toBe(false);
+    expect(await canViewSubmission(users.rival.viewer, open)).toBe(true);
+    expect(await canViewSubmission(viewers.organizer, open)).toBe(true);
+    expect(await canViewSubmission(viewers.anonymous, { ...open, isBaseline: true })).toBe(true);
+    const closed = { ...f, phase: phase(new Date(now.getTime() - 60_000)) };
+    expect(await canViewSubmission(viewers.anonymous, closed)).toBe(true);
+  });
+
+  it("a draft task: its runs and boards are its organizers' only, even for the run's own team", async () => {
+    const db = testDb.prisma;
+    const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [users.organizer.id], status: "DRAFT" });
+    const run = await insertSubmission(db, { phaseId: phase.id, teamId: ids.participantTeam, submitterId: users.participant.id });
+    const s = await db.submission.findUniqueOrThrow({ where: { id: run.id }, include: { phase: true } });
+    const f = { teamId: s.teamId, visibility: s.visibility, withdrawnAt: s.withdrawnAt, hiddenAt: s.hiddenAt, createdAt: s.createdAt, isBaseline: s.isBaseline, phase: s.phase };
+    for (const who of ["anonymous", "bystander", "participant"] as const) {
+      expect(await canViewSubmission(viewers[who], f), who).toBe(false);
+      expect(await canViewLeaderboard(viewers[who], phase), who).toBe(false);
+    }
+    for (const who of ["organizer", "admin"] as const) {
+      expect(await canViewSubmission(viewers[who], f), who).toBe(true);
+      expect(await canViewLeaderboard(viewers[who], phase), who).toBe(true);
+    }
+    await db.task.update({ where: { id: task.id }, data: { status: "PUBLISHED" } });
+    expect(await canViewSubmission(viewers.anonymous, f)).toBe(true);
   });
 
   it("getSubmissionForViewer answers 404 for other teams' private runs and hidden phases, the same as for unknown ids", async () => {

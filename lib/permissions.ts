@@ -69,6 +69,8 @@ export interface SubmissionVisibilityFacts {
   /** when an organizer hid the run (null: not hidden); seen by its team and the organizers only */
   hiddenAt: Date | null;
   createdAt: Date;
+  /** an organizers' reference run: shown on every board, also before an after-close phase closes */
+  isBaseline: boolean;
   phase: PhaseVisibilityFacts & PhaseTimingFacts;
 }
 
@@ -84,6 +86,7 @@ export const SUBMISSION_VISIBILITY_SELECT = {
   withdrawnAt: true,
   hiddenAt: true,
   createdAt: true,
+  isBaseline: true,
   phase: { select: PHASE_VISIBILITY_SELECT },
 } as const;
 
@@ -107,7 +110,8 @@ export function madeAfterFreeze(phase: PhaseTimingFacts, createdAt: Date): boole
  * Whether a run may be shown to people outside its team and the organizers, as far as the run
  * itself and its phase's timing go (the leaderboard's visibility is checked separately):
  * PUBLIC, not withdrawn, not hidden by an organizer, not made after the phase's freeze, and not
- * in a phase hidden until it closes (before it closes).
+ * in a phase hidden until it closes (before it closes) unless it is a baseline (the boards
+ * show baselines as reference rows then too).
  *
  * @param now the time for the "after_close" rule (default: now)
  */
@@ -117,7 +121,7 @@ export function shownToOthers(submission: Omit<SubmissionVisibilityFacts, "teamI
     submission.withdrawnAt === null &&
     submission.hiddenAt === null &&
     !madeAfterFreeze(submission.phase, submission.createdAt) &&
-    !boardHiddenUntilClose(submission.phase, now)
+    (submission.isBaseline || !boardHiddenUntilClose(submission.phase, now))
   );
 }
 
