@@ -3,9 +3,12 @@ import Link from "next/link";
 import { metricF1Name } from "../../_components/metric-name";
 import { TaskLinkifiedText, TaskMarkdown } from "../../_components/task-markdown";
 import { secondaryButton } from "../../_components/ui";
+import { getTaskStanding } from "../../../lib/services/standing";
 import { alsoScoredText } from "../../../lib/services/task-evaluation";
 import { loadTaskForPage } from "./load-task";
+import { PhaseResultsLink } from "./phase-results-link";
 import { TaskPhaseCard } from "./task-phase-card";
+import { YourStanding } from "./your-standing";
 
 type Params = { params: Promise<{ slug: string }> };
 
@@ -16,14 +19,15 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 /**
- * A task: title, organizers, data licence and source, description, scoring (the ranking
- * metric, the evaluation profile's label and its secondary variants), and its phases
- * with windows, limits and the links the viewer may use. 404 for an unknown slug. Never
+ * A task: title, organizers, the viewer's team's standing, data licence and source,
+ * description, scoring (the ranking metric, the evaluation profile's label and its secondary
+ * variants), and its phases with windows, limits, final results and the links the viewer may use. 404 for an unknown slug. Never
  * shows gold content; gold metadata only to organizers.
  */
 export default async function TaskPage({ params }: Params) {
   const { viewer, task, now } = await loadTaskForPage((await params).slug);
   const alsoScored = alsoScoredText(task.evaluation.variants);
+  const standing = await getTaskStanding(viewer, task.id, now);
   return (
     <article className="space-y-8">
       <header className="space-y-2">
@@ -41,6 +45,8 @@ export default async function TaskPage({ params }: Params) {
           {task.organizers.length > 0 ? <>Organized by {task.organizers.map((o) => o.name).join(", ")}</> : "No organizers listed"}
         </p>
       </header>
+
+      <YourStanding standing={standing} />
 
       <section aria-labelledby="data-heading" className="rounded-lg border border-amber-200 bg-amber-50 p-5">
         <h2 id="data-heading" className="text-sm font-semibold uppercase tracking-wide text-amber-900">
@@ -91,7 +97,15 @@ export default async function TaskPage({ params }: Params) {
         ) : (
           <ul className="space-y-4">
             {task.phases.map((phase) => (
-              <TaskPhaseCard key={phase.id} phase={phase} slug={task.slug} now={now} signedIn={viewer !== null} isOrganizer={task.isOrganizer} />
+              <TaskPhaseCard
+                key={phase.id}
+                phase={phase}
+                slug={task.slug}
+                now={now}
+                signedIn={viewer !== null}
+                isOrganizer={task.isOrganizer}
+                results={<PhaseResultsLink phaseId={phase.id} viewer={viewer} />}
+              />
             ))}
           </ul>
         )}

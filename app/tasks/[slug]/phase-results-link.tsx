@@ -20,7 +20,7 @@ export async function PhaseResultsLink({ phaseId, viewer }: { phaseId: string; v
   const latest = await latestSnapshot(viewer, phaseId);
   if (!latest) return null;
   return (
-    <p className="text-sm text-zinc-700" data-testid="phase-results-link">
+    <p className="mt-3 text-sm text-zinc-700" data-testid="phase-results-link">
       <Link href={latest.href} className="font-medium text-zinc-900 underline">
         Final results
       </Link>{" "}

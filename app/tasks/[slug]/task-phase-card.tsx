@@ -1,6 +1,8 @@
 /** One phase on the task page: state, window, limits, tracks, rules (document check included) and the links the viewer may use. */
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { PhaseView } from "../../../lib/services/tasks";
+import { formatUtc } from "../../../lib/validations/time";
 import { TaskPhaseBadge, phaseState } from "../../_components/task-phase-badge";
 import { PhaseWindow } from "../../_components/phase-window";
 import { secondaryButton, primaryButton } from "../../_components/ui";
@@ -54,14 +56,43 @@ function PhaseTracks({ tracks }: { tracks: PhaseView["tracks"] }) {
   );
 }
 
+/** How the board picks each team's run, per selection rule (`finalRunLimit`: TEAM_SELECTED's N). */
+const SELECTION_TEXT: Record<PhaseView["selectionRule"], (finalRunLimit: number) => string> = {
+  BEST: () => "ranks each team's best scored run",
+  LATEST: () => "ranks each team's latest scored run",
+  TEAM_SELECTED: (n) => `each team chooses up to ${n} final run${n === 1 ? "" : "s"} and its best chosen run is ranked (its latest run when it chooses none)`,
+};
+
+/** The board's timing, as a sentence after the selection rule ("" when live). */
+function TIMING_TEXT(phase: Pick<PhaseView, "leaderboardTiming" | "frozenAt">): string {
+  if (phase.leaderboardTiming === "after_close") return "; hidden until the phase closes (each team sees only its own runs)";
+  if (phase.leaderboardTiming === "frozen" && phase.frozenAt) return `; frozen at ${formatUtc(phase.frozenAt)} (later runs are scored but not shown)`;
+  return "";
+}
+
 /**
  * A phase of a task as a card.
  *
  * @param slug the task's slug (for links)
  * @param signedIn whether the viewer is signed in ("Submit a run" needs it)
  * @param isOrganizer whether the viewer organizes the task ("Manage", gold status)
+ * @param results the phase's final results line (a server component such as `PhaseResultsLink`), if any
  */
-export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { phase: PhaseView; slug: string; now: Date; signedIn: boolean; isOrganizer: boolean }) {
+export function TaskPhaseCard({
+  phase,
+  slug,
+  now,
+  signedIn,
+  isOrganizer,
+  results,
+}: {
+  phase: PhaseView;
+  slug: string;
+  now: Date;
+  signedIn: boolean;
+  isOrganizer: boolean;
+  results?: ReactNode;
+}) {
   const state = phaseState(phase, now);
   const base = `/tasks/${encodeURIComponent(slug)}`;
   const phaseBase = `${base}/phases/${phase.id}`;
@@ -91,7 +122,8 @@ export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { pha
         )}
         <dt className="text-zinc-500">Leaderboard</dt>
         <dd>
-          {VISIBILITY_TEXT[phase.leaderboardVisibility]}; ranks each team&apos;s {phase.selectionRule === "BEST" ? "best" : "latest"} scored run
+          {VISIBILITY_TEXT[phase.leaderboardVisibility]}; {SELECTION_TEXT[phase.selectionRule](phase.finalRunLimit)}
+          {TIMING_TEXT(phase)}
         </dd>
         <dt className="text-zinc-500">Document names</dt>
         <dd data-testid="phase-document-check">{DOCUMENT_CHECK_TEXT[phase.documentCheck]}</dd>
@@ -104,6 +136,7 @@ export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { pha
               : "waiting for the organizers to upload the gold key; runs are queued until then"}
         </dd>
       </dl>
+      {results}
       <div className="mt-4 flex flex-wrap gap-2">
         {state === "open" && signedIn && (
           <Link href={`${phaseBase}/submit`} className={primaryButton}>
@@ -121,7 +154,7 @@ export function TaskPhaseCard({ phase, slug, now, signedIn, isOrganizer }: { pha
           </Link>
         )}
         {isOrganizer && (
-          <Link href={`${base}/manage#phase-${phase.id}`} className={secondaryButton}>
+          <Link href={`${base}/manage/phases#phase-${phase.id}`} className={secondaryButton}>
             Manage
           </Link>
         )}
