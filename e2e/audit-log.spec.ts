@@ -1,7 +1,7 @@
 /**
  * The organizers' audit log (issue 11 §3 "Audit"), end to end: an organizer changes a
- * phase's daily limit on the manage page, the admin uploads a gold key; the organizer opens
- * the audit log from the manage page, sees who changed what ("dailyLimit: 2 → 4"), filters
+ * phase's daily limit on the console's Phases tab, the admin uploads a gold key; the organizer
+ * opens the console's Audit tab, sees who changed what ("dailyLimit: 2 → 4"), filters
  * by action; the API answers the same events to the organizer's token and 403 to a
  * participant-less outsider.
  */
@@ -23,13 +23,13 @@ test.beforeAll(async () => {
 
 test("an organizer sees a phase change in the audit log, with who and what changed, and filters by action", async ({ page }) => {
   await signInPage(page, organizer);
-  await page.goto(`/tasks/${task.slug}/manage`);
+  await page.goto(`/tasks/${task.slug}/manage/phases`);
   const settings = page.getByRole("region", { name: "Phase test" }).getByRole("form", { name: "Phase settings" });
   await settings.getByLabel("Runs per team per day").fill("4");
   await settings.getByRole("button", { name: "Save settings" }).click();
   await expect(settings.getByText("Settings saved.")).toBeVisible();
 
-  await page.getByRole("link", { name: "Audit log" }).click();
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/tasks/${task.slug}/manage/audit$`));
   await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
   const rows = page.getByTestId("audit-row");

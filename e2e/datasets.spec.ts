@@ -68,7 +68,8 @@ test.describe.serial("a phase with three datasets", () => {
   test("the organizer sets up three datasets (manage page and API), their gold keys, and two tracks", async ({ page, request }) => {
     const organizer = scenario.users.organizer;
     await signInPage(page, organizer);
-    await page.goto(`/tasks/${scenario.task!.slug}/manage`);
+    // Datasets and tracks are on the console's Phases tab.
+    await page.goto(`/tasks/${scenario.task!.slug}/manage/phases`);
     const phase = page.getByRole("region", { name: "Phase test" });
     // The phase starts with one dataset, "main"; the organizer renames it.
     await phase.getByText("Edit main").click();

@@ -1,8 +1,10 @@
 /**
- * Organizers and teams, end to end:
- * - a site admin (made with the admin CLI) creates a task with two phases, uploads a valid
- *   gold key (exact statistics shown) and an invalid one (line-numbered error, nothing
- *   stored); an anonymous visitor sees the task and its phases without any gold content;
+ * Organizers and teams, end to end (the console is tabs: overview, phases, gold, teams, …):
+ * - a site admin (made with the admin CLI) creates a draft task with two phases (the form
+ *   starts with one; the second is added), uploads a valid gold key on the Gold tab (exact
+ *   statistics shown) and an invalid one (line-numbered error, nothing stored), uploads the
+ *   second phase's key and publishes the task from the overview's checklist; an anonymous
+ *   visitor sees the task and its phases without any gold content;
  *   other users cannot create tasks or reach the manage page; the organizer sets a phase's
  *   participant analysis and team per-document scores, and changes the team a participant
  *   submits for in the task (one team per user per task);
@@ -85,7 +87,7 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     admin = await createUser({ admin: true, label: "organizer" });
   });
 
-  test("a site admin creates a task with two phases (inline errors first)", async ({ page }) => {
+  test("a site admin creates a draft task with two phases (inline errors first)", async ({ page }) => {
     await signInPage(page, admin);
     await page.goto("/tasks/new");
     await expect(page.getByRole("heading", { name: "New task" })).toBeVisible();
@@ -99,6 +101,9 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
 
     const dev = page.getByRole("group", { name: "Phase 1" });
     await expect(dev.getByLabel("Phase name")).toHaveValue("development");
+    // The form starts with one phase; the organizer adds a second.
+    await expect(page.getByRole("group", { name: "Phase 2" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Add a phase" }).click();
     await dev.getByLabel("Opens").fill(localInput(-1));
     await dev.getByLabel("Closes").fill(localInput(30));
     await dev.getByLabel("Runs per team per day").fill("3");
@@ -124,14 +129,18 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await page.getByRole("button", { name: "Create task" }).click();
     await expect(page).toHaveURL(new RegExp(`/tasks/${slug}/manage$`));
     await expect(page.getByRole("heading", { name: `Manage ${title}` })).toBeVisible();
-    await expect(page.getByTestId("manage-phase")).toHaveCount(2);
+    await expect(page.getByTestId("task-status-label")).toHaveText("Draft");
+    await expect(page.getByTestId("publish-check-gold")).toHaveAttribute("data-ok", "false");
+    await expect(page.getByRole("button", { name: "Publish task" })).toBeDisabled();
     await expect(page.getByTestId("organizer-list")).toContainText(admin.name);
+    await page.goto(`/tasks/${slug}/manage/phases`);
+    await expect(page.getByTestId("manage-phase")).toHaveCount(2);
   });
 
-  test("uploads a valid gold key and sees its exact statistics, then an invalid one and its line number", async ({ page }) => {
+  test("uploads a valid gold key and sees its exact statistics, then an invalid one and its line number; publishes once both phases have gold", async ({ page }) => {
     await signInPage(page, admin);
-    await page.goto(`/tasks/${slug}/manage`);
-    const dev = page.getByRole("region", { name: "Phase development" });
+    await page.goto(`/tasks/${slug}/manage/gold`);
+    const dev = page.getByRole("region", { name: "Gold of phase development" });
 
     await dev.getByLabel("Gold key file").setInputFiles(goldFile);
     await dev.getByRole("button", { name: "Upload gold key" }).click();
@@ -159,11 +168,23 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await page.reload();
     await expect(dev.getByTestId("gold-version-row")).toHaveCount(1);
     await expect(dev.getByTestId("gold-version-row")).toContainText("v1");
+
+    // The test phase's key too; then every publishing check passes and the task is published.
+    const testGold = page.getByRole("region", { name: "Gold of phase test" });
+    await testGold.getByLabel("Gold key file").setInputFiles(goldFile);
+    await testGold.getByRole("button", { name: "Upload gold key" }).click();
+    await expect(testGold.getByTestId("gold-version-row")).toHaveCount(1);
+    await page.goto(`/tasks/${slug}/manage`);
+    await expect(page.getByTestId("publish-check-gold")).toHaveAttribute("data-ok", "true");
+    await page.getByRole("button", { name: "Publish task" }).click();
+    await expect(page.getByText("The task is published: everyone can see it now.")).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId("task-status-label")).toHaveText("Published");
   });
 
   test("an organizer changes a phase's settings", async ({ page }) => {
     await signInPage(page, admin);
-    await page.goto(`/tasks/${slug}/manage`);
+    await page.goto(`/tasks/${slug}/manage/phases`);
     const settings = page.getByRole("region", { name: "Phase development" }).getByRole("form", { name: "Phase settings" });
     await fillAndSubmit(settings, "Runs per team in total", "0", "Save settings");
     await expect(settings.getByText("must be at least 1 (or empty for no limit)")).toBeVisible();
@@ -183,7 +204,7 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await perDocument.check();
     // "Settings saved." is still shown from the first save: wait for this save's own answer
     // (the server action's POST) before reloading.
-    const saving = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/tasks/${slug}/manage`);
+    const saving = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/tasks/${slug}/manage/phases`);
     await settings.getByRole("button", { name: "Save settings" }).click();
     expect((await saving).ok()).toBe(true);
     await expect(settings.getByText("Settings saved.")).toBeVisible();
@@ -193,7 +214,7 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await expect(saved.getByLabel(/Per-document scores of a hidden test set/)).toBeChecked();
   });
 
-  test("the manage page lists participants with their team; an organizer changes a participant's team", async ({ page, request }) => {
+  test("the Teams tab lists participants with their team; an organizer changes a participant's team", async ({ page, request }) => {
     const { users, teams } = await setupScenario({ users: { member: { token: true } }, teams: { "Org spec A": ["member"], "Org spec B": ["member"] } });
     const member = users.member;
     const [a, b] = [teams["Org spec A"]!, teams["Org spec B"]!];
@@ -207,7 +228,7 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     expect((await submit(a.name)).status()).toBe(202);
 
     await signInPage(page, admin);
-    await page.goto(`/tasks/${slug}/manage`);
+    await page.goto(`/tasks/${slug}/manage/teams`);
     const row = page.getByTestId("participant-row").filter({ hasText: member.name });
     await expect(row.getByTestId("participant-team")).toHaveText(a.name);
     await row.getByLabel(`Team of ${member.name} in this task`).selectOption(b.id);

@@ -45,6 +45,14 @@ const VISIBILITY_OPTIONS: readonly (readonly [string, string])[] = [
 const SELECTION_OPTIONS: readonly (readonly [string, string])[] = [
   ["BEST", "Best run per team"],
   ["LATEST", "Latest run per team"],
+  ["TEAM_SELECTED", "Team-selected: each team marks its final runs (its latest run counts until it marks one)"],
+];
+
+/** Leaderboard timing choices (`LEADERBOARD_TIMINGS` in lib/validations/task.ts). */
+const TIMING_OPTIONS: readonly (readonly [string, string])[] = [
+  ["live", "Live: runs show as they are scored"],
+  ["after_close", "After the close: until the phase closes, each team sees only its own scores"],
+  ["frozen", "Frozen at a date: later runs are scored but shown only to their team"],
 ];
 
 /**
@@ -73,8 +81,9 @@ function zoneOptions(current: string): readonly (readonly [string, string])[] {
 
 /**
  * The inputs of one phase: name, window (wall-clock times in the chosen display zone), zone,
- * limits, leaderboard visibility, selection rule, participant analysis, per-document scores
- * for teams on a hidden leaderboard, and the document check.
+ * limits, leaderboard visibility and timing (with the freeze time), selection rule (with the
+ * final-run limit of a team-selected phase), participant analysis, per-document scores for
+ * teams on a hidden leaderboard, and the document check.
  *
  * @param namePrefix prefix of the input names, e.g. "phases.0." (also the key prefix in `errors`)
  * @param idPrefix prefix of the element ids, unique on the page
@@ -140,6 +149,24 @@ export function TaskPhaseFields({
         error={err("leaderboardVisibility")}
       />
       <SelectField
+        label="Leaderboard timing"
+        name={name("leaderboardTiming")}
+        id={id("leaderboardTiming")}
+        defaultValue={values.leaderboardTiming}
+        options={TIMING_OPTIONS}
+        error={err("leaderboardTiming")}
+        hint="When other teams' scores show. Organizers always see every run."
+      />
+      <Field
+        label="Freeze time"
+        name={name("frozenAt")}
+        id={id("frozenAt")}
+        type="datetime-local"
+        defaultValue={values.frozenAt}
+        error={err("frozenAt")}
+        hint="Frozen leaderboards only: runs made at or after this time (in the display time zone, before the close) are not shown to other teams."
+      />
+      <SelectField
         label="Selection rule"
         name={name("selectionRule")}
         id={id("selectionRule")}
@@ -147,6 +174,18 @@ export function TaskPhaseFields({
         options={SELECTION_OPTIONS}
         error={err("selectionRule")}
         hint="Which of a team's scored runs the leaderboard ranks."
+      />
+      <Field
+        label="Final runs per team"
+        name={name("finalRunLimit")}
+        id={id("finalRunLimit")}
+        type="number"
+        min={1}
+        max={100}
+        step={1}
+        defaultValue={values.finalRunLimit}
+        error={err("finalRunLimit")}
+        hint="Team-selected phases only: how many runs each team may mark as final (1–100)."
       />
       <div className="sm:col-span-2">
         <SelectField

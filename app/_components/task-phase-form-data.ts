@@ -1,7 +1,8 @@
 /**
  * Phase settings as HTML forms carry them (strings, wall-clock times in the phase's display
  * zone) and their conversion to the service input (UTC instants, numbers, booleans).
- * Used by the new-task form and the manage page. Server-side (time-zone conversion).
+ * Used by the new-task form and the manage page, on the server and in the browser (no zod:
+ * the services validate; `defaultPhaseValues` and `newPhaseValues` pre-fill new phases).
  */
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
@@ -24,6 +25,12 @@ export interface PhaseFormValues {
   teamDocumentScores: boolean;
   /** warn | error (validated by the service) */
   documentCheck: string;
+  /** live | after_close | frozen (validated by the service) */
+  leaderboardTiming: string;
+  /** the freeze, a `datetime-local` value in `displayTimeZone`; read only when `leaderboardTiming` is "frozen" */
+  frozenAt: string;
+  /** TEAM_SELECTED: how many runs a team may mark as final ("" = 1) */
+  finalRunLimit: string;
 }
 
 /** The service-side shape of a phase's settings (see `phaseInputSchema`), before validation. */
@@ -39,6 +46,10 @@ export interface PhaseInputDraft {
   participantAnalysis: string;
   teamDocumentScores: boolean;
   documentCheck: string;
+  leaderboardTiming: string;
+  /** null unless the timing is "frozen"; left out when the form's value could not be read */
+  frozenAt?: Date | null;
+  finalRunLimit: number;
 }
 
 /**
@@ -63,12 +74,17 @@ export function phaseValuesFromForm(formData: FormData, prefix = ""): PhaseFormV
     participantAnalysis: text("participantAnalysis") || "NONE",
     teamDocumentScores: formData.get(`${prefix}teamDocumentScores`) === "on",
     documentCheck: text("documentCheck") || "warn",
+    leaderboardTiming: text("leaderboardTiming") || "live",
+    frozenAt: text("frozenAt"),
+    finalRunLimit: text("finalRunLimit"),
   };
 }
 
 /**
  * Converts a phase's form values to service input. Times are read in the chosen display zone
- * with `localDateTimeToUtc`; an empty limit means "no limit".
+ * with `localDateTimeToUtc`; an empty limit means "no limit"; the freeze time is read only for
+ * a "frozen" leaderboard (else null; empty with "frozen" is left to the service, which says it
+ * is required); an empty final-run limit is 1.
  *
  * @param path the field-path prefix for errors, e.g. "phases.0." (matches the service's paths)
  * @returns the draft input, and field errors for values that cannot be converted (the
@@ -76,9 +92,10 @@ export function phaseValuesFromForm(formData: FormData, prefix = ""): PhaseFormV
  */
 export function phaseInputFromValues(values: PhaseFormValues, path = ""): { input: PhaseInputDraft; errors: FieldError[] } {
   const errors: FieldError[] = [];
-  const time = (field: "opensAt" | "closesAt"): Date | undefined => {
+  const time = (field: "opensAt" | "closesAt" | "frozenAt"): Date | undefined => {
     const local = values[field];
     if (!local) {
+      if (field === "frozenAt") return undefined;
       errors.push({ path: `${path}${field}`, message: "required" });
       return undefined;
     }
@@ -108,7 +125,19 @@ export function phaseInputFromValues(values: PhaseFormValues, path = ""): { inpu
     participantAnalysis: values.participantAnalysis,
     teamDocumentScores: values.teamDocumentScores,
     documentCheck: values.documentCheck,
+    leaderboardTiming: values.leaderboardTiming,
+    finalRunLimit: 1,
   };
+  if (values.finalRunLimit !== "") {
+    if (/^\d+$/.test(values.finalRunLimit)) input.finalRunLimit = Number(values.finalRunLimit);
+    else errors.push({ path: `${path}finalRunLimit`, message: "expected a whole number" });
+  }
+  if (values.leaderboardTiming !== "frozen") input.frozenAt = null;
+  else if (values.frozenAt === "") input.frozenAt = null;
+  else {
+    const frozenAt = time("frozenAt");
+    if (frozenAt) input.frozenAt = frozenAt;
+  }
   const opensAt = time("opensAt");
   const closesAt = time("closesAt");
   if (opensAt) input.opensAt = opensAt;
@@ -121,7 +150,7 @@ export function phaseInputFromValues(values: PhaseFormValues, path = ""): { inpu
  *
  * @param zone "AoE" or an IANA name
  */
-function utcToLocalInput(instant: Date, zone: string): string {
+export function utcToLocalInput(instant: Date, zone: string): string {
   return format(new TZDate(instant.getTime(), zoneForDates(zone)), "yyyy-MM-dd'T'HH:mm");
 }
 
@@ -129,7 +158,7 @@ function utcToLocalInput(instant: Date, zone: string): string {
 type PhaseSettings = Pick<
   PhaseView,
   "name" | "opensAt" | "closesAt" | "displayTimeZone" | "dailyLimit" | "totalLimit" | "leaderboardVisibility" | "selectionRule" | "participantAnalysis" | "teamDocumentScores"
-> & { documentCheck: string };
+> & { documentCheck: string; leaderboardTiming: string; frozenAt: Date | null; finalRunLimit: number };
 
 /** The form values of a stored phase (times shown in its display zone; no limit as ""). */
 export function phaseValuesFromPhase(phase: PhaseSettings): PhaseFormValues {
@@ -145,25 +174,61 @@ export function phaseValuesFromPhase(phase: PhaseSettings): PhaseFormValues {
     participantAnalysis: phase.participantAnalysis,
     teamDocumentScores: phase.teamDocumentScores,
     documentCheck: phase.documentCheck,
+    leaderboardTiming: phase.leaderboardTiming,
+    frozenAt: phase.frozenAt === null ? "" : utcToLocalInput(phase.frozenAt, phase.displayTimeZone),
+    finalRunLimit: String(phase.finalRunLimit),
   };
 }
 
+/** Midnight UTC `offset` whole days from `now`'s day, as a `datetime-local` value. */
+function utcDay(now: Date, offset: number): string {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
+  return `${d.toISOString().slice(0, 10)}T00:00`;
+}
+
+/** The settings every pre-filled phase starts with. */
+const PHASE_DEFAULTS = {
+  displayTimeZone: "UTC",
+  leaderboardVisibility: "PUBLIC",
+  selectionRule: "BEST",
+  participantAnalysis: "NONE",
+  teamDocumentScores: false,
+  documentCheck: "warn",
+  leaderboardTiming: "live",
+  frozenAt: "",
+  finalRunLimit: "1",
+} as const;
+
 /**
- * The pre-filled phases of a new task, both in UTC with public leaderboards ranking each
- * team's best run: "development" from today for four weeks (5 runs a day, 100 in total),
- * then "test" for one week (2 runs a day, 5 in total); no participant analysis, no
- * per-document scores for teams on hidden boards, and missing or unknown documents a warning.
+ * The pre-filled phase of a new task: "development", in UTC, from today for four weeks (5
+ * runs a day, 100 in total), a public live leaderboard ranking each team's best run, no
+ * participant analysis, no per-document scores for teams on hidden boards, missing or
+ * unknown documents a warning. More phases are added with {@link newPhaseValues}.
  *
  * @param now the current time (the dates are whole UTC days from it)
  */
 export function defaultPhaseValues(now: Date): PhaseFormValues[] {
-  const day = (offset: number, time: string) => {
-    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset));
-    return `${d.toISOString().slice(0, 10)}T${time}`;
-  };
-  const common = { displayTimeZone: "UTC", leaderboardVisibility: "PUBLIC", selectionRule: "BEST", participantAnalysis: "NONE", teamDocumentScores: false, documentCheck: "warn" };
-  return [
-    { ...common, name: "development", opensAt: day(0, "00:00"), closesAt: day(28, "00:00"), dailyLimit: "5", totalLimit: "100" },
-    { ...common, name: "test", opensAt: day(28, "00:00"), closesAt: day(35, "00:00"), dailyLimit: "2", totalLimit: "5" },
-  ];
+  return [{ ...PHASE_DEFAULTS, name: "development", opensAt: utcDay(now, 0), closesAt: utcDay(now, 28), dailyLimit: "5", totalLimit: "100" }];
+}
+
+/**
+ * A further phase for a form (the new-task form's "Add a phase", the phases tab's "Add
+ * phase"): named "test" when no phase has that name yet, else "phase N"; one week from the
+ * latest closing time among `existing` (from today when there is none), 2 runs a day, 5 in
+ * total, otherwise as {@link defaultPhaseValues}.
+ *
+ * @param existing the phases already in the form or the task (names and `datetime-local` closing times in UTC)
+ * @param now the current time
+ */
+export function newPhaseValues(existing: readonly { name: string; closesAt: string }[], now: Date): PhaseFormValues {
+  const names = new Set(existing.map((p) => p.name));
+  let name = "test";
+  for (let n = existing.length + 1; names.has(name); n += 1) name = `phase ${n}`;
+  const latest = existing
+    .map((p) => Date.parse(`${p.closesAt}Z`))
+    .filter((t) => !Number.isNaN(t))
+    .reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
+  const start = Number.isFinite(latest) && latest > now.getTime() ? new Date(latest) : now;
+  const startDay = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()) === start.getTime() ? 0 : 1;
+  return { ...PHASE_DEFAULTS, name, opensAt: utcDay(start, startDay), closesAt: utcDay(start, startDay + 7), dailyLimit: "2", totalLimit: "5" };
 }

@@ -17,11 +17,15 @@ describe("loadDemoTask", () => {
     const lines: string[] = [];
     try {
       const first = await loadDemoTask({ log: (l) => lines.push(l) });
-      expect(first.created).toEqual({ task: true, gold: true, team: true, baselines: ["singletons", "exact-match", "string-and-pronoun-match"] });
+      expect(first.created).toEqual({ task: true, gold: true, published: true, team: true, baselines: ["singletons", "exact-match", "string-and-pronoun-match"] });
 
       const db = testDb.prisma;
       const task = await db.task.findUniqueOrThrow({ where: { slug: DEMO_TASK_SLUG }, include: { phases: true } });
       expect(task.title).toBe("LitBank coreference (demo)");
+      // Published through publishTask (audited) once the gold key was in, so anyone sees it.
+      expect(task.status).toBe("PUBLISHED");
+      expect(await db.auditEvent.count({ where: { action: "task.publish", targetId: task.id } })).toBe(1);
+      expect(lines).toContain('published task "LitBank coreference (demo)"');
       expect(task.dataLicense).toContain("CC BY 4.0");
       expect(task.dataSource).toContain("3e50db0f");
       const gold = await db.goldKey.findFirstOrThrow({ where: { phaseId: first.phaseId, active: true } });
@@ -29,7 +33,7 @@ describe("loadDemoTask", () => {
       expect((gold.stats as { mentions: number }).mentions).toBe(2832);
 
       const again = await loadDemoTask();
-      expect(again.created).toEqual({ task: false, gold: false, team: false, baselines: [] });
+      expect(again.created).toEqual({ task: false, gold: false, published: false, team: false, baselines: [] });
       const runs = await db.submission.findMany({ where: { phaseId: first.phaseId }, orderBy: { createdAt: "asc" } });
       expect(runs).toHaveLength(3);
       expect(runs.every((r) => r.isBaseline && r.status === "QUEUED")).toBe(true);

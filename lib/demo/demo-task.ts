@@ -10,7 +10,8 @@
  * `loadDemoTasks` loads both.
  *
  * Idempotent: run again, it fills in only what is missing (task, datasets, gold keys, team,
- * baselines).
+ * baselines). A new task is created as a draft and published (`publishTask`) once its gold
+ * keys are uploaded, before the baselines, so the demo is public.
  * The tasks are owned by a system organizer account without a password (it cannot sign in).
  */
 import { readConll2012 } from "../../scoring/index";
@@ -20,6 +21,7 @@ import { writeTarGz } from "../archive";
 import { addDataset, listDatasets, updateDataset } from "../services/datasets";
 import { uploadGoldKey } from "../services/gold";
 import { createSubmission } from "../services/submissions";
+import { publishTask } from "../services/task-lifecycle";
 import { createTask } from "../services/tasks";
 import { createTeam } from "../services/teams";
 import type { Viewer } from "../permissions";
@@ -57,7 +59,8 @@ The three baseline runs use the gold mentions and simple rules; they are labelle
 
 /** What the loader did for one demo task. */
 export interface DemoLoadResult {
-  created: { task: boolean; gold: boolean; team: boolean; baselines: string[] };
+  /** `published`: the task was a draft and is published now */
+  created: { task: boolean; gold: boolean; published: boolean; team: boolean; baselines: string[] };
   source: string;
   phaseId: string;
 }
@@ -178,7 +181,7 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
     create: { email: DEMO_ORGANIZER_EMAIL, name: "Corefboard demo organizer", role: "ADMIN" },
   });
   const viewer: Viewer = { userId: organizer.id, role: "ADMIN" };
-  const created: DemoLoadResult["created"] = { task: false, gold: false, team: false, baselines: [] };
+  const created: DemoLoadResult["created"] = { task: false, gold: false, published: false, team: false, baselines: [] };
 
   let task = await db.task.findUnique({ where: { slug: spec.slug }, include: { phases: true } });
   if (!task) {
@@ -224,6 +227,14 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
     }
   }
 
+  // A new task is a draft: publish it once its gold keys are in (publishTask checks them).
+  const { status } = await db.task.findUniqueOrThrow({ where: { id: task.id }, select: { status: true } });
+  if (status === "DRAFT") {
+    await publishTask(viewer, task.id);
+    created.published = true;
+    log(`published task "${spec.title}"`);
+  }
+
   let team = await db.team.findFirst({ where: { name: DEMO_BASELINE_TEAM } });
   if (!team) {
     await createTeam(organizer.id, DEMO_BASELINE_TEAM);
@@ -252,7 +263,7 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
     log(`submitted baseline "${baseline.systemName}" (${id}); the worker scores it`);
     for (const w of warnings) log(`  warning on baseline "${baseline.systemName}": ${w.message}`);
   }
-  if (!created.task && !created.gold && created.baselines.length === 0) log(`demo task "${spec.title}" already loaded`);
+  if (!created.task && !created.gold && !created.published && created.baselines.length === 0) log(`demo task "${spec.title}" already loaded`);
   return { created, source: spec.source, phaseId: phase.id };
 }
 

@@ -43,13 +43,15 @@ describe("loadGumDemoTask", () => {
     try {
       const lines: string[] = [];
       const first = await loadGumDemoTask({ log: (l) => lines.push(l) });
-      expect(first.created).toEqual({ task: true, gold: true, team: true, baselines: ["singletons", "same-head", "head-and-pronoun"] });
+      expect(first.created).toEqual({ task: true, gold: true, published: true, team: true, baselines: ["singletons", "same-head", "head-and-pronoun"] });
       expect(first.source).toBe("shipped copy");
 
       const db = testDb.prisma;
       const task = await db.task.findUniqueOrThrow({ where: { slug: GUM_DEMO_TASK_SLUG }, include: { phases: true } });
       expect(task.title).toBe("GUM multi-genre (CorefUD demo)");
       expect(task.evaluationProfile).toBe("crac");
+      expect(task.status).toBe("PUBLISHED");
+      expect(await db.auditEvent.count({ where: { action: "task.publish", targetId: task.id } })).toBe(1);
       expect(task.dataLicense).toContain("CC BY-SA 3.0");
       expect(task.dataLicense).toContain("CC BY 4.0");
       expect(task.dataSource).toContain("Zeldes");
@@ -74,7 +76,7 @@ describe("loadGumDemoTask", () => {
       expect(mentions).toBe(3142);
 
       const again = await loadGumDemoTask();
-      expect(again.created).toEqual({ task: false, gold: false, team: false, baselines: [] });
+      expect(again.created).toEqual({ task: false, gold: false, published: false, team: false, baselines: [] });
       expect(await db.dataset.count({ where: { phaseId: first.phaseId } })).toBe(6);
       const runs = await db.submission.findMany({ where: { phaseId: first.phaseId }, orderBy: { createdAt: "asc" }, include: { files: true } });
       expect(runs.map((r) => r.fileName)).toEqual(["gum-singletons.tar.gz", "gum-same-head.tar.gz", "gum-head-and-pronoun.tar.gz"]);
@@ -115,7 +117,7 @@ describe("loadGumDemoTask", () => {
       // Both demos: the LitBank one is added, the GUM one is left as it is.
       const both = await loadDemoTasks();
       expect(both.litbank.created.task).toBe(true);
-      expect(both.gum.created).toEqual({ task: false, gold: false, team: false, baselines: [] });
+      expect(both.gum.created).toEqual({ task: false, gold: false, published: false, team: false, baselines: [] });
       expect(await db.task.count({ where: { slug: { in: [DEMO_TASK_SLUG, GUM_DEMO_TASK_SLUG] } } })).toBe(2);
     } finally {
       await stopBoss();

@@ -3,7 +3,8 @@
  * lists for a team, for the viewer, and for organizers.
  *
  * Upload order (each step's error is final; nothing is stored, no quota used and no team
- * created or recorded before the last step): sign-in → phase exists → metadata → phase
+ * created or recorded before the last step): sign-in → phase exists (a draft task's phase
+ * exists for its organizers only; an archived task takes no runs, 409) → metadata → phase
  * window (baselines skip it) → track (`uploadTrack`: required in a phase with tracks, baselines
  * excepted; refused in a phase without) → team resolution (one team per user per task, see teams.ts)
  * → size → the upload's shape (a phase with several datasets takes an archive only: a plain
@@ -38,7 +39,7 @@
  * `withdrawnAt` and `disqualified` ({reason, at}, public). A withdrawn run is shown to its team
  * and the task's organizers only; for everybody else it is a 404 like an unknown run.
  */
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { archiveKind, pairArchiveFiles, readArchive } from "../archive";
@@ -258,8 +259,9 @@ async function checkRunFiles(upload: RunFiles, uploadName: string, phaseId: stri
  *
  * @returns the new submission's id, its status (QUEUED), the document warnings it was
  *   accepted with and the datasets it left out (`CreatedSubmission`)
- * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase;
- *   ValidationError (422) for bad metadata; for no `track` in a phase with tracks (not a
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown phase,
+ *   or one of a draft task the submitter does not organize; ConflictError (409) in an archived
+ *   task (for everyone, organizers' baselines too); ValidationError (422) for bad metadata; for no `track` in a phase with tracks (not a
  *   baseline), an unknown one, or one in a phase without tracks (field `track`, the message
  *   lists the choices; also when the track is deleted during the upload); an unreadable file (`formatErrors` with line and
  *   column; in an archive, `file` is the name inside the archive); a plain file on a phase with
@@ -285,6 +287,9 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   const now = input.now ?? new Date();
   const db = defaultDb();
   const phase = await loadPhase(input.phaseId, db);
+  // A draft task does not exist for anyone but its organizers; an archived one is read-only.
+  if (phase.task.status === "DRAFT" && !(await canManageTask(viewer, phase.taskId, db))) throw new NotFoundError("No such phase.");
+  if (phase.task.status === "ARCHIVED") throw new ConflictError("This task is archived: it no longer accepts runs.");
   const meta = parseInput(
     submissionMetadataSchema,
     {

@@ -266,6 +266,13 @@ describe("tasks and phases", () => {
     admin = await makeUser(testDb.prisma, "Task Admin", "ADMIN");
   });
 
+  /** Publishes a new task (a draft) at once: these tests read it as visitors; the publishing checks are in task-lifecycle.test.ts. */
+  const publish = async <T extends { id: string }>(created: Promise<T>): Promise<T> => {
+    const task = await created;
+    await testDb.prisma.task.update({ where: { id: task.id }, data: { status: "PUBLISHED", publishedAt: new Date() } });
+    return task;
+  };
+
   it("createTask: admins only; the creator becomes organizer; audited", async () => {
     const db = testDb.prisma;
     const user = await makeUser(db, "Plain User");
@@ -323,7 +330,7 @@ describe("tasks and phases", () => {
 
   it("getTaskForViewer: open flags, leaderboard access, and gold metadata for organizers only", async () => {
     const db = testDb.prisma;
-    const { id } = await createTask(admin.viewer, input("view-me"));
+    const { id } = await publish(createTask(admin.viewer, input("view-me")));
     const test = await db.phase.findFirstOrThrow({ where: { taskId: id, name: "test" } });
     const gold = packFile(new TextEncoder().encode("gold"));
     const dataset = await db.dataset.findFirstOrThrow({ where: { phaseId: test.id } });
@@ -353,12 +360,12 @@ describe("tasks and phases", () => {
     const stored = async (id: string) =>
       db.task.findUniqueOrThrow({ where: { id }, select: { evaluationProfile: true, mentionMatching: true, keepSingletons: true, zeroMatching: true } });
 
-    const plain = await createTask(admin.viewer, input("profile-default"));
+    const plain = await publish(createTask(admin.viewer, input("profile-default")));
     expect(await stored(plain.id)).toEqual({ evaluationProfile: "conll2012", mentionMatching: "exact", keepSingletons: true, zeroMatching: "dependent" });
     const plainView = await getTaskForViewer("profile-default", null);
     expect(plainView.evaluation).toMatchObject({ profile: "conll2012", label: EVALUATION_PROFILES.conll2012.label, variants: [], needsHeads: false });
 
-    const crac = await createTask(admin.viewer, { ...input("profile-crac"), evaluationProfile: "crac" });
+    const crac = await publish(createTask(admin.viewer, { ...input("profile-crac"), evaluationProfile: "crac" }));
     expect(await stored(crac.id)).toEqual({ evaluationProfile: "crac", mentionMatching: "head", keepSingletons: false, zeroMatching: "dependent" });
     const cracView = await getTaskForViewer("profile-crac", null);
     expect(cracView.evaluation.label).toBe(EVALUATION_PROFILES.crac.label);
@@ -367,7 +374,7 @@ describe("tasks and phases", () => {
     expect(audit.data).toMatchObject({ evaluation: { evaluationProfile: "crac" } });
 
     const settings = { mentionMatching: "partial", keepSingletons: false, zeroMatching: "linear" };
-    const custom = await createTask(admin.viewer, { ...input("profile-custom"), evaluationProfile: "custom", ...settings });
+    const custom = await publish(createTask(admin.viewer, { ...input("profile-custom"), evaluationProfile: "custom", ...settings }));
     expect(await stored(custom.id)).toEqual({ evaluationProfile: "custom", ...settings });
     expect((await getTaskForViewer("profile-custom", null)).evaluation.label).toBe(customProfile({ match: "partial", removeSingletons: true, zeroMatch: "linear" }).label);
 
@@ -400,7 +407,7 @@ describe("tasks and phases", () => {
   it("a phase's document check is warn by default, can be set at creation, and round-trips through updatePhase (audited)", async () => {
     const db = testDb.prisma;
     const base = input("doc-check");
-    const { id } = await createTask(admin.viewer, { ...base, phases: [base.phases[0], { ...base.phases[1], documentCheck: "error" }] });
+    const { id } = await publish(createTask(admin.viewer, { ...base, phases: [base.phases[0], { ...base.phases[1], documentCheck: "error" }] }));
     const phase = (name: string) => db.phase.findFirstOrThrow({ where: { taskId: id, name } });
     expect((await phase("development")).documentCheck).toBe("warn");
     expect((await phase("test")).documentCheck).toBe("error");
@@ -422,14 +429,15 @@ describe("tasks and phases", () => {
     expect((await phase("development")).documentCheck).toBe("warn");
   });
 
-  it("listTasksForViewer lists every task to anonymous visitors, with phases and open flags", async () => {
-    await createTask(admin.viewer, input("listed-task"));
+  it("listTasksForViewer lists published tasks to anonymous visitors, with status, phases and open flags", async () => {
+    await publish(createTask(admin.viewer, input("listed-task")));
     const list = await listTasksForViewer(null, new Date("2050-01-01T00:00:00Z"));
     const item = list.find((t) => t.slug === "listed-task");
     expect(item?.phases.map((p) => [p.name, p.open])).toEqual([
       ["development", true],
       ["test", false],
     ]);
-    expect(Object.keys(item ?? {}).sort()).toEqual(["id", "phases", "slug", "title"]);
+    expect(Object.keys(item ?? {}).sort()).toEqual(["id", "phases", "slug", "status", "title"]);
+    expect(item?.status).toBe("PUBLISHED");
   });
 });

@@ -48,8 +48,8 @@ function valuesFromForm(formData: FormData): NewTaskValues {
 }
 
 /**
- * Creates a task from the new-task form (site admins only; `createTask` checks again), then
- * redirects to its manage page. Opening and closing times are read in each phase's display
+ * Creates a task from the new-task form as a draft (site admins only; `createTask` checks
+ * again), then redirects to its manage page, whose status card says it is a draft. Opening and closing times are read in each phase's display
  * zone; the evaluation profile's custom settings are sent only with the custom profile.
  *
  * @returns on failure, the message, field errors (paths such as `phases.1.closesAt`) and the

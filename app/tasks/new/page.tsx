@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "../../../lib/services/task-evaluation";
 import { getCurrentUser } from "../../../lib/session";
 import { DEFAULT_PRIMARY_METRIC } from "../../../lib/validations/metrics";
-import { DEFAULT_EVALUATION_PROFILE } from "../../../lib/validations/task";
+import { DEFAULT_EVALUATION_PROFILE, MAX_PHASES } from "../../../lib/validations/task";
 import { defaultPhaseValues } from "../../_components/task-phase-form-data";
 import { Notice } from "../../_components/ui";
 import { NewTaskForm } from "./new-task-form";
@@ -46,11 +46,12 @@ export default async function NewTaskPage() {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">New task</h1>
         <p className="mt-1 text-sm text-zinc-600">
-          Times are read in each phase&apos;s display time zone and stored in UTC. The task page shows them in UTC, in that
-          zone, and in each reader&apos;s local time.
+          The task starts as a draft: only its organizers see it until it is published from its manage page. Times are
+          read in each phase&apos;s display time zone and stored in UTC. The task page shows them in UTC, in that zone, and
+          in each reader&apos;s local time.
         </p>
       </div>
-      <NewTaskForm initial={initial} choices={evaluationChoices()} />
+      <NewTaskForm initial={initial} choices={evaluationChoices()} maxPhases={MAX_PHASES} />
     </div>
   );
 }

@@ -1,8 +1,13 @@
 /**
- * `GET /api/v1/tasks`: the tasks the caller may see, with their phases.
+ * `GET /api/v1/tasks`: the tasks the caller may see, with their phases. Anyone, anonymous
+ * callers included (bearer token or session cookie optional).
  *
- * Answers 200 `{"tasks": [{id, slug, title, phases: [{id, name, opensAt, closesAt, open}]}]}`
- * (times ISO 8601 UTC; `open` = accepting submissions now). 401 for a bad token.
+ * Published and archived tasks are listed to everyone; drafts only to their organizers (site
+ * admins: every draft). Newest first, archived tasks after the others.
+ *
+ * Answers 200 `{"tasks": [{id, slug, title, status, phases: [{id, name, opensAt, closesAt,
+ * open}]}]}` (`status` DRAFT | PUBLISHED | ARCHIVED; times ISO 8601 UTC; `open` = accepting
+ * submissions now). 401 for a bad token.
  */
 import { apiRoute, apiViewer, jsonResponse } from "../../../../lib/http";
 import { listTasksForViewer } from "../../../../lib/services/tasks";

@@ -5,7 +5,8 @@ import { ValidationError } from "../../../../lib/errors";
 import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
 import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/services/task-evaluation";
-import { addOrganizer, updatePhase } from "../../../../lib/services/tasks";
+import { archiveTask, publishTask, unarchiveTask } from "../../../../lib/services/task-lifecycle";
+import { addOrganizer, addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "../../../../lib/services/tasks";
 import { setParticipantTeam } from "../../../../lib/services/teams";
 import { addTrack, deleteTrack, moveTrack, updateTrack } from "../../../../lib/services/tracks";
 import { addDataset, deleteDataset, updateDataset } from "../../../../lib/services/datasets";
@@ -14,11 +15,19 @@ import { trackFormValues, type TrackFormValues } from "../../../../lib/validatio
 import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "../../../../lib/validations/task";
 import { runAction, type ActionFailure } from "../../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
+import { taskDetailsValues, type TaskDetailsValues } from "./task-details-values";
 
-/** Every page that shows a task's settings, gold status or organizers. */
+/** Every page that shows a task's settings, gold status or organizers (every console tab too). */
 function revalidateTaskPages(): void {
   revalidatePath("/tasks/[slug]", "page");
-  revalidatePath("/tasks/[slug]/manage", "page");
+  revalidatePath("/tasks/[slug]/manage", "layout");
+}
+
+/** After a change of a task's state or title: the task pages and the task lists. */
+function revalidateTaskLists(): void {
+  revalidateTaskPages();
+  revalidatePath("/tasks");
+  revalidatePath("/");
 }
 
 function formString(formData: FormData, name: string): string {
@@ -50,6 +59,143 @@ export async function updatePhaseAction(previous: PhaseSettingsState, formData: 
       const phase = await updatePhase(viewer, formString(formData, "phaseId"), input);
       revalidateTaskPages();
       return { attempt, values: phaseValuesFromPhase(phase), status: "saved" };
+    },
+    (failure) => ({ attempt, values, status: "error", ...failure }),
+    errors,
+  );
+}
+
+/** State of the task-details form: the values to show, and the outcome of the last save. */
+export type TaskDetailsState = {
+  attempt: number;
+  values: TaskDetailsValues;
+} & ({ status: "idle" } | { status: "saved" } | ({ status: "error" } & ActionFailure));
+
+/**
+ * Saves a task's own fields (form fields `taskId`, `title`, `description`, `rules`,
+ * `dataLicense`, `dataSource`). `updateTask` checks that the viewer organizes the task,
+ * validates, refuses an archived task and audits the change.
+ *
+ * @returns "saved" with the stored values, or the error with field errors and the submitted values
+ */
+export async function updateTaskDetailsAction(previous: TaskDetailsState, formData: FormData): Promise<TaskDetailsState> {
+  const attempt = previous.attempt + 1;
+  const raw = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const values: TaskDetailsValues = { title: raw("title"), description: raw("description"), rules: raw("rules"), dataLicense: raw("dataLicense"), dataSource: raw("dataSource") };
+  return runAction<TaskDetailsState>(
+    "updating a task's details",
+    async (viewer) => {
+      const task = await updateTask(viewer, formString(formData, "taskId"), values);
+      revalidateTaskLists();
+      return { attempt, values: taskDetailsValues(task), status: "saved" };
+    },
+    (failure) => ({ attempt, values, status: "error", ...failure }),
+  );
+}
+
+/** State of the status card's buttons: the outcome of the last publish, archive or unarchive. */
+export type TaskLifecycleState =
+  | { status: "idle" }
+  | { status: "done"; message: string }
+  | ({ status: "error" } & ActionFailure);
+
+/**
+ * Publishes, archives or unarchives a task, by the pressed button's `intent` (`publish`,
+ * `archive`, `unarchive`; form field `taskId`). The services check that the viewer organizes
+ * the task, run the publishing checks again and audit the change.
+ *
+ * @returns "done" with what happened, or the error (a refused publish lists the failed checks)
+ */
+export async function taskLifecycleAction(_previous: TaskLifecycleState, formData: FormData): Promise<TaskLifecycleState> {
+  const intent = formString(formData, "intent");
+  const taskId = formString(formData, "taskId");
+  return runAction<TaskLifecycleState>(
+    "changing a task's state",
+    async (viewer) => {
+      let message: string;
+      if (intent === "publish") {
+        await publishTask(viewer, taskId);
+        message = "The task is published: everyone can see it now.";
+      } else if (intent === "archive") {
+        await archiveTask(viewer, taskId);
+        message = "The task is archived: it is still public, and read-only.";
+      } else if (intent === "unarchive") {
+        await unarchiveTask(viewer, taskId);
+        message = "The task is published again: it takes runs and edits.";
+      } else {
+        return { status: "error", message: "Unknown action.", fieldErrors: {}, formatErrors: [] };
+      }
+      revalidateTaskLists();
+      return { status: "done", message };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
+}
+
+/** State of a phase's "Close now" and "Delete phase" buttons. */
+export type PhaseLifecycleState =
+  | { status: "idle" }
+  | { status: "done"; message: string }
+  | ({ status: "error" } & ActionFailure);
+
+/**
+ * Closes a phase now or deletes it, by the pressed button's `intent` (`close`, `delete`; form
+ * fields `phaseId`, `phaseName`). `closePhaseNow` and `deletePhase` check that the viewer
+ * organizes the task (and, for a delete, that the phase has no runs and is not the last one)
+ * and audit it.
+ *
+ * @returns "done" with what happened, or the error (a refused delete says why)
+ */
+export async function phaseLifecycleAction(_previous: PhaseLifecycleState, formData: FormData): Promise<PhaseLifecycleState> {
+  const intent = formString(formData, "intent");
+  const phaseId = formString(formData, "phaseId");
+  return runAction<PhaseLifecycleState>(
+    "closing or deleting a phase",
+    async (viewer) => {
+      if (intent === "close") {
+        await closePhaseNow(viewer, phaseId);
+        revalidateTaskLists();
+        return { status: "done", message: "The phase is closed: it accepts no more runs." };
+      }
+      if (intent === "delete") {
+        const { name } = await deletePhase(viewer, phaseId);
+        revalidateTaskLists();
+        return { status: "done", message: `Phase "${name}" deleted.` };
+      }
+      return { status: "error", message: "Unknown action.", fieldErrors: {}, formatErrors: [] };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
+}
+
+/** State of the add-phase form: the values to show (the submitted ones after an error), and the outcome of the last attempt. */
+export type AddPhaseState = {
+  attempt: number;
+  values: PhaseFormValues;
+} & ({ status: "idle" } | { status: "added"; name: string } | ({ status: "error" } & ActionFailure));
+
+/**
+ * Adds a phase to a task (form fields `taskId` and the phase's fields without prefix, as in
+ * the phase settings form). `addPhase` checks that the viewer organizes the task, validates
+ * (a unique name, the window, the freeze), refuses an archived task and audits it.
+ *
+ * @returns "added" with the phase's name (the form is emptied to `values`, the next phase's
+ *   suggestion given by the page), or the error with field errors and the submitted values
+ */
+export async function addPhaseAction(previous: AddPhaseState, formData: FormData): Promise<AddPhaseState> {
+  const attempt = previous.attempt + 1;
+  const values = phaseValuesFromForm(formData);
+  const { input, errors } = phaseInputFromValues(values);
+  return runAction<AddPhaseState>(
+    "adding a phase",
+    async (viewer) => {
+      if (errors.length > 0) throw new ValidationError("Please correct the marked fields.");
+      const phase = await addPhase(viewer, formString(formData, "taskId"), input);
+      revalidateTaskLists();
+      return { attempt, values: previous.values, status: "added", name: phase.name };
     },
     (failure) => ({ attempt, values, status: "error", ...failure }),
     errors,

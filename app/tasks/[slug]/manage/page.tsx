@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
+import { publishChecks } from "../../../../lib/services/task-lifecycle";
 import { evaluationChoices, evaluationFormValues } from "../../../../lib/services/task-evaluation";
 import { Card } from "../../../_components/ui";
 import type { AnalysisSettingsValues } from "./actions";
@@ -8,6 +9,9 @@ import { AnalysisSettingsForm } from "./analysis-settings-form";
 import { EvaluationSettingsForm } from "./evaluation-settings-form";
 import { loadManagedTask, type ManageParams } from "./manage-page";
 import { loadTaskForPage } from "../load-task";
+import { TaskDetailsForm } from "./task-details-form";
+import { taskDetailsValues } from "./task-details-values";
+import { TaskStatusCard } from "./task-status-card";
 
 /** Title: "Manage <task>" (organizers only reach the page; others get the 404 title). */
 export async function generateMetadata({ params }: ManageParams): Promise<Metadata> {
@@ -29,14 +33,24 @@ function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues 
 
 /**
  * The console's overview tab (organizers and site admins only; 404 for everyone else): the
- * task's evaluation profile, its analysis settings and its organizers.
+ * task's state with its publishing checklist and the Publish / Archive / Unarchive buttons,
+ * its details (title, description, rules, licence, source), its evaluation profile, its
+ * analysis settings and its organizers.
  */
 export default async function ManageTaskPage({ params }: ManageParams) {
-  const { viewer, task } = await loadManagedTask(params);
-  const analysis = await getTaskAnalysisSettings(viewer, task.id);
+  const { viewer, task, now } = await loadManagedTask(params);
+  const [analysis, checklist] = await Promise.all([getTaskAnalysisSettings(viewer, task.id), publishChecks(viewer, task.id, now)]);
   return (
     <div className="space-y-10">
       <h1 className="text-2xl font-semibold tracking-tight">Manage {task.title}</h1>
+
+      <Card title="Status" description="A task is a draft until it is published, then public; an archived task stays public and becomes read-only.">
+        <TaskStatusCard taskId={task.id} status={checklist.status} publishedAt={checklist.publishedAt} archivedAt={checklist.archivedAt} checks={checklist.checks} />
+      </Card>
+
+      <Card title="Task details" description="What the task page shows: the title, the description and the rules (markdown), the data licence and the data source.">
+        <TaskDetailsForm taskId={task.id} initial={taskDetailsValues(task)} readOnly={task.status === "ARCHIVED"} />
+      </Card>
 
       <Card
         title="Evaluation"

@@ -1,23 +1,66 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState, type FormEvent } from "react";
 import { TaskPhaseFields } from "../../../_components/task-phase-fields";
 import type { PhaseFormValues } from "../../../_components/task-phase-form-data";
 import { Notice, primaryButton } from "../../../_components/ui";
 import { updatePhaseAction, type PhaseSettingsState } from "./actions";
+import { PhaseDatePreview } from "./phase-date-preview";
 
-/** Edits one phase's settings; after each save the form shows the stored (or submitted) values. */
-export function PhaseSettingsForm({ phaseId, initial }: { phaseId: string; initial: PhaseFormValues }) {
+/**
+ * Edits one phase's settings; after each save the form shows the stored (or submitted)
+ * values. Below the fields, the date preview says what the typed dates mean for teams,
+ * compared with the stored ones, and follows every change of the opening, closing time or zone.
+ *
+ * @param now the page's time (the preview measures distances from it until the first change)
+ * @param readOnly the task is archived: the settings are shown but cannot be saved
+ */
+export function PhaseSettingsForm({ phaseId, initial, now, readOnly = false }: { phaseId: string; initial: PhaseFormValues; now: Date; readOnly?: boolean }) {
   const [state, action, pending] = useActionState<PhaseSettingsState, FormData>(updatePhaseAction, { attempt: 0, values: initial, status: "idle" });
   return (
-    <form key={state.attempt} action={action} className="space-y-4" noValidate aria-label="Phase settings">
+    <PhaseSettingsFields key={state.attempt} phaseId={phaseId} state={state} action={action} pending={pending} stored={state.status === "saved" ? state.values : initial} now={now} readOnly={readOnly} />
+  );
+}
+
+/** The form proper, re-mounted after each save (its typed dates start from the values to show). */
+function PhaseSettingsFields({
+  phaseId,
+  state,
+  action,
+  pending,
+  stored,
+  now,
+  readOnly,
+}: {
+  phaseId: string;
+  state: PhaseSettingsState;
+  action: (formData: FormData) => void;
+  pending: boolean;
+  stored: PhaseFormValues;
+  now: Date;
+  readOnly: boolean;
+}) {
+  const [dates, setDates] = useState({ opensAt: state.values.opensAt, closesAt: state.values.closesAt, displayTimeZone: state.values.displayTimeZone, now });
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement | HTMLSelectElement;
+    if (target.name === "opensAt" || target.name === "closesAt" || target.name === "displayTimeZone") {
+      setDates((d) => ({ ...d, [target.name]: target.value, now: new Date() }));
+    }
+  };
+  return (
+    <form action={action} onChange={onChange} className="space-y-4" noValidate aria-label="Phase settings">
       <input type="hidden" name="phaseId" value={phaseId} />
       {state.status === "error" && <Notice kind="error">{state.message}</Notice>}
       {state.status === "saved" && <Notice kind="success">Settings saved.</Notice>}
-      <TaskPhaseFields namePrefix="" idPrefix={`phase-${phaseId}`} values={state.values} errors={state.status === "error" ? state.fieldErrors : {}} />
-      <button type="submit" disabled={pending} className={primaryButton}>
-        {pending ? "Saving…" : "Save settings"}
-      </button>
+      <fieldset disabled={readOnly} className="space-y-4">
+        <TaskPhaseFields namePrefix="" idPrefix={`phase-${phaseId}`} values={state.values} errors={state.status === "error" ? state.fieldErrors : {}} />
+      </fieldset>
+      <PhaseDatePreview typed={dates} stored={stored} now={dates.now} />
+      {!readOnly && (
+        <button type="submit" disabled={pending} className={primaryButton}>
+          {pending ? "Saving…" : "Save settings"}
+        </button>
+      )}
     </form>
   );
 }

@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
 import { listTracksForOrganizers } from "../../../../../lib/services/tracks";
-import type { PhaseView } from "../../../../../lib/services/tasks";
+import { phaseRunCounts, type PhaseView } from "../../../../../lib/services/tasks";
 import type { Viewer } from "../../../../../lib/session";
 import { TaskPhaseBadge, phaseState } from "../../../../_components/task-phase-badge";
-import { phaseValuesFromPhase } from "../../../../_components/task-phase-form-data";
+import { newPhaseValues, phaseValuesFromPhase, utcToLocalInput } from "../../../../_components/task-phase-form-data";
 import { Card } from "../../../../_components/ui";
 import { PhaseDatasetsForm } from "../datasets-form";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
+import { PhaseActions } from "../phase-actions";
+import { PhaseAddForm } from "../phase-add-form";
 import { PhaseSettingsForm } from "../phase-settings-form";
 import { PhaseTracksForm } from "../tracks-form";
 
@@ -16,8 +18,27 @@ export async function generateMetadata({ params }: ManageParams): Promise<Metada
   return manageMetadata(params, "Phases");
 }
 
-/** One phase: its settings, datasets and tracks. */
-async function PhaseSection({ phase, viewer, now, needsHeads }: { phase: PhaseView; viewer: Viewer; now: Date; needsHeads: boolean }) {
+/**
+ * One phase: its settings (with the date preview), "Close now" while it is open, "Delete
+ * phase" while it has no runs and is not the only phase, its datasets and tracks.
+ */
+async function PhaseSection({
+  phase,
+  viewer,
+  now,
+  needsHeads,
+  runs,
+  only,
+  readOnly,
+}: {
+  phase: PhaseView;
+  viewer: Viewer;
+  now: Date;
+  needsHeads: boolean;
+  runs: number;
+  only: boolean;
+  readOnly: boolean;
+}) {
   const [tracks, datasets] = await Promise.all([listTracksForOrganizers(viewer, phase.id), listDatasetsForOrganizers(viewer, phase.id)]);
   return (
     <section id={`phase-${phase.id}`} aria-label={`Phase ${phase.name}`} className="space-y-4 scroll-mt-6" data-testid="manage-phase">
@@ -25,8 +46,11 @@ async function PhaseSection({ phase, viewer, now, needsHeads }: { phase: PhaseVi
         <h2 className="text-xl font-semibold tracking-tight">Phase: {phase.name}</h2>
         <TaskPhaseBadge state={phaseState(phase, now)} />
       </div>
-      <Card title="Settings">
-        <PhaseSettingsForm phaseId={phase.id} initial={phaseValuesFromPhase(phase)} />
+      <Card title="Settings" description={`${runs} run${runs === 1 ? "" : "s"} in this phase. A phase with runs cannot be deleted; close it instead.`}>
+        <div className="space-y-6">
+          <PhaseSettingsForm phaseId={phase.id} initial={phaseValuesFromPhase(phase)} now={now} readOnly={readOnly} />
+          {!readOnly && <PhaseActions phaseId={phase.id} phaseName={phase.name} canClose={phase.open} canDelete={runs === 0 && !only} />}
+        </div>
       </Card>
       <Card
         title={`Datasets (${datasets.length})`}
@@ -44,15 +68,44 @@ async function PhaseSection({ phase, viewer, now, needsHeads }: { phase: PhaseVi
   );
 }
 
-/** The console's phases tab: per phase its settings, datasets and tracks. */
+/**
+ * The console's phases tab: per phase its settings, actions, datasets and tracks; then the
+ * "Add phase" form (not in an archived task, which is read-only).
+ */
 export default async function ManagePhasesPage({ params }: ManageParams) {
   const { viewer, task, now } = await loadManagedTask(params);
+  const runs = await phaseRunCounts(viewer, task.id);
+  const readOnly = task.status === "ARCHIVED";
+  const suggestion = newPhaseValues(
+    task.phases.map((p) => ({ name: p.name, closesAt: utcToLocalInput(p.closesAt, "UTC") })),
+    now,
+  );
   return (
     <div className="space-y-10">
       <h1 className="text-2xl font-semibold tracking-tight">Phases</h1>
+      {readOnly && <p className="text-sm text-zinc-700">This task is archived: its phases are read-only until it is unarchived (on the Overview tab).</p>}
       {task.phases.map((phase) => (
-        <PhaseSection key={phase.id} phase={phase} viewer={viewer} now={now} needsHeads={task.evaluation.needsHeads} />
+        <PhaseSection
+          key={phase.id}
+          phase={phase}
+          viewer={viewer}
+          now={now}
+          needsHeads={task.evaluation.needsHeads}
+          runs={runs[phase.id] ?? 0}
+          only={task.phases.length === 1}
+          readOnly={readOnly}
+        />
       ))}
+      {!readOnly && (
+        <section aria-labelledby="add-phase-heading" className="space-y-4">
+          <h2 id="add-phase-heading" className="text-xl font-semibold tracking-tight">
+            Add a phase
+          </h2>
+          <Card title="New phase" description="It starts with one dataset, “main”; upload its gold key on the Gold tab. Times are read in the display time zone.">
+            <PhaseAddForm key={task.phases.length} taskId={task.id} initial={suggestion} now={now} />
+          </Card>
+        </section>
+      )}
     </div>
   );
 }
