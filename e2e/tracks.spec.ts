@@ -35,7 +35,7 @@ test.describe.serial("tracks of a phase", () => {
 
   test("an organizer adds two tracks on the manage page", async ({ page, request }) => {
     await signInPage(page, scenario.users.organizer);
-    await page.goto(`/tasks/${scenario.task!.slug}/manage`);
+    await page.goto(`/tasks/${scenario.task!.slug}/manage/phases`);
     const phase = page.getByRole("region", { name: "Phase test" });
     await expect(phase.getByTestId("no-tracks")).toBeVisible();
     const add = phase.getByRole("form", { name: "Add a track" });

@@ -8,6 +8,8 @@ import { alsoScoredText } from "../../../lib/services/task-evaluation";
 import { loadTaskForPage } from "./load-task";
 import { PhaseResultsLink } from "./phase-results-link";
 import { TaskPhaseCard } from "./task-phase-card";
+import { TaskRules } from "./task-rules";
+import { TaskStatusBanner } from "./task-status-banner";
 import { YourStanding } from "./your-standing";
 
 type Params = { params: Promise<{ slug: string }> };
@@ -46,6 +48,8 @@ export default async function TaskPage({ params }: Params) {
         </p>
       </header>
 
+      <TaskStatusBanner slug={task.slug} status={task.status} isOrganizer={task.isOrganizer} archivedAt={task.archivedAt} />
+
       <YourStanding standing={standing} />
 
       <section aria-labelledby="data-heading" className="rounded-lg border border-amber-200 bg-amber-50 p-5">
@@ -69,6 +73,8 @@ export default async function TaskPage({ params }: Params) {
           <TaskMarkdown source={task.description} />
         </section>
       )}
+
+      <TaskRules rules={task.rules} />
 
       <section aria-labelledby="scoring-heading" className="space-y-1 text-sm">
         <h2 id="scoring-heading" className="text-xl font-semibold tracking-tight">

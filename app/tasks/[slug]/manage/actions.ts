@@ -6,7 +6,7 @@ import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
 import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/services/task-evaluation";
 import { archiveTask, publishTask, unarchiveTask } from "../../../../lib/services/task-lifecycle";
-import { addOrganizer, addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "../../../../lib/services/tasks";
+import { addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "../../../../lib/services/tasks";
 import { setParticipantTeam } from "../../../../lib/services/teams";
 import { addTrack, deleteTrack, moveTrack, updateTrack } from "../../../../lib/services/tracks";
 import { addDataset, deleteDataset, updateDataset } from "../../../../lib/services/datasets";
@@ -247,29 +247,6 @@ export async function uploadGoldAction(_previous: GoldUploadState, formData: For
 }
 
 /** State of the add-organizer form; `added` is false when the user already organized the task. */
-export type AddOrganizerState =
-  | { status: "idle" }
-  | { status: "added"; name: string; added: boolean }
-  | ({ status: "error" } & ActionFailure);
-
-/**
- * Makes a registered user an organizer of a task (form fields `taskId`, `email`).
- * `addOrganizer` checks that the viewer organizes the task.
- *
- * @returns "added" with the user's name, or the error (the e-mail's problem as the message)
- */
-export async function addOrganizerAction(_previous: AddOrganizerState, formData: FormData): Promise<AddOrganizerState> {
-  return runAction<AddOrganizerState>(
-    "adding an organizer",
-    async (viewer) => {
-      const { name, added } = await addOrganizer(viewer, formString(formData, "taskId"), formString(formData, "email"));
-      revalidateTaskPages();
-      return { status: "added", name, added };
-    },
-    (failure) => ({ status: "error", ...failure, message: failure.fieldErrors.email ?? failure.message }),
-  );
-}
-
 /** State of a participant's team form: the team after the last save (null: record cleared), or the error. */
 export type ParticipantTeamState =
   | { status: "idle" }

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
+import { listOrganizerInvitations } from "../../../../lib/services/organizer-invitations";
 import { publishChecks } from "../../../../lib/services/task-lifecycle";
 import { evaluationChoices, evaluationFormValues } from "../../../../lib/services/task-evaluation";
 import { Card } from "../../../_components/ui";
 import type { AnalysisSettingsValues } from "./actions";
-import { AddOrganizerForm } from "./add-organizer-form";
 import { AnalysisSettingsForm } from "./analysis-settings-form";
 import { EvaluationSettingsForm } from "./evaluation-settings-form";
 import { loadManagedTask, type ManageParams } from "./manage-page";
@@ -12,6 +12,7 @@ import { loadTaskForPage } from "../load-task";
 import { TaskDetailsForm } from "./task-details-form";
 import { taskDetailsValues } from "./task-details-values";
 import { TaskStatusCard } from "./task-status-card";
+import { OrganizersCard } from "./organizers-card";
 
 /** Title: "Manage <task>" (organizers only reach the page; others get the 404 title). */
 export async function generateMetadata({ params }: ManageParams): Promise<Metadata> {
@@ -39,7 +40,11 @@ function analysisValues(settings: TaskAnalysisSettings): AnalysisSettingsValues 
  */
 export default async function ManageTaskPage({ params }: ManageParams) {
   const { viewer, task, now } = await loadManagedTask(params);
-  const [analysis, checklist] = await Promise.all([getTaskAnalysisSettings(viewer, task.id), publishChecks(viewer, task.id, now)]);
+  const [analysis, checklist, invitations] = await Promise.all([
+    getTaskAnalysisSettings(viewer, task.id),
+    publishChecks(viewer, task.id, now),
+    listOrganizerInvitations(viewer, task.id),
+  ]);
   return (
     <div className="space-y-10">
       <h1 className="text-2xl font-semibold tracking-tight">Manage {task.title}</h1>
@@ -66,14 +71,7 @@ export default async function ManageTaskPage({ params }: ManageParams) {
         <AnalysisSettingsForm taskId={task.id} initial={analysisValues(analysis)} />
       </Card>
 
-      <Card title="Organizers" description="Organizers can change phases, upload gold keys and see every submission. Site admins can do so for every task.">
-        <ul className="mb-4 space-y-1 text-sm" data-testid="organizer-list">
-          {task.organizers.map((o) => (
-            <li key={o.id}>{o.name}</li>
-          ))}
-        </ul>
-        <AddOrganizerForm taskId={task.id} />
-      </Card>
+      <OrganizersCard taskId={task.id} organizers={task.organizers} invitations={invitations} />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { snapshotReadiness } from "../../../../../lib/services/snapshots";
+import { SnapshotPublishCard } from "../snapshot-publish-card";
 import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
 import { listTracksForOrganizers } from "../../../../../lib/services/tracks";
 import { phaseRunCounts, type PhaseView } from "../../../../../lib/services/tasks";
@@ -20,7 +22,8 @@ export async function generateMetadata({ params }: ManageParams): Promise<Metada
 
 /**
  * One phase: its settings (with the date preview), "Close now" while it is open, "Delete
- * phase" while it has no runs and is not the only phase, its datasets and tracks.
+ * phase" while it has no runs and is not the only phase, its datasets and tracks, and its
+ * final results (publishing a snapshot once it has closed).
  */
 async function PhaseSection({
   phase,
@@ -39,7 +42,11 @@ async function PhaseSection({
   only: boolean;
   readOnly: boolean;
 }) {
-  const [tracks, datasets] = await Promise.all([listTracksForOrganizers(viewer, phase.id), listDatasetsForOrganizers(viewer, phase.id)]);
+  const [tracks, datasets, readiness] = await Promise.all([
+    listTracksForOrganizers(viewer, phase.id),
+    listDatasetsForOrganizers(viewer, phase.id),
+    snapshotReadiness(viewer, phase.id, now),
+  ]);
   return (
     <section id={`phase-${phase.id}`} aria-label={`Phase ${phase.name}`} className="space-y-4 scroll-mt-6" data-testid="manage-phase">
       <div className="flex items-center gap-3">
@@ -64,6 +71,7 @@ async function PhaseSection({
       >
         <PhaseTracksForm phaseId={phase.id} tracks={tracks} />
       </Card>
+      <SnapshotPublishCard phase={{ id: phase.id, name: phase.name }} readiness={readiness} />
     </section>
   );
 }
