@@ -1,0 +1,181 @@
+/**
+ * A whole shared task, from draft to final results (issue 11's acceptance test), through the
+ * browser wherever a person would use it:
+ * - a site admin creates a draft task (one phase, "dev"), adds a team-selected phase "test"
+ *   (up to 2 final runs per team), uploads both gold keys and publishes the task;
+ * - two teams submit (their scripts use the API): Alpha "alpha-first", "alpha-best" (the gold
+ *   key itself) and "alpha-oops"; Beta "beta-a" and "beta-b" (the gold key itself);
+ * - Alpha withdraws "alpha-oops" on its run page; Beta marks both its runs as final;
+ * - the organizer disqualifies "beta-b" with a public reason in the console, closes the phase
+ *   and publishes the final results;
+ * - an anonymous reader opens the final results from the task page: Alpha's latest remaining
+ *   run ranks first (Alpha chose no final run), Beta's other final run second, "beta-b" struck
+ *   through with the reason; the CSV downloaded has the sha256 the page shows.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { signInPage } from "./helpers/accounts";
+import { setupScenario, type Scenario } from "./helpers/scenario";
+import { BASE_URL, uniqueTag } from "./helpers/server";
+import { postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+
+type Users = "admin" | "alpha" | "beta";
+let scenario: Scenario<Users>;
+const tag = uniqueTag();
+const slug = `e2e-whole-${tag}`;
+const title = `Whole task ${tag}`;
+const REASON = "The run was trained on the test documents.";
+const runs = { alphaFirst: "", alphaBest: "", alphaOops: "", betaA: "", betaB: "" };
+let testPhaseId = "";
+
+/** A `datetime-local` value in UTC, `ms` from now. */
+function utcInput(ms: number): string {
+  return new Date(Date.now() + ms).toISOString().slice(0, 16);
+}
+
+/** Uploads a gold key on the console's gold tab for one phase. */
+async function uploadGoldInConsole(page: Page, phase: string): Promise<void> {
+  const section = page.getByRole("region", { name: `Gold of phase ${phase}` });
+  const form = section.getByRole("form", { name: "Upload gold key" });
+  await form.getByLabel("Gold key file").setInputFiles({ name: "key.conll", mimeType: "text/plain", buffer: Buffer.from(SMALL_KEY) });
+  await form.getByRole("button", { name: "Upload gold key" }).click();
+  await expect(section.getByTestId("gold-upload-stats").getByTestId("gold-stat-documents")).toHaveText("2");
+  await expect(section.getByTestId("gold-version-row")).toHaveCount(1);
+}
+
+test.describe.serial("a shared task from draft to final results", () => {
+  test.beforeAll(async () => {
+    scenario = await setupScenario<Users>({
+      users: { admin: { admin: true }, alpha: { token: true }, beta: { token: true } },
+      teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"] },
+    });
+  });
+
+  test("an organizer creates a draft, adds a team-selected phase, uploads the gold keys and publishes", async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInPage(page, scenario.users.admin);
+    await page.goto("/tasks/new");
+    await page.getByLabel("Slug").fill(slug);
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Description").fill("Resolve the coreference of every mention.");
+    await page.getByRole("group", { name: "Phase 1" }).getByLabel("Phase name").fill("dev");
+    await page.getByRole("button", { name: "Create task" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${slug}/manage$`));
+    await expect(page.getByTestId("task-status-label")).toHaveText("Draft");
+
+    await page.goto(`/tasks/${slug}/manage/phases`);
+    const add = page.getByRole("form", { name: "Add phase" });
+    await add.getByLabel("Phase name").fill("test");
+    await add.getByLabel("Opens").fill(utcInput(-3600_000));
+    await add.getByLabel("Closes").fill(utcInput(7 * 24 * 3600_000));
+    await add.getByLabel("Selection rule").selectOption("TEAM_SELECTED");
+    await add.getByLabel("Final runs per team").fill("2");
+    await add.getByRole("button", { name: "Add phase" }).click();
+    const testPhase = page.getByRole("region", { name: "Phase test" });
+    await expect(testPhase).toBeVisible();
+    testPhaseId = (await testPhase.getAttribute("id"))!.replace(/^phase-/, "");
+
+    await page.goto(`/tasks/${slug}/manage/gold`);
+    await uploadGoldInConsole(page, "dev");
+    await uploadGoldInConsole(page, "test");
+
+    await page.goto(`/tasks/${slug}/manage`);
+    await expect(page.getByTestId("publish-check-gold")).toHaveAttribute("data-ok", "true");
+    await page.getByRole("button", { name: "Publish task" }).click();
+    await expect(page.getByText("The task is published: everyone can see it now.")).toBeVisible();
+  });
+
+  test("two teams submit; Alpha withdraws a run; Beta chooses its final runs", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+    const alpha = scenario.users.alpha.token!;
+    const beta = scenario.users.beta.token!;
+    runs.alphaFirst = await postRun(api, testPhaseId, alpha, SMALL_RESPONSE, "alpha-first");
+    runs.alphaBest = await postRun(api, testPhaseId, alpha, SMALL_KEY, "alpha-best");
+    runs.alphaOops = await postRun(api, testPhaseId, alpha, SMALL_RESPONSE, "alpha-oops");
+    runs.betaA = await postRun(api, testPhaseId, beta, SMALL_RESPONSE, "beta-a");
+    runs.betaB = await postRun(api, testPhaseId, beta, SMALL_KEY, "beta-b");
+    for (const [id, token] of [
+      [runs.alphaFirst, alpha],
+      [runs.alphaBest, alpha],
+      [runs.alphaOops, alpha],
+      [runs.betaA, beta],
+      [runs.betaB, beta],
+    ] as const)
+      await waitScored(api, id, token);
+    await api.dispose();
+
+    const alphaContext = await browser.newContext();
+    const alphaPage = await alphaContext.newPage();
+    await signInPage(alphaPage, scenario.users.alpha);
+    await alphaPage.goto(`/submissions/${runs.alphaOops}`);
+    const withdraw = alphaPage.getByTestId("withdraw-form");
+    await withdraw.getByLabel(/I understand/).check();
+    await withdraw.getByRole("button", { name: "Withdraw this run" }).click();
+    await expect(alphaPage.getByTestId("withdrawn-badge")).toBeVisible();
+    await alphaContext.close();
+
+    const betaContext = await browser.newContext();
+    const betaPage = await betaContext.newPage();
+    await signInPage(betaPage, scenario.users.beta);
+    for (const [id, count] of [
+      [runs.betaA, "1 of 2"],
+      [runs.betaB, "2 of 2"],
+    ] as const) {
+      await betaPage.goto(`/submissions/${id}`);
+      const form = betaPage.getByTestId("final-run-form");
+      await form.getByRole("button", { name: "Count as final", exact: true }).click();
+      await expect(form.getByTestId("final-run-count")).toContainText(count);
+    }
+    await betaContext.close();
+  });
+
+  test("the organizer disqualifies a run with a reason, closes the phase and publishes the final results", async ({ page }) => {
+    await signInPage(page, scenario.users.admin);
+    await page.goto(`/tasks/${slug}/manage/submissions?phase=${testPhaseId}`);
+    const row = page.getByTestId("phase-submission-row").filter({ hasText: "beta-b" });
+    await row.locator("summary").click();
+    await row.getByLabel("Public reason (shown on the board)").fill(REASON);
+    await row.getByRole("button", { name: /^Disqualify run beta-b/ }).click();
+    await expect(row.getByTestId("disqualified-label")).toHaveText(`disqualified: ${REASON}`);
+
+    await page.goto(`/tasks/${slug}/manage/phases`);
+    const phase = page.getByRole("region", { name: "Phase test" });
+    await phase.getByRole("button", { name: "Close now" }).click();
+    await phase.getByRole("button", { name: "Yes, close it now" }).click();
+    await expect(phase.getByRole("button", { name: "Close now" })).toHaveCount(0);
+
+    await page.reload();
+    const card = page.getByTestId("snapshot-publish-card").filter({ hasText: "Final results: test phase" });
+    await expect(card.getByTestId("snapshot-problems")).toHaveCount(0);
+    await card.getByLabel(/^Note/).fill("Final ranking of the test phase.");
+    await card.getByLabel(/I understand/).check();
+    await card.getByRole("button", { name: "Publish final results", exact: true }).click();
+    await expect(card.getByTestId("snapshot-published-link")).toHaveText("Snapshot #1");
+  });
+
+  test("a reader sees the final ranking and downloads the CSV, whose checksum matches", async ({ page }) => {
+    await page.goto(`/tasks/${slug}`);
+    await page.getByTestId("phase-results-link").getByRole("link", { name: "Final results", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${slug}/phases/${testPhaseId}/results/1$`));
+
+    const row = (id: string) => page.locator(`[data-testid="board-row"][data-submission-id="${id}"]`);
+    await expect(row(runs.alphaBest).getByTestId("board-rank")).toHaveText("1");
+    await expect(row(runs.betaA).getByTestId("board-rank")).toHaveText("2");
+    await expect(row(runs.betaB).locator("s")).toHaveText("beta-b");
+    await expect(row(runs.betaB).getByTestId("disqualified-reason")).toHaveText(`disqualified: ${REASON}`);
+    // Withdrawn runs and runs that do not count for their team are not on the board.
+    await expect(row(runs.alphaOops)).toHaveCount(0);
+    await expect(row(runs.alphaFirst)).toHaveCount(0);
+
+    const shown = (await page.getByTestId("csv-sha256").textContent())!.trim();
+    expect(shown).toMatch(/^[0-9a-f]{64}$/);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
+    const bytes = await readFile((await download.path())!);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(shown);
+    const csv = bytes.toString("utf8");
+    expect(csv).toContain("alpha-best");
+    expect(csv).toContain(REASON);
+  });
+});
