@@ -25,6 +25,7 @@
  *   key stays until one in the new format replaces it).
  * Every change takes the phase's `gold:` lock, as gold uploads and profile changes do.
  */
+import { assertCanChangeTask } from "./task-state";
 import { NotFoundError, ValidationError } from "../errors";
 import { profileNeedsHeads, taskEvaluationProfile, type EvaluationProfileName, type TaskEvaluationFields } from "../evaluation";
 import { assertCanManageTask, canManageTask, type Viewer } from "../permissions";
@@ -226,7 +227,7 @@ async function loadDataset(ref: string, phaseId: string | undefined, db: Db) {
 export async function addDataset(actor: Viewer, phaseId: string, input: unknown): Promise<DatasetView> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanManageTask(actor, phase.taskId, db);
+  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its datasets");
   const checked = checkDatasetInput(input);
   if (!checked.data) throw invalid(checked.errors);
   const data = checked.data;
@@ -277,7 +278,7 @@ export async function addDataset(actor: Viewer, phaseId: string, input: unknown)
 export async function updateDataset(actor: Viewer, datasetId: string, patch: unknown, options: { phaseId?: string } = {}): Promise<DatasetView> {
   const db = defaultDb();
   const dataset = await loadDataset(datasetId, options.phaseId, db);
-  const user = await assertCanManageTask(actor, dataset.taskId, db);
+  const user = await assertCanChangeTask(actor, dataset.taskId, db, "change its datasets");
   const checked = checkDatasetPatch(patch);
   if (!checked.data) throw invalid(checked.errors);
   const changes: DatasetPatch = checked.data;
@@ -333,7 +334,7 @@ export async function updateDataset(actor: Viewer, datasetId: string, patch: unk
 export async function deleteDataset(actor: Viewer, datasetId: string, options: { phaseId?: string } = {}): Promise<{ dataset: DatasetView; requeued: number }> {
   const db = defaultDb();
   const dataset = await loadDataset(datasetId, options.phaseId, db);
-  const user = await assertCanManageTask(actor, dataset.taskId, db);
+  const user = await assertCanChangeTask(actor, dataset.taskId, db, "change its datasets");
   const { taskId, ...view } = dataset;
   const outcome = await db.$transaction(async (tx) => {
     await lockKey(tx, `gold:${view.phaseId}`);

@@ -42,6 +42,7 @@
  * `submission.rescore`, `phase.rescore` with the count); the conditional updates make a second,
  * concurrent change a 409 rather than a second event.
  */
+import { assertCanChangeTask, assertTaskWritable } from "./task-state";
 import { z } from "zod";
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
 import { canManageTask, PHASE_VISIBILITY_SELECT, requireSignedIn, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
@@ -165,12 +166,13 @@ export async function withdrawSubmission(viewer: Viewer, id: string, options: { 
  *
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the run does not
  *   exist or the viewer may not see it; ForbiddenError (403) when the viewer may see it but
- *   does not organize its task
+ *   does not organize its task; ConflictError (409) when the task is archived (read-only)
  */
 async function loadRunForOrganizer(viewer: Viewer, id: string, db: Db, what = "disqualify or reinstate a run") {
   const user = requireSignedIn(viewer, "Please sign in as an organizer of this task.");
   const { run } = await loadRun(user, id, db);
   if (!(await canManageTask(user, run.phase.taskId, db))) throw new ForbiddenError(`Only the organizers of this task can ${what}.`);
+  await assertCanChangeTask(user, run.phase.taskId, db, what);
   return { user, run };
 }
 
@@ -374,6 +376,7 @@ export async function rescoreSubmission(viewer: Viewer, id: string): Promise<Res
 export async function rescorePhase(viewer: Viewer, phaseId: string): Promise<RescoreResult> {
   const db = defaultDb();
   const { user, phase } = await loadManagedPhase(viewer, phaseId, db);
+  assertTaskWritable(phase.task, "re-score its runs");
   await assertPhaseHasGold(phase.id, db);
   const ids = await db.$transaction(async (tx) => {
     const requeued = await requeueSubmissions(tx, { phaseId: phase.id });

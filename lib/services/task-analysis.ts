@@ -8,6 +8,7 @@
  * submission of the task is re-queued (as a new gold key does). Exclusions are applied when
  * the disclosure is shown, so changing them re-queues nothing.
  */
+import { assertCanChangeTask } from "./task-state";
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, type Viewer } from "../permissions";
@@ -120,7 +121,7 @@ export async function updateTaskAnalysisSettings(
   taskId: string,
   input: unknown,
 ): Promise<{ settings: TaskAnalysisSettings; requeued: number }> {
-  const user = await assertCanManageTask(actor, taskId);
+  const user = await assertCanChangeTask(actor, taskId, undefined, "change its analysis settings");
   const data = parseInput(taskAnalysisSchema, input, "analysis settings");
   const text = data.pronounLexicon?.trim() ? data.pronounLexicon.replace(/\r\n?/g, "\n") : null;
   const english = text === null || text.trim() === formatPronounLexicon(ENGLISH_PRONOUNS).trim();

@@ -18,10 +18,11 @@
  * (`uploadGoldKey`, `addDataset`, `updateDataset`), and all take the phase's `gold:` lock so
  * that none slips past another.
  */
+import { assertCanChangeTask } from "./task-state";
 import { NotFoundError, ValidationError } from "../errors";
 import { goldFitsProfile, profileNeedsHeads, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type EvaluationProfileName, type TaskEvaluationFields } from "../evaluation";
 import type { SubmissionStatus } from "../generated/prisma/enums";
-import { assertCanManageTask, type Viewer } from "../permissions";
+import type { Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";
 import { parseInput } from "../validations/parse";
@@ -161,7 +162,7 @@ export async function updateTaskEvaluation(
   input: unknown,
 ): Promise<{ changed: boolean; evaluation: TaskEvaluationView; requeued: number }> {
   const db = defaultDb();
-  const user = await assertCanManageTask(actor, taskId, db);
+  const user = await assertCanChangeTask(actor, taskId, db, "change its evaluation");
   const columns = evaluationColumns(parseInput(taskEvaluationSchema, input, "evaluation profile"));
   const next = taskEvaluationProfile(columns);
   const result = await db.$transaction(async (tx) => {

@@ -21,6 +21,9 @@ import { formatUtc } from "../validations/time";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Db, type Prisma } from "./db";
 import { DATASET_ORDER } from "./datasets";
+import { assertTaskWritable } from "./task-state";
+
+export { assertTaskWritable };
 
 /** A task's state (`tasks.status`). */
 export type TaskStatus = "DRAFT" | "PUBLISHED" | "ARCHIVED";
@@ -65,17 +68,6 @@ const CHECK_SELECT = {
     },
   },
 } satisfies Prisma.TaskSelect;
-
-/**
- * Throws unless the task can be changed: an ARCHIVED task is read-only.
- *
- * @param task the task's status
- * @param what what was tried, e.g. "change its phases" (ends the message)
- * @throws ConflictError (409) for an archived task
- */
-export function assertTaskWritable(task: { status: string }, what = "change it"): void {
-  if (task.status === "ARCHIVED") throw new ConflictError(`This task is archived and read-only: unarchive it on its manage page to ${what}.`);
-}
 
 /** The checks for a loaded task (pure). */
 function checksFor(task: { description: string; phases: { name: string; opensAt: Date; closesAt: Date; leaderboardTiming: string; frozenAt: Date | null; datasets: { name: string; goldKeys: unknown[] }[] }[] }, now: Date): PublishCheck[] {
