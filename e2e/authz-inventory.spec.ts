@@ -37,11 +37,14 @@ interface Probe {
   path: () => string;
   /** JSON body, or multipart fields */
   json?: unknown;
+  /** further checks of a 2xx answer's JSON, as the viewer (what the viewer may not see is absent) */
+  check?: (who: Who, body: unknown) => void;
   multipart?: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>;
   expect: Record<Who, Outcome>;
 }
 
-type Users = "bystander" | "rival" | "member" | "organizer" | "admin";
+// "siteAdmin", not "admin": the scenario's task creator is its own "admin" user.
+type Users = "bystander" | "rival" | "member" | "organizer" | "siteAdmin";
 let scenario: Scenario<Users>;
 let draft: Scenario<"owner">;
 const ids = {
@@ -56,6 +59,7 @@ const ids = {
   draftSlug: "",
   draftPhase: "",
   organizerInvitation: "",
+  document: "",
   teamInvitation: "",
 };
 
@@ -66,8 +70,11 @@ const organizersOnly: Record<Who, Outcome> = { anonymous: 401, bystander: "denie
 const signedIn: Record<Who, Outcome> = { anonymous: 401, bystander: "allowed", rival: "allowed", member: "allowed", organizer: "allowed", admin: "allowed" };
 /** The team's members pass; anonymous viewers get 401; everyone else is refused. */
 const membersOnly: Record<Who, Outcome> = { anonymous: 401, bystander: "denied", rival: "denied", member: "allowed", organizer: "denied", admin: "denied" };
-/** Only organizers and admins know it exists: everyone else gets the same refusal. */
-const draftOnly: Record<Who, Outcome> = { anonymous: "denied", bystander: "denied", rival: "denied", member: "denied", organizer: "allowed", admin: "allowed" };
+/**
+ * The draft task: only its organizers (none of the viewers here) and site admins know it
+ * exists; everyone else, anonymous viewers included, gets the same refusal as for an unknown task.
+ */
+const draftAdminsOnly: Record<Who, Outcome> = { anonymous: "denied", bystander: "denied", rival: "denied", member: "denied", organizer: "denied", admin: "allowed" };
 
 const file = (text: string) => ({ name: "out.conll", mimeType: "text/plain", buffer: Buffer.from(text) });
 
@@ -76,10 +83,10 @@ const PROBES: Probe[] = [
   // Tasks.
   { route: "GET /api/v1/tasks", path: () => "/api/v1/tasks", expect: everyone("ok") },
   { route: "GET /api/v1/tasks/:slug", path: () => `/api/v1/tasks/${ids.slug}`, expect: everyone("ok") },
-  { route: "GET /api/v1/tasks/:slug", path: () => `/api/v1/tasks/${ids.draftSlug}`, expect: { ...draftOnly, organizer: "denied", admin: "ok" } },
+  { route: "GET /api/v1/tasks/:slug", path: () => `/api/v1/tasks/${ids.draftSlug}`, expect: { ...draftAdminsOnly, admin: "ok" } },
   { route: "PATCH /api/v1/tasks/:slug", path: () => `/api/v1/tasks/${ids.slug}`, json: { title: "" }, expect: organizersOnly },
   { route: "GET /api/v1/tasks/:slug/publish", path: () => `/api/v1/tasks/${ids.slug}/publish`, expect: { ...organizersOnly, organizer: "ok", admin: "ok" } },
-  { route: "POST /api/v1/tasks/:slug/publish", path: () => `/api/v1/tasks/${ids.draftSlug}/publish`, expect: { ...organizersOnly, organizer: "denied" } },
+  { route: "POST /api/v1/tasks/:slug/publish", path: () => `/api/v1/tasks/${ids.draftSlug}/publish`, expect: draftAdminsOnly },
   { route: "DELETE /api/v1/tasks/:slug/archive", path: () => `/api/v1/tasks/${ids.slug}/archive`, expect: organizersOnly },
   { route: "POST /api/v1/tasks/:slug/phases", path: () => `/api/v1/tasks/${ids.slug}/phases`, json: { name: "" }, expect: organizersOnly },
   { route: "GET /api/v1/tasks/:slug/audit", path: () => `/api/v1/tasks/${ids.slug}/audit`, expect: { ...organizersOnly, organizer: "ok", admin: "ok" } },
@@ -89,7 +96,7 @@ const PROBES: Probe[] = [
 
   // Phases.
   { route: "GET /api/v1/phases/:phaseId", path: () => `/api/v1/phases/${ids.phase}`, expect: everyone("ok") },
-  { route: "GET /api/v1/phases/:phaseId", path: () => `/api/v1/phases/${ids.draftPhase}`, expect: { ...draftOnly, organizer: "denied", admin: "ok" } },
+  { route: "GET /api/v1/phases/:phaseId", path: () => `/api/v1/phases/${ids.draftPhase}`, expect: { ...draftAdminsOnly, admin: "ok" } },
   { route: "PATCH /api/v1/phases/:phaseId", path: () => `/api/v1/phases/${ids.phase}`, json: { dailyLimit: -1 }, expect: organizersOnly },
   { route: "DELETE /api/v1/phases/:phaseId", path: () => `/api/v1/phases/${ids.phase}`, expect: organizersOnly },
   { route: "GET /api/v1/phases/:phaseId/datasets", path: () => `/api/v1/phases/${ids.phase}/datasets`, expect: everyone("ok") },
@@ -97,11 +104,11 @@ const PROBES: Probe[] = [
   { route: "PATCH /api/v1/phases/:phaseId/datasets/:datasetId", path: () => `/api/v1/phases/${ids.phase}/datasets/${ids.dataset}`, json: { name: "" }, expect: organizersOnly },
   { route: "DELETE /api/v1/phases/:phaseId/datasets/:datasetId", path: () => `/api/v1/phases/${ids.phase}/datasets/${ids.dataset}`, expect: organizersOnly },
   { route: "POST /api/v1/phases/:phaseId/gold", path: () => `/api/v1/phases/${ids.phase}/gold`, multipart: { note: "no file" }, expect: organizersOnly },
-  { route: "POST /api/v1/phases/:phaseId/gold", path: () => `/api/v1/phases/${ids.draftPhase}/gold`, multipart: { note: "no file" }, expect: { ...organizersOnly, organizer: "denied" } },
+  { route: "POST /api/v1/phases/:phaseId/gold", path: () => `/api/v1/phases/${ids.draftPhase}/gold`, multipart: { note: "no file" }, expect: draftAdminsOnly },
   { route: "GET /api/v1/phases/:phaseId/leaderboard", path: () => `/api/v1/phases/${ids.phase}/leaderboard`, expect: everyone("ok") },
-  { route: "GET /api/v1/phases/:phaseId/leaderboard", path: () => `/api/v1/phases/${ids.draftPhase}/leaderboard`, expect: { ...draftOnly, organizer: "denied", admin: "ok" } },
+  { route: "GET /api/v1/phases/:phaseId/leaderboard", path: () => `/api/v1/phases/${ids.draftPhase}/leaderboard`, expect: { ...draftAdminsOnly, admin: "ok" } },
   { route: "POST /api/v1/phases/:phaseId/submissions", path: () => `/api/v1/phases/${ids.phase}/submissions`, multipart: { systemName: "no file" }, expect: signedIn },
-  { route: "POST /api/v1/phases/:phaseId/submissions", path: () => `/api/v1/phases/${ids.draftPhase}/submissions`, multipart: { systemName: "x", file: file(SMALL_RESPONSE) }, expect: { anonymous: 401, bystander: "denied", rival: "denied", member: "denied", organizer: "denied", admin: "allowed" } },
+  { route: "POST /api/v1/phases/:phaseId/submissions", path: () => `/api/v1/phases/${ids.draftPhase}/submissions`, multipart: { systemName: "x", file: file(SMALL_RESPONSE) }, expect: draftAdminsOnly },
   { route: "GET /api/v1/phases/:phaseId/runs", path: () => `/api/v1/phases/${ids.phase}/runs`, expect: { ...organizersOnly, organizer: "ok", admin: "ok" } },
   { route: "GET /api/v1/phases/:phaseId/runs/archive", path: () => `/api/v1/phases/${ids.phase}/runs/archive`, expect: { ...organizersOnly, organizer: "ok", admin: "ok" } },
   { route: "POST /api/v1/phases/:phaseId/rescore", path: () => `/api/v1/phases/${ids.closedPhase}/rescore`, expect: organizersOnly },
@@ -112,8 +119,20 @@ const PROBES: Probe[] = [
 
   // Submissions.
   { route: "GET /api/v1/submissions/:id", path: () => `/api/v1/submissions/${ids.memberRun}`, expect: everyone("ok") },
-  { route: "GET /api/v1/submissions/:id/analysis", path: () => `/api/v1/submissions/${ids.memberRun}/analysis`, expect: { anonymous: "denied", bystander: "denied", rival: "denied", member: "denied", organizer: "ok", admin: "ok" } },
-  { route: "GET /api/v1/submissions/:id/documents/:document", path: () => `/api/v1/submissions/${ids.memberRun}/documents/alpha`, expect: { anonymous: "denied", bystander: "denied", rival: "denied", member: "denied", organizer: "ok", admin: "ok" } },
+  {
+    // The pronoun disclosure is public; the error analysis (it shows the gold) is the organizers' only on a phase whose participant analysis is NONE.
+    route: "GET /api/v1/submissions/:id/analysis",
+    path: () => `/api/v1/submissions/${ids.memberRun}/analysis`,
+    expect: everyone("ok"),
+    check: (who, body) => {
+      const analysis = body as { canViewErrors: boolean; errorTotals: unknown; documents: unknown };
+      const organizer = who === "organizer" || who === "admin";
+      expect(analysis.canViewErrors, who).toBe(organizer);
+      expect(analysis.errorTotals === null, who).toBe(!organizer);
+      expect(analysis.documents === null, who).toBe(!organizer);
+    },
+  },
+  { route: "GET /api/v1/submissions/:id/documents/:document", path: () => `/api/v1/submissions/${ids.memberRun}/documents/${encodeURIComponent(ids.document)}`, expect: { anonymous: "denied", bystander: "denied", rival: "denied", member: "denied", organizer: "ok", admin: "ok" } },
   { route: "POST /api/v1/submissions/:id/withdraw", path: () => `/api/v1/submissions/${ids.memberRunToWithdraw}/withdraw`, expect: membersOnly },
   { route: "POST /api/v1/submissions/:id/disqualify", path: () => `/api/v1/submissions/${ids.rivalRun}/disqualify`, json: { reason: "" }, expect: organizersOnly },
   { route: "DELETE /api/v1/submissions/:id/disqualify", path: () => `/api/v1/submissions/${ids.rivalRun}/disqualify`, expect: organizersOnly },
@@ -130,7 +149,7 @@ const PROBES: Probe[] = [
   { route: "DELETE /api/v1/teams/:teamId/invitations/:id", path: () => `/api/v1/teams/${ids.memberTeam}/invitations/${ids.teamInvitation}`, expect: membersOnly },
 
   // Last: archiving (the draft task; an admin may archive it, which would end the probes of its draft state).
-  { route: "POST /api/v1/tasks/:slug/archive", path: () => `/api/v1/tasks/${ids.draftSlug}/archive`, expect: { ...organizersOnly, organizer: "denied" } },
+  { route: "POST /api/v1/tasks/:slug/archive", path: () => `/api/v1/tasks/${ids.draftSlug}/archive`, expect: draftAdminsOnly },
 ];
 
 /** Route labels that need no probe, with the reason. */
@@ -164,7 +183,7 @@ function matches(outcome: Outcome, status: number): boolean {
   }
 }
 
-test.describe.serial("authorization inventory", () => {
+test.describe("authorization inventory", () => {
   test("every API route has a probe, and every probe names a route", () => {
     const labels = routeLabels();
     const probed = new Set(PROBES.map((p) => p.route));
@@ -175,7 +194,7 @@ test.describe.serial("authorization inventory", () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     scenario = await setupScenario<Users>({
-      users: { bystander: { token: true }, rival: { token: true }, member: { token: true }, organizer: { token: true }, admin: { admin: true, token: true } },
+      users: { bystander: { token: true }, rival: { token: true }, member: { token: true }, organizer: { token: true }, siteAdmin: { admin: true, token: true } },
       teams: { Members: ["member"], Rivals: ["rival"] },
       task: {
         phases: [openPhase("main"), openPhase("final")],
@@ -209,6 +228,8 @@ test.describe.serial("authorization inventory", () => {
       [finalRun, rival],
     ] as const)
       await waitScored(api, id, token);
+    const analysis = (await (await api.get(`/api/v1/submissions/${ids.memberRun}/analysis`, { headers: bearer(organizer) })).json()) as { documents: { document: string }[] };
+    ids.document = analysis.documents[0]!.document;
     const datasets = (await (await api.get(`/api/v1/phases/${ids.phase}/datasets`)).json()) as { datasets: { id: string }[] };
     ids.dataset = datasets.datasets[0]!.id;
     // The "final" phase closes now, and its results are published (snapshot 1).
@@ -228,7 +249,7 @@ test.describe.serial("authorization inventory", () => {
   for (const probe of PROBES) {
     test(`${probe.route} (${probe.path.toString().includes("draft") ? "draft task" : "published task"})`, async () => {
       const api: APIRequestContext = await playwrightRequest.newContext({ baseURL: BASE_URL });
-      const token = (who: Who): string | null => (who === "anonymous" ? null : scenario.users[who].token);
+      const token = (who: Who): string | null => (who === "anonymous" ? null : scenario.users[who === "admin" ? "siteAdmin" : who].token);
       // Refusals first, then the viewers who pass.
       const order = [...WHO].sort((a, b) => Number(probe.expect[a] !== "denied" && probe.expect[a] !== 401) - Number(probe.expect[b] !== "denied" && probe.expect[b] !== 401));
       const seen: string[] = [];
@@ -245,6 +266,7 @@ test.describe.serial("authorization inventory", () => {
           });
           seen.push(`${who}: ${response.status()}`);
           expect(matches(probe.expect[who], response.status()), `${probe.route} as ${who}: expected ${probe.expect[who]}, got ${response.status()} ${(await response.text()).slice(0, 300)}`).toBe(true);
+          if (probe.check && response.ok()) probe.check(who, await response.json());
         }
       } finally {
         test.info().annotations.push({ type: "answers", description: seen.join(", ") });

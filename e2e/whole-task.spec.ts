@@ -69,6 +69,8 @@ test.describe.serial("a shared task from draft to final results", () => {
     await add.getByLabel("Phase name").fill("test");
     await add.getByLabel("Opens").fill(utcInput(-3600_000));
     await add.getByLabel("Closes").fill(utcInput(7 * 24 * 3600_000));
+    await add.getByLabel("Runs per team per day").fill("");
+    await add.getByLabel("Runs per team in total").fill("");
     await add.getByLabel("Selection rule").selectOption("TEAM_SELECTED");
     await add.getByLabel("Final runs per team").fill("2");
     await add.getByRole("button", { name: "Add phase" }).click();

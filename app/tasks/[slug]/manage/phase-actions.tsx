@@ -4,7 +4,7 @@
  * button (shown only while the phase has no runs and is not the task's only phase; the server
  * checks again), each asking for confirmation first. `phaseLifecycleAction` does the work.
  */
-import { useActionState, useState } from "react";
+import { useActionState, useState, type MouseEvent } from "react";
 import { Notice, secondaryButton } from "../../../_components/ui";
 import { phaseLifecycleAction, type PhaseLifecycleState } from "./actions";
 
@@ -21,6 +21,13 @@ const dangerButton =
 export function PhaseActions({ phaseId, phaseName, canClose, canDelete }: { phaseId: string; phaseName: string; canClose: boolean; canDelete: boolean }) {
   const [state, action, pending] = useActionState<PhaseLifecycleState, FormData>(phaseLifecycleAction, { status: "idle" });
   const [confirming, setConfirming] = useState<"close" | "delete" | null>(null);
+  // The question's buttons and the answer's take each other's place inside the form: without
+  // the default prevented (and distinct keys), the browser's activation of the clicked button
+  // could run after React turned it into the submit button, submitting without confirmation.
+  const ask = (event: MouseEvent<HTMLButtonElement>, what: "close" | "delete") => {
+    event.preventDefault();
+    setConfirming(what);
+  };
   if (!canClose && !canDelete && state.status === "idle") return null;
   return (
     <div className="space-y-3" data-testid="phase-actions">
@@ -34,12 +41,12 @@ export function PhaseActions({ phaseId, phaseName, canClose, canDelete }: { phas
           {confirming === null ? (
             <>
               {canClose && (
-                <button type="button" className={secondaryButton} onClick={() => setConfirming("close")}>
+                <button key="ask-close" type="button" className={secondaryButton} onClick={(event) => ask(event, "close")}>
                   Close now
                 </button>
               )}
               {canDelete && (
-                <button type="button" className={dangerButton} onClick={() => setConfirming("delete")}>
+                <button key="ask-delete" type="button" className={dangerButton} onClick={(event) => ask(event, "delete")}>
                   Delete phase
                 </button>
               )}
@@ -51,7 +58,7 @@ export function PhaseActions({ phaseId, phaseName, canClose, canDelete }: { phas
                   ? `Close the ${phaseName} phase now? Teams can no longer submit to it.`
                   : `Delete the ${phaseName} phase with its datasets, gold keys and tracks? This cannot be undone.`}
               </p>
-              <button type="submit" name="intent" value={confirming} disabled={pending} className={confirming === "delete" ? dangerButton : secondaryButton}>
+              <button key="confirm" type="submit" name="intent" value={confirming} disabled={pending} className={confirming === "delete" ? dangerButton : secondaryButton}>
                 {pending ? "Working…" : confirming === "close" ? "Yes, close it now" : "Yes, delete it"}
               </button>
               <button type="button" className={secondaryButton} onClick={() => setConfirming(null)} disabled={pending}>
