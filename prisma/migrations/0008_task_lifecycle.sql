@@ -46,6 +46,8 @@ ALTER TABLE "submissions"
     ADD CONSTRAINT "submissions_hidden_by_id_fkey" FOREIGN KEY ("hidden_by_id")
         REFERENCES "users" ("id") ON DELETE SET NULL ON UPDATE CASCADE;
 CREATE INDEX "submissions_hidden_by_id_idx" ON "submissions" ("hidden_by_id");
+-- The console's listing of a phase's runs, newest first (lib/services/console-runs.ts).
+CREATE INDEX "submissions_phase_id_created_at_id_idx" ON "submissions" ("phase_id", "created_at" DESC, "id" DESC);
 
 CREATE TABLE "result_snapshots" (
     "id"             UUID           NOT NULL DEFAULT gen_random_uuid(),
