@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AccessDenied } from "../../../../../_components/access-denied";
 import Form from "next/form";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -179,7 +180,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
-      return <BoardDenied message={error.message} signIn={error instanceof UnauthorizedError ? boardHref(base, query) : null} />;
+      return <AccessDenied title="Leaderboard" testId="board-denied" message={error.message} signIn={error instanceof UnauthorizedError ? boardHref(base, query) : null} />;
     }
     throw error;
   }
@@ -565,24 +566,3 @@ function ToggleLink({ href, current, children }: { href: string; current: boolea
   );
 }
 
-/** The answer for a viewer who may not see the board (401: with a sign-in link). */
-function BoardDenied({ message, signIn }: { message: string; signIn: string | null }) {
-  return (
-    <div className="space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight">Leaderboard</h1>
-      <div data-testid="board-denied">
-        <Notice kind="error">
-          {message}
-          {signIn && (
-            <>
-              {" "}
-              <Link href={`/signin?callbackUrl=${encodeURIComponent(signIn)}`} className="font-medium underline">
-                Sign in
-              </Link>
-            </>
-          )}
-        </Notice>
-      </div>
-    </div>
-  );
-}

@@ -3,13 +3,14 @@
  * newest first, with its date, what changed and the start of its note. Who may read them is the
  * service's rule (`listSnapshots`: the phase's leaderboard audience; drafts: organizers).
  */
+import { AccessDenied } from "../../../../../_components/access-denied";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../lib/errors";
 import { listSnapshots, type SnapshotList } from "../../../../../../lib/services/snapshots";
 import { getViewer } from "../../../../../../lib/session";
-import { Breadcrumbs, Notice, Table, UtcTime } from "../../../../../_components/ui";
+import { Breadcrumbs, Table, UtcTime } from "../../../../../_components/ui";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 
@@ -31,24 +32,7 @@ export default async function PhaseResultsPage({ params }: { params: Params }) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
       const here = `/tasks/${encodeURIComponent(slug)}/phases/${encodeURIComponent(phaseId)}/results`;
-      return (
-        <div className="space-y-4">
-          <h1 className="text-2xl font-semibold tracking-tight">Final results</h1>
-          <div data-testid="results-denied">
-            <Notice kind="error">
-              {error.message}
-              {error instanceof UnauthorizedError && (
-                <>
-                  {" "}
-                  <Link href={`/signin?callbackUrl=${encodeURIComponent(here)}`} className="font-medium underline">
-                    Sign in
-                  </Link>
-                </>
-              )}
-            </Notice>
-          </div>
-        </div>
-      );
+      return <AccessDenied title="Final results" testId="results-denied" message={error.message} signIn={error instanceof UnauthorizedError ? here : null} />;
     }
     throw error;
   }

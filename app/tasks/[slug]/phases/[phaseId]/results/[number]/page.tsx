@@ -5,6 +5,7 @@
  * sha256 in full. Everything comes from the stored snapshot (`getSnapshot`), which never changes.
  * Who may read it is the service's rule (the phase's leaderboard audience; drafts: organizers).
  */
+import { AccessDenied } from "../../../../../../_components/access-denied";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -45,7 +46,7 @@ export default async function SnapshotPage({ params }: { params: Params }) {
     if (error instanceof NotFoundError) notFound();
     if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
       const here = `/tasks/${encodeURIComponent(slug)}/phases/${encodeURIComponent(phaseId)}/results/${encodeURIComponent(number)}`;
-      return <ResultsDenied message={error.message} signIn={error instanceof UnauthorizedError ? here : null} />;
+      return <AccessDenied title="Final results" testId="results-denied" message={error.message} signIn={error instanceof UnauthorizedError ? here : null} />;
     }
     throw error;
   }
@@ -193,24 +194,3 @@ function Download({ label, href, bytes, sha256, testId }: { label: string; href:
   );
 }
 
-/** The page for a viewer outside the board's audience: the reason, and a sign-in link for anonymous viewers. */
-function ResultsDenied({ message, signIn }: { message: string; signIn: string | null }) {
-  return (
-    <div className="space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight">Final results</h1>
-      <div data-testid="results-denied">
-        <Notice kind="error">
-          {message}
-          {signIn && (
-            <>
-              {" "}
-              <Link href={`/signin?callbackUrl=${encodeURIComponent(signIn)}`} className="font-medium underline">
-                Sign in
-              </Link>
-            </>
-          )}
-        </Notice>
-      </div>
-    </div>
-  );
-}
