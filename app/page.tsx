@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getViewer } from "../lib/session";
-import { listTasksForViewer, type TaskListItem } from "../lib/services/tasks";
-import { UtcTime } from "./_components/ui";
+import { listTasksForViewer } from "../lib/services/tasks";
+import { TaskCard } from "./_components/task-card";
 
 /** Home: what Corefboard is, and the list of tasks with their phases. */
 export default async function HomePage() {
@@ -37,55 +37,11 @@ export default async function HomePage() {
         ) : (
           <ul className="grid gap-4 sm:grid-cols-2">
             {tasks.map((task) => (
-              <TaskCard key={task.id} task={task} now={now} />
+              <TaskCard key={task.id} task={task} now={now} heading="h3" />
             ))}
           </ul>
         )}
       </section>
     </div>
-  );
-}
-
-function TaskCard({ task, now }: { task: TaskListItem; now: Date }) {
-  return (
-    <li className="rounded-lg border border-zinc-200 bg-white p-5 shadow-sm" data-testid="task-card">
-      <h3 className="text-base font-semibold">
-        <Link href={`/tasks/${encodeURIComponent(task.slug)}`} className="text-zinc-900 hover:underline">
-          {task.title}
-        </Link>
-      </h3>
-      {task.phases.length > 0 && (
-        <ul className="mt-3 space-y-1.5 text-sm">
-          {task.phases.map((phase) => (
-            <li key={phase.id} className="flex flex-wrap items-baseline gap-x-2">
-              <span className="font-medium text-zinc-800">{phase.name}</span>
-              <PhaseStatus phase={phase} now={now} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-}
-
-function PhaseStatus({ phase, now }: { phase: TaskListItem["phases"][number]; now: Date }) {
-  if (phase.open) {
-    return (
-      <span className="text-emerald-700">
-        open until <UtcTime date={phase.closesAt} />
-      </span>
-    );
-  }
-  if (phase.opensAt > now) {
-    return (
-      <span className="text-zinc-600">
-        opens <UtcTime date={phase.opensAt} />
-      </span>
-    );
-  }
-  return (
-    <span className="text-zinc-500">
-      closed <UtcTime date={phase.closesAt} />
-    </span>
   );
 }
