@@ -11,7 +11,7 @@ export async function SiteHeader() {
         <Link href="/" className="text-lg font-semibold tracking-tight text-zinc-900 no-underline">
           Corefboard
         </Link>
-        <Link href="/#tasks" className="text-sm text-zinc-600 hover:text-zinc-900">
+        <Link href="/tasks" className="text-sm text-zinc-600 hover:text-zinc-900">
           Tasks
         </Link>
         <Link href="/metrics" className="text-sm text-zinc-600 hover:text-zinc-900">
