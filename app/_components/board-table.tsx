@@ -154,7 +154,7 @@ export function BoardTable({
   const rankedValueColumn = rankDataset !== null && !datasetConllRanked;
   const th = "px-2 py-2 font-medium";
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-sm">
       <table className="w-full text-sm" data-testid="leaderboard-table">
         <caption className="sr-only">
           Leaderboard{datasetName !== null && ` of the ${datasetName} dataset`}

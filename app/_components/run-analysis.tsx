@@ -76,7 +76,7 @@ export function RunDisclosureTable({ disclosure }: { disclosure: NonNullable<Run
   }
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-sm tabular-nums" data-testid="disclosure-table">
           <caption className="sr-only">Pronoun standard disclosure</caption>
           <thead className="border-b border-zinc-200 text-xs text-zinc-500">

@@ -67,7 +67,7 @@ export function RunDocumentTable({ documents }: { documents: RunDocumentScores[]
   const arrow = (column: Column) => (sort.column === column ? (sort.descending ? " ↓" : " ↑") : "");
 
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-sm" data-testid="document-table">
         <caption className="sr-only">Scores per document; use the column buttons to sort</caption>
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">

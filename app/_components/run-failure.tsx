@@ -35,7 +35,7 @@ export function RunFailure({ error }: { error: RunError }) {
             {where.column !== undefined && `:${where.column}`}
           </p>
         )}
-        {where?.excerpt && <pre className="mt-2 overflow-x-auto rounded bg-white/70 p-2 font-mono text-xs">{where.excerpt}</pre>}
+        {where?.excerpt && <pre className="mt-2 relative overflow-x-auto rounded bg-white/70 p-2 font-mono text-xs">{where.excerpt}</pre>}
         {error.stage === "platform" && <p className="mt-1 text-xs">This was a platform problem: it does not count against your limits.</p>}
         {error.stage === "validation" && <p className="mt-1 text-xs">Fix the file and submit it again.</p>}
       </Notice>

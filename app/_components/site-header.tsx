@@ -7,7 +7,8 @@ export async function SiteHeader() {
   const user = await getCurrentUser();
   return (
     <header className="border-b border-zinc-200 bg-white">
-      <nav aria-label="Main" className="mx-auto flex h-14 w-full max-w-5xl items-center gap-6 px-4 sm:px-6">
+      {/* On a phone the links wrap onto a second line rather than push the page sideways. */}
+      <nav aria-label="Main" className="mx-auto flex min-h-14 w-full max-w-5xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 sm:gap-x-6 sm:px-6">
         <Link href="/" className="text-lg font-semibold tracking-tight text-zinc-900 no-underline">
           Corefboard
         </Link>

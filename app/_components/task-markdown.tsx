@@ -165,7 +165,7 @@ function BlockView({ block, index }: { block: Block; index: number }) {
       return block.ordered ? <ol className="list-decimal space-y-1 pl-6">{items}</ol> : <ul className="list-disc space-y-1 pl-6">{items}</ul>;
     }
     case "code":
-      return <pre className="overflow-x-auto rounded-md bg-zinc-100 p-3 font-mono text-xs text-zinc-800">{block.text}</pre>;
+      return <pre className="relative overflow-x-auto rounded-md bg-zinc-100 p-3 font-mono text-xs text-zinc-800">{block.text}</pre>;
     case "quote":
       return (
         <blockquote className="border-l-4 border-zinc-200 pl-3 text-zinc-600">

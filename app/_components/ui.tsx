@@ -224,7 +224,7 @@ export type TableColumn = string | { label: string; right?: boolean; srOnly?: bo
  */
 export function Table({ columns, label, caption, testId, children }: { columns: readonly TableColumn[]; label?: string; caption?: string; testId?: string; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm" aria-label={label} data-testid={testId}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">

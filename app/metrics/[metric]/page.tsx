@@ -65,7 +65,7 @@ export default async function MetricPage({ params }: { params: Params }) {
           {explanation.formulas.map((formula) => (
             <div key={formula.label} className="grid items-center gap-x-4 sm:grid-cols-[12rem_1fr]">
               <dt className="text-sm font-medium text-zinc-700">{formula.label}</dt>
-              <dd className="overflow-x-auto py-1 text-lg">
+              <dd className="relative overflow-x-auto py-1 text-lg">
                 <MathFormula node={formula.math} />
               </dd>
             </div>
@@ -114,7 +114,7 @@ export default async function MetricPage({ params }: { params: Params }) {
         <div className="space-y-6" data-testid="metric-example">
           <p className="max-w-3xl text-sm text-zinc-800">{example.description}</p>
           {example.sentences && (
-            <pre className="overflow-x-auto rounded bg-zinc-50 px-3 py-2 text-sm text-zinc-800" data-testid="example-sentences">
+            <pre className="relative overflow-x-auto rounded bg-zinc-50 px-3 py-2 text-sm text-zinc-800" data-testid="example-sentences">
               {example.sentences.join("\n")}
             </pre>
           )}

@@ -21,7 +21,7 @@ export function ManageTabs({ slug }: { slug: string }) {
   const pathname = usePathname();
   const base = `/tasks/${encodeURIComponent(slug)}/manage`;
   return (
-    <nav aria-label="Console" className="-mx-1 overflow-x-auto border-b border-zinc-200">
+    <nav aria-label="Console" className="-mx-1 relative overflow-x-auto border-b border-zinc-200">
       <ul className="flex min-w-max gap-1 px-1">
         {MANAGE_TABS.map((tab) => {
           const href = base + tab.path;
