@@ -87,11 +87,14 @@ export function RunUploadForm({
   teams,
   tracks = [],
   datasetCount = 1,
+  closedReason = null,
 }: {
   phaseId: string;
   teams: { id: string; name: string }[] | null;
   tracks?: readonly { id: string; name: string }[];
   datasetCount?: number;
+  /** why nothing can be uploaded now (e.g. no runs left until the daily reset): the form is shown disabled with it; null: open */
+  closedReason?: string | null;
 }) {
   const archiveOnly = datasetCount > 1;
   const router = useRouter();
@@ -158,8 +161,14 @@ export function RunUploadForm({
       onSubmit={submit}
       onChange={changed}
       className="space-y-4"
-      aria-describedby={failure ? "upload-error" : state.phase === "confirm" ? "upload-warnings" : undefined}
+      aria-describedby={closedReason ? "upload-closed" : failure ? "upload-error" : state.phase === "confirm" ? "upload-warnings" : undefined}
     >
+      {closedReason && (
+        <p id="upload-closed" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="upload-closed">
+          {closedReason}
+        </p>
+      )}
+      <fieldset disabled={closedReason !== null} className="space-y-4">
       {teams && (
         <SelectField
           label="Team"
@@ -210,6 +219,7 @@ export function RunUploadForm({
       <button type="submit" className={state.phase === "confirm" ? secondaryButton : primaryButton} disabled={busy}>
         {busy ? "Uploading…" : "Upload and score"}
       </button>
+      </fieldset>
     </form>
   );
 }

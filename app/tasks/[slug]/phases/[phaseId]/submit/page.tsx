@@ -123,6 +123,14 @@ async function SubmitSection({
     quotas = [{ team: q.team?.name ?? null, quota: q.quota!, tracks: q.tracks }];
   }
   const resetsAt = quotas[0]?.quota.resetsAt ?? new Date();
+  // One team without track limits and nothing left: the form is closed (the server refuses too).
+  const only = quotas.length === 1 && !quotas[0]!.tracks ? quotas[0]!.quota : null;
+  const noRunsLeft =
+    only?.remainingTotal === 0
+      ? "Your team has no runs left in this phase."
+      : only?.remainingToday === 0
+        ? `Your team has no runs left today; the next upload is possible from ${formatUtc(only.resetsAt)}.`
+        : null;
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
       <Card
@@ -153,7 +161,7 @@ async function SubmitSection({
         )}
         <SubmitDatasets datasets={datasets} />
         {tracks.length > 0 && <SubmitTracks tracks={tracks} />}
-        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} tracks={tracks} datasetCount={datasets.length} />
+        <RunUploadForm phaseId={phaseId} teams={q.mustChooseTeam ? q.teams : null} tracks={tracks} datasetCount={datasets.length} closedReason={noRunsLeft} />
       </Card>
       <div>
         <RunQuotaBox quotas={quotas} resetsAt={resetsAt} />
