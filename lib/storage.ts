@@ -4,9 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
-import { gunzipSync, gzip, gzipSync } from "node:zlib";
+import { gunzip, gunzipSync, gzip, gzipSync } from "node:zlib";
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /** What is stored for one uploaded file. */
 export interface StoredFile {
@@ -52,7 +53,20 @@ function storedFile(bytes: Uint8Array, gz: Buffer): StoredFile {
  * @throws Error when the gzip data is corrupt or the checksum does not match
  */
 export function unpackFile(gzip: Uint8Array, expectedSha256?: string): Buffer {
-  const bytes = gunzipSync(gzip);
+  return checked(gunzipSync(gzip), expectedSha256);
+}
+
+/**
+ * {@link unpackFile} with the decompression in libuv's thread pool instead of on the event
+ * loop: for the web server (e.g. streaming every run of a phase as one archive).
+ * @throws Error when the gzip data is corrupt or the checksum does not match
+ */
+export async function unpackFileAsync(gzip: Uint8Array, expectedSha256?: string): Promise<Buffer> {
+  return checked(await gunzipAsync(gzip), expectedSha256);
+}
+
+/** `bytes`, once their sha256 is the expected one (when given). */
+function checked(bytes: Buffer, expectedSha256: string | undefined): Buffer {
   if (expectedSha256 !== undefined && sha256Hex(bytes) !== expectedSha256) {
     throw new Error("stored file is corrupt: its sha256 does not match the recorded one");
   }

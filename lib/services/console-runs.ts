@@ -36,7 +36,7 @@ import * as tar from "tar-stream";
 import { NotFoundError, ValidationError, type FieldError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { canManageTask, requireSignedIn, type SignedInViewer, type Viewer } from "../permissions";
-import { unpackFile } from "../storage";
+import { unpackFileAsync } from "../storage";
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric } from "../validations/metrics";
 import { defaultDb, isUuid, type Db, type SubmissionStatus } from "./db";
 import { loadPhase, type PhaseWithTask } from "./phases";
@@ -530,7 +530,7 @@ export async function phaseRunsArchive(viewer: Viewer, phaseId: string, options:
               where: { submissionId_datasetId: { submissionId: run.id, datasetId: file.datasetId } },
               select: { gzip: true },
             });
-            const body = unpackFile(stored.gzip, file.sha256);
+            const body = await unpackFileAsync(stored.gzip, file.sha256);
             const entryPath = `${folder}/${name}`;
             await writeEntry(pack, { name: entryPath, size: body.byteLength, mtime: run.createdAt }, body);
             await writeManifest(
