@@ -19,7 +19,8 @@ export type DomainErrorCode =
   | "too_large"
   | "rate_limited"
   | "service_busy"
-  | "conflict";
+  | "conflict"
+  | "gone";
 
 /** One problem with one input field; `path` is the field name, dotted for nested fields. */
 export interface FieldError {
@@ -62,6 +63,16 @@ export class DomainError extends Error {
 export class NotFoundError extends DomainError {
   constructor(message = "Not found.") {
     super("not_found", 404, message);
+  }
+}
+
+/**
+ * 410: a one-time link (invitation, confirmation) that existed but no longer works: revoked,
+ * expired or already used. The message says which. A token that never existed is a 404.
+ */
+export class GoneError extends DomainError {
+  constructor(message = "This link no longer works.") {
+    super("gone", 410, message);
   }
 }
 

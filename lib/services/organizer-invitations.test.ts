@@ -29,7 +29,7 @@ const {
   previewOrganizerInvitation,
   revokeOrganizerInvitation,
 } = await import("./organizer-invitations");
-const { InvitationGoneError } = await import("./team-invitations");
+const { GoneError } = await import("../errors");
 const { makeTaskWithPhase, makeUser, rejection } = await import("./test-fixtures");
 
 const testDb = useTestDatabase();
@@ -167,8 +167,9 @@ describe("acceptOrganizerInvitation", () => {
 
     // One use.
     const again = await rejection(acceptOrganizerInvitation(f.invitee.viewer, token, T0));
-    expect(again).toBeInstanceOf(InvitationGoneError);
+    expect(again).toBeInstanceOf(GoneError);
     expect(again.httpStatus).toBe(410);
+    expect(again.code).toBe("gone");
     expect(again.message).toBe("This invitation was already accepted; it works once.");
     expect(await f.db.taskOrganizer.count({ where: { taskId: f.task.id } })).toBe(2);
   });

@@ -28,14 +28,14 @@
  */
 import { z } from "zod";
 import { emailSchema, fieldErrors } from "../auth/schemas";
-import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
+import { ConflictError, ForbiddenError, GoneError, NotFoundError } from "../errors";
 import { sendMail } from "../mail";
 import { assertCanManageTask, requireSignedIn, type Viewer } from "../permissions";
 import { sha256Hex } from "../storage";
 import { SLUG_PATTERN } from "../validations/task";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Db } from "./db";
-import { InvitationGoneError, LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "./team-invitations";
+import { LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "./team-invitations";
 import { UserInputError } from "./users";
 
 /** How long an organizer invitation works: 7 days, in milliseconds (see the module header). */
@@ -331,7 +331,7 @@ export async function previewOrganizerInvitation(viewer: Viewer, token: string, 
  * @param now the current time (tests)
  * @returns the task (id, slug, title) and whether the user was added now
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown token;
- *   InvitationGoneError (410) when it was revoked, has expired or was already accepted;
+ *   GoneError (410) when it was revoked, has expired or was already accepted;
  *   ForbiddenError (403) "This invitation was sent to a***@example.org; sign in with that
  *   address to accept it." when the viewer's email is another
  */
@@ -345,7 +345,7 @@ export async function acceptOrganizerInvitation(
   const row = await findByToken(token, db);
   if (!row) throw new NotFoundError(UNKNOWN_INVITATION);
   const status = statusOf(row, now);
-  if (status !== "pending") throw new InvitationGoneError(goneMessage(status));
+  if (status !== "pending") throw new GoneError(goneMessage(status));
   const email = await emailOf(user.userId, db);
   if (email !== row.email) {
     throw new ForbiddenError(`This invitation was sent to ${maskEmail(row.email)}; sign in with that address to accept it.`);
@@ -359,7 +359,7 @@ export async function acceptOrganizerInvitation(
     if (claimed.count !== 1) {
       const current = await tx.organizerInvitation.findUniqueOrThrow({ where: { id: row.id }, select: { acceptedAt: true, revokedAt: true, expiresAt: true } });
       const later = statusOf(current, now);
-      throw new InvitationGoneError(goneMessage(later === "pending" ? "accepted" : later));
+      throw new GoneError(goneMessage(later === "pending" ? "accepted" : later));
     }
     const existing = await tx.taskOrganizer.findUnique({ where: { taskId_userId: { taskId: row.task.id, userId: user.userId } }, select: { userId: true } });
     if (!existing) await tx.taskOrganizer.create({ data: { taskId: row.task.id, userId: user.userId } });

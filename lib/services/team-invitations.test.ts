@@ -6,10 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { ConflictError, NotFoundError, UnauthorizedError } from "../errors";
+import { ConflictError, GoneError, NotFoundError, UnauthorizedError } from "../errors";
 import { sha256Hex } from "../storage";
 import {
-  InvitationGoneError,
   MAX_ACTIVE_TEAM_INVITATIONS,
   TEAM_INVITATION_TTL_MS,
   acceptTeamInvitation,
@@ -136,7 +135,7 @@ describe("acceptTeamInvitation", () => {
     const revoked = await revokeTeamInvitation(f.member.viewer, f.team.id, invitation.id, T0);
     expect(revoked).toMatchObject({ id: invitation.id, status: "revoked", revokedAt: T0 });
     const refused = await rejection(acceptTeamInvitation(f.outsider.viewer, tokenOf(url), T0));
-    expect(refused).toBeInstanceOf(InvitationGoneError);
+    expect(refused).toBeInstanceOf(GoneError);
     expect(refused.httpStatus).toBe(410);
     expect(refused.message).toBe("This team invitation link was revoked by the team. Ask a member for a new one.");
     expect(await f.db.teamMember.count({ where: { teamId: f.team.id, userId: f.outsider.id } })).toBe(0);

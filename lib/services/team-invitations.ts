@@ -18,13 +18,13 @@
  *   MEMBER; a user already in the team changes nothing (and is told so; `uses` is not
  *   counted). There is no team size limit. The join code keeps working beside the links.
  * - **Errors.** An unknown token is a 404; a revoked or expired link is a 410
- *   ({@link InvitationGoneError}) that says which.
+ *   ({@link GoneError}) that says which.
  * - **Audit.** `team.invitation_create`, `team.invitation_revoke` (targetType "team", data
  *   `{invitationId}`), and `team.join` with data `{via: "invitation", invitationId}`.
  */
 import { randomBytes } from "node:crypto";
 import { loadEnv } from "../env";
-import { ConflictError, DomainError, NotFoundError } from "../errors";
+import { ConflictError, GoneError, NotFoundError } from "../errors";
 import { requireSignedIn, type Viewer } from "../permissions";
 import { sha256Hex } from "../storage";
 import { recordAudit } from "./audit";
@@ -42,15 +42,6 @@ export const MAX_LISTED_TEAM_INVITATIONS = 100;
 /** A token as made here and by the other invitation and account links: 43 base64url characters. */
 export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/**
- * 410 Gone: a link that existed but no longer works (revoked, expired or already used). Its
- * code is `not_found` (the closest stable code; the status says it is gone for good).
- */
-export class InvitationGoneError extends DomainError {
-  constructor(message: string) {
-    super("not_found", 410, message);
-  }
-}
 
 /** A new link token and the sha256 that is stored. */
 export function newLinkToken(): { token: string; tokenHash: string } {
@@ -265,7 +256,7 @@ export interface TeamInvitationAcceptance {
  * @param now the current time (tests)
  * @returns the team, whether the viewer joined now, and a sentence saying so
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown token;
- *   InvitationGoneError (410) for a revoked or expired link (the message says which)
+ *   GoneError (410) for a revoked or expired link (the message says which)
  */
 export async function acceptTeamInvitation(viewer: Viewer, token: string, now: Date = new Date()): Promise<TeamInvitationAcceptance> {
   const user = requireSignedIn(viewer, "Please sign in (or sign up) to join this team.");
@@ -277,13 +268,13 @@ export async function acceptTeamInvitation(viewer: Viewer, token: string, now: D
     await lockKey(tx, `team-join:${team.id}:${user.userId}`);
     const current = await tx.teamInvitation.findUniqueOrThrow({ where: { id: row.id }, select: { revokedAt: true, expiresAt: true } });
     const status = statusOf(current, now);
-    if (status === "revoked") throw new InvitationGoneError(REVOKED_LINK);
-    if (status === "expired") throw new InvitationGoneError(EXPIRED_LINK);
+    if (status === "revoked") throw new GoneError(REVOKED_LINK);
+    if (status === "expired") throw new GoneError(EXPIRED_LINK);
     const existing = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.userId } }, select: { userId: true } });
     if (existing) return { team, joined: false, message: `You are already a member of “${team.name}”.` };
     // Counted only while the link still works (a revocation racing this join wins or loses as a whole).
     const counted = await tx.teamInvitation.updateMany({ where: { id: row.id, revokedAt: null, expiresAt: { gt: now } }, data: { uses: { increment: 1 } } });
-    if (counted.count !== 1) throw new InvitationGoneError(REVOKED_LINK);
+    if (counted.count !== 1) throw new GoneError(REVOKED_LINK);
     await tx.teamMember.create({ data: { teamId: team.id, userId: user.userId, role: "MEMBER" } });
     await recordAudit(tx, { actorId: user.userId, action: "team.join", targetType: "team", targetId: team.id, data: { via: "invitation", invitationId: row.id } });
     return { team, joined: true, message: `You joined “${team.name}”.` };
