@@ -24,11 +24,11 @@ export default async function AccountPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Account</h1>
 
       <Card title="Profile">
-        <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+        <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-y-2 text-sm sm:grid-cols-[8rem_minmax(0,1fr)]">
           <dt className="text-zinc-500">Name</dt>
-          <dd data-testid="profile-name">{user.name}</dd>
+          <dd className="break-words" data-testid="profile-name">{user.name}</dd>
           <dt className="text-zinc-500">Email</dt>
-          <dd data-testid="profile-email">{user.email}</dd>
+          <dd className="break-all" data-testid="profile-email">{user.email}</dd>
           <dt className="text-zinc-500">Role</dt>
           <dd>{user.role === "ADMIN" ? "Administrator" : "User"}</dd>
         </dl>
