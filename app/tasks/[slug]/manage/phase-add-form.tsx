@@ -4,12 +4,12 @@
  * after the task's last phase) and the date preview. `addPhaseAction` creates it (the task's
  * default dataset comes with it); the page then lists it with the others.
  */
-import { useActionState, useState, type FormEvent } from "react";
+import { useActionState } from "react";
 import { TaskPhaseFields } from "../../../_components/task-phase-fields";
 import type { PhaseFormValues } from "../../../_components/task-phase-form-data";
 import { Notice, primaryButton } from "../../../_components/ui";
 import { addPhaseAction, type AddPhaseState } from "./actions";
-import { PhaseDatePreview } from "./phase-date-preview";
+import { PhaseDatePreview, usePhaseFormDates } from "./phase-date-preview";
 
 /**
  * The form.
@@ -23,13 +23,7 @@ export function PhaseAddForm({ taskId, initial, now }: { taskId: string; initial
 }
 
 function PhaseAddFields({ taskId, state, action, pending, now }: { taskId: string; state: AddPhaseState; action: (formData: FormData) => void; pending: boolean; now: Date }) {
-  const [dates, setDates] = useState({ opensAt: state.values.opensAt, closesAt: state.values.closesAt, displayTimeZone: state.values.displayTimeZone, now });
-  const onChange = (event: FormEvent<HTMLFormElement>) => {
-    const target = event.target as HTMLInputElement | HTMLSelectElement;
-    if (target.name === "opensAt" || target.name === "closesAt" || target.name === "displayTimeZone") {
-      setDates((d) => ({ ...d, [target.name]: target.value, now: new Date() }));
-    }
-  };
+  const [dates, onChange] = usePhaseFormDates(state.values, now);
   return (
     <form action={action} onChange={onChange} className="space-y-4" noValidate aria-label="Add phase">
       <input type="hidden" name="taskId" value={taskId} />

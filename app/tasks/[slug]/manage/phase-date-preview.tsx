@@ -5,6 +5,7 @@
  * browser by `phaseDatePreview` (lib/validations/phase-dates.ts, zod-free) from the form's
  * wall-clock values in the display zone. Announced politely to screen readers as it changes.
  */
+import { useState, type FormEvent } from "react";
 import { phaseDatePreview } from "../../../../lib/validations/phase-dates";
 import { localDateTimeToUtc } from "../../../../lib/validations/time";
 
@@ -13,6 +14,23 @@ export interface PhaseFormDates {
   opensAt: string;
   closesAt: string;
   displayTimeZone: string;
+}
+
+/**
+ * The dates a phase form's preview follows: starts from `initial` (and the server's `now`), and
+ * takes each typed opening time, closing time or display zone (with the browser's time then).
+ *
+ * @returns the dates for {@link PhaseDatePreview}, and the form's `onChange` handler
+ */
+export function usePhaseFormDates(initial: PhaseFormDates, now: Date): [PhaseFormDates & { now: Date }, (event: FormEvent<HTMLFormElement>) => void] {
+  const [dates, setDates] = useState({ opensAt: initial.opensAt, closesAt: initial.closesAt, displayTimeZone: initial.displayTimeZone, now });
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement | HTMLSelectElement;
+    if (target.name === "opensAt" || target.name === "closesAt" || target.name === "displayTimeZone") {
+      setDates((d) => ({ ...d, [target.name]: target.value, now: new Date() }));
+    }
+  };
+  return [dates, onChange];
 }
 
 /** A form's dates as instants, or null when one cannot be read (yet). */

@@ -1,11 +1,11 @@
 "use client";
 
-import { useActionState, useState, type FormEvent } from "react";
+import { useActionState } from "react";
 import { TaskPhaseFields } from "../../../_components/task-phase-fields";
 import type { PhaseFormValues } from "../../../_components/task-phase-form-data";
 import { Notice, primaryButton } from "../../../_components/ui";
 import { updatePhaseAction, type PhaseSettingsState } from "./actions";
-import { PhaseDatePreview } from "./phase-date-preview";
+import { PhaseDatePreview, usePhaseFormDates } from "./phase-date-preview";
 
 /**
  * Edits one phase's settings; after each save the form shows the stored (or submitted)
@@ -40,13 +40,7 @@ function PhaseSettingsFields({
   now: Date;
   readOnly: boolean;
 }) {
-  const [dates, setDates] = useState({ opensAt: state.values.opensAt, closesAt: state.values.closesAt, displayTimeZone: state.values.displayTimeZone, now });
-  const onChange = (event: FormEvent<HTMLFormElement>) => {
-    const target = event.target as HTMLInputElement | HTMLSelectElement;
-    if (target.name === "opensAt" || target.name === "closesAt" || target.name === "displayTimeZone") {
-      setDates((d) => ({ ...d, [target.name]: target.value, now: new Date() }));
-    }
-  };
+  const [dates, onChange] = usePhaseFormDates(state.values, now);
   return (
     <form action={action} onChange={onChange} className="space-y-4" noValidate aria-label="Phase settings">
       <input type="hidden" name="phaseId" value={phaseId} />
