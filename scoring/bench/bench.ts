@@ -50,6 +50,7 @@ import { generatePair, type DocumentSpec } from "./generate.js";
 import { runAnalysisBench } from "./analysis-bench.js";
 import { COREFUD_SCORER_ARGS, CRAC_VARIANT_NAMES } from "./crac-variants.js";
 import { perturbCorefUD } from "./perturb-conllu.js";
+import { threadsFor } from "../parallel.js";
 
 interface Case {
   id: string;
@@ -182,6 +183,18 @@ function ensureCompiledCli(): string {
   return "compiled CLI rebuilt first (scripts/build-cli.mjs)";
 }
 
+/**
+ * How many threads the CLI used by default on these files, and its time with `--threads 1`.
+ *
+ * @param args the CLI's arguments (after `node`) as timed
+ */
+function threadsNote(key: string, response: string, format: "conll2012" | "conllu", args: readonly string[]): string {
+  const threads = threadsFor(statSync(key).size + statSync(response).size, format);
+  if (threads === 1) return "(one thread: the input is under 2 MiB or the machine has one core)";
+  const single = bestOf(RUNS, process.execPath, [...args, "--threads", "1"]);
+  return `(${threads} threads by default on this machine; with --threads 1: ${single.seconds.toFixed(3)} s, best of ${RUNS})`;
+}
+
 /** `x / y` as "12.3×". */
 function ratio(x: number, y: number): string {
   return `${(x / y).toFixed(1)}×`;
@@ -198,6 +211,7 @@ function runCaseAWholeProcess(dir: string): void {
   console.log("(a) as a whole process: node scoring/cli/bin.mjs score KEY RESPONSE (all metrics, table output)");
   console.log(`  ${ensureCompiledCli()}`);
   const ours = bestOf(RUNS, process.execPath, [BIN, "score", key, response]);
+  console.log(`  ${threadsNote(key, response, "conll2012", [BIN, "score", key, response])}`);
   console.log(`  corefboard: ${ours.seconds.toFixed(3)} s (best of ${RUNS})`);
   const perlDir = process.env.REFERENCE_SCORER_DIR;
   if (perlDir && existsSync(join(perlDir, "scorer.pl"))) {
@@ -339,6 +353,7 @@ async function runCorefUDCases(dir: string, cases: Set<string>): Promise<void> {
     const half = runRunner(runner, input.halfKey, input.halfResponse, "head").result;
     console.log(`  input: ${full.documents} docs, ${full.keyMentions} key mentions (${json.metrics.mentions?.recall_den ?? "?"} key / ${json.metrics.mentions?.precision_den ?? "?"} response after singleton removal)`);
     console.log(`  whole process: corefboard score --preset crac ${ours.seconds.toFixed(3)} s (best of ${RUNS})`);
+    console.log(`  ${threadsNote(input.key, input.response, "conllu", args)}`);
     console.log(`  in process: read ${full.readSeconds.toFixed(3)} s + score ${full.variants[0].seconds.toFixed(3)} s`);
     console.log(
       `  peak memory (maxRSS, compiled runner): ${full.maxRssMiB.toFixed(1)} MiB for all ${full.documents} docs (${full.keyMentions} key mentions), ${half.maxRssMiB.toFixed(1)} MiB for the first ${half.documents} (${half.keyMentions})`,

@@ -2,11 +2,13 @@
  * The `corefboard score` command: output shapes, options and exit codes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { perturbCorefUD } from "../bench/perturb-conllu.js";
 import { METRICS, SELECTABLE_METRICS } from "../metrics/registry.js";
 import { CRAC_PRESET } from "../presets.js";
 import { EXIT_FORMAT, EXIT_OK, EXIT_USAGE, evaluateOptionsFrom, main, parseMetrics } from "./main.js";
@@ -325,6 +327,43 @@ describe("corefboard score", () => {
       const r = spawnSync(process.execPath, [join(here, "bin.mjs"), ...args], { encoding: "utf8", env: { ...process.env, COREFBOARD_CLI_DIST: dist } });
       expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual(expected);
     }
+  });
+
+  it("the compiled CLI on several threads (--threads 2, 3) prints exactly what one thread prints", () => {
+    const dist = tempDir();
+    const build = spawnSync(process.execPath, [join(here, "..", "..", "scripts", "build-cli.mjs"), dist], { encoding: "utf8" });
+    expect(build.status, build.stderr).toBe(0);
+    const dir = tempDir();
+    // The 12 GUM documents shipped with the demo, and a perturbed response (warnings included).
+    const folder = join(here, "..", "..", "lib", "demo", "data", "gum");
+    const docs = readdirSync(folder)
+      .filter((f) => f.endsWith(".conllu.gz"))
+      .sort()
+      .map((f) => `${gunzipSync(readFileSync(join(folder, f))).toString("utf8").trimEnd()}\n\n`);
+    const key = join(dir, "gum.key.conllu");
+    const response = join(dir, "gum.response.conllu");
+    writeFileSync(key, docs.join(""));
+    writeFileSync(response, docs.map((d, i) => perturbCorefUD(d, { seed: 40 + i }).text).join(""));
+    // A format error in the last document: the whole files are scored and give it.
+    const broken = join(dir, "broken.conllu");
+    const last = docs.length - 1;
+    writeFileSync(broken, [...docs.slice(0, last), docs[last].replace(/\n(\d+)\t([^\t\n]*)\t/, "\n$1\t$2\t\t")].join(""));
+    const bin = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [join(here, "bin.mjs"), ...args], { encoding: "utf8", env: { ...process.env, COREFBOARD_CLI_DIST: dist } });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    for (const args of [
+      ["score", key, response, "--preset", "crac", "--format", "json", "--per-document"],
+      ["score", key, response, "--match", "partial"],
+      ["score", key, broken, "--preset", "crac"],
+    ]) {
+      const one = bin(...args, "--threads", "1");
+      expect(one.stdout.length + one.stderr.length).toBeGreaterThan(0);
+      for (const threads of ["2", "3"]) expect(bin(...args, "--threads", threads), args.join(" ")).toEqual(one);
+    }
+    expect(bin("score", key, broken, "--threads", "2").code).toBe(EXIT_FORMAT);
+    expect(bin("score", key, response, "--threads", "9").code).toBe(EXIT_USAGE);
+    expect(bin("score", key, response, "--threads", "0").stderr).toContain("an integer from 1 to 4");
   });
 
   it("bin.mjs runs the bundle only while no source it lists is newer, else the sources through tsx", () => {

@@ -7,7 +7,7 @@
  *                                 [--preset crac] [--per-document]
  *                                 [--bcub-weighting mention|entity]
  *                                 [--input-format conll2012|conllu|jsonlines]
- *                                 [--mapped-cluster-f [threshold]]
+ *                                 [--mapped-cluster-f [threshold]] [--threads N]
  *
  * `--preset crac` is `presets.ts`'s `CRAC_PRESET` (head match, singletons excluded, dependent
  * zeros, the CorefUD scorer's metrics); options given explicitly win over the preset's.
@@ -18,10 +18,11 @@
  *
  * Startup matters (a participant runs this once per file): the module does no work at load time
  * beyond defining the commands, and `bin.mjs` runs it from a bundle built at install time
- * (`scripts/build-cli.mjs`).
+ * (`scripts/build-cli.mjs`). Large CoNLL-2012 and CoNLL-U files are read and scored on several
+ * threads (`scoring/parallel.ts`; `--threads 1` for one), with exactly the one-thread output.
  */
-import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
+import { readFileSync, statSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { MAPPED_F_THRESHOLD } from "../analysis/mapped-cluster-f.js";
 import {
   evaluate,
@@ -33,7 +34,15 @@ import {
   type Report,
   type ZeroMatch,
 } from "../evaluate.js";
-import { CORPUS_FORMATS, readCorpus, type CorpusFormat } from "../formats/index.js";
+import { CORPUS_FORMATS, detectFormat, readCorpus, type CorpusFormat } from "../formats/index.js";
+import {
+  defaultThreads,
+  evaluateInParts,
+  MAX_SCORING_THREADS,
+  ScoringThreads,
+  threadsAvailable,
+  type SplittableFormat,
+} from "../parallel.js";
 import { CONLL_METRICS, SELECTABLE_METRICS, type SelectableMetric } from "../metrics/registry.js";
 import { CRAC_PRESET, PRESET_NAMES, PRESETS, presetOptions, type PresetName } from "../presets.js";
 import { FormatError } from "../types.js";
@@ -69,6 +78,8 @@ export interface ScoreOptions {
   inputFormat?: CorpusFormat;
   /** `true` for the flag alone, the threshold text when one is given. */
   mappedClusterF?: true | string;
+  /** Threads to read and score with (1 to `MAX_SCORING_THREADS`); default by input size. */
+  threads?: number;
 }
 
 /**
@@ -121,6 +132,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .option(
       "--mapped-cluster-f [threshold]",
       `also compute mapped cluster F ("Mapped F", P95-1038): a response entity maps to a key entity when their F exceeds threshold, a number in [0, 1] (default ${MAPPED_F_THRESHOLD}); put it after KEY and RESPONSE when giving no threshold`,
+    )
+    .addOption(
+      new Option(
+        "--threads <n>",
+        `threads to read and score with, 1 to ${MAX_SCORING_THREADS} (default: the machine's cores for inputs over 2 MiB, else 1); the output is the same`,
+      ).argParser(parseThreads),
     )
     .action(async (keyPath: string, responsePath: string, options: ScoreOptions) => {
       exitCode = await score(keyPath, responsePath, options, io);
@@ -181,22 +198,50 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
     io.stderr(`corefboard: ${(error as Error).message}\n`);
     return EXIT_USAGE;
   }
+  // Threads start before the files are read, so that their start-up overlaps the reading.
+  const format = options.inputFormat ?? detectFormat(keyPath);
+  const splittable = format !== "jsonlines" && format === (options.inputFormat ?? detectFormat(responsePath));
+  let threads: ScoringThreads | null = null;
+  if (splittable) {
+    let count = options.threads;
+    if (count === undefined) {
+      try {
+        count = defaultThreads(statSync(keyPath).size + statSync(responsePath).size, format);
+      } catch {
+        count = 1; // reading below says why
+      }
+    }
+    if (count > 1 && threadsAvailable()) threads = new ScoringThreads(count - 1);
+  }
   const files: (string | Buffer)[] = [];
   for (const path of [keyPath, responsePath]) {
     try {
       files.push(textOrBytes(readFileSync(path)));
     } catch (error) {
+      threads?.close();
       io.stderr(`corefboard: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
       return EXIT_USAGE;
     }
   }
   try {
-    // Scoring never reads the words of CoNLL-2012 input: keep only token counts (faster).
-    const key = readCorpus(files[0], keyPath, { format: options.inputFormat, words: false });
-    const response = readCorpus(files[1], responsePath, { format: options.inputFormat, words: false });
-    let report: Report;
+    let report: Report | null = null;
+    if (threads) {
+      const [key, response] = files;
+      if (typeof key === "string" && typeof response === "string") {
+        const settings = { format: format as SplittableFormat, keyFile: keyPath, responseFile: responsePath, options: evaluateOptions };
+        report = await evaluateInParts(key, response, settings, threads);
+      }
+      threads.close();
+    }
     try {
-      report = evaluate(key, response, evaluateOptions);
+      // The whole files in one thread: always when they do not split, and whenever the parts
+      // cannot stand for the whole (a format error, a warning about the whole file, ...).
+      // Scoring never reads the words of CoNLL-2012 input: keep only token counts (faster).
+      report ??= evaluate(
+        readCorpus(files[0], keyPath, { format: options.inputFormat, words: false }),
+        readCorpus(files[1], responsePath, { format: options.inputFormat, words: false }),
+        evaluateOptions,
+      );
     } catch (error) {
       // evaluate's RangeErrors are settings the input cannot have (head match on CoNLL-2012
       // input, key and response in different formats, ...): usage errors. The engine's own
@@ -226,6 +271,19 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
     }
     throw error;
   }
+}
+
+/**
+ * Parses `--threads`: an integer from 1 to `MAX_SCORING_THREADS`.
+ *
+ * @throws InvalidArgumentError (commander's; a usage error) for anything else
+ */
+function parseThreads(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > MAX_SCORING_THREADS) {
+    throw new InvalidArgumentError(`an integer from 1 to ${MAX_SCORING_THREADS}`);
+  }
+  return n;
 }
 
 /** Decodes UTF-8, throwing a TypeError at the first malformed byte sequence. */

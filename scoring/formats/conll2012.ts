@@ -641,3 +641,32 @@ class DocumentBuilder {
     };
   }
 }
+
+/** Text every line that can start a CoNLL-2012 document holds (`#begin document ...`), for searching. */
+export const CONLL2012_DOCUMENT_MARKER = "begin document";
+
+/**
+ * Whether `readConll2012` starts a named document at the line that begins at `lineStart`, for a
+ * reader of part of the file (`scoring/parallel.ts`). Reading `text.slice(lineStart)` after as
+ * many blank lines as come before it gives that part's documents, lines and warnings as reading
+ * the whole file does: the reader keeps no state between documents but the ids seen (repeats)
+ * and the document count (the limit; generated names), which `parallel.ts` checks itself.
+ *
+ * @param text the decoded file (`decodeInput`)
+ * @param lineStart the offset of a line's first character in `text`
+ * @returns null unless the line is `#begin document` with a name (an unnamed document's
+ *   generated name depends on its place in the whole file); else `offset` (= `lineStart`), the
+ *   document `id` and `declaration` null. Never throws.
+ */
+export function conll2012DocumentStart(text: string, lineStart: number): { offset: number; id: string; declaration: null } | null {
+  let end = text.indexOf("\n", lineStart);
+  if (end < 0) end = text.length;
+  if (end > lineStart && text.charCodeAt(end - 1) === 13) end--;
+  const line = text.slice(lineStart, end);
+  const first = firstNonSpace(line);
+  if (first < 0 || line.charCodeAt(first) !== 35) return null;
+  const begin = BEGIN.exec(line.slice(first));
+  if (!begin) return null;
+  const header = parseHeader(begin[1], 0);
+  return header.generated ? null : { offset: lineStart, id: header.id, declaration: null };
+}

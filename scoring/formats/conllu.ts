@@ -1114,3 +1114,62 @@ function waitingKey(eid: string, index: number, parts: number): string {
 function before(a: Place, b: Place): boolean {
   return a.line < b.line || (a.line === b.line && a.column < b.column);
 }
+
+/** Text every line that can start a CorefUD document holds (`# newdoc ...`), for searching. */
+export const COREFUD_DOCUMENT_MARKER = "newdoc";
+
+/**
+ * Whether `readCorefUD` starts a named document at the line that begins at `lineStart`, and
+ * where a reader of part of the file (`scoring/parallel.ts`) may then begin.
+ *
+ * Reading `text.slice(offset)` after `line - 2` blank lines and the `declaration` line (or
+ * `line - 1` blank lines when it is null), where `line` is the 1-based line at `offset`, gives
+ * that part's documents, lines and warnings as reading the whole file does: between documents
+ * the reader keeps only the declaration in force, a pending `# sent_id` (reset by the blank
+ * line before the block), the ids seen (repeats) and the document count (the limit), and
+ * `parallel.ts` checks the last two itself.
+ *
+ * @param text the decoded file (`decodeInput`)
+ * @param lineStart the offset of a line's first character in `text`
+ * @returns null unless the line is `# newdoc id = NAME` (as the reader takes it, NAME not
+ *   empty) in a comment block after a blank line, with no token line before it in the block;
+ *   else `offset`, the block's first character, `id` the NAME, and `declaration` the whole
+ *   text of the latest `# global.Entity` line before the block, or null when there is none.
+ *   Never throws (a malformed file is left to the reader).
+ */
+export function corefudDocumentStart(text: string, lineStart: number): { offset: number; id: string; declaration: string | null } | null {
+  const line = lineText(text, lineStart);
+  if (line.charCodeAt(0) !== 35 /* # */ || sentIdValue(line) !== null || firstAfterSpaces(line) !== 110 /* n */) return null;
+  const newdoc = NEWDOC.exec(line);
+  const id = newdoc ? trimmedValue(NEWDOC_ID, newdoc[1]) : null;
+  if (id === null || id === "") return null;
+  // Back to the blank line before the block: only comment lines may come between.
+  let start = lineStart;
+  for (;;) {
+    if (start === 0) return null; // the file's first block: nothing to cut off before it
+    const previous = start >= 2 ? text.lastIndexOf("\n", start - 2) + 1 : 0;
+    const above = lineText(text, previous);
+    const first = above.charCodeAt(0);
+    if (!(first >= 48 && first <= 57) && above.trim() === "") break;
+    if (first !== 35) return null; // a token line in the same block
+    start = previous;
+  }
+  let declaration: string | null = null;
+  for (let at = text.lastIndexOf("global.Entity", start - 1); at >= 0; at = text.lastIndexOf("global.Entity", at - 1)) {
+    const candidate = lineText(text, text.lastIndexOf("\n", at) + 1);
+    if (candidate.charCodeAt(0) === 35 && sentIdValue(candidate) === null && firstAfterSpaces(candidate) === 103 /* g */ && trimmedValue(GLOBAL_ENTITY, candidate) !== null) {
+      declaration = candidate;
+      break;
+    }
+    if (at === 0) break;
+  }
+  return { offset: start, id, declaration };
+}
+
+/** The line that begins at `start` in `text`, without its line break (`\n` or `\r\n`), as `forEachLine` gives it. */
+function lineText(text: string, start: number): string {
+  let end = text.indexOf("\n", start);
+  if (end < 0) end = text.length;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  return text.slice(start, end);
+}
