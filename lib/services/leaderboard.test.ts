@@ -539,8 +539,8 @@ describe("getLeaderboard of a phase with several datasets", () => {
     const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7 });
     const board = await getLeaderboard(f.phase.id, null);
     const json = leaderboardJson(board);
-    // No dataset fields; `policy` and each row's `selection` and `own` are the leaderboard policy's (issue 11 §2).
-    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "phase", "policy", "rows", "task", "tiePolicy", "track", "tracks", "variant"]);
+    // No dataset fields; `policy` and each row's `selection` and `own` are the leaderboard policy's (issue 11 §2), `page` its paging (issue 12 §1).
+    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "page", "phase", "policy", "rows", "task", "tiePolicy", "track", "tracks", "variant"]);
     expect(Object.keys((json.rows as Record<string, unknown>[])[0]).sort()).toEqual(
       ["codeUrl", "disqualified", "goldVersion", "isBaseline", "metrics", "own", "paperUrl", "rank", "scorerVersion", "selection", "submissionId", "submittedAt", "systemName", "team", "track", "value", "variants"].sort(),
     );

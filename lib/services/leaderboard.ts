@@ -64,7 +64,8 @@ import { parseInput } from "../validations/parse";
 import { listDatasets, type DatasetView } from "./datasets";
 import { defaultDb, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
-import { rankRuns, TIE_POLICY, type DatasetRun, type RankedRun, type RankScope, type Run, type RunSelection } from "./ranking";
+import { rankBoard, type RankedBoardPage } from "./board-ranking";
+import { TIE_POLICY, type RunSelection } from "./ranking";
 import { BLANC_COREF, BLANC_NONCOREF, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 import type { BoardSignificance } from "./significance";
 import { findTrack, listTracks, type TrackView } from "./tracks";
@@ -199,12 +200,29 @@ export interface Leaderboard {
   tiePolicy: string;
   /** the phase's timing and selection policy as applied to this board */
   policy: BoardPolicy;
+  /** this page's rows, in board order (every row when no `limit` was asked) */
   rows: LeaderboardRow[];
+  /** where `rows` are on the board: see {@link BoardPage} */
+  page: BoardPage;
   generatedAt: Date;
 }
 
-/** A run as the board builds it: a row, with its scores on the dataset it may be ranked by (`rankOn`, by name). */
-type BoardRun = Omit<LeaderboardRow, "rank" | "value" | "selection"> & { teamId: string; finalSelected: boolean; rankOn: Record<string, DatasetRun> };
+/** Which part of a board a {@link Leaderboard}'s rows are (server-side paging). */
+export interface BoardPage {
+  /** the rows the board lists (after the `team` filter), on every page together */
+  total: number;
+  /** 0-based place of the page's first row among those `total` rows */
+  offset: number;
+  /** the page size asked for, or null: every row from the cursor on */
+  limit: number | null;
+  /** the cursor the page starts after (null: the first page) */
+  cursor: string | null;
+  /** the cursor of the next page; null on the last page */
+  nextCursor: string | null;
+  /** the team-name filter (case-insensitive part of the name), or null; ranks stay those of the whole board */
+  team: string | null;
+}
+
 
 /** Groups Score rows by variant (`""` = primary) and turns each group into scores with `toJson`. */
 function scoresBySetting<S extends ScoreRowLike & { variant: string }, J>(rows: readonly S[], toJson: (rows: S[]) => J): { primary: J; variants: Record<string, J> } {
@@ -226,6 +244,30 @@ const datasetRefSchema = z
   .max(200, { error: "at most 200 characters" })
   .nullish()
   .transform((v) => (v ? v : null));
+
+/** Most rows one page of a board may ask for. */
+export const MAX_BOARD_PAGE = 500;
+
+/** Paging of a board: `limit` (1–`MAX_BOARD_PAGE`, absent: every row), `cursor`, `team` (absent/empty → null). */
+const boardPageSchema = z.object({
+  limit: z.coerce
+    .number()
+    .int({ error: "a whole number" })
+    .min(1, { error: "at least 1" })
+    .max(MAX_BOARD_PAGE, { error: `at most ${MAX_BOARD_PAGE}` })
+    .optional(),
+  cursor: z
+    .string()
+    .max(300, { error: "at most 300 characters" })
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  team: z
+    .string()
+    .trim()
+    .max(100, { error: "at most 100 characters" })
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
 
 /** `"a", "b" and "c"`: the choices of a dataset error. */
 function datasetChoices(datasets: readonly Pick<BoardDataset, "name">[]): string {
@@ -277,11 +319,14 @@ function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["dat
  *   withdrawn runs are left out, disqualified runs are listed struck through and unranked,
  *   and no row carries an organizer-only marker (`hidden`, `afterFreeze` false) or an `own`
  *   flag (false). `now` is the moment the timing rules are read at (default: now).
+ *   Paging (server-side, `board-ranking.ts`): `limit` rows (1–`MAX_BOARD_PAGE`; absent: every
+ *   row) after `cursor` (a page's `nextCursor`), among the rows whose team name contains
+ *   `team` (case-insensitive; ranks stay those of the whole board).
  *   See the module comment for the timing, hidden runs and TEAM_SELECTED.
- * @returns the rows in board order (each with its primary and variant scores, and on a phase
+ * @returns the page's rows in board order (each with its primary and variant scores, and on a phase
  *   with several datasets each dataset's CoNLL F1, `selection`, `own`, and for organizers
- *   `hidden` and `afterFreeze`), the task's evaluation profile, the tie policy and the
- *   board's {@link BoardPolicy}
+ *   `hidden` and `afterFreeze`), the task's evaluation profile, the tie policy, the
+ *   board's {@link BoardPolicy} and the {@link BoardPage}
  * @throws NotFoundError (404) for an unknown phase, and for a phase of a draft task the viewer
  *   does not organize; ForbiddenError (403) for `final` asked by anyone but the task's
  *   organizers (site admins included); UnauthorizedError (401) for an anonymous
@@ -291,7 +336,8 @@ function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["dat
  *   one of the phase's (field `track`, the message names the choices; any track on a phase
  *   without tracks), or a dataset that is not one of the phase's (field `dataset` or
  *   `rankDataset`, the message names the datasets), or `rankDataset` naming another dataset
- *   than `dataset` (field `rankDataset`)
+ *   than `dataset` (field `rankDataset`), or a bad `limit`, a damaged `cursor` or a `team`
+ *   over 100 characters (fields `limit`, `cursor`, `team`)
  */
 export async function getLeaderboard(
   phaseId: string,
@@ -305,6 +351,9 @@ export async function getLeaderboard(
     rankDataset?: string | null;
     final?: boolean;
     now?: Date;
+    limit?: number | null;
+    cursor?: string | null;
+    team?: string | null;
   } = {},
 ): Promise<Leaderboard> {
   const db = defaultDb();
@@ -321,8 +370,17 @@ export async function getLeaderboard(
   const profile = taskEvaluationProfile(phase.task);
   const variantIds = profile.variants.map((v) => v.id);
   const query = parseInput(
-    leaderboardQuerySchema.extend({ variant: leaderboardVariantSchema(variantIds), track: trackRefSchema, dataset: datasetRefSchema, rankDataset: datasetRefSchema }),
+    leaderboardQuerySchema.extend({
+      variant: leaderboardVariantSchema(variantIds),
+      track: trackRefSchema,
+      dataset: datasetRefSchema,
+      rankDataset: datasetRefSchema,
+      ...boardPageSchema.shape,
+    }),
     {
+      limit: options.limit ?? undefined,
+      cursor: options.cursor ?? undefined,
+      team: options.team ?? undefined,
       metric: options.metric ?? undefined,
       variant: options.variant ?? undefined,
       allRuns: options.allRuns ?? undefined,
@@ -369,34 +427,34 @@ export async function getLeaderboard(
   };
 
   // DatasetScore rows: a dataset's board reads all of its rows (the profile's settings); the
-  // macro-averaged board of a phase with several datasets reads each dataset's primary CoNLL
-  // F1, and the ranked dataset's rows of the ranked setting and metric.
-  const datasetScoreWhere = dataset
-    ? { datasetId: dataset.id, variant: { in: ["", ...variantIds] } }
-    : multi
-      ? {
-          OR: [
-            { variant: "", metric: "conll" },
-            ...(rankDataset ? [{ datasetId: rankDataset.id, variant: setting, metric: { in: storedMetricNames(metric) } }] : []),
-          ],
-        }
-      : null;
-  const submissions = await db.submission.findMany({
-    where: {
-      phaseId,
-      status: "SCORED",
-      visibility: "PUBLIC",
-      // A withdrawn run is on no board.
-      withdrawnAt: null,
+  // macro-averaged board of a phase with several datasets reads each dataset's primary CoNLL F1.
+  const datasetScoreWhere = dataset ? { datasetId: dataset.id, variant: { in: ["", ...variantIds] } } : multi ? { variant: "", metric: "conll" } : null;
+  // Selection, ranking and the page in SQL (`board-ranking.ts`); then the page's runs, whole.
+  const rankedDataset = dataset ?? rankDataset;
+  // Hidden until the close, an anonymous viewer sees no run at all.
+  const anonymousHidden = ownTeamOnly && !viewer;
+  const ranking: RankedBoardPage = anonymousHidden ? { rows: [], total: 0, offset: 0, nextCursor: null } : await rankBoard(db, {
+    phaseId,
+    setting,
+    metric,
+    datasetId: rankedDataset?.id ?? null,
+    rule: phase.selectionRule,
+    allRuns: query.allRuns,
+    filters: {
       // A hidden run is on the organizers' board only (and not on the final one).
-      ...(organizerView ? {} : { hiddenAt: null }),
+      organizerView,
       // After the freeze: later runs are on the organizers' board only.
-      ...(freezeApplied && phase.frozenAt ? { createdAt: { lt: phase.frozenAt } } : {}),
+      madeBefore: freezeApplied ? phase.frozenAt : null,
       // A track's board: its runs and the baselines without a track.
-      ...(track ? { OR: [{ trackId: track.id }, { trackId: null, isBaseline: true }] } : {}),
+      trackId: track?.id ?? null,
       // Hidden until the close: the viewer's own team's runs and the baselines; nothing for anonymous viewers.
-      ...(ownTeamOnly ? { AND: [viewer ? { OR: [{ isBaseline: true }, { isBaseline: false, teamId: { in: viewerTeamIds } }] } : { id: { in: [] } }] } : {}),
+      onlyTeams: ownTeamOnly ? viewerTeamIds : null,
     },
+    page: { limit: query.limit ?? null, cursor: query.cursor, team: query.team },
+  });
+  const pageRows = ranking.rows;
+  const submissions = pageRows.length === 0 ? [] : await db.submission.findMany({
+    where: { id: { in: pageRows.map((r) => r.submissionId) } },
     select: {
       id: true,
       teamId: true,
@@ -413,23 +471,28 @@ export async function getLeaderboard(
       disqualifiedAt: true,
       disqualifiedReason: true,
       hiddenAt: true,
-      finalSelectedAt: true,
-      files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
       // The primary setting ("") and the profile's variants; rows of variants the profile no
       // longer lists are not loaded. A dataset's board reads DatasetScore rows instead.
       scores: dataset ? false : { where: { variant: { in: ["", ...variantIds] } } },
       datasetScores: datasetScoreWhere ? { where: datasetScoreWhere } : false,
+      files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
     },
   });
-  const runs: BoardRun[] = submissions.map((s) => {
+  const byId = new Map(submissions.map((s) => [s.id, s]));
+  const rows: LeaderboardRow[] = pageRows.map((ranked) => {
+    const s = byId.get(ranked.submissionId);
+    if (!s) throw new Error(`run ${ranked.submissionId} left the board while it was read; reload`);
     const files = new Map(s.files.map((f) => [f.datasetId, f]));
     const recorded = evaluationDatasets(s.evaluation);
     const goldVersionOn = (d: BoardDataset): number | null =>
       recorded.find((r) => r.id === d.id)?.goldVersion ?? files.get(d.id)?.goldKey?.version ?? (multi ? null : s.goldVersion);
     const rowsOn = (d: BoardDataset) => (s.datasetScores ?? []).filter((r) => r.datasetId === d.id);
     const common = {
+      // Hidden until the close: ranks appear when the phase closes.
+      rank: ownTeamOnly ? null : ranked.rank,
+      value: ranked.value,
+      selection: ranked.selection,
       submissionId: s.id,
-      teamId: s.teamId,
       team: { id: s.teamId, name: s.team.name },
       systemName: s.systemName,
       submittedAt: s.createdAt,
@@ -439,51 +502,26 @@ export async function getLeaderboard(
       codeUrl: s.codeUrl,
       scorerVersion: s.scorerVersion,
       disqualified: s.disqualifiedAt && s.disqualifiedReason !== null ? { reason: s.disqualifiedReason, at: s.disqualifiedAt } : null,
-      finalSelected: s.finalSelectedAt !== null,
       own: !final && !s.isBaseline && viewerTeamIds.includes(s.teamId),
       hidden: organizerView && s.hiddenAt !== null,
       afterFreeze: organizerView && madeAfterFreeze(phase, s.createdAt),
     };
     if (dataset) {
       const { primary, variants } = scoresBySetting(rowsOn(dataset), scoresToJson);
-      const missing = !files.has(dataset.id);
-      const on: DatasetRun = { missing, scores: primary, variants };
-      return { ...common, goldVersion: goldVersionOn(dataset), scores: primary, variants, missing, datasets: {}, rankOn: { [dataset.name]: on } };
+      return { ...common, goldVersion: goldVersionOn(dataset), scores: primary, variants, missing: !files.has(dataset.id), datasets: {} };
     }
     const { primary, variants } = scoresBySetting(s.scores ?? [], multi ? macroScoresToJson : scoresToJson);
     const rowDatasets: Record<string, RowDataset> = {};
-    const rankOn: Record<string, DatasetRun> = {};
     if (multi) {
       for (const d of datasets) {
         const missing = !files.has(d.id);
         const conll = rowsOn(d).find((r) => r.variant === "" && r.metric === "conll");
         rowDatasets[d.name] = { missing, goldVersion: missing ? null : goldVersionOn(d), conllF1: conll?.f1 ?? (missing && d.scored ? 0 : null) };
       }
-      if (rankDataset) {
-        const ranked = scoresBySetting(
-          rowsOn(rankDataset).filter((r) => r.variant === setting && storedMetricNames(metric).includes(r.metric)),
-          scoresToJson,
-        );
-        rankOn[rankDataset.name] = { missing: !files.has(rankDataset.id), scores: ranked.primary, variants: ranked.variants };
-      }
     }
-    return { ...common, goldVersion: multi ? null : s.goldVersion, scores: primary, variants, missing: false, datasets: rowDatasets, rankOn };
+    return { ...common, goldVersion: multi ? null : s.goldVersion, scores: primary, variants, missing: false, datasets: rowDatasets };
   });
-  const rankedDataset = dataset ?? rankDataset;
-  const scope: RankScope = { variant: query.variant, dataset: rankedDataset?.name ?? null };
-  // Ranking reads `datasets` as the runs' scores per dataset; the rows keep their own.
-  const rows = rankBoardRuns(
-    runs.map(({ datasets: rowDatasets, rankOn, ...r }): Run & { rowDatasets: Record<string, RowDataset> } & typeof r => ({ ...r, datasets: rankOn, rowDatasets })),
-    metric,
-    phase.selectionRule,
-    query.allRuns,
-    scope,
-  ).map(({ teamId: _t, datasets: _d, finalSelected: _f, rowDatasets, ...row }): LeaderboardRow => ({
-    ...row,
-    // Hidden until the close: ranks appear when the phase closes.
-    rank: ownTeamOnly ? null : row.rank,
-    datasets: rowDatasets,
-  }));
+  const page: BoardPage = { total: ranking.total, offset: ranking.offset, limit: query.limit ?? null, cursor: query.cursor, nextCursor: ranking.nextCursor, team: query.team };
   return {
     task: { id: phase.task.id, slug: phase.task.slug, title: phase.task.title, primaryMetric: phase.task.primaryMetric },
     phase: { id: phase.id, name: phase.name, displayTimeZone: phase.displayTimeZone, selectionRule: phase.selectionRule },
@@ -499,46 +537,9 @@ export async function getLeaderboard(
     tiePolicy: TIE_POLICY,
     policy,
     rows,
+    page,
     generatedAt: now,
   };
-}
-
-/** Board order: value descending (none last), then the earlier submission, then the smaller id (as `rankRuns`). */
-function boardOrder(a: RankedRun, b: RankedRun): number {
-  if (a.value !== b.value) {
-    if (a.value === null) return 1;
-    if (b.value === null) return -1;
-    return b.value - a.value;
-  }
-  return a.submittedAt.getTime() - b.submittedAt.getTime() || (a.submissionId < b.submissionId ? -1 : a.submissionId > b.submissionId ? 1 : 0);
-}
-
-/**
- * `rankRuns` with disqualified runs (and, on the organizers' board, hidden runs) set apart: the
- * ranks, ties and per-team selection are those of the other runs alone (a team whose best, or
- * latest, run is disqualified is represented by its next one). A run set apart is then listed,
- * with rank null, when `rankRuns` over all the runs would list it (with `allRuns`: every one),
- * at its place in board order.
- *
- * @param runs the board's runs, each with `disqualified` (null or absent: not disqualified) and `hidden`
- * @param metric, rule, allRuns, scope as for `rankRuns`
- * @returns the listed runs in board order, each with `rank` (null for runs set apart), `value` and `selection`
- */
-function rankBoardRuns<R extends Run & { disqualified?: unknown; hidden?: boolean }>(
-  runs: readonly R[],
-  metric: LeaderboardMetric,
-  rule: SelectionRule,
-  allRuns: boolean,
-  scope: RankScope,
-): RankedRun<R>[] {
-  const apart = (r: R) => !!r.disqualified || r.hidden === true;
-  const qualified = runs.filter((r) => !apart(r));
-  const ranked = rankRuns(qualified, metric, rule, allRuns, scope);
-  if (qualified.length === runs.length) return ranked;
-  const struck = rankRuns(runs, metric, rule, allRuns, scope)
-    .filter(apart)
-    .map((r) => ({ ...r, rank: null }));
-  return [...ranked, ...struck].sort(boardOrder);
 }
 
 /**

@@ -11,8 +11,8 @@
  *   has the value 0 on it (as in the macro-average), in every setting and metric.
  * - Value: the chosen metric's F1 in that setting (for `conll`, its F1). Ties are exact
  *   equality of the stored doubles.
- * - Selection per team: BEST = the team's run with the highest value (ties → the earlier
- *   submission); LATEST = the team's most recently submitted run; TEAM_SELECTED = the best
+ * - Selection per team: BEST = the team's run with the highest value (ties, and runs without
+ *   a value, → the earlier submission); LATEST = the team's most recently submitted run; TEAM_SELECTED = the best
  *   (as BEST) of the runs the team marked as final (`Run.finalSelected`), or, when it marked
  *   none of the runs given, its most recently submitted run (`selection: "latest-fallback"`);
  *   `allRuns` = every run.
@@ -185,7 +185,8 @@ export function rankRuns<R extends Run>(
 /** Whether `run` should replace `current` as its team's entry under `rule`. */
 function preferred(run: Run & { value: number | null }, current: Run & { value: number | null }, rule: "BEST" | "LATEST"): boolean {
   if (rule === "LATEST") return earlier(run, current) > 0;
-  if (run.value === null) return false;
+  // Two runs without a value: the earlier one, so that the choice never depends on input order.
+  if (run.value === null) return current.value === null && earlier(run, current) < 0;
   if (current.value === null) return true;
   return run.value > current.value || (run.value === current.value && earlier(run, current) < 0);
 }
