@@ -79,14 +79,55 @@ export function getBoss(connectionString: string | undefined = process.env.DATAB
   return globalForBoss.corefboardBoss;
 }
 
-/** Creates the scoring queue if it does not exist yet (safe to call concurrently). */
+/** Creates the scoring queue and the significance queue if they do not exist yet (safe to call concurrently). */
 export async function ensureScoreQueue(boss: PgBoss): Promise<void> {
-  if (await boss.getQueue(SCORE_QUEUE)) return;
-  try {
-    await boss.createQueue(SCORE_QUEUE, SCORE_QUEUE_OPTIONS);
-  } catch (error) {
-    if (!(await boss.getQueue(SCORE_QUEUE))) throw error;
+  for (const options of [SCORE_QUEUE_OPTIONS, SIGNIFICANCE_QUEUE_OPTIONS]) {
+    if (await boss.getQueue(options.name)) continue;
+    try {
+      await boss.createQueue(options.name, options);
+    } catch (error) {
+      if (!(await boss.getQueue(options.name))) throw error;
+    }
   }
+}
+
+/** The queue of board significance computations (`lib/services/board-significance.ts`). */
+export const SIGNIFICANCE_QUEUE = "board-significance";
+
+/**
+ * A board significance job: which board to compute, as a viewer would ask for it. `viewerId`
+ * is the organizer whose board it is (an organizers' board), or null for the board every other
+ * reader sees.
+ */
+export interface SignificanceJobData {
+  phaseId: string;
+  viewerId: string | null;
+  board: { metric: string; track: string | null; dataset: string | null; rankDataset: string | null; allRuns: boolean };
+}
+
+/**
+ * Options of the significance queue: `short` (one waiting job per board, by singleton key, so
+ * a burst of page views asks once), 2 retries, 10 minutes to finish.
+ */
+export const SIGNIFICANCE_QUEUE_OPTIONS = {
+  name: SIGNIFICANCE_QUEUE,
+  policy: "short" as const,
+  retryLimit: 2,
+  retryDelay: 10,
+  expireInSeconds: 10 * 60,
+};
+
+/**
+ * Asks the workers to compute boards' significance (at most one waiting job per `key`; a key
+ * already waiting is skipped by pg-boss).
+ *
+ * @param jobs each board's singleton key (phase and board) and payload
+ * @throws when the database is unreachable
+ */
+export async function enqueueSignificance(jobs: readonly { key: string; data: SignificanceJobData }[], options: { boss?: PgBoss } = {}): Promise<void> {
+  if (jobs.length === 0) return;
+  const boss = options.boss ?? (await getBoss());
+  await boss.insert(jobs.map((j) => ({ name: SIGNIFICANCE_QUEUE, data: j.data, singletonKey: j.key })));
 }
 
 /** The Postgres channel on which {@link enqueueScoring} announces new jobs. */

@@ -69,7 +69,16 @@ export interface RankedBoardPage {
   offset: number;
   /** cursor after the last row of `rows`, or null when no row follows */
   nextCursor: string | null;
+  /**
+   * A digest of the whole board, whatever the page and the team filter: its listed runs in
+   * order with their ranks, selection, whether set apart, and when each was scored. It changes
+   * whenever anything a board's significance depends on does (`board-significance.ts`).
+   */
+  version: string;
 }
+
+/** The version of a board that lists no run (md5 of the empty string, as the query computes it). */
+const EMPTY_BOARD_VERSION = "d41d8cd98f00b204e9800998ecf8427e";
 
 /** A decoded cursor: the board-order key of the last row of the previous page. */
 interface Cursor {
@@ -149,10 +158,10 @@ export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoa
   // runs (a run set apart is listed where this pass would list it). In each, `best` says
   // whether the team's pick is BEST-like (value first) or LATEST-like (latest first).
   const rows = await db.$queryRaw<
-    { id: string; value: number | null; created_at: Date; rank: number | null; selection: string | null; total: number; pos: number }[]
+    { id: string; value: number | null; created_at: Date; rank: number | null; selection: string | null; total: number; pos: number; version: string }[]
   >`
     WITH base AS (
-      SELECT s.id, s.team_id, s.created_at, s.is_baseline, s.final_selected_at IS NOT NULL AS final_selected,
+      SELECT s.id, s.team_id, s.created_at, s.is_baseline, s.final_selected_at IS NOT NULL AS final_selected, s.scored_at,
              ((s.disqualified_at IS NOT NULL AND s.disqualified_reason IS NOT NULL) OR (${f.organizerView} AND s.hidden_at IS NOT NULL)) AS apart,
              ${value} AS value
         FROM submissions s ${scoreJoin}
@@ -205,7 +214,9 @@ export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoa
         FROM ranked r JOIN teams t ON t.id = r.team_id
        WHERE ${teamFilter}
     )
-    SELECT o.id::text AS id, o.value, o.created_at, o.rank::int AS rank, o.selection, o.total::int AS total, o.pos::int AS pos
+    SELECT o.id::text AS id, o.value, o.created_at, o.rank::int AS rank, o.selection, o.total::int AS total, o.pos::int AS pos,
+           (SELECT md5(coalesce(string_agg(concat_ws(':', v.id, v.apart, v.rank, v.selection, extract(epoch FROM v.scored_at)), ','
+                                           ORDER BY v.value DESC NULLS LAST, v.created_at, v.id), '')) FROM ranked v) AS version
       FROM ordered o
      WHERE ${after}
      ORDER BY o.pos
@@ -213,11 +224,17 @@ export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoa
   const more = q.page.limit !== null && rows.length > q.page.limit;
   const pageRows = more ? rows.slice(0, q.page.limit!) : rows;
   let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && cursor) {
-    // A page past the end: count the listed rows for the page's text.
-    total = (await rankBoard(db, { ...q, page: { ...q.page, cursor: null, limit: 0 } })).total;
+  let version = rows[0]?.version ?? EMPTY_BOARD_VERSION;
+  if (rows.length === 0 && (cursor || q.page.team)) {
+    // Nothing on this page (past the end, or no team matches): the board's version from its
+    // first page, and past the end the number of rows the filter lists.
+    const first = (team: string | null) => rankBoard(db, { ...q, page: { limit: 1, cursor: null, team } });
+    const whole = await first(null);
+    version = whole.version;
+    total = !cursor ? 0 : q.page.team ? (await first(q.page.team)).total : whole.total;
   }
   return {
+    version,
     rows: pageRows.map((r) => ({ submissionId: r.id, value: r.value, rank: r.rank, selection: r.selection as RunSelection })),
     total,
     offset: pageRows.length > 0 ? pageRows[0].pos - 1 : total,

@@ -221,6 +221,8 @@ export interface BoardPage {
   nextCursor: string | null;
   /** the team-name filter (case-insensitive part of the name), or null; ranks stay those of the whole board */
   team: string | null;
+  /** a digest of the whole board (every page; see `RankedBoardPage.version`), "" when the viewer sees no run */
+  version: string;
 }
 
 
@@ -247,6 +249,8 @@ const datasetRefSchema = z
 
 /** Most rows one page of a board may ask for. */
 export const MAX_BOARD_PAGE = 500;
+/** Rows per page of the leaderboard page and the JSON API when the caller asks for no `limit`. */
+export const DEFAULT_BOARD_PAGE = 50;
 
 /** Paging of a board: `limit` (1–`MAX_BOARD_PAGE`, absent: every row), `cursor`, `team` (absent/empty → null). */
 const boardPageSchema = z.object({
@@ -319,6 +323,9 @@ function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["dat
  *   withdrawn runs are left out, disqualified runs are listed struck through and unranked,
  *   and no row carries an organizer-only marker (`hidden`, `afterFreeze` false) or an `own`
  *   flag (false). `now` is the moment the timing rules are read at (default: now).
+ *   `reader: true` (for the worker, never from a request) gives the board of a signed-in
+ *   reader who neither organizes the task nor is in a team, without the visibility check
+ *   (`viewer` is then ignored).
  *   Paging (server-side, `board-ranking.ts`): `limit` rows (1–`MAX_BOARD_PAGE`; absent: every
  *   row) after `cursor` (a page's `nextCursor`), among the rows whose team name contains
  *   `team` (case-insensitive; ranks stay those of the whole board).
@@ -351,18 +358,21 @@ export async function getLeaderboard(
     rankDataset?: string | null;
     final?: boolean;
     now?: Date;
-    limit?: number | null;
+    limit?: number | string | null;
     cursor?: string | null;
     team?: string | null;
+    reader?: boolean;
   } = {},
 ): Promise<Leaderboard> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const standing = await taskStanding(viewer, phase.taskId, db);
+  // `reader`: the board of a reader who neither organizes the task nor is in a team (for the worker).
+  const reader = options.reader === true;
+  const standing = await taskStanding(reader ? null : viewer, phase.taskId, db);
   if (standing.hiddenDraft) throw new NotFoundError("No such phase.");
   const final = options.final === true;
   if (final && !standing.isOrganizer) throw new ForbiddenError("Only the organizers of this task can see its final board before the results are published.");
-  if (!(await leaderboardVisibleTo(standing, phase.leaderboardVisibility))) {
+  if (!reader && !(await leaderboardVisibleTo(standing, phase.leaderboardVisibility))) {
     const who = phase.leaderboardVisibility === "ORGANIZERS" ? "the task's organizers" : "participants of the task (teams that have submitted) and its organizers";
     if (!viewer) throw new UnauthorizedError(`This leaderboard is visible only to ${who}. Please sign in.`);
     throw new ForbiddenError(`This leaderboard is visible only to ${who}.`);
@@ -414,7 +424,7 @@ export async function getLeaderboard(
   const organizerView = standing.isOrganizer && !final;
   const ownTeamOnly = !standing.isOrganizer && !final && boardHiddenUntilClose(phase, now);
   const freezeApplied = !standing.isOrganizer && !final && phase.leaderboardTiming === "frozen" && phase.frozenAt !== null;
-  const viewerTeamIds = viewer && !final ? (await db.teamMember.findMany({ where: { userId: viewer.userId }, select: { teamId: true } })).map((m) => m.teamId) : [];
+  const viewerTeamIds = viewer && !final && !reader ? (await db.teamMember.findMany({ where: { userId: viewer.userId }, select: { teamId: true } })).map((m) => m.teamId) : [];
   const policy: BoardPolicy = {
     timing: phase.leaderboardTiming as LeaderboardTiming,
     closesAt: phase.closesAt,
@@ -433,7 +443,7 @@ export async function getLeaderboard(
   const rankedDataset = dataset ?? rankDataset;
   // Hidden until the close, an anonymous viewer sees no run at all.
   const anonymousHidden = ownTeamOnly && !viewer;
-  const ranking: RankedBoardPage = anonymousHidden ? { rows: [], total: 0, offset: 0, nextCursor: null } : await rankBoard(db, {
+  const ranking: RankedBoardPage = anonymousHidden ? { rows: [], total: 0, offset: 0, nextCursor: null, version: "" } : await rankBoard(db, {
     phaseId,
     setting,
     metric,
@@ -521,7 +531,15 @@ export async function getLeaderboard(
     }
     return { ...common, goldVersion: multi ? null : s.goldVersion, scores: primary, variants, missing: false, datasets: rowDatasets };
   });
-  const page: BoardPage = { total: ranking.total, offset: ranking.offset, limit: query.limit ?? null, cursor: query.cursor, nextCursor: ranking.nextCursor, team: query.team };
+  const page: BoardPage = {
+    total: ranking.total,
+    offset: ranking.offset,
+    limit: query.limit ?? null,
+    cursor: query.cursor,
+    nextCursor: ranking.nextCursor,
+    team: query.team,
+    version: ranking.version,
+  };
   return {
     task: { id: phase.task.id, slug: phase.task.slug, title: phase.task.title, primaryMetric: phase.task.primaryMetric },
     phase: { id: phase.id, name: phase.name, displayTimeZone: phase.displayTimeZone, selectionRule: phase.selectionRule },
@@ -758,4 +776,30 @@ export function leaderboardCsv(
     record_delimiter: "windows",
     cast: { number: (n) => String(n) },
   });
+}
+
+/**
+ * The whole board as CSV, in chunks (for streaming): the first chunk is the header and the
+ * first {@link MAX_BOARD_PAGE} rows, each later chunk the next page's rows (keyset paging, so
+ * a run scored meanwhile does not repeat or skip rows before it). Columns as {@link leaderboardCsv}.
+ *
+ * @param phaseId, viewer, options as for {@link getLeaderboard} (without paging; `team` filters)
+ * @returns an async generator of `{board, text}`: the page's board (for the file name) and its CSV text
+ * @throws (from the first `next()`) whatever {@link getLeaderboard} throws
+ */
+export async function* leaderboardCsvChunks(
+  phaseId: string,
+  viewer: Viewer,
+  options: Omit<NonNullable<Parameters<typeof getLeaderboard>[2]>, "limit" | "cursor"> = {},
+): AsyncGenerator<{ board: Leaderboard; text: string }, void, undefined> {
+  let cursor: string | null = null;
+  let first = true;
+  do {
+    const board = await getLeaderboard(phaseId, viewer, { ...options, limit: MAX_BOARD_PAGE, cursor });
+    const csv = leaderboardCsv(board);
+    // Column names hold no line break: the header is the first line.
+    yield { board, text: first ? csv : csv.slice(csv.indexOf("\r\n") + 2) };
+    first = false;
+    cursor = board.page.nextCursor;
+  } while (cursor !== null);
 }

@@ -2,7 +2,24 @@
  * Significance (compareRuns, boardSignificance) against a real database, on runs scored by
  * the worker's own code (`scoreSubmission`) over a key of many small documents.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+// Counts the bootstrap's runs (`board-significance.ts`: a board view must run none).
+const bootstrapCalls = vi.hoisted(() => ({ n: 0 }));
+vi.mock("../../scoring/analysis/index", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../scoring/analysis/index")>();
+  return {
+    ...actual,
+    stratifiedPairedBootstrap: (...args: Parameters<typeof actual.stratifiedPairedBootstrap>) => {
+      bootstrapCalls.n++;
+      return actual.stratifiedPairedBootstrap(...args);
+    },
+    stratifiedBootstrapInterval: (...args: Parameters<typeof actual.stratifiedBootstrapInterval>) => {
+      bootstrapCalls.n++;
+      return actual.stratifiedBootstrapInterval(...args);
+    },
+  };
+});
 import { useTestDatabase } from "../db/test-db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Viewer } from "../permissions";
@@ -15,6 +32,8 @@ import { readCorpus } from "../../scoring/formats/index";
 import { evaluate } from "../../scoring/index";
 import { defaultDatasetData } from "./datasets";
 import { getLeaderboard } from "./leaderboard";
+import { computeBoardSignificance, readBoardSignificance } from "./board-significance";
+import { disqualifySubmission } from "./run-controls";
 import { boardSignificance, compareRuns, listComparableRuns, loadRunDocuments, SIGNIFICANCE_LEVEL } from "./significance";
 import { packFile } from "../storage";
 import { bytes, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, type PhaseOverrides } from "./test-fixtures";
@@ -465,5 +484,51 @@ describe("significance on a phase with several datasets (stratified bootstrap)",
     const error = await rejection(compareRuns(viewer, p.ids[0], p.ids[2]));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).toMatch(/different gold key versions of the y dataset \(1 and 2\)/);
+  });
+});
+
+describe("stored board significance (board-significance.ts)", () => {
+  const defaultBoard = { metric: "conll", track: null, dataset: null, rankDataset: null, allRuns: false };
+
+  it("a board view reads what the worker stored and runs no bootstrap; a change to the board makes it stale", async () => {
+    const p = await phaseWithRuns([PERFECT, POOR, MEDIUM, POOR]);
+    const view = () => getLeaderboard(p.phase.id, p.outsider, { limit: 50 });
+    bootstrapCalls.n = 0;
+    // Nothing stored: pending, and a job is queued for the workers.
+    expect(await readBoardSignificance(await view(), { intervals: true })).toEqual({ status: "pending" });
+    expect(bootstrapCalls.n).toBe(0);
+    const queued = await testDb.prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'board-significance' AND data->>'phaseId' = ${p.phase.id}`;
+    expect(queued[0].n).toBe(1);
+
+    // The worker's job computes and stores it (with intervals); a second job finds it fresh.
+    expect(await computeBoardSignificance({ phaseId: p.phase.id, viewerId: null, board: defaultBoard })).toMatchObject({ status: "computed", rows: 2 });
+    expect(bootstrapCalls.n).toBeGreaterThan(0);
+    expect(await computeBoardSignificance({ phaseId: p.phase.id, viewerId: null, board: defaultBoard })).toMatchObject({ status: "fresh" });
+
+    bootstrapCalls.n = 0;
+    const board = await view();
+    const ready = await readBoardSignificance(board, { intervals: true });
+    const plain = await readBoardSignificance(board);
+    expect(bootstrapCalls.n).toBe(0);
+    expect(ready.status).toBe("ready");
+    // Exactly what computing it on the view would give (the old way).
+    const computedNow = await boardSignificance(board, { intervals: true });
+    expect(ready.status === "ready" && ready.significance).toEqual(computedNow);
+    expect(ready.status === "ready" && Object.values(ready.significance.rows).some((r) => r.interval !== null)).toBe(true);
+    expect(plain.status === "ready" && Object.values(plain.significance.rows).every((r) => r.interval === null)).toBe(true);
+
+    // Disqualifying the top run changes the board: the stored result is not shown for it.
+    await disqualifySubmission(p.organizer, board.rows[0].submissionId, "Trained on the test set.");
+    bootstrapCalls.n = 0;
+    expect(await readBoardSignificance(await view())).toEqual({ status: "pending" });
+    expect(bootstrapCalls.n).toBe(0);
+  });
+
+  it("a board hidden until the close has no significance, and says why; the worker skips it", async () => {
+    const p = await phaseWithRuns([PERFECT, POOR], { closesAt: new Date(Date.now() + 86_400_000) });
+    await testDb.prisma.phase.update({ where: { id: p.phase.id }, data: { leaderboardTiming: "after_close" } });
+    const hidden = await readBoardSignificance(await getLeaderboard(p.phase.id, p.memberA, { limit: 50 }));
+    expect(hidden).toMatchObject({ status: "none", reason: expect.stringMatching(/hidden until the phase closes/) });
+    expect(await computeBoardSignificance({ phaseId: p.phase.id, viewerId: null, board: defaultBoard })).toMatchObject({ status: "skipped" });
   });
 });

@@ -108,6 +108,8 @@ async function startInProcess(config: ScoringConfig): Promise<{ worker: WorkerHa
 describe("startWorker", () => {
   it("a run whose worker died mid-scoring (stale heartbeat, job still active) is scored exactly once by the start-up reconcile", async () => {
     const f = await createPhase(testDb.prisma);
+    // Published: its board is public, so the run's significance is computed (a draft's is not).
+    await testDb.prisma.task.update({ where: { id: f.taskId }, data: { status: "PUBLISHED" } });
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
     const boss = await getBoss();
     // Default thresholds: the dead worker's last heartbeat is 25 s old (> 20 s).
@@ -127,6 +129,12 @@ describe("startWorker", () => {
     expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
     expect((await jobsOf(boss, id)).map((j) => j.state)).toEqual(["cancelled", "completed"]);
     expect(lines.filter((l) => l.includes(`submission=${id} status=SCORED`))).toHaveLength(1);
+    // The scored run asked for its phase's default board's significance: computed and stored.
+    const stored = await waitFor("the board's significance", () => testDb.prisma.boardSignificance.findFirst({ where: { phaseId: f.phaseId } }).then((r) => r ?? undefined), 30_000).catch((e: Error) => {
+      throw new Error(`${e.message}\n${lines.join("\n")}`);
+    });
+    expect(stored.boardKey, lines.join("\n")).toMatch(/^view=public\|track=\|metric=conll\|/);
+    expect(lines.join("\n")).toMatch(/significance phase=\S+ status=COMPUTED/);
   }, 60_000);
 
   it("a claim whose heartbeat goes stale while the worker runs is picked up by the periodic reconcile; a fresh heartbeat is left alone until then", async () => {

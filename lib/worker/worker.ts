@@ -21,13 +21,17 @@
  * - A bad job never stops the worker: a malformed payload is logged and completed, a
  *   scoring failure is recorded on the submission, an infrastructure error is logged and
  *   retried by pg-boss.
+ * - **Significance**: one more poller takes `board-significance` jobs and computes a board's
+ *   significance markers and intervals (`lib/services/board-significance.ts`); every SCORED
+ *   run asks for its phase's default boards, so pages read them instead of bootstrapping.
  * - `stop()`: stops fetching, lets running jobs finish for up to `shutdownTimeoutMs`, then
  *   interrupts them (their submissions go back to QUEUED), stops the threads and pg-boss.
  */
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { getPrisma } from "../db/client";
-import { getBoss, listenForScoring, SCORE_QUEUE, stopBoss, type ScoreJobData } from "../queue";
+import { getBoss, listenForScoring, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
+import { computeBoardSignificance, requestDefaultBoards } from "../services/board-significance";
 import { isUuid } from "../services/db";
 import { heartbeatClaims, type Claim } from "../submission-states";
 import type { ScoringConfig } from "./config";
@@ -120,6 +124,9 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       beating = undefined;
     }));
 
+  /** The significance poller's id (set once it runs), to wake it when a scored run asks for boards. */
+  let significanceWorkId: string | undefined;
+
   const runJob = async (job: PgBoss.JobWithMetadata<ScoreJobData>): Promise<unknown> => {
     const started = Date.now();
     const submissionId = job.data?.submissionId;
@@ -159,6 +166,15 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
     const ms = Date.now() - started;
     switch (outcome.status) {
       case "SCORED":
+        // The phase's default boards change: have their significance computed (off the request path).
+        void prisma.submission
+          .findUnique({ where: { id: submissionId }, select: { phaseId: true } })
+          .then(async (s) => {
+            if (!s) return;
+            await requestDefaultBoards(s.phaseId);
+            if (significanceWorkId) boss.notifyWorker(significanceWorkId);
+          })
+          .catch((error: unknown) => log(`significance request for submission=${submissionId} failed: ${message(error)}`));
         log(`job=${job.id} submission=${submissionId} status=SCORED attempt=${outcome.attempt} gold=${outcome.goldVersion === null ? "per-dataset" : `v${outcome.goldVersion}`} datasets=${outcome.datasets.scored} kept=${outcome.datasets.kept} missing=${outcome.datasets.missing} warnings=${outcome.warnings} ms=${ms}`);
         break;
       case "FAILED":
@@ -193,6 +209,17 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       }),
     );
   }
+  // One poller computes boards' significance (`board-significance.ts`): CPU-bound, one at a time.
+  significanceWorkId = await boss.work<SignificanceJobData>(SIGNIFICANCE_QUEUE, { batchSize: 1, pollingIntervalSeconds: config.pollSeconds }, async ([job]) => {
+    const started = Date.now();
+    if (!job?.data || typeof job.data.phaseId !== "string" || !isUuid(job.data.phaseId)) {
+      log(`job=${job?.id} significance status=DISCARDED reason="payload has no valid phaseId"`);
+      return;
+    }
+    const outcome = await computeBoardSignificance(job.data);
+    const detail = outcome.status === "computed" ? ` board="${outcome.key}" rows=${outcome.rows} bootstrap_ms=${outcome.ms}` : outcome.status === "fresh" ? ` board="${outcome.key}"` : ` reason="${outcome.reason}"`;
+    log(`job=${job.id} significance phase=${job.data.phaseId} status=${outcome.status.toUpperCase()}${detail} ms=${Date.now() - started}`);
+  });
   const listener = listenForScoring(options.connectionString, wakeAll, log);
   const reconcileTimer = setInterval(() => void runReconcile(), config.reconcileIntervalMs);
   reconcileTimer.unref();
@@ -205,6 +232,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       clearInterval(reconcileTimer);
       await listener.close();
       await boss.offWork(SCORE_QUEUE).catch(() => undefined);
+      await boss.offWork(SIGNIFICANCE_QUEUE).catch(() => undefined);
       const deadline = Date.now() + config.shutdownTimeoutMs;
       while (running.size > 0 && Date.now() < deadline) await delay(100);
       if (running.size > 0) {

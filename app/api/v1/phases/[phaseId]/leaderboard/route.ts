@@ -68,8 +68,8 @@
 import { z } from "zod";
 import { ValidationError } from "../../../../../../lib/errors";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
-import { getLeaderboard, leaderboardCsv, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
-import { boardSignificance } from "../../../../../../lib/services/significance";
+import { DEFAULT_BOARD_PAGE, getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { readBoardSignificance } from "../../../../../../lib/services/board-significance";
 
 export const dynamic = "force-dynamic";
 
@@ -85,6 +85,9 @@ const querySchema = z.object({
   allRuns: z.string().optional(),
   significance: z.string().optional(),
   intervals: z.string().optional(),
+  limit: z.string().optional(),
+  cursor: z.string().optional(),
+  team: z.string().optional(),
 });
 
 /** A query-string switch: "1", "true", "yes" (any case) are on; anything else or absent is off. */
@@ -107,24 +110,45 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
   const query = parseQuery(request, querySchema);
-  const board = await getLeaderboard(phaseId, viewer, {
+  const options = {
     metric: query.metric,
     variant: query.variant,
     track: query.track,
     dataset: query.dataset,
     rankDataset: query.rankDataset,
     allRuns: query.all ?? query.allRuns,
-  });
+    team: query.team,
+  };
   if (query.format === "csv") {
-    return new Response(leaderboardCsv(board), {
+    // Every row (the team filter applies), streamed page by page; the first page is read here
+    // so that a bad parameter is still a 4xx answer.
+    const chunks = leaderboardCsvChunks(phaseId, viewer, options);
+    const first = await chunks.next();
+    const board = first.done ? null : first.value.board;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (!first.done) controller.enqueue(encoder.encode(first.value.text));
+      },
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value.text));
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+    return new Response(body, {
       status: 200,
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${csvFileName(board)}"`,
+        "Content-Disposition": `attachment; filename="${board ? csvFileName(board) : "leaderboard.csv"}"`,
         ...NO_STORE_HEADERS,
       },
     });
   }
+  const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? DEFAULT_BOARD_PAGE, cursor: query.cursor });
   const intervals = isOn(query.intervals);
   if (!isOn(query.significance) && !intervals) return jsonResponse(leaderboardJson(board));
   if (board.variant !== null) {
@@ -133,5 +157,14 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       "Significance and intervals are computed from per-document scores, which are stored for the primary setting only; leave out variant or significance/intervals.",
     );
   }
-  return jsonResponse(leaderboardJson(board, await boardSignificance(board, { intervals })));
+  // Stored results only (computed by the worker per board version): no bootstrap here.
+  const stored = await readBoardSignificance(board, { intervals, viewerId: viewer?.userId ?? null });
+  const json = leaderboardJson(board, stored.status === "ready" ? stored.significance : null);
+  if (stored.status === "ready") {
+    json.significance = { ...(json.significance as object), status: "ready", computedAt: stored.computedAt };
+  } else {
+    json.significance = stored.status === "pending" ? { status: "pending" } : { status: "none", reason: stored.reason };
+    json.rows = (json.rows as Record<string, unknown>[]).map((row) => ({ ...row, significance: null }));
+  }
+  return jsonResponse(json);
 });
