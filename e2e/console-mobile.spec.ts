@@ -5,6 +5,7 @@
  */
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { bearer, signInPage } from "./helpers/accounts";
+import { expectNoSidewaysScroll } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
@@ -14,35 +15,6 @@ let scenario: Scenario<Users>;
 let slug = "";
 let phaseId = "";
 let runId = "";
-
-/**
- * The page's width beyond the viewport (0: it does not scroll sideways), with the outermost
- * elements that stick out (for the failure message).
- */
-async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const culprits: string[] = [];
-    for (const element of Array.from(document.body.querySelectorAll("*"))) {
-      if (element.getBoundingClientRect().right <= width + 0.5) continue;
-      // Inside a container that scrolls (or clips) sideways, it does not widen the page.
-      let clipped = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
-      if (clipped) continue;
-      // Only the outermost: an element whose parent sticks out too is left out.
-      const parent = element.parentElement;
-      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
-      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
-    }
-    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
-  });
-}
-
-/** Asserts that the page does not scroll sideways, naming what sticks out when it does. */
-async function expectNoSidewaysScroll(page: Page, path: string): Promise<void> {
-  const { pixels, culprits } = await overflow(page);
-  expect(pixels, `${path} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
-}
 
 /** Signs in (the header shows who is signed in at desktop widths only), then narrows the window to a phone's. */
 async function signInOnPhone(page: Page, user: Scenario<Users>["users"][Users]): Promise<void> {

@@ -1,13 +1,16 @@
 /**
  * The errors of one document's error view: counts per Kummerfeld & Klein category, and the
- * errors themselves grouped by category, each with its message and links to the mentions it
- * involves in the text (`#k-<start>-<end>` on the key side, `#r-<start>-<end>` on the
- * response side). Server-safe, plain HTML.
+ * errors themselves grouped by category, each with its message (in the page's shared entity
+ * numbers, always visible) and links to the mentions it involves in the text
+ * (`#k-<start>-<end>` on the key side, `#r-<start>-<end>` on the response side). Each error
+ * is a list item `#err-<index>`, the target of the difference labels in the text. Server-safe,
+ * plain HTML; every link is reachable with Tab and shows a focus ring.
  */
 import { Fragment } from "react";
-import type { CorefError, ErrorCounts, ErrorKind } from "../../lib/services/analysis";
+import type { ErrorCounts, ErrorKind } from "../../lib/services/analysis";
+import { spanId, type Span, type ViewError } from "../../lib/view-models/document-view";
 import { mentionAnchor } from "./doc-links";
-import { spanId, type ErrorSides, type Span } from "./doc-error-spans";
+import { DocStyles } from "./doc-text";
 import { ERROR_KIND_LABELS, ERROR_KIND_ORDER } from "./error-kinds";
 
 /** What each category means, in the terms of this page. */
@@ -38,10 +41,10 @@ export function DocErrorCounts({ counts }: { counts: ErrorCounts }) {
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7" data-testid="doc-error-counts">
       {ERROR_KIND_ORDER.map((kind) => (
         <div key={kind} className="rounded-md border border-zinc-200 p-2" data-testid={`doc-error-count-${kind}`} title={ERROR_KIND_DESCRIPTIONS[kind]}>
-          <dt className="text-xs text-zinc-500">{ERROR_KIND_LABELS[kind]}</dt>
-          <dd className={`text-lg font-semibold tabular-nums ${counts[kind] === 0 ? "text-zinc-400" : ""}`}>
+          <dt className="text-xs text-zinc-600">{ERROR_KIND_LABELS[kind]}</dt>
+          <dd className={`text-lg tabular-nums ${counts[kind] === 0 ? "text-zinc-600" : "font-semibold"}`}>
             {counts[kind] > 0 ? (
-              <a href={`#errors-${kind}`} className="hover:underline">
+              <a href={`#errors-${kind}`} className="underline decoration-zinc-400 hover:decoration-zinc-900">
                 {counts[kind].toLocaleString("en")}
               </a>
             ) : (
@@ -55,23 +58,21 @@ export function DocErrorCounts({ counts }: { counts: ErrorCounts }) {
 }
 
 /**
- * The error list, grouped by category in display order.
+ * The error list, grouped by category in display order, each error with its message shown
+ * (not only on hover) and links to its spans in the text.
  *
- * @param errors the document's errors
- * @param sides `errorSides(errors)`: each error's key and response spans
+ * @param errors the document's errors (`DocumentView.errors`): messages in the shared entity numbers, spans per side
  * @param tokens the document's tokens, to quote each span
  * @param keyShown span ids of the key mentions shown in the text (links only to those)
  * @param responseShown the same for the response
  */
 export function DocErrorList({
   errors,
-  sides,
   tokens,
   keyShown,
   responseShown,
 }: {
-  errors: readonly CorefError[];
-  sides: readonly ErrorSides[];
+  errors: readonly ViewError[];
   tokens: readonly string[];
   keyShown: ReadonlySet<number>;
   responseShown: ReadonlySet<number>;
@@ -90,7 +91,8 @@ export function DocErrorList({
     else byKind.set(e.kind, [i]);
   });
   return (
-    <div className="space-y-3" data-testid="doc-errors">
+    <div className="doc-errs space-y-3" data-testid="doc-errors">
+      <DocStyles />
       {ERROR_KIND_ORDER.map((kind) => {
         const indices = byKind.get(kind);
         if (!indices) return null;
@@ -98,15 +100,15 @@ export function DocErrorList({
           <details key={kind} id={`errors-${kind}`} open={indices.length <= OPEN_GROUP_LIMIT} className="rounded-md border border-zinc-200" data-testid={`doc-errors-${kind}`}>
             <summary className="cursor-pointer px-3 py-2 text-sm">
               <span className="font-medium text-zinc-900">{ERROR_KIND_LABELS[kind]}</span>{" "}
-              <span className="tabular-nums text-zinc-500">({indices.length.toLocaleString("en")})</span>
-              <span className="block text-xs text-zinc-500">{ERROR_KIND_DESCRIPTIONS[kind]}</span>
+              <span className="tabular-nums text-zinc-600">({indices.length.toLocaleString("en")})</span>
+              <span className="block text-xs text-zinc-600">{ERROR_KIND_DESCRIPTIONS[kind]}</span>
             </summary>
-            <ol className="divide-y divide-zinc-100 border-t border-zinc-200 text-sm [&_a]:font-mono [&_a]:underline [&_li]:px-3 [&_li]:py-2 [&_q]:mr-3 [&_q]:text-zinc-800 [&_li>p+p]:mt-1 [&_li>p+p]:text-xs [&_li>p+p]:text-zinc-600">
+            <ol className="divide-y divide-zinc-100 border-t border-zinc-200 text-sm [&_a]:font-mono [&_a]:underline [&_li]:px-3 [&_li]:py-2 [&_q]:mr-3 [&_q]:text-zinc-800 [&_li>p+p]:mt-1 [&_li>p+p]:text-xs [&_li>p+p]:text-zinc-700">
               {indices.map((i) => (
-                <li key={i} data-testid="doc-error">
+                <li key={i} id={errors[i].anchor} data-testid="doc-error">
                   <p>{errors[i].message}</p>
-                  <SpanLinks label="Key" side="key" spans={sides[i].key} shown={keyShown} tokens={tokens} />
-                  <SpanLinks label="Response" side="response" spans={sides[i].response} shown={responseShown} tokens={tokens} />
+                  <SpanLinks label="Key" side="key" spans={errors[i].key} shown={keyShown} tokens={tokens} />
+                  <SpanLinks label="Response" side="response" spans={errors[i].response} shown={responseShown} tokens={tokens} />
                 </li>
               ))}
             </ol>
@@ -135,7 +137,7 @@ function SpanLinks({
   const listed = spans.slice(0, SPAN_LINK_LIMIT);
   return (
     <p>
-      <span className="font-medium text-zinc-700">{label}:</span>
+      <span className="font-medium text-zinc-800">{label}:</span>
       {listed.map((s, j) => {
         const text = `[${s[0]}, ${s[1]}]`;
         const quote = snippet(tokens, s);

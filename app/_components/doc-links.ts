@@ -38,6 +38,4 @@ export function documentIdCandidates(param: string): string[] {
 }
 
 /** The element id of a mention span in the document view: `k-<start>-<end>` (key) or `r-<start>-<end>` (response). */
-export function mentionAnchor(side: "key" | "response", start: number, end: number): string {
-  return `${side === "key" ? "k" : "r"}-${start}-${end}`;
-}
+export { mentionAnchor } from "../../lib/view-models/document-view";

@@ -1,0 +1,51 @@
+/**
+ * Checks every page kind shares (issue 12 §3, §7): axe-core's WCAG 2.0/2.1 A and AA rules with
+ * no violation, and no sideways scroll of the page itself (wide tables scroll inside their own
+ * container).
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** The axe rule tags of WCAG 2.0 and 2.1, levels A and AA. */
+export const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/**
+ * Runs axe on the page as it is and expects no violation; the failure lists each rule with its
+ * help text and up to three of its elements.
+ *
+ * @param what names the page in the failure message
+ */
+export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+  expect(found, `axe on ${what}`).toEqual([]);
+}
+
+/**
+ * The page's width beyond the viewport (0: it does not scroll sideways), with the outermost
+ * elements that stick out (for the failure message).
+ */
+export async function sidewaysOverflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const culprits: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll("*"))) {
+      if (element.getBoundingClientRect().right <= width + 0.5) continue;
+      // Inside a container that scrolls (or clips) sideways, it does not widen the page.
+      let clipped = false;
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
+      if (clipped) continue;
+      // Only the outermost: an element whose parent sticks out too is left out.
+      const parent = element.parentElement;
+      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
+      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
+    }
+    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
+  });
+}
+
+/** Asserts that the page does not scroll sideways, naming what sticks out when it does. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const { pixels, culprits } = await sidewaysOverflow(page);
+  expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
+}
