@@ -1,100 +1,119 @@
 "use client";
 
 /**
- * Two charts for a leaderboard: F1 per metric as grouped bars (one bar per run), and
- * precision against recall of the primary metric (one point per run, named in the legend). Each chart
- * is a `<figure>` whose drawing is one `role="img"` box with a summary in `aria-label`,
- * followed by the same numbers in a collapsible table ("Data") for screen readers, keyboard
- * users and tests.
+ * Two charts for a leaderboard: F1 of one metric per run as horizontal bars (run names on
+ * the vertical axis, a metric picker above), and precision against recall of the primary
+ * metric (one marker per run, named in a legend under the drawing). Each chart is a
+ * `<figure>` whose drawing is one `role="img"` box with a summary in `aria-label`, followed
+ * by the same numbers in a collapsible table ("Data") for screen readers, keyboard users and
+ * tests.
+ *
+ * - **One look per run.** Both charts take each run's colour (and the scatter its marker
+ *   shape) from `runStyles` (./run-colours.ts) by run id, in board order: a run looks the
+ *   same in both, and the colours have at least 3:1 contrast on white.
+ * - **Any number of runs.** The bar chart grows by one 28 px row per run, so its labels never
+ *   overlap (50 runs: about 1,450 px); long names are cut with "…" to the label column, whole
+ *   in the tooltip and the table.
+ * - **Coinciding runs.** Runs at the same recall and precision are drawn side by side around
+ *   their point (`spreadCoincident`, ./coincident.ts), and the tooltip lists them all.
+ * - **No overlap of the legend and the axis label.** The scatter's legend is an HTML list
+ *   under the drawing, not inside the SVG.
  *
  * Rendering is deterministic: the charts use recharts' `responsive` mode without a width, so
  * the server and the first client render draw only the empty box (fixed height); the SVG is
- * drawn once the browser has measured the box. Percentages are formatted like everywhere
- * else on the site (`formatPercent`, 2 decimals).
+ * drawn once the browser has measured the box. Percentages have 2 decimals: `78.12` under a
+ * "(%)" heading, `78.12 %` in prose.
  */
-import type { ReactNode } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, Scatter, ScatterChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import { formatPercent } from "../board-numbers";
-import { Table } from "../ui";
+import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from "react";
+import { Bar, BarChart, CartesianGrid, LabelList, Rectangle, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
+import { barChartHeight, labelColumn, percentAxis, percentNumber, percentProse, tickPercent, truncateLabel } from "./chart-layout";
+import { spreadCoincident } from "./coincident";
+import { RUN_PALETTE, runStyles, type RunShape, type RunStyle } from "./run-colours";
+import { ScrollTable } from "./scroll-table";
 
-/** Legend text style of both charts. */
-const LEGEND_STYLE = { fontSize: 12 } as const;
+export { percentAxis } from "./chart-layout";
 
 /** One run as the leaderboard charts take it. */
 export interface LeaderboardChartRun {
-  /** the submission id (React key) */
+  /** the submission id (React key, and the key of its colour) */
   id: string;
-  /** the run's name in the legend, labels and tables, e.g. "Team A · system-1" */
+  /** the run's name in the labels, legend and tables, e.g. "Team A · system-1" */
   label: string;
   /** F1 per metric, in display order; a fraction in [0, 1] */
   metrics: { metric: string; label: string; f1: number }[];
-  /** recall and precision (fractions) of the primary metric; null when it has none (e.g. CoNLL F1) */
+  /** recall and precision (fractions) of the primary metric; null when it has none */
   primary: { recall: number; precision: number } | null;
 }
 
-/** Colours of the runs, in order (Okabe–Ito, safe for colour-blind readers); repeated beyond 8 runs. */
-export const RUN_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"] as const;
+/** Height in pixels of the scatter chart's drawing. */
+const SCATTER_HEIGHT = 320;
 
-/** The colour of the i-th run. */
-export function runColor(i: number): string {
-  return RUN_COLORS[i % RUN_COLORS.length];
-}
-
-/** Height in pixels of each chart's drawing. */
-const CHART_HEIGHT = 320;
-
-/** Small axis and legend text. */
+/** Small axis text (Tailwind zinc-600: 7.7:1 on white). */
 const TICK_STYLE = { fontSize: 12, fill: "#52525b" } as const;
 
-/** Rounds away floating-point noise from tick arithmetic (0.1 + 0.2 → 0.3). */
-function clean(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
+/** Axis titles and value labels (Tailwind zinc-700). */
+const LABEL_FILL = "#3f3f46";
+
+/** Grid lines (decorative). */
+const GRID_STROKE = "#e4e4e7";
+
+/** Marker area of the scatter's symbols (recharts' `size`, in square pixels). */
+const MARKER_SIZE = 90;
 
 /**
- * A percentage axis zoomed to the values with "nice" ticks (steps of 0.5, 1, 2, 2.5, 5, 10,
- * 20 or 25 points, at most about 6 intervals), padded a little and kept inside 0–100.
+ * The width of an element in pixels, followed as it changes (0 until measured, and on the server).
  *
- * @param values percentages (0–100), at least one finite
- * @returns the axis domain and its ticks (0–100 by 20 when there are no values)
+ * @returns a ref to attach and the current width
  */
-export function percentAxis(values: readonly number[]): { domain: [number, number]; ticks: number[] } {
-  const finite = values.filter(Number.isFinite);
-  if (finite.length === 0) return { domain: [0, 100], ticks: [0, 20, 40, 60, 80, 100] };
-  const lo = Math.min(...finite);
-  const hi = Math.max(...finite);
-  const pad = Math.max((hi - lo) * 0.1, 1);
-  const from = Math.max(0, lo - pad);
-  const to = Math.min(100, hi + pad);
-  const step = [0.5, 1, 2, 2.5, 5, 10, 20, 25].find((s) => (to - from) / s <= 6) ?? 25;
-  const min = Math.max(0, clean(Math.floor(from / step) * step));
-  const max = Math.min(100, clean(Math.ceil(to / step) * step));
-  const ticks: number[] = [];
-  for (let t = min; t <= max + 1e-9; t = clean(t + step)) ticks.push(t);
-  return { domain: [min, max], ticks };
-}
-
-/** A percentage axis tick: "62" or "62.5". */
-function tickPercent(value: number): string {
-  return String(clean(value));
-}
-
-/** A percentage (0–100) in a tooltip: 2 decimals, as `formatPercent` prints the fraction. */
-function tooltipPercent(value: unknown): string {
-  return typeof value === "number" ? formatPercent(value / 100) : String(value ?? "");
+function useBoxWidth(): [Ref<HTMLDivElement>, number] {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
 }
 
 /**
- * A chart in a figure: caption on top, the drawing in a `role="img"` box named by `summary`,
- * then the numbers in a closed `<details>` table.
+ * A chart in a figure: caption (and optional controls) on top, the drawing in a `role="img"`
+ * box named by `summary`, an optional legend, then the numbers in a closed `<details>` table.
+ *
+ * @param height the drawing's height in pixels
+ * @param drawingRef a ref to the drawing's box (to measure its width)
  */
-export function ChartFigure({ testId, caption, summary, children, data }: { testId: string; caption: ReactNode; summary: string; children: ReactNode; data: ReactNode }) {
+export function ChartFigure({
+  testId,
+  caption,
+  controls,
+  summary,
+  height,
+  drawingRef,
+  legend,
+  children,
+  data,
+}: {
+  testId: string;
+  caption: ReactNode;
+  controls?: ReactNode;
+  summary: string;
+  height: number;
+  drawingRef?: Ref<HTMLDivElement>;
+  legend?: ReactNode;
+  children: ReactNode;
+  data: ReactNode;
+}) {
   return (
     <figure className="min-w-0 space-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm" data-testid={testId}>
       <figcaption className="text-sm font-medium text-zinc-900">{caption}</figcaption>
-      <div role="img" aria-label={summary} className="w-full" style={{ height: CHART_HEIGHT }} data-testid={`${testId}-drawing`}>
+      {controls}
+      <div ref={drawingRef} role="img" aria-label={summary} className="w-full" style={{ height }} data-testid={`${testId}-drawing`}>
         {children}
       </div>
+      {legend}
       <details className="text-sm">
         <summary className="cursor-pointer text-zinc-700 hover:underline">Data</summary>
         <div className="mt-2">{data}</div>
@@ -110,132 +129,287 @@ function metricsOf(runs: readonly LeaderboardChartRun[]): { metric: string; labe
   return [...seen].map(([metric, label]) => ({ metric, label }));
 }
 
+/** "1 run" or "3 runs". */
+function runsText(n: number): string {
+  return `${n} run${n === 1 ? "" : "s"}`;
+}
+
 /**
  * The leaderboard's charts, side by side on wide screens. Renders nothing without runs.
  *
- * @param runs the runs to draw, in board order (pass a handful, e.g. the top 8: one bar and
- *   one colour each)
+ * @param runs the runs to draw, in board (rank) order: their position gives their colour, and
+ *   the bars are drawn in this order, top to bottom. Any number: the bar chart grows with it.
  * @param primaryLabel the primary metric's name, e.g. "MUC" (the precision–recall chart's)
+ * @param primaryMetric the metric the bar chart shows first (default: the runs' first metric)
  *
- * The precision–recall chart is left out when no run has `primary` (CoNLL F1 has no recall
- * and precision); runs without it are listed in its table with dashes.
+ * The precision–recall chart is left out when no run has `primary`; runs without it are
+ * listed in its table with dashes.
  */
-export function LeaderboardCharts({ runs, primaryLabel }: { runs: LeaderboardChartRun[]; primaryLabel: string }) {
+export function LeaderboardCharts({ runs, primaryLabel, primaryMetric }: { runs: LeaderboardChartRun[]; primaryLabel: string; primaryMetric?: string }) {
   if (runs.length === 0) return null;
+  const styles = runStyles(runs.map((r) => r.id));
   const hasPr = runs.some((run) => run.primary !== null);
   return (
     <div className={`grid grid-cols-1 gap-6 ${hasPr ? "xl:grid-cols-2" : ""}`} data-testid="leaderboard-charts">
-      <F1Chart runs={runs} />
-      {hasPr && <PrecisionRecallChart runs={runs} primaryLabel={primaryLabel} />}
+      <F1Chart runs={runs} styles={styles} initialMetric={primaryMetric} />
+      {hasPr && <PrecisionRecallChart runs={runs} styles={styles} primaryLabel={primaryLabel} />}
     </div>
   );
 }
 
-/** Grouped bars: x = metric, one bar per run, y = F1 (%) on 0–100. */
-function F1Chart({ runs }: { runs: LeaderboardChartRun[] }) {
+/** One bar: a run's F1 on the chosen metric. */
+interface BarDatum {
+  id: string;
+  label: string;
+  /** F1 in percent */
+  value: number;
+  colour: string;
+}
+
+/** A run's name on the bar chart's vertical axis, cut to the label column (whole in a `<title>`). */
+function RunTick({ x, y, payload, labels, maxChars }: { x?: number | string; y?: number | string; payload?: { value?: unknown }; labels: Map<string, string>; maxChars: number }) {
+  const full = labels.get(String(payload?.value)) ?? String(payload?.value ?? "");
+  const shown = truncateLabel(full, maxChars);
+  return (
+    <text x={Number(x)} y={Number(y)} dx={-6} dy={4} textAnchor="end" fontSize={12} fill={LABEL_FILL} data-run={String(payload?.value)}>
+      {shown !== full && <title>{full}</title>}
+      {shown}
+    </text>
+  );
+}
+
+/** The bar chart's tooltip: the run and its F1. */
+function BarTooltip({ active, payload, metricLabel }: TooltipContentProps & { metricLabel: string }) {
+  const d = active ? (payload?.[0]?.payload as BarDatum | undefined) : undefined;
+  if (!d) return null;
+  return (
+    <div className="max-w-xs rounded border border-zinc-200 bg-white px-3 py-2 text-xs shadow-sm">
+      <p className="font-medium text-zinc-900">{d.label}</p>
+      <p className="text-zinc-800">
+        {metricLabel} F1: {percentProse(d.value / 100)}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Horizontal bars: one row per run (its name on the vertical axis), x = F1 (%) of the chosen
+ * metric on 0–100, each bar in its run's colour with its value at its end.
+ */
+function F1Chart({ runs, styles, initialMetric }: { runs: LeaderboardChartRun[]; styles: Map<string, RunStyle>; initialMetric?: string }) {
   const metrics = metricsOf(runs);
+  const [chosen, setChosen] = useState(initialMetric && metrics.some((m) => m.metric === initialMetric) ? initialMetric : (metrics[0]?.metric ?? ""));
+  const [boxRef, boxWidth] = useBoxWidth();
+  const selectId = useId();
   const f1 = runs.map((run) => new Map(run.metrics.map((m) => [m.metric, m.f1])));
-  const data = metrics.map(({ metric, label }) => {
-    const row: Record<string, string | number | undefined> = { metric, label };
-    runs.forEach((_, i) => {
-      const v = f1[i].get(metric);
-      row[`r${i}`] = v === undefined ? undefined : v * 100;
-    });
-    return row;
+  const metric = metrics.find((m) => m.metric === chosen) ?? metrics[0];
+  const metricLabel = metric?.label ?? "";
+  const data: BarDatum[] = runs.flatMap((run, i) => {
+    const v = metric ? f1[i].get(metric.metric) : undefined;
+    return v === undefined ? [] : [{ id: run.id, label: run.label, value: v * 100, colour: styles.get(run.id)!.colour }];
   });
+  const labels = new Map(runs.map((r) => [r.id, r.label]));
+  const column = labelColumn(boxWidth, data.map((d) => d.label));
+  const height = barChartHeight(data.length);
   const summary =
-    `Bar chart of F1 in percent for ${metrics.length} metric${metrics.length === 1 ? "" : "s"} (${metrics.map((m) => m.label).join(", ")}), ` +
-    `one bar per run for ${runs.length} run${runs.length === 1 ? "" : "s"}: ${runs.map((r) => r.label).join(", ")}. The numbers are in the Data table.`;
+    `Horizontal bar chart of ${metricLabel} F1 in percent, one bar per run for ${runsText(data.length)}, in board order: ` +
+    `${data.map((d) => `${d.label} ${percentProse(d.value / 100)}`).join("; ")}. The numbers of every metric are in the Data table.`;
+  const controls =
+    metrics.length > 1 ? (
+      <div className="flex items-center gap-2 text-sm">
+        <label htmlFor={selectId} className="font-medium text-zinc-800">
+          Metric
+        </label>
+        <select
+          id={selectId}
+          value={metric?.metric}
+          onChange={(e) => setChosen(e.target.value)}
+          className="rounded-md border border-zinc-400 bg-white px-2 py-1 text-sm text-zinc-900"
+          data-testid="leaderboard-f1-chart-metric"
+        >
+          {metrics.map((m) => (
+            <option key={m.metric} value={m.metric}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    ) : null;
   return (
     <ChartFigure
       testId="leaderboard-f1-chart"
-      caption="F1 per metric"
+      caption={`${metricLabel} F1 (%) per run`}
+      controls={controls}
       summary={summary}
+      height={height}
+      drawingRef={boxRef}
       data={
-        <Table caption="F1 per metric and run, in percent" columns={["Run", ...metrics.map((m) => ({ label: `${m.label} F1`, right: true }))]}>
+        <ScrollTable label="F1 per metric and run, in percent" columns={["Run", ...metrics.map((m) => ({ label: `${m.label} F1 (%)`, right: true }))]}>
           {runs.map((run, i) => (
             <tr key={run.id}>
               <th scope="row" className="py-2 pr-4 text-left font-medium">
+                <RunSwatch style={styles.get(run.id)!} />
                 {run.label}
               </th>
-              {metrics.map(({ metric }, j) => {
-                const v = f1[i].get(metric);
+              {metrics.map(({ metric: m }, j) => {
+                const v = f1[i].get(m);
                 return (
-                  <td key={metric} className={`py-2 text-right tabular-nums ${j < metrics.length - 1 ? "pr-4" : ""}`}>
-                    {v === undefined ? "—" : formatPercent(v)}
+                  <td key={m} className={`py-2 text-right tabular-nums ${j < metrics.length - 1 ? "pr-4" : ""}`}>
+                    {v === undefined ? "—" : percentNumber(v)}
                   </td>
                 );
               })}
             </tr>
           ))}
-        </Table>
+        </ScrollTable>
       }
     >
-      <BarChart responsive height={CHART_HEIGHT} data={data} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 4, left: 0 }} barGap={2} maxBarSize={28}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e4e4e7" />
-        <XAxis dataKey="label" tick={TICK_STYLE} tickLine={false} />
-        <YAxis domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} tick={TICK_STYLE} width={44} unit="%" allowDataOverflow />
-        <Tooltip formatter={(value) => tooltipPercent(value)} cursor={{ fill: "#f4f4f5" }} />
-        <Legend wrapperStyle={LEGEND_STYLE} />
-        {runs.map((run, i) => (
-          <Bar key={run.id} dataKey={`r${i}`} name={run.label} fill={runColor(i)} isAnimationActive={false} />
-        ))}
+      <BarChart
+        layout="vertical"
+        responsive
+        height={height}
+        data={data}
+        accessibilityLayer={false}
+        margin={{ top: 4, right: 52, bottom: 4, left: 4 }}
+        barCategoryGap={6}
+      >
+        <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke={GRID_STROKE} />
+        <XAxis type="number" domain={[0, 100]} ticks={[0, 20, 40, 60, 80, 100]} tickFormatter={tickPercent} tick={TICK_STYLE} allowDataOverflow />
+        <YAxis
+          type="category"
+          dataKey="id"
+          width={column.width}
+          interval={0}
+          tickLine={false}
+          tick={(props: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) => <RunTick {...props} labels={labels} maxChars={column.maxChars} />}
+        />
+        <Tooltip content={(props) => <BarTooltip {...props} metricLabel={metricLabel} />} cursor={{ fill: "#f4f4f5" }} />
+        <Bar dataKey="value" name={`${metricLabel} F1`} isAnimationActive={false} maxBarSize={20} shape={RunBar}>
+          <LabelList dataKey="value" position="right" formatter={(v: unknown) => (typeof v === "number" ? v.toFixed(2) : "")} style={{ fontSize: 12, fill: LABEL_FILL }} />
+        </Bar>
       </BarChart>
     </ChartFigure>
   );
 }
 
-/** A point of the precision–recall chart (percentages). */
-interface PrPoint {
+/** A bar in its run's colour. */
+function RunBar(props: BarShapeProps) {
+  const d = props.payload as BarDatum | undefined;
+  return <Rectangle x={props.x} y={props.y} width={props.width} height={props.height} fill={d?.colour ?? RUN_PALETTE[0]} data-run={d?.id} />;
+}
+
+/** A marker of a run's shape and colour, for legends and tables (decorative: the run's name is next to it). */
+function RunSwatch({ style }: { style: RunStyle }) {
+  return (
+    <svg width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true" className="mr-1.5 inline-block align-[-2px]">
+      <Symbols cx={0} cy={0} type={style.shape} size={56} fill={style.colour} />
+    </svg>
+  );
+}
+
+/** A point of the precision–recall chart (percentages), with how it is drawn. */
+interface PrDatum {
+  id: string;
   label: string;
   recall: number;
   precision: number;
+  colour: string;
+  shape: RunShape;
+  /** pixel offset from its true position (runs at the same point side by side) */
+  dx: number;
+  dy: number;
+  /** every run at this point (itself included), for the tooltip */
+  group: { label: string; recall: number; precision: number }[];
 }
 
-/** The scatter chart's tooltip: the run, then its recall and precision. */
+/** A scatter marker: the run's symbol, moved by its offset. */
+function PrMarker(props: { cx?: number; cy?: number; payload?: unknown }) {
+  const d = props.payload as PrDatum | undefined;
+  if (!d || props.cx === undefined || props.cy === undefined) return null;
+  return <Symbols cx={props.cx + d.dx} cy={props.cy + d.dy} type={d.shape} size={MARKER_SIZE} fill={d.colour} stroke="#ffffff" strokeWidth={1} data-run={d.id} />;
+}
+
+/** The scatter chart's tooltip: every run at the point, with its recall and precision. */
 function PrTooltip({ active, payload }: TooltipContentProps) {
-  const point = active ? (payload?.[0]?.payload as PrPoint | undefined) : undefined;
-  if (!point) return null;
+  const d = active ? (payload?.[0]?.payload as PrDatum | undefined) : undefined;
+  if (!d) return null;
   return (
-    <div className="rounded border border-zinc-200 bg-white px-3 py-2 text-xs shadow-sm">
-      <p className="font-medium text-zinc-900">{point.label}</p>
-      <p>Recall: {tooltipPercent(point.recall)}</p>
-      <p>Precision: {tooltipPercent(point.precision)}</p>
+    <div className="max-w-xs rounded border border-zinc-200 bg-white px-3 py-2 text-xs shadow-sm">
+      {d.group.length > 1 && <p className="mb-1 text-zinc-800">{d.group.length} runs at this point:</p>}
+      {d.group.map((g, i) => (
+        <div key={i} className={i > 0 ? "mt-1" : undefined}>
+          <p className="font-medium text-zinc-900">{g.label}</p>
+          <p className="text-zinc-800">
+            Recall {percentProse(g.recall / 100)}, precision {percentProse(g.precision / 100)}
+          </p>
+        </div>
+      ))}
     </div>
   );
 }
 
-/** Precision (y) against recall (x) of the primary metric, one labelled point per run. */
-function PrecisionRecallChart({ runs, primaryLabel }: { runs: LeaderboardChartRun[]; primaryLabel: string }) {
-  const points = runs.map((run, i) => ({ run, i, point: run.primary && { label: run.label, recall: run.primary.recall * 100, precision: run.primary.precision * 100 } }));
-  const drawn = points.filter((p): p is { run: LeaderboardChartRun; i: number; point: PrPoint } => p.point !== null);
-  const x = percentAxis(drawn.map((p) => p.point.recall));
-  const y = percentAxis(drawn.map((p) => p.point.precision));
-  const caption = `${primaryLabel}: precision against recall`;
+/** Precision (y) against recall (x) of the primary metric, one marker per run. */
+function PrecisionRecallChart({ runs, styles, primaryLabel }: { runs: LeaderboardChartRun[]; styles: Map<string, RunStyle>; primaryLabel: string }) {
+  const drawn = runs.flatMap((run) => (run.primary ? [{ run, x: run.primary.recall * 100, y: run.primary.precision * 100 }] : []));
+  const x = percentAxis(drawn.map((p) => p.x));
+  const y = percentAxis(drawn.map((p) => p.y));
+  // Closer than 1.5 % of an axis' span (a few pixels) counts as the same point.
+  const spread = spreadCoincident(drawn, { radius: 7, toleranceX: (x.domain[1] - x.domain[0]) * 0.015, toleranceY: (y.domain[1] - y.domain[0]) * 0.015 });
+  const data: PrDatum[] = spread.map(({ point, dx, dy, group }) => {
+    const style = styles.get(point.run.id)!;
+    return {
+      id: point.run.id,
+      label: point.run.label,
+      recall: point.x,
+      precision: point.y,
+      colour: style.colour,
+      shape: style.shape,
+      dx,
+      dy,
+      group: group.map((g) => ({ label: g.run.label, recall: g.x, precision: g.y })),
+    };
+  });
+  const shared = spread.filter((s) => s.group.length > 1).length;
+  const caption = `${primaryLabel}: precision against recall (%)`;
   const summary =
-    `Scatter chart of ${primaryLabel} precision (vertical, percent) against recall (horizontal, percent), one point per run for ${drawn.length} run${drawn.length === 1 ? "" : "s"}: ` +
-    `${drawn.map((p) => `${p.run.label} (recall ${formatPercent(p.run.primary!.recall)}, precision ${formatPercent(p.run.primary!.precision)})`).join("; ")}.`;
+    `Scatter chart of ${primaryLabel} precision (vertical, percent) against recall (horizontal, percent), one marker per run for ${runsText(drawn.length)}: ` +
+    `${drawn.map((p) => `${p.run.label} (recall ${percentProse(p.x / 100)}, precision ${percentProse(p.y / 100)})`).join("; ")}.` +
+    (shared > 0 ? ` ${shared} runs share a point with another and are drawn side by side.` : "");
   return (
     <ChartFigure
       testId="leaderboard-pr-chart"
       caption={caption}
       summary={summary}
+      height={SCATTER_HEIGHT}
+      legend={
+        <div className="space-y-1">
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-800" aria-label="Legend" data-testid="leaderboard-pr-legend">
+            {drawn.map(({ run }) => (
+              <li key={run.id} className="flex min-w-0 items-center break-words" data-run={run.id}>
+                <RunSwatch style={styles.get(run.id)!} />
+                <span className="min-w-0">{run.label}</span>
+              </li>
+            ))}
+          </ul>
+          {shared > 0 && <p className="text-xs text-zinc-700">Runs at the same point are drawn side by side around it; hover over one to list them all.</p>}
+        </div>
+      }
       data={
-        <Table caption={`${primaryLabel} recall and precision per run, in percent`} columns={["Run", { label: "Recall", right: true }, { label: "Precision", right: true }]}>
-          {points.map(({ run }) => (
+        <ScrollTable label={`${primaryLabel} recall and precision per run, in percent`} columns={["Run", { label: "Recall (%)", right: true }, { label: "Precision (%)", right: true }]}>
+          {runs.map((run) => (
             <tr key={run.id}>
               <th scope="row" className="py-2 pr-4 text-left font-medium">
                 {run.label}
               </th>
-              <td className="py-2 pr-4 text-right tabular-nums">{run.primary ? formatPercent(run.primary.recall) : "—"}</td>
-              <td className="py-2 text-right tabular-nums">{run.primary ? formatPercent(run.primary.precision) : "—"}</td>
+              <td className="py-2 pr-4 text-right tabular-nums">{run.primary ? percentNumber(run.primary.recall) : "—"}</td>
+              <td className="py-2 text-right tabular-nums">{run.primary ? percentNumber(run.primary.precision) : "—"}</td>
             </tr>
           ))}
-        </Table>
+        </ScrollTable>
       }
     >
-      <ScatterChart responsive height={CHART_HEIGHT} accessibilityLayer={false} margin={{ top: 20, right: 24, bottom: 20, left: 4 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
+      <ScatterChart responsive height={SCATTER_HEIGHT} accessibilityLayer={false} margin={{ top: 12, right: 20, bottom: 24, left: 4 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke={GRID_STROKE} />
         <XAxis
           type="number"
           dataKey="recall"
@@ -245,7 +419,7 @@ function PrecisionRecallChart({ runs, primaryLabel }: { runs: LeaderboardChartRu
           tickFormatter={tickPercent}
           tick={TICK_STYLE}
           allowDataOverflow
-          label={{ value: "Recall (%)", position: "insideBottom", offset: -12, fontSize: 12, fill: "#3f3f46" }}
+          label={{ value: "Recall (%)", position: "insideBottom", offset: -16, fontSize: 12, fill: LABEL_FILL }}
         />
         <YAxis
           type="number"
@@ -257,13 +431,10 @@ function PrecisionRecallChart({ runs, primaryLabel }: { runs: LeaderboardChartRu
           tick={TICK_STYLE}
           width={56}
           allowDataOverflow
-          label={{ value: "Precision (%)", angle: -90, position: "insideLeft", offset: 8, fontSize: 12, fill: "#3f3f46", style: { textAnchor: "middle" } }}
+          label={{ value: "Precision (%)", angle: -90, position: "insideLeft", offset: 8, fontSize: 12, fill: LABEL_FILL, style: { textAnchor: "middle" } }}
         />
         <Tooltip content={PrTooltip} cursor={{ strokeDasharray: "3 3" }} />
-        {drawn.map(({ run, i, point }) => (
-          <Scatter key={run.id} name={run.label} data={[point]} fill={runColor(i)} isAnimationActive={false} />
-        ))}
-        <Legend wrapperStyle={LEGEND_STYLE} />
+        <Scatter name={`${primaryLabel} precision and recall`} data={data} shape={PrMarker} isAnimationActive={false} />
       </ScatterChart>
     </ChartFigure>
   );

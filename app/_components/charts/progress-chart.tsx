@@ -17,9 +17,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { zoneForDates } from "../../../lib/validations/time";
-import { formatPercent } from "../board-numbers";
-import { Table } from "../ui";
-import { ChartFigure, percentAxis, runColor } from "./leaderboard-charts";
+import { percentAxis, percentNumber, percentProse } from "./chart-layout";
+import { ChartFigure } from "./leaderboard-charts";
+import { REFERENCE_COLOUR, SERIES_COLOUR } from "./run-colours";
+import { ScrollTable } from "./scroll-table";
 
 /** One run as the progress chart takes it. */
 export interface ProgressChartPoint {
@@ -47,6 +48,9 @@ interface Datum {
   best: number;
   href?: string;
 }
+
+/** Height in pixels of the drawing. */
+const CHART_HEIGHT = 320;
 
 const MINUTE = 60_000;
 const DAY_MIN = 1440;
@@ -125,7 +129,7 @@ export function ProgressChart({ points, metricLabel, timeZone = "UTC" }: { point
   if (data.length === 0) {
     return (
       <figure className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm" data-testid="progress-chart">
-        <figcaption className="text-sm font-medium text-zinc-900">{metricLabel} over time</figcaption>
+        <figcaption className="text-sm font-medium text-zinc-900">{metricLabel} (%) over time</figcaption>
         <p className="mt-2 text-sm text-zinc-600">No scored runs yet.</p>
       </figure>
     );
@@ -143,23 +147,24 @@ export function ProgressChart({ points, metricLabel, timeZone = "UTC" }: { point
   const top = data.reduce((a, b) => (b.v > a.v ? b : a));
   const summary =
     `Line chart of ${metricLabel} in percent for ${data.length} run${data.length === 1 ? "" : "s"} over time (${timeZone}): ` +
-    `first ${first.label} on ${formatAt(first.t, timeZone)} with ${formatPercent(first.v / 100)}` +
-    (data.length > 1 ? `, latest ${last.label} on ${formatAt(last.t, timeZone)} with ${formatPercent(last.v / 100)}` : "") +
-    `, best ${top.label} with ${formatPercent(top.v / 100)}. The numbers are in the Data table.`;
+    `first ${first.label} on ${formatAt(first.t, timeZone)} with ${percentProse(first.v / 100)}` +
+    (data.length > 1 ? `, latest ${last.label} on ${formatAt(last.t, timeZone)} with ${percentProse(last.v / 100)}` : "") +
+    `, best ${top.label} with ${percentProse(top.v / 100)}. The numbers are in the Data table.`;
   const open = (d: Datum | undefined) => {
     if (d?.href) router.push(d.href);
   };
-  const color = runColor(0);
+  const color = SERIES_COLOUR;
 
   return (
     <ChartFigure
       testId="progress-chart"
-      caption={`${metricLabel} over time`}
+      caption={`${metricLabel} (%) over time`}
       summary={summary}
+      height={CHART_HEIGHT}
       data={
-        <Table
-          caption={`${metricLabel} of each run, in percent, by submission time (${timeZone})`}
-          columns={["Run", `Submitted (${timeZone})`, { label: metricLabel, right: true }, { label: "Best so far", right: true }]}
+        <ScrollTable
+          label={`${metricLabel} of each run, in percent, by submission time (${timeZone})`}
+          columns={["Run", `Submitted (${timeZone})`, { label: `${metricLabel} (%)`, right: true }, { label: "Best so far (%)", right: true }]}
         >
           {data.map((d) => (
             <tr key={d.id}>
@@ -175,14 +180,14 @@ export function ProgressChart({ points, metricLabel, timeZone = "UTC" }: { point
               <td className="whitespace-nowrap py-2 pr-4 text-zinc-600">
                 <time dateTime={new Date(d.t).toISOString()}>{formatAt(d.t, timeZone)}</time>
               </td>
-              <td className="py-2 pr-4 text-right tabular-nums">{formatPercent(d.v / 100)}</td>
-              <td className="py-2 text-right tabular-nums">{formatPercent(d.best / 100)}</td>
+              <td className="py-2 pr-4 text-right tabular-nums">{percentNumber(d.v / 100)}</td>
+              <td className="py-2 text-right tabular-nums">{percentNumber(d.best / 100)}</td>
             </tr>
           ))}
-        </Table>
+        </ScrollTable>
       }
     >
-      <LineChart responsive height={320} data={data} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+      <LineChart responsive height={CHART_HEIGHT} data={data} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
         <XAxis
           type="number"
@@ -193,10 +198,10 @@ export function ProgressChart({ points, metricLabel, timeZone = "UTC" }: { point
           tick={{ fontSize: 12, fill: "#52525b" }}
           allowDataOverflow
         />
-        <YAxis domain={y.domain} ticks={y.ticks} tickFormatter={(v: number) => String(v)} unit="%" width={52} tick={{ fontSize: 12, fill: "#52525b" }} allowDataOverflow />
+        <YAxis domain={y.domain} ticks={y.ticks} tickFormatter={(v: number) => String(v)} width={44} tick={{ fontSize: 12, fill: "#52525b" }} allowDataOverflow />
         <Tooltip content={(props) => <ProgressTooltip {...props} timeZone={timeZone} metricLabel={metricLabel} />} />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Line type="stepAfter" dataKey="best" name="Best so far" stroke="#a1a1aa" strokeDasharray="4 4" dot={false} activeDot={false} isAnimationActive={false} />
+        <Legend wrapperStyle={{ fontSize: 12, color: "#3f3f46" }} />
+        <Line type="stepAfter" dataKey="best" name="Best so far" stroke={REFERENCE_COLOUR} strokeDasharray="4 4" dot={false} activeDot={false} isAnimationActive={false} />
         <Line
           type="linear"
           dataKey="v"
@@ -241,10 +246,10 @@ function ProgressTooltip({ active, payload, timeZone, metricLabel }: TooltipCont
         {formatAt(d.t, timeZone)} {timeZone}
       </p>
       <p>
-        {metricLabel}: {formatPercent(d.v / 100)}
+        {metricLabel}: {percentProse(d.v / 100)}
       </p>
-      <p>Best so far: {formatPercent(d.best / 100)}</p>
-      {d.href && <p className="text-zinc-500">Click the dot to open the run.</p>}
+      <p>Best so far: {percentProse(d.best / 100)}</p>
+      {d.href && <p className="text-zinc-600">Click the dot to open the run.</p>}
     </div>
   );
 }

@@ -15,30 +15,15 @@
  * different phases, runs not both scored or scored against different gold versions; 401
  * for a bad token.
  */
-import { z } from "zod";
 import { apiRoute, apiViewer, jsonResponse, parseQuery } from "../../../../lib/http";
 import { compareRuns } from "../../../../lib/services/significance";
+import { compareApiQuerySchema } from "../../../../lib/validations/compare-query";
 
 export const dynamic = "force-dynamic";
-
-/** Most bootstrap samples a caller may ask for. */
-const MAX_SAMPLES = 10_000;
-
-const querySchema = z.object({
-  a: z.string({ error: "required: the first run's id" }).trim().min(1, { error: "required: the first run's id" }),
-  b: z.string({ error: "required: the second run's id" }).trim().min(1, { error: "required: the second run's id" }),
-  samples: z
-    .string()
-    .trim()
-    .regex(/^\d{1,6}$/, { error: `must be a whole number from 1 to ${MAX_SAMPLES.toLocaleString("en")}` })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: "must be at least 1" }).max(MAX_SAMPLES, { error: `must be at most ${MAX_SAMPLES.toLocaleString("en")}` }))
-    .optional(),
-});
 
 /** The comparison as JSON; see the file comment. */
 export const GET = apiRoute("GET /api/v1/compare", async (request: Request) => {
   const viewer = await apiViewer(request);
-  const query = parseQuery(request, querySchema);
+  const query = parseQuery(request, compareApiQuerySchema);
   return jsonResponse(await compareRuns(viewer, query.a, query.b, { samples: query.samples }));
 });

@@ -1,0 +1,100 @@
+/**
+ * One look per run, shared by every chart of a page: a colour and a marker shape, chosen from
+ * the run's position in board order (its rank order: 0 for the first run listed). Both
+ * leaderboard charts (the F1 bars and the precision–recall scatter) look a run up by its id in
+ * the same {@link runStyles} map, so a run has the same colour in each, even where one chart
+ * leaves runs out (the scatter skips runs without recall and precision).
+ *
+ * The colours are the Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"), safe for
+ * colour-blind readers, darkened where the original is too light on white, plus two darker
+ * Tailwind shades in place of its yellow and sky blue. Every colour has a contrast ratio of at
+ * least 3:1 against white, as WCAG 2.1 success criterion 1.4.11 (non-text contrast) asks of
+ * the parts of a chart a reader must see. Colour is never the only signal: each chart names
+ * its runs in text (axis labels, legend, tooltip, data table), and the scatter also varies the
+ * marker shape. With 8 colours and 7 shapes, position `i` gets colour `i mod 8` and shape
+ * `i mod 7`, so the first 56 runs all differ in colour or shape.
+ */
+
+/** The run colours, in order (hex, `#rrggbb`). */
+export const RUN_PALETTE = [
+  "#0072B2", // Okabe–Ito blue (5.2:1)
+  "#D55E00", // Okabe–Ito vermillion (3.9:1)
+  "#008463", // Okabe–Ito bluish green #009E73, darkened (4.7:1)
+  "#B8558E", // Okabe–Ito reddish purple #CC79A7, darkened (4.4:1)
+  "#9E6A00", // Okabe–Ito orange #E69F00, darkened (4.6:1)
+  "#6D28D9", // Tailwind violet-700, for Okabe–Ito's sky blue (7.1:1)
+  "#3F3F46", // Tailwind zinc-700, for Okabe–Ito's black (10.4:1)
+  "#4D7C0F", // Tailwind lime-700, for Okabe–Ito's yellow (5.0:1)
+] as const;
+
+/** Marker shapes of the scatter chart, in order (recharts' symbol names). */
+export const RUN_SHAPES = ["circle", "square", "triangle", "diamond", "cross", "star", "wye"] as const;
+
+/** A marker shape. */
+export type RunShape = (typeof RUN_SHAPES)[number];
+
+/** The colour of a single series (e.g. a team's progress line): the palette's first. */
+export const SERIES_COLOUR: string = RUN_PALETTE[0];
+
+/** The colour of reference lines (e.g. "best so far"): Tailwind zinc-600, 7.7:1 on white. */
+export const REFERENCE_COLOUR = "#52525B";
+
+/** How a run is drawn. */
+export interface RunStyle {
+  /** the run's position in board order, from 0 */
+  position: number;
+  /** its colour, `#rrggbb` */
+  colour: string;
+  /** its marker shape (scatter charts) */
+  shape: RunShape;
+}
+
+/**
+ * The style of the run at a position in board order.
+ *
+ * @param position 0 for the first run; a whole number ≥ 0
+ * @returns colour `RUN_PALETTE[position mod 8]`, shape `RUN_SHAPES[position mod 7]`
+ * @throws RangeError when `position` is negative or not a whole number
+ */
+export function runStyle(position: number): RunStyle {
+  if (!Number.isInteger(position) || position < 0) throw new RangeError(`A run's position is a whole number ≥ 0, not ${position}.`);
+  return { position, colour: RUN_PALETTE[position % RUN_PALETTE.length], shape: RUN_SHAPES[position % RUN_SHAPES.length] };
+}
+
+/**
+ * The style of each run of a page, by run id: the one function every chart of the page uses,
+ * so a run looks the same in all of them.
+ *
+ * @param ids the runs' ids in board order (rank order); a repeated id keeps its first position
+ * @returns run id → its {@link RunStyle} (position = index of its first occurrence among the distinct ids)
+ */
+export function runStyles(ids: readonly string[]): Map<string, RunStyle> {
+  const styles = new Map<string, RunStyle>();
+  for (const id of ids) if (!styles.has(id)) styles.set(id, runStyle(styles.size));
+  return styles;
+}
+
+/** WCAG relative luminance of an sRGB `#rrggbb` colour, in [0, 1]. */
+function luminance(hex: string): number {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!match) throw new RangeError(`Not a #rrggbb colour: ${hex}`);
+  const [r, g, b] = match.slice(1).map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/**
+ * The WCAG 2.1 contrast ratio of two colours: (L1 + 0.05) / (L2 + 0.05), L1 the lighter's
+ * relative luminance.
+ *
+ * @param a a colour, `#rrggbb`
+ * @param b another, `#rrggbb`
+ * @returns a ratio from 1 (same luminance) to 21 (black on white)
+ * @throws RangeError for a string that is not `#rrggbb`
+ */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
