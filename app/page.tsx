@@ -1,7 +1,11 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { getViewer } from "../lib/session";
 import { listTasksForViewer } from "../lib/services/tasks";
 import { TaskCard } from "./_components/task-card";
+
+/** Title: the site's name and what it does (not the "· Corefboard" template). */
+export const metadata: Metadata = { title: { absolute: "Corefboard: coreference shared tasks, scored exactly" } };
 
 /** Home: what Corefboard is, and the list of tasks with their phases. */
 export default async function HomePage() {

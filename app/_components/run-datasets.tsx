@@ -3,11 +3,12 @@
  * and a run's datasets with their files, gold versions and CoNLL F1 (the run page). A phase
  * with several datasets takes an archive (`.zip`, `.tar.gz`, `.tgz`) with one file per
  * dataset, named by the dataset's expected file name; a dataset the run leaves out counts 0 in
- * the macro-average. Server-safe (no client state).
+ * the macro-average. Tables scroll inside their own keyboard-reachable regions. Server-safe
+ * (no client state).
  */
 import type { SubmissionDatasetView } from "../../lib/services/submissions";
-import { conllTitle, Percent } from "./board-numbers";
-import { Notice, Table } from "./ui";
+import { conllTitle } from "./board-numbers";
+import { Notice, ScoreValue, Table } from "./ui";
 
 /** A dataset as the submit page lists it. */
 export interface ExpectedDataset {
@@ -48,11 +49,11 @@ export function SubmitDatasets({ datasets }: { datasets: readonly ExpectedDatase
         This phase has {datasets.length} datasets. Upload one archive (.zip or .tar.gz) with one file per dataset, named as below (at the top of
         the archive or in one folder). A dataset you leave out counts as 0 in the macro-average that ranks the runs.
       </p>
-      <Table caption="The files the archive holds, one per dataset" testId="expected-files" columns={["Dataset", "Language", "File name", "Format"]}>
+      <Table label="The files the archive holds, one per dataset" testId="expected-files" columns={["Dataset", "Language", "File name", "Format"]}>
         {datasets.map((d) => (
           <tr key={d.name} data-testid="expected-file">
             <td className="py-1.5 pr-4 font-medium">{d.name}</td>
-            <td className="py-1.5 pr-4">{d.language || <span className="text-zinc-500">—</span>}</td>
+            <td className="py-1.5 pr-4">{d.language || <span className="text-zinc-600">—</span>}</td>
             <td className="py-1.5 pr-4 font-mono text-xs">{d.fileName}</td>
             <td className="py-1.5">{formatLabel(d.format)}</td>
           </tr>
@@ -70,22 +71,22 @@ export function SubmitDatasets({ datasets }: { datasets: readonly ExpectedDatase
  */
 export function RunDatasetTable({ datasets }: { datasets: readonly SubmissionDatasetView[] }) {
   return (
-    <Table caption="The run's datasets" testId="run-datasets" columns={["Dataset", "File", "Gold version", { label: "CoNLL F1", right: true }]}>
+    <Table label="The run's datasets" testId="run-datasets" columns={["Dataset", "File", "Gold version", { label: "CoNLL F1 (%)", right: true }]}>
       {datasets.map((d) => (
         <tr key={d.id} data-testid="run-dataset" data-missing={d.missing ? "true" : "false"}>
           <th scope="row" className="py-2 pr-4 text-left font-medium">
             {d.name}
-            {d.language && <span className="ml-1 text-xs font-normal text-zinc-500">({d.language})</span>}
+            {d.language && <span className="ml-1 text-xs font-normal text-zinc-600">({d.language})</span>}
           </th>
-          <td className="py-2 pr-4 font-mono text-xs">{d.fileName ?? <span className="font-sans text-zinc-500">none</span>}</td>
-          <td className="py-2 pr-4">{d.goldVersion ?? <span className="text-zinc-500">—</span>}</td>
+          <td className="break-all py-2 pr-4 font-mono text-xs">{d.fileName ?? <span className="font-sans text-zinc-600">none</span>}</td>
+          <td className="py-2 pr-4">{d.goldVersion ?? <span className="text-zinc-600">—</span>}</td>
           <td className="py-2 text-right" data-testid="run-dataset-conll">
             {d.missing ? (
               <span className="text-amber-800">missing — counts as 0</span>
             ) : d.scores?.conll ? (
-              <Percent value={d.scores.conll.f1} title={conllTitle(d.scores.conll.f1)} />
+              <ScoreValue value={d.scores.conll.f1} title={conllTitle(d.scores.conll.f1)} />
             ) : (
-              <span className="text-zinc-500">not scored yet</span>
+              <span className="text-zinc-600">not scored yet</span>
             )}
           </td>
         </tr>

@@ -1,6 +1,7 @@
 /**
  * Why a submission failed: the person-readable message, and where in the file when the
- * problem has a location (line, column, and the offending line's excerpt). Server-safe.
+ * problem has a location (line, column, and the offending line's excerpt, which scrolls
+ * sideways inside its own keyboard-reachable box on a narrow screen). Server-safe.
  */
 import type { SubmissionView } from "../../lib/services/submissions";
 import { Notice } from "./ui";
@@ -27,15 +28,25 @@ export function RunFailure({ error }: { error: RunError }) {
   return (
     <div data-testid="run-failure">
       <Notice kind="error">
-        <p className="font-medium">{error.message ?? "Scoring failed."}</p>
+        <p className="break-words font-medium">{error.message ?? "Scoring failed."}</p>
         {where && (
-          <p className="mt-1 font-mono text-xs">
+          <p className="mt-1 break-all font-mono text-xs">
             {where.file ?? "file"}
             {where.line !== undefined && `:${where.line}`}
             {where.column !== undefined && `:${where.column}`}
           </p>
         )}
-        {where?.excerpt && <pre className="mt-2 relative overflow-x-auto rounded bg-white/70 p-2 font-mono text-xs">{where.excerpt}</pre>}
+        {where?.excerpt && (
+          // A long line scrolls inside its own keyboard-reachable box, not the page.
+          <pre
+            tabIndex={0}
+            role="region"
+            aria-label="The line of the file where the problem is"
+            className="relative mt-2 max-w-full overflow-x-auto rounded bg-white/70 p-2 font-mono text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-red-400"
+          >
+            {where.excerpt}
+          </pre>
+        )}
         {error.stage === "platform" && <p className="mt-1 text-xs">This was a platform problem: it does not count against your limits.</p>}
         {error.stage === "validation" && <p className="mt-1 text-xs">Fix the file and submit it again.</p>}
       </Notice>

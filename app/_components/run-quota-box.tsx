@@ -18,12 +18,12 @@ function left(remaining: number | null, limit: number | null, used: number): str
 /** One team's quota as a definition list. */
 function RunQuotaFigures({ quota }: { quota: QuotaStatus }) {
   return (
-    <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm">
-      <dt className="text-zinc-500">Today</dt>
+    <dl className="grid grid-cols-[8rem_minmax(0,1fr)] gap-y-1 text-sm">
+      <dt className="text-zinc-600">Today</dt>
       <dd data-testid="quota-today" className="tabular-nums">
         {left(quota.remainingToday, quota.dailyLimit, quota.usedToday)}
       </dd>
-      <dt className="text-zinc-500">In total</dt>
+      <dt className="text-zinc-600">In total</dt>
       <dd data-testid="quota-total" className="tabular-nums">
         {left(quota.remainingTotal, quota.totalLimit, quota.usedTotal)}
       </dd>

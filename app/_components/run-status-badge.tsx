@@ -62,7 +62,7 @@ export function RunStatusBadge({ id, initialStatus }: { id: string; initialStatu
   return (
     <span role="status" aria-live="polite" aria-label={`Status: ${status}`} className="inline-flex items-center gap-2">
       <RunStatusLabel status={status} testId="run-status" />
-      {isPending(status) && <span className="text-xs text-zinc-500">updating automatically…</span>}
+      {isPending(status) && <span className="text-xs text-zinc-600">updating automatically…</span>}
     </span>
   );
 }

@@ -27,7 +27,8 @@ const SHOWN_PROBLEMS = 5;
 
 type UploadState =
   | { phase: "idle" }
-  | { phase: "uploading"; percent: number }
+  /** `percent` null while the browser cannot tell how much is sent (no length) */
+  | { phase: "uploading"; percent: number | null }
   | { phase: "done"; id: string }
   | { phase: "failed"; failure: UploadFailure }
   /** 409: the document names do not match the gold key; nothing stored until the user confirms */
@@ -39,6 +40,18 @@ function warningsFrom(error: Record<string, unknown> | undefined): Warning[] {
   return (error.warnings as unknown[]).filter(
     (w): w is Warning => typeof w === "object" && w !== null && typeof (w as Warning).code === "string" && typeof (w as Warning).message === "string",
   );
+}
+
+/**
+ * What the progress line says, one text for the bar's label, the bar's accessible name and
+ * the submit button, so that they never disagree: "Uploading the file" while bytes are sent,
+ * "Uploaded; checking the file" once the server has them all, "Uploaded; opening the run"
+ * when the run is stored.
+ */
+function uploadStage(state: UploadState): string {
+  if (state.phase === "done") return "Uploaded; opening the run";
+  if (state.phase === "uploading" && state.percent === 100) return "Uploaded; checking the file";
+  return "Uploading the file";
 }
 
 /** Reads an error answer of the API (`{error: {code, message, errors|formatErrors, fieldErrors}}`). */
@@ -64,10 +77,12 @@ function failureFrom(status: number, body: unknown): UploadFailure {
 /**
  * The submission form: file and metadata, uploaded with XMLHttpRequest to
  * `POST /api/v1/phases/{phaseId}/submissions` (the session cookie authenticates), so that
- * upload progress drives a progress bar. On 202 it goes to the new submission's page; on 422
- * it lists the file's problems with file:line:column, expected and found (or the document
+ * upload progress drives a progress bar (labelled with the stage the submit button shows
+ * too, its percentage the bar's value text). On 202 it goes to the new submission's page; on
+ * 422 it lists the file's problems with file:line:column, expected and found (or the document
  * names that do not match the gold key, on a phase that refuses such runs); on other errors
- * it shows the message.
+ * it shows the message. Each error is shown once: in the error box, or under its field when
+ * it is a field's own (`RunUploadFailure`).
  *
  * Document warnings (409 `conflict` with `warnings`: the run's document names do not match
  * the gold key's on a phase that warns; nothing was stored): the warnings are listed with a
@@ -81,6 +96,9 @@ function failureFrom(status: number, body: unknown): UploadFailure {
  * @param datasetCount how many datasets the phase has (default 1): with several, the file
  *   input asks for an archive (.zip, .tar.gz, .tgz) and accepts only those; with one, a
  *   coreference file or an archive holding it
+ * @param closedReason why nothing can be uploaded now (no runs left: until when): the form is
+ *   shown with it and disabled (a disabled `<fieldset>`, so even before the script loads
+ *   nothing can be sent); null when open
  */
 export function RunUploadForm({
   phaseId,
@@ -149,11 +167,23 @@ export function RunUploadForm({
     };
     xhr.onerror = () => setState({ phase: "failed", failure: failureFrom(0, null) });
     xhr.onabort = () => setState({ phase: "idle" });
-    setState({ phase: "uploading", percent: 0 });
+    setState({ phase: "uploading", percent: null });
     xhr.send(data);
   }
 
-  const percent = state.phase === "uploading" ? state.percent : state.phase === "done" ? 100 : 0;
+  const percent = state.phase === "uploading" ? state.percent : state.phase === "done" ? 100 : null;
+  const stage = uploadStage(state);
+  /**
+   * A field's error text under the field, unless it is the failure's message (shown once, in the
+   * error box): then the field is only marked invalid and described by the box (and its hint,
+   * for the fields that have one: `hinted`).
+   */
+  const fieldError = (name: string, hinted = false): { error?: string; "aria-invalid"?: true; "aria-describedby"?: string } => {
+    const text = failure?.fieldErrors[name];
+    if (!text) return {};
+    if (text !== failure.message) return { error: text };
+    return { "aria-invalid": true, "aria-describedby": hinted ? `upload-error field-${name}-hint` : "upload-error" };
+  };
 
   return (
     <form
@@ -161,7 +191,7 @@ export function RunUploadForm({
       onSubmit={submit}
       onChange={changed}
       className="space-y-4"
-      aria-describedby={closedReason ? "upload-closed" : failure ? "upload-error" : state.phase === "confirm" ? "upload-warnings" : undefined}
+      aria-describedby={closedReason ? "upload-closed" : state.phase === "confirm" ? "upload-warnings" : undefined}
     >
       {closedReason && (
         <p id="upload-closed" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="upload-closed">
@@ -177,7 +207,7 @@ export function RunUploadForm({
           defaultValue=""
           placeholder="Choose the team this run is for"
           options={teams.map((t) => [t.id, t.name] as const)}
-          error={failure?.fieldErrors.team}
+          {...fieldError("team")}
         />
       )}
       {tracks.length > 0 && (
@@ -189,7 +219,7 @@ export function RunUploadForm({
           placeholder="Choose the track this run is in"
           options={tracks.map((t) => [t.id, t.name] as const)}
           hint="Each track is ranked on its own board (the tracks are described above)."
-          error={failure?.fieldErrors.track}
+          {...fieldError("track", true)}
         />
       )}
       <Field
@@ -203,35 +233,46 @@ export function RunUploadForm({
             ? `A .zip or .tar.gz (.tgz) with one file per dataset (${datasetCount} datasets, file names above); datasets left out count as 0.`
             : "CoNLL-2012 (.conll, .v4_gold_conll…), CorefUD CoNLL-U (.conllu) or JSON lines (.jsonl), or a .zip / .tar.gz (.tgz) holding the file."
         }
-        error={failure?.fieldErrors.file}
+        {...fieldError("file", true)}
       />
-      <Field label="System name" name="systemName" required maxLength={100} placeholder="e.g. span-bert-large" error={failure?.fieldErrors.systemName} />
-      <TextAreaField label="Description (optional)" name="description" rows={3} maxLength={5000} error={failure?.fieldErrors.description} />
+      <Field label="System name" name="systemName" required maxLength={100} placeholder="e.g. span-bert-large" {...fieldError("systemName")} />
+      <TextAreaField label="Description (optional)" name="description" rows={3} maxLength={5000} {...fieldError("description")} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Paper URL (optional)" name="paperUrl" type="url" placeholder="https://…" error={failure?.fieldErrors.paperUrl} />
-        <Field label="Code URL (optional)" name="codeUrl" type="url" placeholder="https://…" error={failure?.fieldErrors.codeUrl} />
+        <Field label="Paper URL (optional)" name="paperUrl" type="url" placeholder="https://…" {...fieldError("paperUrl")} />
+        <Field label="Code URL (optional)" name="codeUrl" type="url" placeholder="https://…" {...fieldError("codeUrl")} />
       </div>
 
-      {(state.phase === "uploading" || state.phase === "done") && <RunUploadProgress percent={percent} checking={percent === 100} />}
+      {(state.phase === "uploading" || state.phase === "done") && <RunUploadProgress percent={percent} stage={stage} />}
       {failure && <RunUploadFailure failure={failure} />}
       {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={submitAnyway} />}
 
       <button type="submit" className={state.phase === "confirm" ? secondaryButton : primaryButton} disabled={busy}>
-        {busy ? "Uploading…" : "Upload and score"}
+        {busy ? `${stage}…` : "Upload and score"}
       </button>
       </fieldset>
     </form>
   );
 }
 
-/** The upload progress bar with its percentage. */
-function RunUploadProgress({ percent, checking }: { percent: number; checking: boolean }) {
+/**
+ * The upload progress bar. Its label is the stage (`uploadStage`, the text the submit button
+ * shows too) and names the bar (`aria-labelledby`); the percentage beside it is the bar's
+ * `aria-valuetext`, word for word. While the size is unknown the bar has no value
+ * (indeterminate) and the percentage reads "…".
+ *
+ * @param percent 0–100, or null while unknown
+ * @param stage e.g. "Uploading the file"
+ */
+function RunUploadProgress({ percent, stage }: { percent: number | null; stage: string }) {
+  const valueText = percent === null ? "…" : `${percent} %`;
   return (
     <div className="space-y-1" data-testid="upload-progress">
-      <div className="flex justify-between text-xs text-zinc-600">
-        <span id="upload-progress-label">{checking ? "Uploaded; checking the file…" : "Uploading…"}</span>
-        <span data-testid="upload-percent" className="tabular-nums">
-          {percent} %
+      <div className="flex justify-between gap-3 text-xs text-zinc-700">
+        <span id="upload-progress-label" data-testid="upload-stage">
+          {stage}
+        </span>
+        <span data-testid="upload-percent" className="tabular-nums" aria-hidden="true">
+          {valueText}
         </span>
       </div>
       <div
@@ -239,11 +280,11 @@ function RunUploadProgress({ percent, checking }: { percent: number; checking: b
         aria-labelledby="upload-progress-label"
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={`${percent} %`}
+        aria-valuenow={percent ?? undefined}
+        aria-valuetext={percent === null ? undefined : valueText}
         className="h-2 w-full overflow-hidden rounded-full bg-zinc-200"
       >
-        <div className="h-full bg-zinc-900 transition-[width]" style={{ width: `${percent}%` }} />
+        <div className="h-full bg-zinc-900 transition-[width]" style={{ width: `${percent ?? 0}%` }} />
       </div>
     </div>
   );
@@ -270,13 +311,21 @@ function RunUploadWarnings({ warnings, onSubmitAnyway }: { warnings: Warning[]; 
   );
 }
 
-/** The error box of a failed upload: the message, then the first few format problems (or document warnings) and a count. */
+/**
+ * The error box of a failed upload, each thing said once: for a file that could not be read,
+ * one line saying so, then each problem once (file:line:column, what was expected and what
+ * was found: the API's message repeats exactly that, so it is not shown again) and a count;
+ * otherwise the message (a field error with the same text is not repeated under the field),
+ * then the document warnings when there are any.
+ */
 function RunUploadFailure({ failure }: { failure: UploadFailure }) {
   const { problems } = failure;
   return (
     <div id="upload-error" data-testid="upload-error">
       <Notice kind="error">
-        <p className="font-medium">{failure.message}</p>
+        <p className="break-words font-medium" data-testid="upload-error-message">
+          {problems.length > 0 ? "The file could not be read." : failure.message}
+        </p>
         {failure.warnings.length > 0 && (
           <div className="mt-2">
             <RunWarnings warnings={failure.warnings} testId="document-warnings" />
@@ -286,13 +335,11 @@ function RunUploadFailure({ failure }: { failure: UploadFailure }) {
           <>
             <ul className="mt-2 space-y-2" data-testid="format-errors">
               {problems.slice(0, SHOWN_PROBLEMS).map((p, i) => (
-                <li key={i} className="font-mono text-xs">
-                  <span className="font-semibold" data-testid="format-error-location">
+                <li key={i} className="break-words text-xs">
+                  <span className="break-all font-mono font-semibold" data-testid="format-error-location">
                     {p.file}:{p.line}:{p.column}
-                  </span>{" "}
-                  <span className="font-sans">{p.message}</span>
-                  <br />
-                  expected: <span className="text-zinc-900">{p.expected}</span>; found: <span className="text-zinc-900">{p.found}</span>
+                  </span>
+                  : expected <span className="font-mono text-zinc-900">{p.expected}</span>, found <span className="font-mono text-zinc-900">{p.found}</span>
                 </li>
               ))}
             </ul>

@@ -28,10 +28,10 @@ const SHOWN = 20;
 function WarningItem({ warning }: { warning: DatasetWarning }) {
   const dataset = datasetLabel(warning);
   return (
-    <li className="text-sm" data-testid="run-warning" data-code={warning.code} data-dataset={warning.dataset}>
+    <li className="break-words text-sm" data-testid="run-warning" data-code={warning.code} data-dataset={warning.dataset}>
       {dataset && <span className="mr-1 rounded bg-zinc-100 px-1 text-xs text-zinc-700">dataset {dataset}</span>}
       {warning.line !== undefined && (
-        <span className="mr-1 font-mono text-xs text-zinc-600">
+        <span className="mr-1 break-all font-mono text-xs text-zinc-600">
           {warning.file ?? "line"}:{warning.line}
         </span>
       )}

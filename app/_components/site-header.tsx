@@ -1,57 +1,102 @@
 import Link from "next/link";
 import { getCurrentUser } from "../../lib/session";
-import { SignOutButton } from "./sign-out-button";
+import { SignOutButton, SiteMenu } from "./sign-out-button";
 
-/** The top bar: site name, navigation, and who is signed in (with sign-in / sign-out). */
+/** One navigation link: where it goes and its text. */
+interface NavLink {
+  href: string;
+  label: string;
+}
+
+/** The main navigation for this user: everyone sees Tasks and Metrics; signed-in users Teams and Account; site admins New task. */
+function navLinks(user: { role: string } | null): NavLink[] {
+  return [
+    { href: "/tasks", label: "Tasks" },
+    { href: "/metrics", label: "Metrics" },
+    ...(user ? [{ href: "/teams", label: "Teams" }] : []),
+    ...(user?.role === "ADMIN" ? [{ href: "/tasks/new", label: "New task" }] : []),
+    ...(user ? [{ href: "/account", label: "Account" }] : []),
+  ];
+}
+
+/**
+ * The top bar: site name, navigation, and who is signed in (with sign-in / sign-out).
+ *
+ * From 640 px (`sm`) up it is one row, as before. Below, the links and the account controls
+ * fold into a "Menu" disclosure (`SiteMenu`: a `<details>` that works without JavaScript,
+ * whose button carries `aria-expanded` and `aria-controls`), so nothing (not "Sign out")
+ * is pushed off a 390 px screen. The phone menu lists the same links, then who is signed in
+ * and "Sign out" (or "Sign in" and "Sign up").
+ */
 export async function SiteHeader() {
   const user = await getCurrentUser();
+  const links = navLinks(user);
   return (
-    <header className="border-b border-zinc-200 bg-white">
-      {/* On a phone the links wrap onto a second line rather than push the page sideways. */}
-      <nav aria-label="Main" className="mx-auto flex min-h-14 w-full max-w-5xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 sm:gap-x-6 sm:px-6">
+    <header className="relative border-b border-zinc-200 bg-white">
+      <nav aria-label="Main" className="mx-auto flex min-h-14 w-full max-w-5xl items-center gap-x-4 px-4 py-3 sm:gap-x-6 sm:px-6">
         <Link href="/" className="text-lg font-semibold tracking-tight text-zinc-900 no-underline">
           Corefboard
         </Link>
-        <Link href="/tasks" className="text-sm text-zinc-600 hover:text-zinc-900">
-          Tasks
-        </Link>
-        <Link href="/metrics" className="text-sm text-zinc-600 hover:text-zinc-900">
-          Metrics
-        </Link>
-        {user && (
-          <Link href="/teams" className="text-sm text-zinc-600 hover:text-zinc-900">
-            Teams
-          </Link>
-        )}
-        {user?.role === "ADMIN" && (
-          <Link href="/tasks/new" className="text-sm text-zinc-600 hover:text-zinc-900">
-            New task
-          </Link>
-        )}
-        {user && (
-          <Link href="/account" className="text-sm text-zinc-600 hover:text-zinc-900">
-            Account
-          </Link>
-        )}
-        <div className="ml-auto flex items-center gap-3 text-sm">
-          {user ? (
-            <>
-              <span className="hidden text-zinc-600 sm:inline" data-testid="signed-in-as">
-                Signed in as <span className="font-medium text-zinc-900">{user.name}</span>
-              </span>
-              <SignOutButton />
-            </>
-          ) : (
-            <>
-              <Link href="/signin" className="text-zinc-700 hover:text-zinc-900">
-                Sign in
-              </Link>
-              <Link href="/signup" className="rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white no-underline hover:bg-zinc-700">
-                Sign up
-              </Link>
-            </>
-          )}
+
+        {/* 640 px and wider: the row. */}
+        <div className="hidden min-w-0 flex-1 flex-wrap items-center gap-x-6 gap-y-2 sm:flex">
+          {links.map((link) => (
+            <Link key={link.href} href={link.href} className="text-sm text-zinc-600 hover:text-zinc-900">
+              {link.label}
+            </Link>
+          ))}
+          <div className="ml-auto flex items-center gap-3 text-sm">
+            {user ? (
+              <>
+                <span className="text-zinc-600" data-testid="signed-in-as">
+                  Signed in as <span className="font-medium text-zinc-900">{user.name}</span>
+                </span>
+                <SignOutButton />
+              </>
+            ) : (
+              <>
+                <Link href="/signin" className="text-zinc-700 hover:text-zinc-900">
+                  Sign in
+                </Link>
+                <Link href="/signup" className="rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white no-underline hover:bg-zinc-700">
+                  Sign up
+                </Link>
+              </>
+            )}
+          </div>
         </div>
+
+        {/* Narrower than 640 px: the menu. */}
+        <SiteMenu id="site-menu-panel" className="ml-auto sm:hidden">
+          <ul className="divide-y divide-zinc-100 text-base">
+            {links.map((link) => (
+              <li key={link.href}>
+                <Link href={link.href} className="block py-2.5 text-zinc-800 hover:text-zinc-950">
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-3 flex flex-wrap items-center gap-3 border-t border-zinc-200 pt-3 text-sm">
+            {user ? (
+              <>
+                <span className="min-w-0 break-words text-zinc-700" data-testid="menu-signed-in-as">
+                  Signed in as <span className="font-medium text-zinc-900">{user.name}</span>
+                </span>
+                <SignOutButton />
+              </>
+            ) : (
+              <>
+                <Link href="/signin" className="rounded-md border border-zinc-300 px-3 py-1.5 text-zinc-800 hover:bg-zinc-100">
+                  Sign in
+                </Link>
+                <Link href="/signup" className="rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white no-underline hover:bg-zinc-700">
+                  Sign up
+                </Link>
+              </>
+            )}
+          </div>
+        </SiteMenu>
       </nav>
     </header>
   );

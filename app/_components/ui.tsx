@@ -28,7 +28,7 @@ function HintAndError({ id, error, hint }: { id: string; error?: string; hint?: 
   return (
     <>
       {hint && !error && (
-        <p id={`${id}-hint`} className="text-xs text-zinc-500">
+        <p id={`${id}-hint`} className="text-xs text-zinc-600">
           {hint}
         </p>
       )}
@@ -214,7 +214,8 @@ export function Card({ title, description, children }: { title: string; descript
 export type TableColumn = string | { label: string; right?: boolean; srOnly?: boolean };
 
 /**
- * A plain data table that scrolls sideways when too wide: small grey upper-case headers, rows
+ * A plain data table that scrolls sideways when too wide, inside a keyboard-reachable region
+ * named by `label` or `caption` ({@link ScrollRegion}): small grey upper-case headers, rows
  * divided by thin lines. Header cells have `pr-4` except the last; give body cells the same
  * padding so the columns line up.
  *
@@ -223,26 +224,27 @@ export type TableColumn = string | { label: string; right?: boolean; srOnly?: bo
  * @param children the body rows (`<tr>` elements)
  */
 export function Table({ columns, label, caption, testId, children }: { columns: readonly TableColumn[]; label?: string; caption?: string; testId?: string; children: ReactNode }) {
-  return (
-    <div className="relative overflow-x-auto">
-      <table className="w-full text-left text-sm" aria-label={label} data-testid={testId}>
-        {caption && <caption className="sr-only">{caption}</caption>}
-        <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            {columns.map((column, i) => {
-              const { label: text, right = false, srOnly = false } = typeof column === "string" ? { label: column } : column;
-              return (
-                <th key={i} scope="col" className={`py-2 font-medium ${i < columns.length - 1 ? "pr-4" : ""} ${right ? "text-right" : ""}`}>
-                  {srOnly ? <span className="sr-only">{text}</span> : text}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-100">{children}</tbody>
-      </table>
-    </div>
+  const table = (
+    <table className="w-full text-left text-sm" aria-label={label} data-testid={testId}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-600">
+        <tr>
+          {columns.map((column, i) => {
+            const { label: text, right = false, srOnly = false } = typeof column === "string" ? { label: column } : column;
+            return (
+              <th key={i} scope="col" className={`py-2 font-medium ${i < columns.length - 1 ? "pr-4" : ""} ${right ? "text-right" : ""}`}>
+                {srOnly ? <span className="sr-only">{text}</span> : text}
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-zinc-100">{children}</tbody>
+    </table>
   );
+  // A named table scrolls inside a keyboard-reachable region (see ScrollRegion), never the page.
+  const name = label ?? caption;
+  return name ? <ScrollRegion label={name}>{table}</ScrollRegion> : <div className="relative max-w-full overflow-x-auto">{table}</div>;
 }
 
 /** The small line of links above a page's title (back to the task, …), separated by "·". */
@@ -270,5 +272,57 @@ export function UtcTime({ date }: { date: Date }) {
     <time dateTime={iso} title={iso}>
       {iso.slice(0, 10)} {iso.slice(11, 16)} UTC
     </time>
+  );
+}
+
+/**
+ * A score (a fraction in [0, 1]) as a percentage with 2 decimals, the one way pages write
+ * percentages: `0.78123` → `"78.12"` in a table cell (the `%` goes in the column header), or
+ * `"78.12 %"` in prose (`unit: true`, with a no-break space so the sign stays with its number).
+ *
+ * @param fraction a fraction, e.g. 0.78123 (not a percentage); NaN and ±Infinity give "—"
+ * @param options `unit`: append " %" (default false)
+ */
+export function formatPercent(fraction: number, options: { unit?: boolean } = {}): string {
+  if (!Number.isFinite(fraction)) return "—";
+  const text = (fraction * 100).toFixed(2);
+  return options.unit ? `${text}\u00a0%` : text;
+}
+
+/**
+ * A score in a table cell, as {@link formatPercent} writes it (no `%`: the column header has
+ * it), with its exact value in `data-exact` and the hover text in `title`.
+ *
+ * @param value a fraction in [0, 1]
+ * @param title the hover text (e.g. the exact fraction and how it is made)
+ */
+export function ScoreValue({ value, title }: { value: number; title?: string }) {
+  return (
+    <span title={title} className="tabular-nums" data-exact={String(value)}>
+      {formatPercent(value)}
+    </span>
+  );
+}
+
+/**
+ * A container that scrolls sideways when its content (a wide table) does not fit, so that the
+ * page itself never does: reachable with the keyboard (`tabIndex=0`, arrow keys then scroll
+ * it), announced as a region named `label`, with a visible focus ring. Use it for every table
+ * that may be wider than a phone (390 px).
+ *
+ * @param label the region's accessible name, e.g. "Scores per document"
+ * @param testId an optional `data-testid` of the region
+ */
+export function ScrollRegion({ label, testId, children }: { label: string; testId?: string; children: ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      data-testid={testId}
+      className="relative max-w-full overflow-x-auto rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-400"
+    >
+      {children}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { NotFoundError } from "../../../lib/errors";
 import { getRunAnalysis } from "../../../lib/services/analysis";
 import { runFinalState } from "../../../lib/services/final-selection";
@@ -9,7 +10,9 @@ import { getRunRank, runRankSentence, type RunRank } from "../../../lib/services
 import { getSubmissionForViewer, type SubmissionView } from "../../../lib/services/submissions";
 import type { Viewer } from "../../../lib/permissions";
 import { getViewer } from "../../../lib/session";
+import { parseSubmissionQuery } from "../../../lib/validations/submission-query";
 import { formatUtc } from "../../../lib/validations/time";
+import { submissionPageView } from "../../../lib/view-models/submission-view";
 import { Instant } from "../../_components/phase-window";
 import { RunDisclosureTable, RunErrorSummary } from "../../_components/run-analysis";
 import { RunDatasetTable, RunMissingDatasets } from "../../_components/run-datasets";
@@ -23,17 +26,26 @@ import { FinalRunForm } from "./final-run-form";
 import { DisqualifyRunForm, RequalifyRunForm, WithdrawRunForm } from "./run-controls-form";
 
 type Params = Promise<{ id: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export const metadata: Metadata = { title: "Submission" };
-
-/** The submission, or a 404 when it does not exist or the viewer may not see it. */
-async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
+/**
+ * The viewer and the submission as they see it, once per request (the title and the page
+ * share it); a 404 when it does not exist or the viewer may not see it.
+ */
+const load = cache(async (id: string): Promise<{ viewer: Viewer; s: SubmissionView }> => {
+  const viewer = await getViewer();
   try {
-    return await getSubmissionForViewer(id, viewer);
+    return { viewer, s: await getSubmissionForViewer(id, viewer) };
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
+});
+
+/** Title: "<system> by <team> · <phase> phase · <task>". */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { s } = await load((await params).id);
+  return { title: `${s.systemName} by ${s.team.name} · ${s.phase.name} phase · ${s.task.title}` };
 }
 
 /**
@@ -55,23 +67,28 @@ async function load(id: string, viewer: Viewer): Promise<SubmissionView> {
  * ("Rank 3 of 12 by CoNLL F1"), or why it has none (`getRunRank`); on a team-selected phase
  * the run's team gets "Count as final" / "Remove from final runs" with "k of N final runs
  * chosen" (`runFinalState`, `setFinalSelection`).
+ *
+ * Links, flags, sentences and the metric rows are shaped by `submissionPageView`
+ * (`lib/view-models/submission-view.ts`); the query (`?fractions=1` opens the raw fractions,
+ * `?sort=<metric|document>&order=asc|desc` sorts the per-document table first) is parsed by
+ * `parseSubmissionQuery` (`lib/validations/submission-query.ts`). Percentages are written with
+ * 2 decimals and the `%` in the column headers; raw fractions only on demand. Every table
+ * scrolls inside its own keyboard-reachable region, so the page never scrolls sideways at
+ * 390 px.
  */
-export default async function SubmissionPage({ params }: { params: Params }) {
+export default async function SubmissionPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { id } = await params;
-  const viewer = await getViewer();
-  const s = await load(id, viewer);
+  const { viewer, s } = await load(id);
   const [analysis, comparable, rank, finalState] = await Promise.all([
     getRunAnalysis(viewer, s.id),
     listComparableRuns(viewer, s.id),
     rankOrNull(viewer, s.id),
     runFinalState(viewer, s.id),
   ]);
+  const view = submissionPageView(s, comparable, parseSubmissionQuery(await searchParams));
   const zone = s.phase.displayTimeZone;
-  const taskHref = `/tasks/${encodeURIComponent(s.task.slug)}`;
-  const boardHref = `${taskHref}/phases/${encodeURIComponent(s.phase.id)}/leaderboard`;
-  const rescoring = s.scores !== null && s.status !== "SCORED";
-  const several = s.datasets.length > 1;
-  const goldVersionText = several ? "the gold versions listed per dataset" : `gold version ${s.goldVersion ?? "?"}`;
+  const { task: taskHref, board: boardHref, trackBoard: trackBoardHref } = view.hrefs;
+  const several = view.severalDatasets;
 
   return (
     <div className="space-y-6">
@@ -79,11 +96,11 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         <Breadcrumbs
           links={[
             { href: taskHref, label: s.task.title },
-            { href: s.track ? `${boardHref}?track=${encodeURIComponent(s.track.id)}` : boardHref, label: `${s.phase.name} leaderboard${s.track ? `, ${s.track.name} track` : ""}` },
+            { href: trackBoardHref, label: `${s.phase.name} leaderboard${s.track ? `, ${s.track.name} track` : ""}` },
           ]}
         />
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-semibold tracking-tight" data-testid="system-name">
+          <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight" data-testid="system-name">
             {s.systemName}
           </h1>
           <RunStatusBadge id={s.id} initialStatus={s.status} />
@@ -100,7 +117,7 @@ export default async function SubmissionPage({ params }: { params: Params }) {
             </span>
           )}
         </div>
-        <p className="text-sm text-zinc-700">
+        <p className="break-words text-sm text-zinc-700">
           Team <span className="font-medium" data-testid="team-name">{s.team.name}</span>
           {s.track && (
             <>
@@ -121,28 +138,28 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         title="Scores"
         description={
           s.scores
-            ? `Percentages with 2 decimals; hover over a number for its exact value. Recall and precision show their numerator/denominator.`
+            ? `Percentages with 2 decimals; hover over a number for its exact value.${view.rawFractions ? " The numerators and denominators behind recall and precision are under the table." : ""}`
             : undefined
         }
       >
-        {rescoring && (
+        {view.rescoring && (
           <div className="mb-4">
             <Notice kind="info">
-              These scores were produced with {goldVersionText}; the run is being scored again (for example against a new gold version).
+              These scores were produced with {view.goldVersionText}; the run is being scored again (for example against a new gold version).
             </Notice>
           </div>
         )}
         {s.scores ? (
-          <RunMetricTable scores={s.scores} caption={`Scores of ${s.systemName}`} />
+          <RunMetricTable scores={s.scores} caption={`Scores of ${s.systemName}`} fractionsOpen={view.fractionsOpen} />
         ) : (
           <p className="text-sm text-zinc-600" data-testid="no-scores">
             {s.status === "FAILED" ? "This run has no scores." : "Scores appear here as soon as scoring finishes; this page updates by itself."}
           </p>
         )}
         {s.scores && (
-          <p className="mt-3 text-xs text-zinc-500" data-testid="score-provenance">
+          <p className="mt-3 text-xs text-zinc-600" data-testid="score-provenance">
             {s.evaluation && <span data-testid="scored-with">Scored with: {s.evaluation.label}. </span>}
-            Scored against {goldVersionText} with scorer version {s.scorerVersion ?? "?"}
+            Scored against {view.goldVersionText} with scorer version {s.scorerVersion ?? "?"}
             {s.scoredAt && (
               <>
                 {" "}
@@ -176,78 +193,78 @@ export default async function SubmissionPage({ params }: { params: Params }) {
       )}
 
       <Card title="Details">
-        <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
-          <dt className="text-zinc-500">Task</dt>
+        <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_minmax(0,1fr)] [&>dd]:min-w-0 [&>dd]:break-words">
+          <dt className="text-zinc-600">Task</dt>
           <dd>
             <Link href={taskHref} className="underline">
               {s.task.title}
             </Link>
           </dd>
-          <dt className="text-zinc-500">Phase</dt>
+          <dt className="text-zinc-600">Phase</dt>
           <dd>{s.phase.name}</dd>
           {s.track && (
             <>
-              <dt className="text-zinc-500">Track</dt>
+              <dt className="text-zinc-600">Track</dt>
               <dd data-testid="run-track">
-                <Link href={`${boardHref}?track=${encodeURIComponent(s.track.id)}`} className="underline">
+                <Link href={trackBoardHref} className="underline">
                   {s.track.name}
                 </Link>
               </dd>
             </>
           )}
-          <dt className="text-zinc-500">Team</dt>
+          <dt className="text-zinc-600">Team</dt>
           <dd>{s.team.name}</dd>
           {s.submitter && (
             <>
-              <dt className="text-zinc-500">Submitted by</dt>
+              <dt className="text-zinc-600">Submitted by</dt>
               <dd>{s.submitter.name}</dd>
             </>
           )}
-          <dt className="text-zinc-500">System</dt>
+          <dt className="text-zinc-600">System</dt>
           <dd>{s.systemName}</dd>
-          <dt className="text-zinc-500">Description</dt>
-          <dd className="whitespace-pre-wrap">{s.description || <span className="text-zinc-500">none</span>}</dd>
-          <dt className="text-zinc-500">Paper</dt>
-          <dd>{s.paperUrl ? <ExternalLink href={s.paperUrl} /> : <span className="text-zinc-500">none</span>}</dd>
-          <dt className="text-zinc-500">Code</dt>
-          <dd>{s.codeUrl ? <ExternalLink href={s.codeUrl} /> : <span className="text-zinc-500">none</span>}</dd>
-          <dt className="text-zinc-500">Submitted</dt>
+          <dt className="text-zinc-600">Description</dt>
+          <dd className="whitespace-pre-wrap">{s.description || <span className="text-zinc-600">none</span>}</dd>
+          <dt className="text-zinc-600">Paper</dt>
+          <dd>{s.paperUrl ? <ExternalLink href={s.paperUrl} /> : <span className="text-zinc-600">none</span>}</dd>
+          <dt className="text-zinc-600">Code</dt>
+          <dd>{s.codeUrl ? <ExternalLink href={s.codeUrl} /> : <span className="text-zinc-600">none</span>}</dd>
+          <dt className="text-zinc-600">Submitted</dt>
           <dd>
             <Instant date={s.submittedAt} zone={zone} testId="submitted-at" />
           </dd>
           {s.file && (
             <>
-              <dt className="text-zinc-500">File</dt>
+              <dt className="text-zinc-600">File</dt>
               <dd>
-                <span className="font-mono text-xs">{s.file.name}</span>{" "}
-                <span className="text-zinc-500">
-                  ({s.file.size.toLocaleString("en-US")} bytes, sha256 <span className="font-mono text-xs" title={s.file.sha256}>{s.file.sha256.slice(0, 12)}…</span>)
+                <span className="break-all font-mono text-xs">{s.file.name}</span>{" "}
+                <span className="text-zinc-600">
+                  ({view.fileSizeText}, sha256 <span className="font-mono text-xs" title={s.file.sha256}>{s.file.sha256.slice(0, 12)}…</span>)
                 </span>
               </dd>
             </>
           )}
-          <dt className="text-zinc-500">Gold version</dt>
+          <dt className="text-zinc-600">Gold version</dt>
           <dd data-testid="gold-version">
-            {several ? "per dataset (see Datasets)" : (s.goldVersion ?? <span className="text-zinc-500">not scored yet</span>)}
+            {view.goldVersionDetail ?? <span className="text-zinc-600">not scored yet</span>}
           </dd>
-          <dt className="text-zinc-500">Scorer version</dt>
-          <dd data-testid="scorer-version">{s.scorerVersion ?? <span className="text-zinc-500">not scored yet</span>}</dd>
-          <dt className="text-zinc-500">Evaluation</dt>
+          <dt className="text-zinc-600">Scorer version</dt>
+          <dd data-testid="scorer-version">{s.scorerVersion ?? <span className="text-zinc-600">not scored yet</span>}</dd>
+          <dt className="text-zinc-600">Evaluation</dt>
           <dd data-testid="evaluation-profile">
             {s.evaluation ? (
               <>
                 {s.evaluation.label}
                 {s.evaluation.variants.length > 0 && (
-                  <span className="text-zinc-500"> (also scored: {s.evaluation.variants.map((v) => v.label).join("; ")})</span>
+                  <span className="text-zinc-600"> (also scored: {s.evaluation.variants.map((v) => v.label).join("; ")})</span>
                 )}
               </>
             ) : (
-              <span className="text-zinc-500">not scored yet</span>
+              <span className="text-zinc-600">not scored yet</span>
             )}
           </dd>
           {s.attempts !== undefined && (
             <>
-              <dt className="text-zinc-500">Scoring attempts</dt>
+              <dt className="text-zinc-600">Scoring attempts</dt>
               <dd>{s.attempts}</dd>
             </>
           )}
@@ -257,9 +274,16 @@ export default async function SubmissionPage({ params }: { params: Params }) {
       {s.perDocument && s.perDocument.length > 0 && (
         <Card
           title="Scores per document"
-          description={several ? "F1 per document, grouped by dataset (documents are named within a dataset); click a column header to sort." : "F1 per document; click a column header to sort."}
+          description={`F1 per document in %${several ? ", grouped by dataset (documents are named within a dataset)" : ""}; click a column header to sort.${
+            analysis.available && analysis.canViewErrors ? " A document's name opens its error view." : ""
+          }`}
         >
-          <RunDocumentTable documents={s.perDocument} />
+          <RunDocumentTable
+            documents={s.perDocument}
+            submissionId={s.id}
+            linkDocuments={analysis.available && analysis.canViewErrors}
+            initialSort={view.documentSort}
+          />
         </Card>
       )}
       {s.perDocumentWithheld && s.scores && (
@@ -306,19 +330,19 @@ export default async function SubmissionPage({ params }: { params: Params }) {
         </Card>
       )}
 
-      {comparable.length > 0 && (
+      {view.compare.length > 0 && (
         <Card title="Compare with another run" description="Per-metric differences with paired-bootstrap p-values, and per-document differences.">
           <form action="/compare" method="get" className="flex flex-wrap items-end gap-2" data-testid="compare-form">
             <input type="hidden" name="a" value={s.id} />
-            <div className="space-y-1">
+            <div className="min-w-0 max-w-full flex-1 space-y-1">
               <label htmlFor="compare-b" className="block text-sm font-medium text-zinc-800">
                 Other run
               </label>
-              <select id="compare-b" name="b" className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm">
-                {comparable.map((r) => (
+              {/* w-full: a long option must not widen the page on a phone. */}
+              <select id="compare-b" name="b" className="w-full max-w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm">
+                {view.compare.map((r) => (
                   <option key={r.id} value={r.id}>
-                    {r.team} · {r.systemName}
-                    {r.isBaseline ? " (baseline)" : ""} · {r.submittedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+                    {r.label}
                   </option>
                 ))}
               </select>

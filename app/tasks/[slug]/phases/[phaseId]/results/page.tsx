@@ -11,10 +11,17 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../..
 import { listSnapshots, type SnapshotList } from "../../../../../../lib/services/snapshots";
 import { getViewer } from "../../../../../../lib/session";
 import { Breadcrumbs, Table, UtcTime } from "../../../../../_components/ui";
+import { loadTaskForPage } from "../../../load-task";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 
-export const metadata: Metadata = { title: "Final results" };
+/** Title: "Final results · <phase> phase · <task>" ("Not found" for a phase that is not the task's). */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { slug, phaseId } = await params;
+  const { task } = await loadTaskForPage(slug);
+  const phase = task.phases.find((p) => p.id === phaseId.toLowerCase());
+  return { title: phase ? `Final results · ${phase.name} phase · ${task.title}` : "Not found" };
+}
 
 /** The first line of a note, cut at 120 characters ("" for none). */
 function noteStart(note: string): string {

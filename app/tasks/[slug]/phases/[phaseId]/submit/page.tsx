@@ -9,17 +9,22 @@ import { listDatasets, type DatasetView } from "../../../../../../lib/services/d
 import type { Viewer } from "../../../../../../lib/session";
 import { formatUtc } from "../../../../../../lib/validations/time";
 import { PhaseWindow } from "../../../../../_components/phase-window";
-import { formatPercent } from "../../../../../_components/board-numbers";
 import { SubmitDatasets } from "../../../../../_components/run-datasets";
 import { RunQuotaBox } from "../../../../../_components/run-quota-box";
 import { RunStatusLabel } from "../../../../../_components/run-status-label";
 import { RunUploadForm } from "../../../../../_components/run-upload-form";
-import { Breadcrumbs, Card, Notice, Table, UtcTime } from "../../../../../_components/ui";
+import { Breadcrumbs, Card, formatPercent, Notice, Table, UtcTime } from "../../../../../_components/ui";
 import { loadTaskForPage } from "../../../load-task";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 
-export const metadata: Metadata = { title: "Submit a run" };
+/** Title: "Submit a run · <phase> phase · <task>" ("Not found" for a phase that is not the task's). */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { slug, phaseId } = await params;
+  const { task } = await loadTaskForPage(slug);
+  const phase = task.phases.find((p) => p.id === phaseId);
+  return { title: phase ? `Submit a run · ${phase.name} phase · ${task.title}` : "Not found" };
+}
 
 /**
  * Submit page of a phase: the window, the team's quota (runs left today and in total, and
@@ -43,7 +48,7 @@ export default async function SubmitPage({ params }: { params: Params }) {
     <div className="space-y-6">
       <header className="space-y-1">
         <Breadcrumbs links={[{ href: taskHref, label: task.title }]} />
-        <h1 className="text-2xl font-semibold tracking-tight">Submit a run: {phase.name} phase</h1>
+        <h1 className="break-words text-2xl font-semibold tracking-tight">Submit a run: {phase.name} phase</h1>
       </header>
 
       <Card title="Submission window" description={`Times are stored in UTC; the phase's time zone is ${phase.displayTimeZone}.`}>
@@ -94,7 +99,12 @@ export default async function SubmitPage({ params }: { params: Params }) {
   );
 }
 
-/** Quota box, team line or chooser, the phase's tracks, what to upload (its datasets), and the upload form, for a signed-in viewer of an open phase. */
+/**
+ * Quota box, team line or chooser, the phase's tracks, what to upload (its datasets), and the
+ * upload form, for a signed-in viewer of an open phase. With no runs left under any quota the
+ * viewer could use (`closedReason`), the form is shown disabled and says when the next upload
+ * is possible, so no file is sent only to be refused.
+ */
 async function SubmitSection({
   phaseId,
   phaseName,
@@ -123,16 +133,10 @@ async function SubmitSection({
     quotas = [{ team: q.team?.name ?? null, quota: q.quota!, tracks: q.tracks }];
   }
   const resetsAt = quotas[0]?.quota.resetsAt ?? new Date();
-  // One team without track limits and nothing left: the form is closed (the server refuses too).
-  const only = quotas.length === 1 && !quotas[0]!.tracks ? quotas[0]!.quota : null;
-  const noRunsLeft =
-    only?.remainingTotal === 0
-      ? "Your team has no runs left in this phase."
-      : only?.remainingToday === 0
-        ? `Your team has no runs left today; the next upload is possible from ${formatUtc(only.resetsAt)}.`
-        : null;
+  // No runs left for any team (or any track) the viewer could submit for: the form is closed (the server refuses too).
+  const noRunsLeft = closedReason(quotas);
   return (
-    <div className="grid gap-6 md:grid-cols-[1fr_18rem]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[minmax(0,1fr)_18rem]">
       <Card
         title="Upload"
         description={`Your file is checked at once${hasGold ? ", including its document names against the gold key's" : ""}; valid runs are then scored in the background against the ${phaseName} phase's gold key.`}
@@ -170,12 +174,39 @@ async function SubmitSection({
   );
 }
 
+/** Whether a quota lets no run through now (nothing left in total, or nothing left today). */
+function usedUp(quota: QuotaStatus): boolean {
+  return quota.remainingTotal === 0 || quota.remainingToday === 0;
+}
+
+/**
+ * Why the upload form is closed, or null while some run is possible: every quota the viewer
+ * could submit under (each of their teams when they must choose one; each track of the team
+ * when some track has limits of its own; else the team's) has nothing left. The sentence says
+ * when the next upload is possible (the earliest daily reset among the quotas used up only
+ * for today, in UTC; the quota box beside it gives the reader's time too), or that none is.
+ *
+ * @param quotas the submit page's quotas (one per team offered, with the per-track ones)
+ */
+function closedReason(quotas: readonly { quota: QuotaStatus; tracks: TrackQuota[] | null }[]): string | null {
+  const options = quotas.flatMap((q) => (q.tracks ? q.tracks.map((t) => t.quota) : [q.quota]));
+  if (options.length === 0 || !options.every(usedUp)) return null;
+  const several = quotas.length > 1;
+  const tracks = !several && quotas[0]?.tracks ? " in any track" : "";
+  const daily = options.filter((q) => q.remainingTotal !== 0).map((q) => q.resetsAt.getTime());
+  if (daily.length === 0) return several ? "None of your teams has runs left in this phase." : `Your team has no runs left in this phase${tracks}.`;
+  const next = formatUtc(new Date(Math.min(...daily)));
+  return several
+    ? `None of your teams has runs left today; the next upload is possible from ${next}.`
+    : `Your team has no runs left today${tracks}; the next upload is possible from ${next}.`;
+}
+
 /** The phase's tracks with their descriptions: every run declares one, and each is ranked on its own. */
 function SubmitTracks({ tracks }: { tracks: TrackView[] }) {
   return (
     <div className="mb-4 text-sm text-zinc-700" data-testid="submit-tracks">
       <p>This phase has {tracks.length} tracks, each ranked on its own board; choose the one your run is in.</p>
-      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+      <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 [&_dd]:break-words">
         {tracks.map((t) => (
           <div key={t.id} className="contents">
             <dt className="font-medium text-zinc-900">{t.name}</dt>
@@ -200,8 +231,8 @@ async function YourRuns({ viewer, phaseId, withTracks }: { viewer: Viewer; phase
   return (
     <Card title="Your recent runs in this phase">
       <Table
-        caption="Your teams' runs in this phase, newest first"
-        columns={["System", "Team", ...(withTracks ? ["Track"] : []), "Submitted", "Status", "Primary F1"]}
+        label="Your teams' runs in this phase, newest first"
+        columns={["System", "Team", ...(withTracks ? ["Track"] : []), "Submitted", "Status", { label: "Primary F1 (%)", right: true }]}
       >
         {runs.map((r) => (
           <tr key={r.id}>
@@ -212,13 +243,13 @@ async function YourRuns({ viewer, phaseId, withTracks }: { viewer: Viewer; phase
             </td>
             <td className="py-2 pr-4">{r.team.name}</td>
             {withTracks && <td className="py-2 pr-4">{r.track?.name ?? "—"}</td>}
-            <td className="py-2 pr-4 text-zinc-600">
+            <td className="whitespace-nowrap py-2 pr-4 text-zinc-600">
               <UtcTime date={r.submittedAt} />
             </td>
             <td className="py-2 pr-4">
               <RunStatusLabel status={r.status} />
             </td>
-            <td className="py-2 tabular-nums">{r.primaryF1 === null ? "—" : formatPercent(r.primaryF1)}</td>
+            <td className="py-2 text-right tabular-nums">{r.primaryF1 === null ? "—" : formatPercent(r.primaryF1)}</td>
           </tr>
         ))}
       </Table>

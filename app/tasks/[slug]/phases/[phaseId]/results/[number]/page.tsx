@@ -16,10 +16,17 @@ import { BoardTable, rankingPhrase } from "../../../../../../_components/board-t
 import { LocalTime } from "../../../../../../_components/local-time";
 import { TaskMarkdown } from "../../../../../../_components/task-markdown";
 import { Breadcrumbs, Notice, UtcTime } from "../../../../../../_components/ui";
+import { loadTaskForPage } from "../../../../load-task";
 
 type Params = Promise<{ slug: string; phaseId: string; number: string }>;
 
-export const metadata: Metadata = { title: "Final results" };
+/** Title: "Final results #<n> · <phase> phase · <task>" ("Not found" for a phase that is not the task's). */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { slug, phaseId, number } = await params;
+  const { task } = await loadTaskForPage(slug);
+  const phase = task.phases.find((p) => p.id === phaseId.toLowerCase());
+  return { title: phase ? `Final results #${number} · ${phase.name} phase · ${task.title}` : "Not found" };
+}
 
 /** How each team's run on the board was chosen, by the phase's selection rule. */
 const SELECTION_TEXT: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { NotFoundError } from "../../../../../../../lib/errors";
 import { getTeamProgress, type TeamProgress } from "../../../../../../../lib/services/progress";
 import { getViewer } from "../../../../../../../lib/session";
@@ -13,16 +14,21 @@ import { Table, UtcTime } from "../../../../../../_components/ui";
 
 type Params = Promise<{ slug: string; phaseId: string; teamId: string }>;
 
-export const metadata: Metadata = { title: "Team progress" };
-
-/** The team's progress, or a 404 (unknown phase or team, or nothing the viewer may see). */
-async function load(phaseId: string, teamId: string): Promise<TeamProgress> {
+/** The team's progress, or a 404 (unknown phase or team, or nothing the viewer may see); once per request (the title and the page share it). */
+const load = cache(async (phaseId: string, teamId: string): Promise<TeamProgress> => {
   try {
     return await getTeamProgress(await getViewer(), phaseId, teamId);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
+});
+
+/** Title: "Progress of <team> · <phase> phase · <task>". */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { phaseId, teamId } = await params;
+  const { task, phase, team } = await load(phaseId, teamId);
+  return { title: `Progress of ${team.name} · ${phase.name} phase · ${task.title}` };
 }
 
 /**

@@ -1,0 +1,209 @@
+/**
+ * Every page kind on a phone (390 px wide, issue 12 §3): no page scrolls sideways (wide tables
+ * scroll inside their own keyboard-reachable region), signed out and signed in; and the header
+ * folds its links and account controls into a "Menu" disclosure that opens with a click or
+ * the keyboard, shows "Sign out" on the screen when signed in, and links to /tasks.
+ */
+import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { signInPage } from "./helpers/accounts";
+import { setupScenario, type Scenario } from "./helpers/scenario";
+import { BASE_URL } from "./helpers/server";
+import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+
+type Users = "alpha";
+let scenario: Scenario<Users>;
+let slug = "";
+let phaseId = "";
+let runId = "";
+
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * The page's width beyond the viewport (0: it does not scroll sideways), with the outermost
+ * elements that stick out (for the failure message).
+ */
+async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const culprits: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll("*"))) {
+      if (element.getBoundingClientRect().right <= width + 0.5) continue;
+      // Inside a container that scrolls (or clips) sideways, it does not widen the page.
+      let clipped = false;
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
+      if (clipped) continue;
+      // Only the outermost: an element whose parent sticks out too is left out.
+      const parent = element.parentElement;
+      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
+      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
+    }
+    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
+  });
+}
+
+/** Opens `path` (expecting a 200) and asserts that the page does not scroll sideways (scrollWidth ≤ clientWidth). */
+async function expectFits(page: Page, path: string): Promise<void> {
+  expect((await page.goto(path))?.status(), path).toBe(200);
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+  if (scrollWidth > clientWidth) {
+    const { culprits } = await overflow(page);
+    expect(scrollWidth, `${path} is ${scrollWidth - clientWidth} px too wide: ${culprits.join(" | ")}`).toBeLessThanOrEqual(clientWidth);
+  }
+}
+
+/** Every scroll region of the page is reachable with the keyboard and named. */
+async function expectScrollRegionsReachable(page: Page, path: string): Promise<void> {
+  const regions = await page.evaluate(() =>
+    Array.from(document.querySelectorAll("main *"))
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        return (style.overflowX === "auto" || style.overflowX === "scroll") && el.scrollWidth > el.clientWidth;
+      })
+      .map((el) => ({ tabIndex: (el as HTMLElement).tabIndex, role: el.getAttribute("role"), label: el.getAttribute("aria-label"), tag: el.tagName.toLowerCase() })),
+  );
+  for (const r of regions) {
+    expect(r.tabIndex, `${path}: a <${r.tag}> that scrolls sideways is keyboard-reachable`).toBe(0);
+    expect(r.role, `${path}: a <${r.tag}> that scrolls sideways is a region`).toBe("region");
+    expect(r.label, `${path}: a <${r.tag}> that scrolls sideways is named`).toBeTruthy();
+  }
+}
+
+/** Signs in at the desktop width (the sign-in helper waits for the desktop header), then narrows the window to a phone's. */
+async function signInOnPhone(page: Page): Promise<void> {
+  await signInPage(page, scenario.users.alpha);
+  await page.setViewportSize(PHONE);
+}
+
+/** The page kinds a visitor reaches: home, task list, task, submit, submission, metrics, sign-in and sign-up. */
+function signedOutPaths(): string[] {
+  return ["/", "/tasks", `/tasks/${slug}`, `/tasks/${slug}/phases/${phaseId}/submit`, `/submissions/${runId}`, "/metrics", "/metrics/muc", "/signin", "/signup"];
+}
+
+/** The page kinds a signed-in participant reaches (the run page with its raw fractions open too), with account and teams. */
+function signedInPaths(): string[] {
+  return [
+    "/",
+    "/tasks",
+    `/tasks/${slug}`,
+    `/tasks/${slug}/phases/${phaseId}/submit`,
+    `/submissions/${runId}`,
+    `/submissions/${runId}?fractions=1`,
+    "/metrics/muc",
+    "/account",
+    "/teams",
+  ];
+}
+
+test.describe.serial("every page kind on a phone", () => {
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    scenario = await setupScenario<Users>({
+      users: { alpha: { token: true, name: "E2E participant with a rather long display name for a phone" } },
+      teams: { "Team Alpha with a rather long name that does not fit": ["alpha"] },
+      task: { title: "A shared task with a long title to see how it wraps on a phone", phases: [openPhase("test")], gold: [{ phase: "test", text: SMALL_KEY }] },
+    });
+    slug = scenario.task!.slug;
+    phaseId = scenario.task!.phases.test.id;
+    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+    runId = await postRun(api, phaseId, scenario.users.alpha.token!, SMALL_RESPONSE, "a-system-with-a-rather-long-name-v2-final-really");
+    await waitScored(api, runId, scenario.users.alpha.token!);
+    await api.dispose();
+  });
+
+  test("signed out, no page scrolls sideways", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    for (const path of signedOutPaths()) await expectFits(page, path);
+  });
+
+  test("signed in, no page scrolls sideways", async ({ page }) => {
+    await signInOnPhone(page);
+    for (const path of signedInPaths()) await expectFits(page, path);
+  });
+
+  test("what scrolls sideways inside a page is a named region reachable with the keyboard", async ({ page }) => {
+    await signInOnPhone(page);
+    for (const path of signedInPaths()) {
+      await page.goto(path);
+      await expectScrollRegionsReachable(page, path);
+    }
+  });
+
+  test("signed in, the header menu opens and shows Sign out on the screen; it links to /tasks", async ({ page }) => {
+    await signInOnPhone(page);
+    await page.goto(`/submissions/${runId}`);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const menu = nav.getByRole("button", { name: "Menu" });
+    await expect(menu).toBeVisible();
+    await expect(menu).toBeInViewport();
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(menu).toHaveAttribute("aria-controls", /.+/);
+    // Closed, the menu's links and "Sign out" are not shown.
+    await expect(nav.getByRole("button", { name: "Sign out", exact: true })).toBeHidden();
+
+    await menu.click();
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
+    await expect(panel).toBeVisible();
+    const signOut = panel.getByRole("button", { name: "Sign out", exact: true });
+    await expect(signOut).toBeVisible();
+    await expect(signOut).toBeInViewport({ ratio: 1 });
+    await expect(panel.getByTestId("menu-signed-in-as")).toContainText(scenario.users.alpha.name);
+    await expect(panel.getByRole("link", { name: "Tasks", exact: true })).toHaveAttribute("href", "/tasks");
+    for (const name of ["Metrics", "Teams", "Account"]) await expect(panel.getByRole("link", { name, exact: true })).toBeVisible();
+    // Opening the menu widens nothing.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+
+    // A link in the menu leads to its page and the menu closes there.
+    await panel.getByRole("link", { name: "Tasks", exact: true }).click();
+    await expect(page).toHaveURL(/\/tasks$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Tasks" })).toBeVisible();
+    await expect(nav.getByRole("button", { name: "Menu" })).toHaveAttribute("aria-expanded", "false");
+  });
+
+  test("the header menu works with the keyboard: Enter opens it, Escape closes it and returns the focus", async ({ page }) => {
+    await signInOnPhone(page);
+    await page.goto("/tasks");
+    const menu = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Menu" });
+    await menu.focus();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
+    await expect(panel.getByRole("button", { name: "Sign out", exact: true })).toBeInViewport({ ratio: 1 });
+    await page.keyboard.press("Tab");
+    await expect(panel.getByRole("link", { name: "Tasks", exact: true })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(menu).toBeFocused();
+    await expect(panel.getByRole("button", { name: "Sign out", exact: true })).toBeHidden();
+  });
+
+  test("signed out, the header menu offers Sign in and Sign up", async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto("/");
+    const menu = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Menu" });
+    await menu.click();
+    const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
+    await expect(panel.getByRole("link", { name: "Sign in", exact: true })).toBeInViewport({ ratio: 1 });
+    await expect(panel.getByRole("link", { name: "Sign up", exact: true })).toBeInViewport({ ratio: 1 });
+    await expect(panel.getByRole("link", { name: "Tasks", exact: true })).toHaveAttribute("href", "/tasks");
+  });
+
+  test("at desktop width the header is one row without the menu", async ({ page }) => {
+    await signInPage(page, scenario.users.alpha);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("button", { name: "Menu" })).toBeHidden();
+    await expect(nav.getByRole("button", { name: "Sign out", exact: true })).toBeInViewport();
+    await expect(nav.getByRole("link", { name: "Tasks", exact: true })).toHaveAttribute("href", "/tasks");
+  });
+
+  test("without JavaScript the menu still opens (a <details>)", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE, baseURL: BASE_URL });
+    const page = await context.newPage();
+    await page.goto("/tasks");
+    const menu = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Menu" });
+    await menu.click();
+    const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
+    await expect(panel.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();
+    await context.close();
+  });
+});

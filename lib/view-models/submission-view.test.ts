@@ -1,0 +1,183 @@
+/**
+ * The submission page's view model (metric rows, the transposed pronoun disclosure, the compare
+ * options, links and flags) and the page's query parsing.
+ */
+import { describe, expect, it } from "vitest";
+import type { ComparableRun } from "../services/significance";
+import type { BoardMetricsJson } from "../services/scores";
+import type { SubmissionView } from "../services/submissions";
+import { parseSubmissionQuery } from "../validations/submission-query";
+import { compareOptions, hasRawFractions, metricRows, submissionPageView, transposeDisclosure } from "./submission-view";
+
+const SCORES: BoardMetricsJson = {
+  muc: { recall: 0.5, precision: 0.75, f1: 0.6, recall_num: 2, recall_den: 4, precision_num: 3, precision_den: 4 },
+  mentions: { recall: 1, precision: 0.8, f1: 8 / 9, recall_num: 4, recall_den: 4, precision_num: 4, precision_den: 5 },
+  blanc: {
+    recall: 0.7,
+    precision: 0.6,
+    f1: 0.65,
+    coref_links: { recall_num: 3, recall_den: 4, precision_num: 3, precision_den: 5 },
+    noncoref_links: { recall_num: 10, recall_den: 12, precision_num: 10, precision_den: 11 },
+  },
+  conll: { f1: 0.5123 },
+};
+
+describe("metricRows", () => {
+  it("lists count metrics in board order, then BLANC, then the CoNLL F1, with the counts behind recall and precision", () => {
+    const rows = metricRows(SCORES);
+    expect(rows.map((r) => r.id)).toEqual(["mentions", "muc", "blanc", "conll"]);
+    const muc = rows[1];
+    expect(muc.label).toBe("MUC");
+    expect(muc.recall).toEqual({ value: 0.5, counts: [{ num: 2, den: 4 }] });
+    expect(muc.precision).toEqual({ value: 0.75, counts: [{ num: 3, den: 4 }] });
+    expect(muc.f1).toEqual({ value: 0.6, counts: [] });
+    expect(rows[2].recall?.counts).toEqual([
+      { num: 3, den: 4 },
+      { num: 10, den: 12 },
+    ]);
+    expect(rows[2].precision?.counts).toEqual([
+      { num: 3, den: 5 },
+      { num: 10, den: 11 },
+    ]);
+    const conll = rows[3];
+    expect(conll).toMatchObject({ label: "CoNLL F1", recall: null, precision: null, summary: true, f1: { value: 0.5123 } });
+    expect(hasRawFractions(rows)).toBe(true);
+  });
+
+  it("gives a macro-average (counts null) and BLANC without link counts no fractions", () => {
+    const rows = metricRows({
+      muc: { recall: 0.5, precision: 0.5, f1: 0.5, recall_num: null, recall_den: null, precision_num: null, precision_den: null },
+      blanc: { recall: 0.4, precision: 0.4, f1: 0.4 },
+    });
+    expect(rows.map((r) => [r.id, r.recall?.counts.length, r.precision?.counts.length])).toEqual([
+      ["muc", 0, 0],
+      ["blanc", 0, 0],
+    ]);
+    expect(hasRawFractions(rows)).toBe(false);
+    expect(metricRows({})).toEqual([]);
+  });
+});
+
+describe("transposeDisclosure", () => {
+  const disclosure = {
+    columns: ["he", "she", "Total"],
+    rows: [
+      { id: "raw", label: "A: Raw word count", values: [5, 3, 8] },
+      { id: "exclusion:pleonastic", label: "Excluded: pleonastic", values: [1, 0, 1] },
+      { id: "correct", label: "Correct resolutions (in the evaluation set)", values: [2, 1, 3] },
+      { id: "rr", label: "Resolution rate RR = correct / C", values: [0.5, null, 0.375] },
+    ],
+  };
+
+  it("makes each pronoun type (then the total) a row and each line of the table a column", () => {
+    const t = transposeDisclosure(disclosure);
+    expect(t.columns.map((c) => [c.id, c.short, c.rate])).toEqual([
+      ["raw", "A raw", false],
+      ["exclusion:pleonastic", "Excl. pleonastic", false],
+      ["correct", "Correct", false],
+      ["rr", "RR (%)", true],
+    ]);
+    expect(t.columns[0].label).toBe("A: Raw word count");
+    expect(t.rows).toEqual([
+      { pronoun: "he", total: false, values: [5, 1, 2, 0.5] },
+      { pronoun: "she", total: false, values: [3, 0, 1, null] },
+      { pronoun: "Total", total: true, values: [8, 1, 3, 0.375] },
+    ]);
+  });
+
+  it("turning it round twice gives the standard table's numbers back", () => {
+    const t = transposeDisclosure(disclosure);
+    const back = t.columns.map((c, i) => ({ id: c.id, values: t.rows.map((r) => r.values[i]) }));
+    expect(back).toEqual(disclosure.rows.map((r) => ({ id: r.id, values: r.values })));
+  });
+});
+
+describe("compareOptions", () => {
+  it("labels each run with team, system, baseline mark and UTC minute", () => {
+    const runs: ComparableRun[] = [
+      { id: "a", team: "Team A", systemName: "sys", submittedAt: new Date("2026-11-20T14:03:59Z"), isBaseline: false },
+      { id: "b", team: "Org", systemName: "base", submittedAt: new Date("2026-01-02T00:00:00Z"), isBaseline: true },
+    ];
+    expect(compareOptions(runs)).toEqual([
+      { id: "a", label: "Team A · sys · 2026-11-20 14:03 UTC" },
+      { id: "b", label: "Org · base (baseline) · 2026-01-02 00:00 UTC" },
+    ]);
+  });
+});
+
+/** A submission view with the fields the page view reads. */
+function submission(overrides: Partial<SubmissionView> = {}): SubmissionView {
+  return {
+    id: "run 1",
+    status: "SCORED",
+    systemName: "span-bert",
+    team: { id: "t", name: "Team A" },
+    task: { id: "k", slug: "lit bank", title: "LitBank", primaryMetric: "conll" },
+    phase: { id: "p/1", name: "test", displayTimeZone: "UTC" },
+    track: null,
+    goldVersion: 2,
+    scores: SCORES,
+    datasets: [{ id: "d", name: "main", language: "", fileName: "x", missing: false, goldVersion: 2, scores: null }],
+    file: { name: "x.conll", sha256: "0".repeat(64), size: 12345 },
+    ...overrides,
+  } as SubmissionView;
+}
+
+describe("submissionPageView", () => {
+  it("builds the links with encoded segments, the title and the one-dataset sentences", () => {
+    const v = submissionPageView(submission(), [], parseSubmissionQuery({}));
+    expect(v.hrefs.task).toBe("/tasks/lit%20bank");
+    expect(v.hrefs.board).toBe("/tasks/lit%20bank/phases/p%2F1/leaderboard");
+    expect(v.hrefs.trackBoard).toBe(v.hrefs.board);
+    expect(v.title).toBe("span-bert by Team A");
+    expect(v.severalDatasets).toBe(false);
+    expect(v.rescoring).toBe(false);
+    expect(v.goldVersionText).toBe("gold version 2");
+    expect(v.goldVersionDetail).toBe("2");
+    expect(v.fileSizeText).toBe("12,345 bytes");
+    expect(v.fractionsOpen).toBe(false);
+    expect(v.documentSort).toBeNull();
+    expect(v.metricRows.map((r) => r.id)).toEqual(["mentions", "muc", "blanc", "conll"]);
+    expect(v.rawFractions).toBe(true);
+  });
+
+  it("says per dataset for several datasets, marks a rescoring run, and links the track's board", () => {
+    const two = submission().datasets.concat({ id: "e", name: "other", language: "", fileName: null, missing: true, goldVersion: null, scores: null });
+    const v = submissionPageView(submission({ datasets: two, status: "QUEUED", track: { id: "tr", name: "LLM" }, file: undefined }), [], parseSubmissionQuery({ fractions: "yes" }));
+    expect(v.severalDatasets).toBe(true);
+    expect(v.goldVersionText).toBe("the gold versions listed per dataset");
+    expect(v.goldVersionDetail).toBe("per dataset (see Datasets)");
+    expect(v.rescoring).toBe(true);
+    expect(v.hrefs.trackBoard).toBe("/tasks/lit%20bank/phases/p%2F1/leaderboard?track=tr");
+    expect(v.fileSizeText).toBeNull();
+    expect(v.fractionsOpen).toBe(true);
+  });
+
+  it("has no metric rows and no rescoring without scores, and no gold version before scoring", () => {
+    const v = submissionPageView(submission({ scores: null, status: "QUEUED", goldVersion: null }), [], parseSubmissionQuery(null));
+    expect(v.metricRows).toEqual([]);
+    expect(v.rawFractions).toBe(false);
+    expect(v.rescoring).toBe(false);
+    expect(v.goldVersionDetail).toBeNull();
+  });
+});
+
+describe("parseSubmissionQuery", () => {
+  it("reads the fractions flag as 1/true/yes in any case, and nothing else", () => {
+    for (const yes of ["1", "true", "YES", " Yes "]) expect(parseSubmissionQuery({ fractions: yes }).fractions, yes).toBe(true);
+    for (const no of ["0", "no", "", "on", undefined]) expect(parseSubmissionQuery({ fractions: no }).fractions, String(no)).toBe(false);
+    expect(parseSubmissionQuery({ fractions: ["yes", "no"] }).fractions).toBe(true);
+  });
+
+  it("reads the document sort: a metric defaults to descending, the document to ascending; bad values fall back", () => {
+    expect(parseSubmissionQuery({ sort: "muc" })).toEqual({ fractions: false, sort: "muc", order: "desc" });
+    expect(parseSubmissionQuery({ sort: "muc", order: "asc" })).toEqual({ fractions: false, sort: "muc", order: "asc" });
+    expect(parseSubmissionQuery({ sort: "document" })).toEqual({ fractions: false, sort: "document", order: "asc" });
+    expect(parseSubmissionQuery({ sort: "nonsense", order: "sideways", fractions: "1" })).toEqual({ fractions: true, sort: null, order: "asc" });
+    expect(parseSubmissionQuery({ other: "x" })).toEqual({ fractions: false, sort: null, order: "asc" });
+  });
+
+  it("gives the page view the document table's first sort", () => {
+    expect(submissionPageView(submission(), [], parseSubmissionQuery({ sort: "conll" })).documentSort).toEqual({ column: "conll", descending: true });
+  });
+});
