@@ -118,7 +118,7 @@ export function Percent({ value, title, counts }: { value: number; title: string
   return (
     <span title={title} className="tabular-nums" data-exact={full(value)}>
       {formatPercent(value)}
-      {counts !== undefined && <span className="block text-xs text-zinc-500">{counts}</span>}
+      {counts !== undefined && <span className="block text-xs text-zinc-600">{counts}</span>}
     </span>
   );
 }

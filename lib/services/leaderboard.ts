@@ -59,6 +59,7 @@ import { boardHiddenUntilClose, leaderboardVisibleTo, madeAfterFreeze, taskStand
 import type { LeaderboardTiming } from "../validations/task";
 import { COUNT_METRIC_NAMES, DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations/leaderboard";
+import { MAX_LEADERBOARD_LIMIT, MAX_TEAM_FILTER } from "../validations/leaderboard-query";
 import { trackRefSchema } from "../validations/track";
 import { parseInput } from "../validations/parse";
 import { listDatasets, type DatasetView } from "./datasets";
@@ -247,18 +248,14 @@ const datasetRefSchema = z
   .nullish()
   .transform((v) => (v ? v : null));
 
-/** Most rows one page of a board may ask for. */
-export const MAX_BOARD_PAGE = 500;
-/** Rows per page of the leaderboard page and the JSON API when the caller asks for no `limit`. */
-export const DEFAULT_BOARD_PAGE = 50;
 
-/** Paging of a board: `limit` (1–`MAX_BOARD_PAGE`, absent: every row), `cursor`, `team` (absent/empty → null). */
+/** Paging of a board: `limit` (1–`MAX_LEADERBOARD_LIMIT`, absent: every row), `cursor`, `team` (absent/empty → null). */
 const boardPageSchema = z.object({
   limit: z.coerce
     .number()
     .int({ error: "a whole number" })
     .min(1, { error: "at least 1" })
-    .max(MAX_BOARD_PAGE, { error: `at most ${MAX_BOARD_PAGE}` })
+    .max(MAX_LEADERBOARD_LIMIT, { error: `at most ${MAX_LEADERBOARD_LIMIT}` })
     .optional(),
   cursor: z
     .string()
@@ -268,7 +265,7 @@ const boardPageSchema = z.object({
   team: z
     .string()
     .trim()
-    .max(100, { error: "at most 100 characters" })
+    .max(MAX_TEAM_FILTER, { error: `at most ${MAX_TEAM_FILTER} characters` })
     .nullish()
     .transform((v) => (v ? v : null)),
 });
@@ -326,7 +323,7 @@ function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["dat
  *   `reader: true` (for the worker, never from a request) gives the board of a signed-in
  *   reader who neither organizes the task nor is in a team, without the visibility check
  *   (`viewer` is then ignored).
- *   Paging (server-side, `board-ranking.ts`): `limit` rows (1–`MAX_BOARD_PAGE`; absent: every
+ *   Paging (server-side, `board-ranking.ts`): `limit` rows (1–`MAX_LEADERBOARD_LIMIT`; absent: every
  *   row) after `cursor` (a page's `nextCursor`), among the rows whose team name contains
  *   `team` (case-insensitive; ranks stay those of the whole board).
  *   See the module comment for the timing, hidden runs and TEAM_SELECTED.
@@ -780,7 +777,7 @@ export function leaderboardCsv(
 
 /**
  * The whole board as CSV, in chunks (for streaming): the first chunk is the header and the
- * first {@link MAX_BOARD_PAGE} rows, each later chunk the next page's rows (keyset paging, so
+ * first {@link MAX_LEADERBOARD_LIMIT} rows, each later chunk the next page's rows (keyset paging, so
  * a run scored meanwhile does not repeat or skip rows before it). Columns as {@link leaderboardCsv}.
  *
  * @param phaseId, viewer, options as for {@link getLeaderboard} (without paging; `team` filters)
@@ -795,7 +792,7 @@ export async function* leaderboardCsvChunks(
   let cursor: string | null = null;
   let first = true;
   do {
-    const board = await getLeaderboard(phaseId, viewer, { ...options, limit: MAX_BOARD_PAGE, cursor });
+    const board = await getLeaderboard(phaseId, viewer, { ...options, limit: MAX_LEADERBOARD_LIMIT, cursor });
     const csv = leaderboardCsv(board);
     // Column names hold no line break: the header is the first line.
     yield { board, text: first ? csv : csv.slice(csv.indexOf("\r\n") + 2) };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { metricSchema } from "./metrics";
 
 /** Booleans from query strings: "1", "true", "yes" (any case) are true; absent is false. */
-const queryBoolean = z
+export const queryBoolean = z
   .union([z.boolean(), z.string()])
   .optional()
   .transform((v) => (typeof v === "string" ? ["1", "true", "yes"].includes(v.toLowerCase()) : v === true));

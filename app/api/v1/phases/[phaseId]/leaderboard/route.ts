@@ -34,9 +34,17 @@
  *   row of the phase-level board `datasets: {<name>: {missing, goldVersion, conllF1}}` (the
  *   scores are the macro-average, counts null), or on a dataset's board `missing`
  *   (`leaderboardJson`); a phase with one dataset has exactly the shape above.
- * - `significance=1` (JSON only): adds `significance: {metric, samples, seed, level}` and to
- *   each row `significance: {versusAbove: {submissionId, delta, pValue, significant} | null,
- *   interval: {lo, hi} | null} | null` (`boardSignificance`): each ranked run against the
+ * - Paging (JSON): `limit` rows (1–500, default 50) after `cursor` (the `page.nextCursor` of
+ *   the previous page); `team` keeps the rows whose team name contains it (case-insensitive;
+ *   ranks stay the whole board's, and it also filters the CSV). JSON adds `page: {total,
+ *   offset, limit, cursor, nextCursor, team, version}`. The CSV has every row, streamed.
+ * - `significance=1` (JSON only): the board's stored significance, computed by the worker for
+ *   this version of the board (`readBoardSignificance`; no bootstrap runs on a request). When
+ *   it is ready: `significance: {status: "ready", computedAt, metric, samples, seed, level}` and
+ *   to each row `significance: {versusAbove: {submissionId, delta, pValue, significant} | null,
+ *   interval: {lo, hi} | null} | null`; until then `significance: {status: "pending"}` (ask
+ *   again shortly) and each row's `significance` null; `{status: "none", reason}` for a board
+ *   that has none (hidden until the phase closes). Each ranked run is compared with the
  *   ranked run directly above it, by the paired bootstrap over documents on the board's
  *   metric (two-sided p-values, significant below `level`); null for baselines and unranked
  *   rows. `intervals=1` adds each ranked run's 95 % bootstrap interval of the metric's F1
@@ -65,35 +73,13 @@
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
  * caller does not organize), 422 bad parameter.
  */
-import { z } from "zod";
 import { ValidationError } from "../../../../../../lib/errors";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
-import { DEFAULT_BOARD_PAGE, getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
+import { LEADERBOARD_PAGE_SIZE, leaderboardPageQuerySchema } from "../../../../../../lib/validations/leaderboard-query";
 import { readBoardSignificance } from "../../../../../../lib/services/board-significance";
 
 export const dynamic = "force-dynamic";
-
-/** Query parameters; the metric and run selection are validated by the service. */
-const querySchema = z.object({
-  metric: z.string().optional(),
-  variant: z.string().optional(),
-  track: z.string().optional(),
-  dataset: z.string().optional(),
-  rankDataset: z.string().optional(),
-  format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
-  all: z.string().optional(),
-  allRuns: z.string().optional(),
-  significance: z.string().optional(),
-  intervals: z.string().optional(),
-  limit: z.string().optional(),
-  cursor: z.string().optional(),
-  team: z.string().optional(),
-});
-
-/** A query-string switch: "1", "true", "yes" (any case) are on; anything else or absent is off. */
-function isOn(value: string | undefined): boolean {
-  return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
-}
 
 /** A safe download name: `<task>-<phase>[-<track>][-<dataset>]-<metric>[-<variant>][-by-<dataset>][-all]-leaderboard.csv`, ASCII only. */
 function csvFileName(board: Leaderboard): string {
@@ -109,14 +95,14 @@ function csvFileName(board: Leaderboard): string {
 export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
-  const query = parseQuery(request, querySchema);
+  const query = parseQuery(request, leaderboardPageQuerySchema);
   const options = {
     metric: query.metric,
     variant: query.variant,
     track: query.track,
     dataset: query.dataset,
     rankDataset: query.rankDataset,
-    allRuns: query.all ?? query.allRuns,
+    allRuns: query.allRuns,
     team: query.team,
   };
   if (query.format === "csv") {
@@ -148,9 +134,9 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       },
     });
   }
-  const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? DEFAULT_BOARD_PAGE, cursor: query.cursor });
-  const intervals = isOn(query.intervals);
-  if (!isOn(query.significance) && !intervals) return jsonResponse(leaderboardJson(board));
+  const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor: query.cursor });
+  const intervals = query.intervals;
+  if (!query.significance) return jsonResponse(leaderboardJson(board));
   if (board.variant !== null) {
     throw ValidationError.field(
       intervals ? "intervals" : "significance",

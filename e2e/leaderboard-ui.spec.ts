@@ -1,0 +1,329 @@
+/**
+ * The leaderboard page as readers use it (issue 12 §2, §3, §7), on a board of 60 scored runs
+ * from 60 teams:
+ *
+ * - rank, team and system stay in place when the table scrolls sideways (its scroll region
+ *   is reachable with the keyboard), and the ranking column comes right after them;
+ * - a click on a column header ranks the board by it: the URL gets `?metric=`, `aria-sort`
+ *   moves to that header, the rows follow, and the page starts again at page 1; each metric
+ *   keeps a small link to its explanation page;
+ * - 50 rows a page: "Next" shows rows 51–60 with their board ranks, "First page" goes back;
+ * - the team search keeps the matching teams (any case) with their ranks on the whole board;
+ * - "Show 95 % intervals" puts the intervals next to the ranking column, on screen at 1280 px;
+ * - signed in, the viewer's team's row is highlighted and says "(your team)";
+ * - no sideways page scroll at 390 px, and 0 axe violations (WCAG 2.0/2.1 A and AA) at 1280
+ *   and 390 px, signed out and signed in; the page has a specific title.
+ *
+ * The data: one key document of 64 two-mention entities (128 one-word mentions). Run i
+ * (team i, i = 0…59) splits the first s = ⌊i/6⌋ entities into singletons and merges m = i mod 6
+ * pairs of the entities 32… into one entity each. Splits cost MUC recall and merges cost less
+ * MUC precision than B³/CEAF precision, so MUC orders the runs differently from CoNLL. Every
+ * expected order and rank is computed here with the scorer library (ties share a rank; the
+ * earlier submission first).
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
+import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
+import { signInPage } from "./helpers/accounts";
+import { setupScenario, type Scenario } from "./helpers/scenario";
+import { BASE_URL } from "./helpers/server";
+import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
+
+const RUNS = 60;
+const PAGE_SIZE = 50;
+const ENTITIES = 64;
+
+/** A one-document file: mention k (word k) gets the cell `(<ids[k]>)`; a sentence break every 16 words. */
+function file(ids: number[]): string {
+  const rows: string[] = [];
+  ids.forEach((id, k) => {
+    if (k > 0 && k % 16 === 0) rows.push("");
+    rows.push(`w${k}\t(${id})`);
+  });
+  return conll(["d1", rows]);
+}
+
+/** Entity ids of the key: words 2e and 2e+1 are entity e. */
+const KEY = file(Array.from({ length: 2 * ENTITIES }, (_, k) => Math.floor(k / 2)));
+
+/** Run i's design: s split entities, m merged pairs. */
+const design = (i: number) => ({ s: Math.floor(i / 6), m: i % 6 });
+
+/** Run i's response. */
+function response(i: number): string {
+  const { s, m } = design(i);
+  const ids = Array.from({ length: 2 * ENTITIES }, (_, k) => Math.floor(k / 2));
+  for (let e = 0; e < s; e++) {
+    ids[2 * e] = 1000 + 2 * e;
+    ids[2 * e + 1] = 1001 + 2 * e;
+  }
+  // Merge entity 32+2j+1 into entity 32+2j.
+  for (let j = 0; j < m; j++) {
+    const keep = 32 + 2 * j;
+    ids[2 * (keep + 1)] = keep;
+    ids[2 * (keep + 1) + 1] = keep;
+  }
+  return file(ids);
+}
+
+const systemName = (i: number) => `sys-s${design(i).s}-m${design(i).m}`;
+const pad = (i: number) => String(i).padStart(2, "0");
+const userKey = (i: number) => `u${pad(i)}`;
+const teamLabel = (i: number) => `Team ${pad(i)}`;
+
+const key = readConll2012(KEY, "key.conll");
+const scores: MetricScores[] = Array.from({ length: RUNS }, (_, i) => evaluate(key, readConll2012(response(i), `r${i}.conll`)).metrics);
+type Ranked = "conll" | "muc";
+const f1 = (i: number, metric: Ranked) => (metric === "conll" ? scores[i].conll!.f1 : scores[i].muc!.f1);
+
+/** The expected board: run indices in board order (F1 descending, earlier run first) and each one's competition rank. */
+function expected(metric: Ranked): { order: number[]; rank: (i: number) => number } {
+  const order = Array.from({ length: RUNS }, (_, i) => i).sort((a, b) => f1(b, metric) - f1(a, metric) || a - b);
+  return { order, rank: (i) => 1 + order.filter((o) => f1(o, metric) > f1(i, metric)).length };
+}
+
+let scenario: Scenario<string>;
+let boardPath = "";
+/** submission ids by run index */
+const ids: string[] = [];
+
+/** The page's width beyond the viewport (0: no sideways scroll), with the outermost elements that stick out. */
+async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const culprits: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll("*"))) {
+      if (element.getBoundingClientRect().right <= width + 0.5) continue;
+      let clipped = false;
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
+      if (clipped) continue;
+      const parent = element.parentElement;
+      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
+      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
+    }
+    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
+  });
+}
+
+/** Asserts that the page does not scroll sideways, naming what sticks out when it does. */
+async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const { pixels, culprits } = await overflow(page);
+  expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
+}
+
+/** Runs axe with the WCAG 2.0/2.1 A and AA rules and expects no violation. */
+async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(found, `axe on ${what}`).toEqual([]);
+}
+
+/** The x position of an element's left edge. */
+async function left(locator: Locator): Promise<number> {
+  return (await locator.boundingBox())!.x;
+}
+
+/** The test ids of the table's first header row, in order. */
+async function headerIds(page: Page): Promise<(string | null)[]> {
+  return page.getByTestId("leaderboard-table").locator("thead tr").first().locator("th").evaluateAll((ths) => ths.map((th) => th.getAttribute("data-testid")));
+}
+
+/** The systems of board rows, in order, as expected for run indices. */
+const systems = (indices: number[]) => indices.map(systemName);
+
+test.describe.serial("the leaderboard page: sticky columns, sorting, paging, team search", () => {
+  test.beforeAll(async () => {
+    test.setTimeout(600_000);
+    // The design: MUC and CoNLL order the runs differently, also on the first page.
+    expect(systems(expected("muc").order.slice(0, PAGE_SIZE))).not.toEqual(systems(expected("conll").order.slice(0, PAGE_SIZE)));
+
+    const users: Record<string, { token: boolean }> = {};
+    const teams: Record<string, string[]> = {};
+    for (let i = 0; i < RUNS; i++) {
+      users[userKey(i)] = { token: true };
+      teams[teamLabel(i)] = [userKey(i)];
+    }
+    scenario = await setupScenario<string>({ users, teams, task: { phases: [openPhase("test")], gold: [{ phase: "test", text: KEY }] } });
+    boardPath = `/tasks/${scenario.task!.slug}/phases/${scenario.task!.phases.test.id}/leaderboard`;
+    const phaseId = scenario.task!.phases.test.id;
+    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+    // One after the other: the submission times order ties.
+    for (let i = 0; i < RUNS; i++) ids.push(await postRun(api, phaseId, scenario.users[userKey(i)].token!, response(i), systemName(i), `r${i}.conll`));
+    for (let i = 0; i < RUNS; i++) await waitScored(api, ids[i], scenario.users[userKey(i)].token!);
+    await api.dispose();
+  });
+
+  test("the page has a specific title, and the ranking column comes right after rank, team and system", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(boardPath);
+    await expect(page).toHaveTitle(`Leaderboard · test phase · E2E task ${scenario.task!.slug} · Corefboard`);
+    expect((await headerIds(page)).slice(0, 4)).toEqual(["col-rank", "col-team", "col-system", "col-conll"]);
+    // At 1280 px the ranking column is on screen.
+    const conll = (await page.getByTestId("col-conll").boundingBox())!;
+    expect(conll.x + conll.width).toBeLessThanOrEqual(1280);
+  });
+
+  test("rank, team and system stay in place when the table scrolls sideways; the region takes the keyboard", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${boardPath}?rp=1`);
+    const region = page.getByTestId("leaderboard-scroll");
+    await expect(region).toHaveAttribute("role", "region");
+    await expect(region).toHaveAttribute("tabindex", "0");
+    await expect(region).toHaveAttribute("aria-label", /.+/);
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+
+    const row = page.getByTestId("board-row").first();
+    const fixed = [row.locator("td").first(), row.getByTestId("board-team"), row.getByTestId("board-system"), page.getByTestId("col-rank"), page.getByTestId("col-system")];
+    const far = row.getByTestId("cell-blanc-f1");
+    const before = await Promise.all(fixed.map(left));
+    const farBefore = await left(far);
+    // Opaque, so the cells scrolled under them do not show through.
+    for (const cell of fixed.slice(0, 3)) expect(await cell.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
+
+    // The keyboard scrolls the focused region.
+    await region.focus();
+    await expect(region).toBeFocused();
+    for (let k = 0; k < 5; k++) await page.keyboard.press("ArrowRight");
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    await region.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    await expect.poll(async () => farBefore - (await left(far))).toBeGreaterThan(100);
+    const after = await Promise.all(fixed.map(left));
+    for (const [i, x] of after.entries()) expect(Math.abs(x - before[i]), `fixed cell ${i} moved`).toBeLessThanOrEqual(1);
+  });
+
+  test("a click on a column header ranks the board by it; aria-sort follows; the metric keeps its explanation link", async ({ page }) => {
+    await page.goto(`${boardPath}?rp=1`);
+    await expect(page.getByTestId("col-conll")).toHaveAttribute("aria-sort", "descending");
+    await expect(page.getByTestId("col-muc")).not.toHaveAttribute("aria-sort", /./);
+    await expect(page.getByTestId("board-system")).toHaveText(systems(expected("conll").order.slice(0, PAGE_SIZE)));
+    await expect(page.getByTestId("metric-link-muc")).toHaveAttribute("href", "/metrics/muc");
+
+    // From page 2: sorting starts again at page 1 and keeps the other parameters.
+    await page.getByTestId("board-next").click();
+    await expect(page).toHaveURL(/[?&]cursor=/);
+    await page.getByTestId("sort-muc").click();
+    await expect(page).toHaveURL(/[?&]metric=muc(&|$)/);
+    await expect(page).toHaveURL(/[?&]rp=1(&|$)/);
+    await expect(page).not.toHaveURL(/cursor=/);
+    await expect(page.getByTestId("col-muc")).toHaveAttribute("aria-sort", "descending");
+    await expect(page.getByTestId("col-conll")).not.toHaveAttribute("aria-sort", /./);
+    expect((await headerIds(page)).slice(0, 4)).toEqual(["col-rank", "col-team", "col-system", "col-muc"]);
+    await expect(page.getByTestId("ranked-by")).toHaveText("MUC F1");
+    const muc = expected("muc");
+    await expect(page.getByTestId("board-system")).toHaveText(systems(muc.order.slice(0, PAGE_SIZE)));
+    await expect(page.getByTestId("board-rank")).toHaveText(muc.order.slice(0, PAGE_SIZE).map((i) => String(muc.rank(i))));
+    // The MUC F1 column reads downwards from the best.
+    const values = (await page.getByTestId("cell-muc-f1").locator("[data-exact]").evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-exact")))));
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+
+    // The explanation link is separate from the sorting link.
+    await page.getByTestId("metric-link-bcub").click();
+    await expect(page).toHaveURL(/\/metrics\/bcub$/);
+  });
+
+  test("50 rows a page: Next shows rows 51–60 with their board ranks, First page goes back", async ({ page }) => {
+    const conll = expected("conll");
+    await page.goto(boardPath);
+    await expect(page.getByTestId("board-row")).toHaveCount(PAGE_SIZE);
+    await expect(page.getByTestId("board-page-summary")).toHaveText(`Rows 1–${PAGE_SIZE} of ${RUNS}`);
+    await expect(page.getByTestId("board-first")).toHaveCount(0);
+
+    await page.getByTestId("board-next").click();
+    await expect(page).toHaveURL(/[?&]cursor=/);
+    await expect(page.getByTestId("board-row")).toHaveCount(RUNS - PAGE_SIZE);
+    await expect(page.getByTestId("board-page-summary")).toHaveText(`Rows ${PAGE_SIZE + 1}–${RUNS} of ${RUNS}`);
+    const rest = conll.order.slice(PAGE_SIZE);
+    await expect(page.getByTestId("board-system")).toHaveText(systems(rest));
+    await expect(page.getByTestId("board-rank")).toHaveText(rest.map((i) => String(conll.rank(i))));
+    await expect(page.getByTestId("board-next")).toHaveCount(0);
+
+    await page.getByTestId("board-first").click();
+    await expect(page).not.toHaveURL(/cursor=/);
+    await expect(page.getByTestId("board-row")).toHaveCount(PAGE_SIZE);
+    await expect(page.getByTestId("board-system").first()).toHaveText(systemName(conll.order[0]));
+  });
+
+  test("the team search keeps the matching teams, in any case, with their ranks on the whole board", async ({ page }) => {
+    const conll = expected("conll");
+    const target = conll.order[PAGE_SIZE + 3]; // on page 2
+    await page.goto(`${boardPath}?rp=1`);
+    await page.getByLabel("Team", { exact: true }).fill(teamLabel(target).toLowerCase());
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]team=/);
+    await expect(page).toHaveURL(/[?&]rp=1(&|$)/);
+    await expect(page.getByTestId("board-row")).toHaveCount(1);
+    await expect(page.getByTestId("board-team")).toContainText(scenario.teams[teamLabel(target)].name);
+    await expect(page.getByTestId("board-rank")).toHaveText(String(conll.rank(target)));
+    await expect(page.getByTestId("board-page-summary")).toContainText("Rows 1–1 of 1");
+
+    // Sorting keeps the filter.
+    await page.getByTestId("sort-muc").click();
+    await expect(page).toHaveURL(/[?&]team=/);
+    await expect(page.getByTestId("board-rank")).toHaveText(String(expected("muc").rank(target)));
+
+    await page.getByTestId("board-team-clear").click();
+    await expect(page).not.toHaveURL(/team=/);
+    await expect(page.getByTestId("board-row")).toHaveCount(PAGE_SIZE);
+  });
+
+  test("Show 95 % intervals puts them next to the ranking column, on screen", async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(boardPath);
+    await page.getByTestId("toggle-ci").click();
+    await expect(page).toHaveURL(/[?&]ci=1/);
+    // Significance is stored off the request path (computed after scoring): reload until it is there.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId("significance-pending").count();
+        },
+        { timeout: 150_000, intervals: [2_000, 5_000] },
+      )
+      .toBe(0);
+    expect((await headerIds(page)).slice(3, 5)).toEqual(["col-conll", "col-ci"]);
+    const ci = (await page.getByTestId("col-ci").boundingBox())!;
+    expect(ci.x + ci.width).toBeLessThanOrEqual(1280);
+    await expect(page.getByTestId("cell-ci")).toHaveCount(PAGE_SIZE);
+    await expect(page.getByTestId("cell-ci").first()).toHaveText(/^\d+\.\d\d – \d+\.\d\d$/);
+  });
+
+  test("signed in, the viewer's team's row is highlighted and says so in words", async ({ page }) => {
+    const conll = expected("conll");
+    const own = conll.order[2];
+    await signInPage(page, scenario.users[userKey(own)]);
+    await page.goto(boardPath);
+    const row = page.locator(`[data-testid="board-row"][data-submission-id="${ids[own]}"]`);
+    await expect(row).toHaveAttribute("data-own", "true");
+    await expect(row.getByTestId("board-team")).toContainText("(your team)");
+    await expect(page.locator('[data-testid="board-row"][data-own="true"]')).toHaveCount(1);
+    const [ownBg, otherBg] = await Promise.all([row, page.getByTestId("board-row").first()].map((r) => r.evaluate((el) => getComputedStyle(el).backgroundColor)));
+    expect(ownBg).not.toBe(otherBg);
+  });
+
+  test("no sideways page scroll at 390 px, and axe finds nothing at 1280 and 390 px, signed out and in", async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(boardPath);
+    const second = (await page.getByTestId("board-next").getAttribute("href"))!;
+    const paths = [boardPath, `${boardPath}?rp=1&ci=1`, second, `${boardPath}?metric=muc&team=team+1`];
+    for (const signedIn of [false, true]) {
+      if (signedIn) {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await signInPage(page, scenario.users[userKey(expected("conll").order[0])]);
+      }
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const path of paths) {
+          const what = `${path} at ${width} px, signed ${signedIn ? "in" : "out"}`;
+          expect((await page.goto(path))?.status(), what).toBe(200);
+          if (width === 390) await expectNoSidewaysScroll(page, what);
+          await expectNoAxeViolations(page, what);
+        }
+      }
+    }
+  });
+});
