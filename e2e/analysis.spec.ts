@@ -27,7 +27,7 @@ import { BASELINES, runBaseline } from "../lib/demo/baselines";
 import { concatenateKey, loadLitbankDemo } from "../lib/demo/litbank";
 import { bearer, createToken, createUser, signInPage, type TestUser } from "./helpers/accounts";
 import { queryDb, runScript } from "./helpers/server";
-import { addOrganizer, waitScored } from "./helpers/tasks";
+import { addOrganizer, waitForSignificance, waitScored } from "./helpers/tasks";
 import { writeConll2012 } from "../scoring/formats/write-conll2012";
 
 const DEMO_SLUG = "litbank-demo";
@@ -92,6 +92,8 @@ function boardOrder(): DemoRun[] {
 
 test("the demo leaderboard marks runs not significantly different from the run above, and shows 95 % intervals on demand", async ({ page }) => {
   await page.goto(boardPath());
+  // Computed by the worker once the runs are scored, and stored; the page only reads it.
+  await waitForSignificance(page);
   const ordered = boardOrder();
   const rows = page.getByTestId("board-row");
   await expect(rows).toHaveCount(ordered.length);
@@ -140,16 +142,17 @@ test("a demo run's page shows the pronoun standard disclosure with the resolutio
   await page.goto(`/submissions/${run.id}`);
   const table = page.getByTestId("disclosure-table");
   await expect(table).toBeVisible();
-  const headers = (await table.locator("thead th").allTextContents()).slice(1).map((t) => t.trim());
-  expect(headers).toEqual(expected.columns);
+  // Transposed (issue 12 §5): one row per pronoun type (the total last), one column per line.
+  const pronouns = (await table.locator("tbody th").allTextContents()).map((t) => t.trim());
+  expect(pronouns).toEqual(expected.columns);
   for (const id of ["raw", "non-referential", "referential", "evaluation", "correct"]) {
     const row = expected.rows.find((r) => r.id === id)!;
-    const cells = (await page.getByTestId(`disclosure-row-${id}`).locator("td").allTextContents()).map((t) => t.trim());
+    const cells = (await table.getByTestId(`disclosure-${id}`).allTextContents()).map((t) => t.trim());
     expect(cells, id).toEqual(row.values.map((v) => (v === null ? "—" : v.toLocaleString("en"))));
   }
   const rr = expected.rows.find((r) => r.id === "rr")!;
-  const rrCells = (await page.getByTestId("disclosure-row-rr").locator("td").allTextContents()).map((t) => t.trim());
-  expect(rrCells).toEqual(rr.values.map((v) => (v === null ? "—" : `${(v * 100).toFixed(2)} %`)));
+  const rrCells = (await table.getByTestId("disclosure-rr").allTextContents()).map((t) => t.trim());
+  expect(rrCells).toEqual(rr.values.map((v) => (v === null ? "—" : (v * 100).toFixed(2))));
   // The total RR is correct / C over every column.
   const total = (id: string) => expected.rows.find((r) => r.id === id)!.values.at(-1)!;
   expect(rr.values.at(-1)).toBeCloseTo(total("correct") / total("referential"), 12);

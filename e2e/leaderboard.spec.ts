@@ -14,7 +14,7 @@ import { expect, request as playwrightRequest, test, type Page } from "@playwrig
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
 import { createToken, createUser } from "./helpers/accounts";
 import { BASE_URL } from "./helpers/server";
-import { conll, createTask, openPhase, postRun, uploadGold, waitScored, type TestTask } from "./helpers/tasks";
+import { conll, createTask, openPhase, postRun, uploadGold, waitForSignificance, waitScored, type TestTask } from "./helpers/tasks";
 
 /** Words of the single document; "" is a sentence break. Every 2nd word is a mention. */
 const WORDS = ["Anna", "met", "Ben", ".", "", "She", "thanked", "him", ";", "Carl", "and", "Dora", "saw", "her", ".", "", "Ben", "left", "Carl", "."];
@@ -37,7 +37,7 @@ const RUNS = {
 } as const;
 type RunKey = keyof typeof RUNS;
 
-const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+const pct = (x: number) => (x * 100).toFixed(2);
 const key = readConll2012(KEY, "key.conll");
 const scores = Object.fromEntries(
   Object.entries(RUNS).map(([k, r]) => [k, evaluate(key, readConll2012(r.file, `${k}.conll`)).metrics]),
@@ -94,7 +94,9 @@ test.describe.serial("leaderboard", () => {
     // C and D are identical: same rank, the earlier submission (C) first.
     const { ranks } = expectedBoard("conll");
     expect(ranks[0]).toBe(ranks[1]);
-    // The tied copy cannot differ significantly from the run above it: p = 1, marked "≈".
+    // The tied copy cannot differ significantly from the run above it: p = 1, marked "≈"
+    // (the worker computes and stores the markers once the runs are scored).
+    await waitForSignificance(page);
     const second = page.getByTestId("board-row").nth(1);
     await expect(second).toHaveAttribute("data-p-value", "1");
     await expect(second.getByTestId("not-significant")).toHaveCount(1);

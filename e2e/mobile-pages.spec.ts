@@ -99,7 +99,7 @@ test.describe.serial("every page kind on a phone", () => {
     test.setTimeout(120_000);
     scenario = await setupScenario<Users>({
       users: { alpha: { token: true, name: "E2E participant with a rather long display name for a phone" } },
-      teams: { "Team Alpha with a rather long name that does not fit": ["alpha"] },
+      teams: { "Team Alpha with a long name that must wrap": ["alpha"] },
       task: { title: "A shared task with a long title to see how it wraps on a phone", phases: [openPhase("test")], gold: [{ phase: "test", text: SMALL_KEY }] },
     });
     slug = scenario.task!.slug;
@@ -132,7 +132,7 @@ test.describe.serial("every page kind on a phone", () => {
     await signInOnPhone(page);
     await page.goto(`/submissions/${runId}`);
     const nav = page.getByRole("navigation", { name: "Main" });
-    const menu = nav.getByRole("button", { name: "Menu" });
+    const menu = nav.locator("summary", { hasText: "Menu" });
     await expect(menu).toBeVisible();
     await expect(menu).toBeInViewport();
     await expect(menu).toHaveAttribute("aria-expanded", "false");
@@ -157,13 +157,13 @@ test.describe.serial("every page kind on a phone", () => {
     await panel.getByRole("link", { name: "Tasks", exact: true }).click();
     await expect(page).toHaveURL(/\/tasks$/);
     await expect(page.getByRole("heading", { level: 1, name: "Tasks" })).toBeVisible();
-    await expect(nav.getByRole("button", { name: "Menu" })).toHaveAttribute("aria-expanded", "false");
+    await expect(nav.locator("summary", { hasText: "Menu" })).toHaveAttribute("aria-expanded", "false");
   });
 
   test("the header menu works with the keyboard: Enter opens it, Escape closes it and returns the focus", async ({ page }) => {
     await signInOnPhone(page);
     await page.goto("/tasks");
-    const menu = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Menu" });
+    const menu = page.getByRole("navigation", { name: "Main" }).locator("summary", { hasText: "Menu" });
     await menu.focus();
     await page.keyboard.press("Enter");
     await expect(menu).toHaveAttribute("aria-expanded", "true");
@@ -180,7 +180,7 @@ test.describe.serial("every page kind on a phone", () => {
   test("signed out, the header menu offers Sign in and Sign up", async ({ page }) => {
     await page.setViewportSize(PHONE);
     await page.goto("/");
-    const menu = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Menu" });
+    const menu = page.getByRole("navigation", { name: "Main" }).locator("summary", { hasText: "Menu" });
     await menu.click();
     const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
     await expect(panel.getByRole("link", { name: "Sign in", exact: true })).toBeInViewport({ ratio: 1 });
@@ -191,7 +191,7 @@ test.describe.serial("every page kind on a phone", () => {
   test("at desktop width the header is one row without the menu", async ({ page }) => {
     await signInPage(page, scenario.users.alpha);
     const nav = page.getByRole("navigation", { name: "Main" });
-    await expect(nav.getByRole("button", { name: "Menu" })).toBeHidden();
+    await expect(nav.locator("summary", { hasText: "Menu" })).toBeHidden();
     await expect(nav.getByRole("button", { name: "Sign out", exact: true })).toBeInViewport();
     await expect(nav.getByRole("link", { name: "Tasks", exact: true })).toHaveAttribute("href", "/tasks");
   });
@@ -200,7 +200,7 @@ test.describe.serial("every page kind on a phone", () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE, baseURL: BASE_URL });
     const page = await context.newPage();
     await page.goto("/tasks");
-    const menu = page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Menu" });
+    const menu = page.getByRole("navigation", { name: "Main" }).locator("summary", { hasText: "Menu" });
     await menu.click();
     const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
     await expect(panel.getByRole("link", { name: "Sign in", exact: true })).toBeVisible();

@@ -40,8 +40,8 @@ function expectedFormatError(): { line: number; column: number } {
   throw new Error("INVALID_RESPONSE parsed without error");
 }
 
-/** Percent with 2 decimals, computed here independently of the app's formatting. */
-const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+/** Percent with 2 decimals as table cells write it (the "%" is in the column header), computed here independently of the app's formatting. */
+const pct = (x: number) => (x * 100).toFixed(2);
 /** A count as shown under a percentage: whole numbers plainly, others to 10 significant digits. */
 const count = (x: number) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(10))));
 
@@ -173,16 +173,19 @@ test.describe.serial("participant", () => {
       const recall = page.getByTestId(`${name}-recall`);
       const precision = page.getByTestId(`${name}-precision`);
       const f1 = page.getByTestId(`${name}-f1`);
-      await expect(recall, `${name} recall`).toHaveText(`${pct(s.recall)}${count(s.recallNum)}/${count(s.recallDen)}`);
-      await expect(precision, `${name} precision`).toHaveText(`${pct(s.precision)}${count(s.precisionNum)}/${count(s.precisionDen)}`);
+      await expect(recall, `${name} recall`).toHaveText(pct(s.recall));
+      await expect(precision, `${name} precision`).toHaveText(pct(s.precision));
       await expect(f1, `${name} F1`).toHaveText(pct(s.f1));
+      // The raw fractions, on demand.
+      await expect(page.getByTestId(`${name}-recall-fraction`), `${name} recall fraction`).toHaveText(`${count(s.recallNum)}/${count(s.recallDen)}`);
+      await expect(page.getByTestId(`${name}-precision-fraction`), `${name} precision fraction`).toHaveText(`${count(s.precisionNum)}/${count(s.precisionDen)}`);
       // The exact fraction and value on hover.
       await expect(recall.locator("[title]")).toHaveAttribute("title", `${count(s.recallNum)}/${count(s.recallDen)} = ${s.recall}`);
       await expect(f1.locator("[title]")).toHaveAttribute("title", new RegExp(`= ${String(s.f1).replace(".", "\\.")} \\(R = `));
     }
     const b = m.blanc!;
     await expect(page.getByTestId("blanc-recall")).toContainText(pct(b.recall));
-    await expect(page.getByTestId("blanc-recall")).toContainText(`${b.coref.recallNum}/${b.coref.recallDen} · ${b.noncoref.recallNum}/${b.noncoref.recallDen}`);
+    await expect(page.getByTestId("blanc-recall-fraction")).toHaveText(`${b.coref.recallNum}/${b.coref.recallDen} · ${b.noncoref.recallNum}/${b.noncoref.recallDen}`);
     await expect(page.getByTestId("blanc-precision")).toContainText(pct(b.precision));
     await expect(page.getByTestId("blanc-f1")).toHaveText(pct(b.f1));
     await expect(page.getByTestId("conll-f1")).toHaveText(pct(m.conll!.f1));

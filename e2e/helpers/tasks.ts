@@ -4,7 +4,7 @@
  * `e2e/helpers/seed.ts` (the same services the app uses), against the server's database;
  * runs are uploaded through the API, as participants' scripts do.
  */
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { GoldKeyMeta } from "../../lib/services/gold";
 import { bearer, createUser, type TestUser } from "./accounts";
 import { runScript, uniqueTag } from "./server";
@@ -176,3 +176,19 @@ export const SMALL_RESPONSE = conll(
   ["alpha", ["John\t(1)", "saw\t-", "Mary\t(1)", ".\t-", "", "He\t(1)", "greeted\t-", "her\t(2)", "and\t-", "Bill\t-", ".\t-"]],
   ["beta", ["The\t-", "cat\t(4)", "slept\t-", ".\t-", "", "It\t(4)", "dreamt\t-", "of\t-", "mice\t(5)", ".\t-"]],
 );
+
+/**
+ * Reloads a leaderboard page until its significance markers are no longer being computed (the
+ * worker computes and stores them after runs are scored; a page view never does), for up to
+ * `timeoutMs`.
+ *
+ * @throws Error when they are still pending at the deadline
+ */
+export async function waitForSignificance(page: Page, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await page.getByTestId("significance-pending").count()) > 0) {
+    if (Date.now() > deadline) throw new Error(`the board's significance was still being computed after ${timeoutMs} ms`);
+    await page.waitForTimeout(1000);
+    await page.reload();
+  }
+}

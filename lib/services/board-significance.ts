@@ -22,6 +22,7 @@
  */
 import { enqueueSignificance, type SignificanceJobData } from "../queue";
 import type { Prisma } from "../generated/prisma/client";
+import { keepBoardPart, peekBoardPart } from "./board-cache";
 import { defaultDb, type Db } from "./db";
 import { getLeaderboard, type Leaderboard } from "./leaderboard";
 import { boardSignificance, type BoardSignificance } from "./significance";
@@ -84,8 +85,13 @@ export async function readBoardSignificance(
   if (board.policy.final) return { status: "none", reason: "Final boards are published without significance markers." };
   const db = options.db ?? defaultDb();
   const key = boardKey(board);
-  const stored = await db.boardSignificance.findUnique({ where: { phaseId_boardKey: { phaseId: board.phase.id, boardKey: key } } });
+  // A result stored for this version of the board never changes: kept once read (`board-cache.ts`).
+  const memoKey = JSON.stringify(["significance", board.phase.id, key, board.page.version]);
+  const stored =
+    peekBoardPart<{ version: string; data: unknown; computedAt: Date }>(memoKey) ??
+    (await db.boardSignificance.findUnique({ where: { phaseId_boardKey: { phaseId: board.phase.id, boardKey: key } }, select: { version: true, data: true, computedAt: true } }));
   if (stored && stored.version === board.page.version) {
+    keepBoardPart(memoKey, stored);
     const data = stored.data as unknown as BoardSignificance;
     const significance = options.intervals ? data : { ...data, rows: Object.fromEntries(Object.entries(data.rows).map(([id, r]) => [id, { ...r, interval: null }])) };
     return { status: "ready", significance, computedAt: stored.computedAt };

@@ -63,9 +63,10 @@ import { MAX_LEADERBOARD_LIMIT, MAX_TEAM_FILTER } from "../validations/leaderboa
 import { trackRefSchema } from "../validations/track";
 import { parseInput } from "../validations/parse";
 import { listDatasets, type DatasetView } from "./datasets";
-import { defaultDb, type SelectionRule } from "./db";
+import { defaultDb, type Db, type Prisma, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
-import { rankBoard, type RankedBoardPage } from "./board-ranking";
+import { cachedBoardPart, boardVersion } from "./board-cache";
+import { rankBoard, type BoardRankingQuery, type RankedBoardPage } from "./board-ranking";
 import { TIE_POLICY, type RunSelection } from "./ranking";
 import { BLANC_COREF, BLANC_NONCOREF, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 import type { BoardSignificance } from "./significance";
@@ -300,6 +301,39 @@ function evaluationDatasets(evaluation: unknown): NonNullable<RunEvaluation["dat
 }
 
 /**
+ * The stored rows a board's page shows of its runs: names, links, scoring facts, flags, files,
+ * and the Score rows (primary setting and the profile's variants) or, on a dataset's board or a
+ * phase with several datasets, the DatasetScore rows `datasetScoreWhere` selects.
+ */
+function loadBoardRuns(db: Db, ids: string[], dataset: BoardDataset | null, variantIds: readonly string[], datasetScoreWhere: Prisma.DatasetScoreWhereInput | null) {
+  return db.submission.findMany({
+    where: { id: { in: ids } },
+    select: {
+      id: true,
+      teamId: true,
+      team: { select: { name: true } },
+      track: { select: { id: true, name: true } },
+      systemName: true,
+      createdAt: true,
+      isBaseline: true,
+      paperUrl: true,
+      codeUrl: true,
+      goldVersion: true,
+      scorerVersion: true,
+      evaluation: true,
+      disqualifiedAt: true,
+      disqualifiedReason: true,
+      hiddenAt: true,
+      // The primary setting ("") and the profile's variants; rows of variants the profile no
+      // longer lists are not loaded. A dataset's board reads DatasetScore rows instead.
+      scores: dataset ? false : { where: { variant: { in: ["", ...variantIds] } } },
+      datasetScores: datasetScoreWhere ? { where: datasetScoreWhere } : false,
+      files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
+    },
+  });
+}
+
+/**
  * A phase's leaderboard as the viewer may see it.
  *
  * @param phaseId the phase
@@ -398,11 +432,18 @@ export async function getLeaderboard(
     "leaderboard query",
   );
   const metric = query.metric ?? (isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC);
-  const tracks: BoardTrack[] = (await listTracks(phase.id, db)).map(({ id, name, description }) => ({ id, name, description }));
+  // The phase's board version: what a board shows is kept per version (`board-cache.ts`).
+  const version = await boardVersion(db, phase.id);
+  const facts = await cachedBoardPart(JSON.stringify(["phase", phase.id, version]), async () => ({
+    tracks: (await listTracks(phase.id, db)).map(({ id, name, description }): BoardTrack => ({ id, name, description })),
+    datasets: await listDatasets(phase.id, db),
+    scoredIds: (await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: { datasetId: true } })).map((g) => g.datasetId),
+  }));
+  const tracks: BoardTrack[] = facts.tracks;
   const track = findTrack(tracks, query.track) ?? tracks[0] ?? null;
 
-  const phaseDatasets: DatasetView[] = await listDatasets(phase.id, db);
-  const scoredIds = new Set((await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: { datasetId: true } })).map((g) => g.datasetId));
+  const phaseDatasets: DatasetView[] = facts.datasets;
+  const scoredIds = new Set(facts.scoredIds);
   const datasets: BoardDataset[] = phaseDatasets.map((d) => ({ id: d.id, name: d.name, language: d.language, scored: scoredIds.has(d.id) }));
   const multi = datasets.length > 1;
   const named = findBoardDataset(datasets, query.dataset);
@@ -440,7 +481,7 @@ export async function getLeaderboard(
   const rankedDataset = dataset ?? rankDataset;
   // Hidden until the close, an anonymous viewer sees no run at all.
   const anonymousHidden = ownTeamOnly && !viewer;
-  const ranking: RankedBoardPage = anonymousHidden ? { rows: [], total: 0, offset: 0, nextCursor: null, version: "" } : await rankBoard(db, {
+  const rankingQuery: BoardRankingQuery = {
     phaseId,
     setting,
     metric,
@@ -458,33 +499,16 @@ export async function getLeaderboard(
       onlyTeams: ownTeamOnly ? viewerTeamIds : null,
     },
     page: { limit: query.limit ?? null, cursor: query.cursor, team: query.team },
-  });
+  };
+  // The page's ranking and its runs' stored rows, kept per board version (`board-cache.ts`).
+  const { ranking, submissions } = anonymousHidden
+    ? { ranking: { rows: [], total: 0, offset: 0, nextCursor: null, version: "" } as RankedBoardPage, submissions: [] }
+    : await cachedBoardPart(JSON.stringify(["board", version, rankingQuery, dataset?.id ?? null, variantIds, multi]), async () => {
+        const ranked = await rankBoard(db, rankingQuery);
+        const details = ranked.rows.length === 0 ? [] : await loadBoardRuns(db, ranked.rows.map((r) => r.submissionId), dataset, variantIds, datasetScoreWhere);
+        return { ranking: ranked, submissions: details };
+      });
   const pageRows = ranking.rows;
-  const submissions = pageRows.length === 0 ? [] : await db.submission.findMany({
-    where: { id: { in: pageRows.map((r) => r.submissionId) } },
-    select: {
-      id: true,
-      teamId: true,
-      team: { select: { name: true } },
-      track: { select: { id: true, name: true } },
-      systemName: true,
-      createdAt: true,
-      isBaseline: true,
-      paperUrl: true,
-      codeUrl: true,
-      goldVersion: true,
-      scorerVersion: true,
-      evaluation: true,
-      disqualifiedAt: true,
-      disqualifiedReason: true,
-      hiddenAt: true,
-      // The primary setting ("") and the profile's variants; rows of variants the profile no
-      // longer lists are not loaded. A dataset's board reads DatasetScore rows instead.
-      scores: dataset ? false : { where: { variant: { in: ["", ...variantIds] } } },
-      datasetScores: datasetScoreWhere ? { where: datasetScoreWhere } : false,
-      files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
-    },
-  });
   const byId = new Map(submissions.map((s) => [s.id, s]));
   const rows: LeaderboardRow[] = pageRows.map((ranked) => {
     const s = byId.get(ranked.submissionId);

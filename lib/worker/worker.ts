@@ -31,6 +31,7 @@ import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { getPrisma } from "../db/client";
 import { getBoss, listenForScoring, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
+import { pruneBoardChanges } from "../services/board-cache";
 import { computeBoardSignificance, requestDefaultBoards } from "../services/board-significance";
 import { isUuid } from "../services/db";
 import { heartbeatClaims, type Claim } from "../submission-states";
@@ -92,7 +93,8 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   let reconciling: Promise<void> | undefined;
   const runReconcile = (): Promise<void> =>
     (reconciling ??= reconcile({ prisma, boss, config, skipIds: inFlight() })
-      .then((r) => {
+      .then(async (r) => {
+        await pruneBoardChanges(prisma).catch((error: unknown) => log(`board changes: pruning failed: ${message(error)}`));
         if (r.reset || r.failed || r.cancelledJobs || r.enqueued) {
           log(`reconcile reset=${r.reset} failed=${r.failed} cancelled_jobs=${r.cancelledJobs} enqueued=${r.enqueued}`);
         }
