@@ -17,9 +17,9 @@
  * scatter). Perfect against merged differs on all 30 documents the same way, so the paired
  * bootstrap's p-value is its smallest (1/1,001) on CoNLL F1: significant, A better.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
+import { expectNoAxeViolations, expectNoSidewaysScroll } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
@@ -52,37 +52,6 @@ let phaseId = "";
 let perfectId = "";
 let mergedId = "";
 let twinId = "";
-
-/** The page's width beyond the viewport (0: no sideways scroll), with the outermost elements that stick out. */
-async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const culprits: string[] = [];
-    for (const element of Array.from(document.body.querySelectorAll("*"))) {
-      if (element.getBoundingClientRect().right <= width + 0.5) continue;
-      let clipped = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
-      if (clipped) continue;
-      const parent = element.parentElement;
-      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
-      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
-    }
-    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
-  });
-}
-
-/** Asserts that the page does not scroll sideways, naming what sticks out when it does. */
-async function expectNoSidewaysScroll(page: Page, path: string): Promise<void> {
-  const { pixels, culprits } = await overflow(page);
-  expect(pixels, `${path} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
-}
-
-/** Runs axe with the WCAG 2.0/2.1 A and AA rules and expects no violation. */
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-  expect(found, `axe on ${what}`).toEqual([]);
-}
 
 const comparePath = (a: string, b: string) => `/compare?a=${a}&b=${b}`;
 

@@ -17,9 +17,9 @@
  *   "old dog": a boundary error), 4 "thanked" (only in the run: extra), 5 Bill (only in the
  *   key: missing).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
+import { expectNoAxeViolations, sidewaysOverflow } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
@@ -58,31 +58,6 @@ const RESPONSE = conll(STORY_RESPONSE, ["long", longRows(new Set([500, 4000, 999
 let scenario: Scenario<Users>;
 let runId = "";
 const docPath = (doc: string) => `/submissions/${runId}/documents/${encodeURIComponent(doc)}`;
-
-/** The page's width beyond the viewport (0: no sideways scroll), with the outermost elements that stick out. */
-async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const culprits: string[] = [];
-    for (const element of Array.from(document.body.querySelectorAll("*"))) {
-      if (element.getBoundingClientRect().right <= width + 0.5) continue;
-      let clipped = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
-      if (clipped) continue;
-      const parent = element.parentElement;
-      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
-      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
-    }
-    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
-  });
-}
-
-/** Runs axe with the WCAG 2.0/2.1 A and AA rules and expects no violation (listing each with its elements when there are some). */
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-  expect(found, `axe on ${what}`).toEqual([]);
-}
 
 /** The entity number (subscript) and colour class (`e<k>`) of a mention span. */
 async function entityOf(page: Page, anchor: string): Promise<{ number: string; colour: string; background: string }> {
@@ -200,7 +175,7 @@ test.describe.serial("the document view", () => {
         expect((await page.goto(docPath(STORY)))?.status()).toBe(200);
         const what = `the document view at ${width} px, ${signedIn ? "signed in" : "signed out"}`;
         if (width === 390) {
-          const { pixels, culprits } = await overflow(page);
+          const { pixels, culprits } = await sidewaysOverflow(page);
           expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
         }
         await expectNoAxeViolations(page, what);
@@ -226,7 +201,7 @@ test.describe.serial("the document view", () => {
     expect((await entityOf(page, "k-9980-9980")).number).toBe((await entityOf(page, "r-9980-9980")).number);
     // At 390 px it does not scroll sideways either.
     await page.setViewportSize({ width: 390, height: 844 });
-    const { pixels, culprits } = await overflow(page);
+    const { pixels, culprits } = await sidewaysOverflow(page);
     expect(pixels, `the long document is ${pixels} px too wide at 390 px: ${culprits.join(" | ")}`).toBe(0);
   });
 });

@@ -21,10 +21,10 @@
  * expected order and rank is computed here with the scorer library (ties share a rank; the
  * earlier submission first).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
 import { signInPage } from "./helpers/accounts";
+import { expectNoAxeViolations, expectNoSidewaysScroll } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
@@ -86,37 +86,6 @@ let scenario: Scenario<string>;
 let boardPath = "";
 /** submission ids by run index */
 const ids: string[] = [];
-
-/** The page's width beyond the viewport (0: no sideways scroll), with the outermost elements that stick out. */
-async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const culprits: string[] = [];
-    for (const element of Array.from(document.body.querySelectorAll("*"))) {
-      if (element.getBoundingClientRect().right <= width + 0.5) continue;
-      let clipped = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
-      if (clipped) continue;
-      const parent = element.parentElement;
-      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
-      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
-    }
-    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
-  });
-}
-
-/** Asserts that the page does not scroll sideways, naming what sticks out when it does. */
-async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const { pixels, culprits } = await overflow(page);
-  expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
-}
-
-/** Runs axe with the WCAG 2.0/2.1 A and AA rules and expects no violation. */
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-  expect(found, `axe on ${what}`).toEqual([]);
-}
 
 /** The x position of an element's left edge. */
 async function left(locator: Locator): Promise<number> {

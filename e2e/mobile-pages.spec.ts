@@ -6,6 +6,7 @@
  */
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
+import { sidewaysOverflow } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
@@ -18,35 +19,12 @@ let runId = "";
 
 const PHONE = { width: 390, height: 844 };
 
-/**
- * The page's width beyond the viewport (0: it does not scroll sideways), with the outermost
- * elements that stick out (for the failure message).
- */
-async function overflow(page: Page): Promise<{ pixels: number; culprits: string[] }> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const culprits: string[] = [];
-    for (const element of Array.from(document.body.querySelectorAll("*"))) {
-      if (element.getBoundingClientRect().right <= width + 0.5) continue;
-      // Inside a container that scrolls (or clips) sideways, it does not widen the page.
-      let clipped = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") clipped = true;
-      if (clipped) continue;
-      // Only the outermost: an element whose parent sticks out too is left out.
-      const parent = element.parentElement;
-      if (parent && parent !== document.body && parent.getBoundingClientRect().right > width + 0.5) continue;
-      culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").trim().slice(0, 60)}`);
-    }
-    return { pixels: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 5) };
-  });
-}
-
 /** Opens `path` (expecting a 200) and asserts that the page does not scroll sideways (scrollWidth ≤ clientWidth). */
 async function expectFits(page: Page, path: string): Promise<void> {
   expect((await page.goto(path))?.status(), path).toBe(200);
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
   if (scrollWidth > clientWidth) {
-    const { culprits } = await overflow(page);
+    const { culprits } = await sidewaysOverflow(page);
     expect(scrollWidth, `${path} is ${scrollWidth - clientWidth} px too wide: ${culprits.join(" | ")}`).toBeLessThanOrEqual(clientWidth);
   }
 }

@@ -23,7 +23,9 @@
  *
  * Worker threads load this module from the compiled CLI bundle (`scripts/build-cli.mjs`): a
  * `.ts` source cannot start a worker thread without a loader, so from sources
- * (`threadsAvailable()` false) scoring stays in one thread.
+ * (`threadsAvailable()` false) scoring stays in one thread. The CLI uses one thread unless
+ * `--threads` asks for more: on the 2-core benchmark machine more threads are slower (see
+ * {@link defaultThreads}).
  */
 import { availableParallelism } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -86,19 +88,27 @@ export function threadsAvailable(): boolean {
 }
 
 /**
- * How many threads to score with when the caller does not say: one for small input or from
- * sources, else the machine's parallelism up to `MAX_SCORING_THREADS`.
+ * How many threads to score with when the caller does not say: one. Measured on the 2-core
+ * benchmark machine, two threads are slower than one (case (e): 1.40 s against 1.15 s as a
+ * whole process, 2.2 s of CPU against 1.4 s): each thread compiles and warms up the scorer on
+ * its own, keeps its own heap, and competes with V8's own garbage-collection and compiler
+ * threads, which one thread already keeps busy. `--threads N` asks for more (machines with
+ * more cores may gain; not measured here).
  *
  * @param chars the key's and the response's length in characters (or bytes), together
  * @param format the input format
+ * @returns 1
  */
 export function defaultThreads(chars: number, format: CorpusFormat): number {
-  return threadsAvailable() ? threadsFor(chars, format) : 1;
+  void chars;
+  void format;
+  return 1;
 }
 
 /**
- * `defaultThreads` for the compiled module (whether or not this one is): 1 for JSON lines and
- * for inputs under `PARALLEL_MIN_CHARS`, else the machine's parallelism up to `MAX_SCORING_THREADS`.
+ * How many threads a file pair can use at most: 1 for JSON lines and inputs under
+ * `PARALLEL_MIN_CHARS` (splitting costs more than it saves), else the machine's parallelism up
+ * to `MAX_SCORING_THREADS`.
  */
 export function threadsFor(chars: number, format: CorpusFormat): number {
   if (format === "jsonlines" || chars < PARALLEL_MIN_CHARS) return 1;

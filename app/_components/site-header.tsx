@@ -46,23 +46,7 @@ export async function SiteHeader() {
             </Link>
           ))}
           <div className="ml-auto flex items-center gap-3 text-sm">
-            {user ? (
-              <>
-                <span className="text-zinc-600" data-testid="signed-in-as">
-                  Signed in as <span className="font-medium text-zinc-900">{user.name}</span>
-                </span>
-                <SignOutButton />
-              </>
-            ) : (
-              <>
-                <Link href="/signin" className="text-zinc-700 hover:text-zinc-900">
-                  Sign in
-                </Link>
-                <Link href="/signup" className="rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white no-underline hover:bg-zinc-700">
-                  Sign up
-                </Link>
-              </>
-            )}
+            <AccountControls user={user} inMenu={false} />
           </div>
         </div>
 
@@ -78,26 +62,37 @@ export async function SiteHeader() {
             ))}
           </ul>
           <div className="mt-3 flex flex-wrap items-center gap-3 border-t border-zinc-200 pt-3 text-sm">
-            {user ? (
-              <>
-                <span className="min-w-0 break-words text-zinc-700" data-testid="menu-signed-in-as">
-                  Signed in as <span className="font-medium text-zinc-900">{user.name}</span>
-                </span>
-                <SignOutButton />
-              </>
-            ) : (
-              <>
-                <Link href="/signin" className="rounded-md border border-zinc-300 px-3 py-1.5 text-zinc-800 hover:bg-zinc-100">
-                  Sign in
-                </Link>
-                <Link href="/signup" className="rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white no-underline hover:bg-zinc-700">
-                  Sign up
-                </Link>
-              </>
-            )}
+            <AccountControls user={user} inMenu />
           </div>
         </SiteMenu>
       </nav>
     </header>
+  );
+}
+
+/**
+ * Who is signed in and "Sign out", or "Sign in" and "Sign up": in the header's row (640 px and
+ * wider; test id `signed-in-as`) or in the phone menu (`menu-signed-in-as`).
+ */
+function AccountControls({ user, inMenu }: { user: { name: string } | null; inMenu: boolean }) {
+  if (user) {
+    return (
+      <>
+        <span className={inMenu ? "min-w-0 break-words text-zinc-700" : "text-zinc-600"} data-testid={inMenu ? "menu-signed-in-as" : "signed-in-as"}>
+          Signed in as <span className="font-medium text-zinc-900">{user.name}</span>
+        </span>
+        <SignOutButton />
+      </>
+    );
+  }
+  return (
+    <>
+      <Link href="/signin" className={inMenu ? "rounded-md border border-zinc-300 px-3 py-1.5 text-zinc-800 hover:bg-zinc-100" : "text-zinc-700 hover:text-zinc-900"}>
+        Sign in
+      </Link>
+      <Link href="/signup" className="rounded-md bg-zinc-900 px-3 py-1.5 font-medium text-white no-underline hover:bg-zinc-700">
+        Sign up
+      </Link>
+    </>
   );
 }

@@ -336,10 +336,12 @@ describe("corefboard score", () => {
     const dir = tempDir();
     // The 12 GUM documents shipped with the demo, and a perturbed response (warnings included).
     const folder = join(here, "..", "..", "lib", "demo", "data", "gum");
-    const docs = readdirSync(folder)
+    const once = readdirSync(folder)
       .filter((f) => f.endsWith(".conllu.gz"))
       .sort()
       .map((f) => `${gunzipSync(readFileSync(join(folder, f))).toString("utf8").trimEnd()}\n\n`);
+    // Twice (renamed), so that the files are well over the 2 MiB below which one thread is used.
+    const docs = [...once, ...once.map((d) => d.replace(/^# newdoc id = (.*)$/m, "# newdoc id = $1-again"))];
     const key = join(dir, "gum.key.conllu");
     const response = join(dir, "gum.response.conllu");
     writeFileSync(key, docs.join(""));

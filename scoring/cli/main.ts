@@ -18,8 +18,8 @@
  *
  * Startup matters (a participant runs this once per file): the module does no work at load time
  * beyond defining the commands, and `bin.mjs` runs it from a bundle built at install time
- * (`scripts/build-cli.mjs`). Large CoNLL-2012 and CoNLL-U files are read and scored on several
- * threads (`scoring/parallel.ts`; `--threads 1` for one), with exactly the one-thread output.
+ * (`scripts/build-cli.mjs`). With `--threads N`, large CoNLL-2012 and CoNLL-U files are read and
+ * scored on several threads (`scoring/parallel.ts`), with exactly the one-thread output.
  */
 import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
@@ -41,6 +41,7 @@ import {
   MAX_SCORING_THREADS,
   ScoringThreads,
   threadsAvailable,
+  threadsFor,
   type SplittableFormat,
 } from "../parallel.js";
 import { CONLL_METRICS, SELECTABLE_METRICS, type SelectableMetric } from "../metrics/registry.js";
@@ -136,7 +137,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .addOption(
       new Option(
         "--threads <n>",
-        `threads to read and score with, 1 to ${MAX_SCORING_THREADS} (default: the machine's cores for inputs over 2 MiB, else 1); the output is the same`,
+        `read and score on up to this many threads, 1 to ${MAX_SCORING_THREADS} (default 1; inputs under 2 MiB always use 1); the output is the same`,
       ).argParser(parseThreads),
     )
     .action(async (keyPath: string, responsePath: string, options: ScoreOptions) => {
@@ -203,13 +204,12 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
   const splittable = format !== "jsonlines" && format === (options.inputFormat ?? detectFormat(responsePath));
   let threads: ScoringThreads | null = null;
   if (splittable) {
-    let count = options.threads;
-    if (count === undefined) {
-      try {
-        count = defaultThreads(statSync(keyPath).size + statSync(responsePath).size, format);
-      } catch {
-        count = 1; // reading below says why
-      }
+    let count = 1;
+    try {
+      const chars = statSync(keyPath).size + statSync(responsePath).size;
+      count = Math.min(options.threads ?? defaultThreads(chars, format), threadsFor(chars, format));
+    } catch {
+      count = 1; // reading below says why
     }
     if (count > 1 && threadsAvailable()) threads = new ScoringThreads(count - 1);
   }
