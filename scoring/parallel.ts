@@ -25,7 +25,7 @@
  * `.ts` source cannot start a worker thread without a loader, so from sources
  * (`threadsAvailable()` false) scoring stays in one thread. The CLI uses one thread unless
  * `--threads` asks for more: on the 2-core benchmark machine more threads are slower (see
- * {@link defaultThreads}).
+ * {@link threadsFor}).
  */
 import { availableParallelism } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -88,27 +88,19 @@ export function threadsAvailable(): boolean {
 }
 
 /**
- * How many threads to score with when the caller does not say: one. Measured on the 2-core
- * benchmark machine, two threads are slower than one (case (e): 1.40 s against 1.15 s as a
- * whole process, 2.2 s of CPU against 1.4 s): each thread compiles and warms up the scorer on
- * its own, keeps its own heap, and competes with V8's own garbage-collection and compiler
- * threads, which one thread already keeps busy. `--threads N` asks for more (machines with
- * more cores may gain; not measured here).
- *
- * @param chars the key's and the response's length in characters (or bytes), together
- * @param format the input format
- * @returns 1
- */
-export function defaultThreads(chars: number, format: CorpusFormat): number {
-  void chars;
-  void format;
-  return 1;
-}
-
-/**
  * How many threads a file pair can use at most: 1 for JSON lines and inputs under
  * `PARALLEL_MIN_CHARS` (splitting costs more than it saves), else the machine's parallelism up
  * to `MAX_SCORING_THREADS`.
+ *
+ * Callers use one thread unless asked for more: measured on the 2-core benchmark machine, two
+ * threads are slower than one (case (e): 1.40 s against 1.15 s as a whole process, 2.2 s of CPU
+ * against 1.4 s). Each thread compiles and warms up the scorer on its own, keeps its own heap,
+ * and competes with V8's own garbage-collection and compiler threads, which one thread already
+ * keeps busy. Machines with more cores may gain; not measured here.
+ *
+ * @param chars the key's and the response's length in characters (or bytes), together
+ * @param format the input format
+ * @returns a thread count from 1 to `MAX_SCORING_THREADS`
  */
 export function threadsFor(chars: number, format: CorpusFormat): number {
   if (format === "jsonlines" || chars < PARALLEL_MIN_CHARS) return 1;

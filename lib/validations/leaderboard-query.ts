@@ -118,6 +118,26 @@ export const leaderboardPageQuerySchema = z
  */
 export type LeaderboardPageQuery = z.output<typeof leaderboardPageQuerySchema>;
 
+/**
+ * The board a parsed query asks `getLeaderboard` for: metric, variant, track, dataset,
+ * rankDataset, allRuns, cursor and team (paging size and significance are the caller's).
+ *
+ * @param query a parsed query (`leaderboardPageQuerySchema`)
+ * @returns the options, strings or null (`metric` null: the task's primary metric)
+ */
+export function leaderboardBoardOptions(query: LeaderboardPageQuery) {
+  return {
+    metric: query.metric,
+    variant: query.variant,
+    track: query.track,
+    dataset: query.dataset,
+    rankDataset: query.rankDataset,
+    allRuns: query.allRuns,
+    cursor: query.cursor,
+    team: query.team,
+  };
+}
+
 /** A parameter of the query string, as the schema names it. */
 export type LeaderboardQueryField = keyof z.input<typeof leaderboardPageQuerySchema>;
 

@@ -36,7 +36,6 @@ import {
 } from "../evaluate.js";
 import { CORPUS_FORMATS, detectFormat, readCorpus, type CorpusFormat } from "../formats/index.js";
 import {
-  defaultThreads,
   evaluateInParts,
   MAX_SCORING_THREADS,
   ScoringThreads,
@@ -204,12 +203,14 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
   const splittable = format !== "jsonlines" && format === (options.inputFormat ?? detectFormat(responsePath));
   let threads: ScoringThreads | null = null;
   if (splittable) {
+    // One thread unless asked for more (see `threadsFor`), and only where the input is worth it.
     let count = 1;
-    try {
-      const chars = statSync(keyPath).size + statSync(responsePath).size;
-      count = Math.min(options.threads ?? defaultThreads(chars, format), threadsFor(chars, format));
-    } catch {
-      count = 1; // reading below says why
+    if (options.threads !== undefined && options.threads > 1) {
+      try {
+        count = Math.min(options.threads, threadsFor(statSync(keyPath).size + statSync(responsePath).size, format));
+      } catch {
+        count = 1; // reading below says why
+      }
     }
     if (count > 1 && threadsAvailable()) threads = new ScoringThreads(count - 1);
   }

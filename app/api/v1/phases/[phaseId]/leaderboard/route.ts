@@ -76,7 +76,7 @@
 import { ValidationError } from "../../../../../../lib/errors";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
 import { getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
-import { LEADERBOARD_PAGE_SIZE, leaderboardPageQuerySchema } from "../../../../../../lib/validations/leaderboard-query";
+import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "../../../../../../lib/validations/leaderboard-query";
 import { readBoardSignificance } from "../../../../../../lib/services/board-significance";
 
 export const dynamic = "force-dynamic";
@@ -96,15 +96,7 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
   const query = parseQuery(request, leaderboardPageQuerySchema);
-  const options = {
-    metric: query.metric,
-    variant: query.variant,
-    track: query.track,
-    dataset: query.dataset,
-    rankDataset: query.rankDataset,
-    allRuns: query.allRuns,
-    team: query.team,
-  };
+  const { cursor, ...options } = leaderboardBoardOptions(query);
   if (query.format === "csv") {
     // Every row (the team filter applies), streamed page by page; the first page is read here
     // so that a bad parameter is still a 4xx answer.
@@ -134,7 +126,7 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       },
     });
   }
-  const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor: query.cursor });
+  const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor });
   const intervals = query.intervals;
   if (!query.significance) return jsonResponse(leaderboardJson(board));
   if (board.variant !== null) {

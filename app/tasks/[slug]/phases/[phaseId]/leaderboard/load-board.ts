@@ -9,7 +9,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } fro
 import type { Viewer } from "../../../../../../lib/permissions";
 import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { getViewer } from "../../../../../../lib/session";
-import { LEADERBOARD_PAGE_SIZE, parseLeaderboardPageQuery, type LeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "../../../../../../lib/validations/leaderboard-query";
+import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, parseLeaderboardPageQuery, type LeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "../../../../../../lib/validations/leaderboard-query";
 import type { BoardQueryErrors } from "../../../../../../lib/view-models/leaderboard-view";
 
 /** The parameters a failing board load may drop, in the order they are tried. */
@@ -36,17 +36,7 @@ export type LoadedBoard =
  */
 export async function loadBoard(phaseId: string, viewer: Viewer, query: LeaderboardPageQuery): Promise<LoadedBoard> {
   const errors: BoardQueryErrors = {};
-  let options = {
-    metric: query.metric,
-    variant: query.variant,
-    track: query.track,
-    dataset: query.dataset,
-    rankDataset: query.rankDataset,
-    allRuns: query.allRuns,
-    limit: LEADERBOARD_PAGE_SIZE,
-    cursor: query.cursor,
-    team: query.team,
-  };
+  let options = { ...leaderboardBoardOptions(query), limit: LEADERBOARD_PAGE_SIZE };
   // At most one retry per parameter: each failure drops the parameter it names.
   for (;;) {
     try {
