@@ -214,10 +214,12 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
     }
     if (count > 1 && threadsAvailable()) threads = new ScoringThreads(count - 1);
   }
-  const files: (string | Buffer)[] = [];
+  // The raw bytes: the readers decode them (CoNLL-U line by line, which is faster than
+  // decoding the whole file first; see `forEachInputLine`).
+  const files: Buffer[] = [];
   for (const path of [keyPath, responsePath]) {
     try {
-      files.push(textOrBytes(readFileSync(path)));
+      files.push(readFileSync(path));
     } catch (error) {
       threads?.close();
       io.stderr(`corefboard: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
@@ -227,7 +229,7 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
   try {
     let report: Report | null = null;
     if (threads) {
-      const [key, response] = files;
+      const [key, response] = files.map(textOrBytes);
       if (typeof key === "string" && typeof response === "string") {
         const settings = { format: format as SplittableFormat, keyFile: keyPath, responseFile: responsePath, options: evaluateOptions };
         report = await evaluateInParts(key, response, settings, threads);
@@ -291,8 +293,8 @@ function parseThreads(value: string): number {
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
- * A file's text when its bytes are valid UTF-8 (decoded natively, which is much faster than the
- * readers' own byte check), else the bytes themselves, so that the reader's `FormatError` gives
+ * A file's text for scoring in parts (`evaluateInParts` cuts the text at documents) when its
+ * bytes are valid UTF-8, else the bytes themselves, so that the reader's `FormatError` gives
  * the line and column of the first bad byte. The reader then treats both alike (one BOM dropped).
  */
 function textOrBytes(bytes: Buffer): string | Buffer {

@@ -589,6 +589,17 @@ describe("readCorefUD: GUM CorefUD 1.x (108 files)", () => {
     expect(warnings).toEqual([]);
   });
 
+  it.skipIf(!haveGum)("reads a file's bytes (line by line, forEachInputLine) exactly as its decoded text", () => {
+    let nonAscii = 0;
+    for (const f of readdirSync(gumDir!).filter((f) => f.endsWith(".conllu"))) {
+      const bytes = readFileSync(join(gumDir!, f));
+      const text = new TextDecoder().decode(bytes);
+      if (/[^\x00-\x7f]/.test(text)) nonAscii++;
+      expect(readCorefUD(bytes, f)).toEqual(readCorefUD(text, f));
+    }
+    expect(nonAscii).toBeGreaterThan(50); // the byte path's decoded lines are exercised
+  });
+
   it.skipIf(!haveGum)("has the same tokens as the OntoGUM CoNLL files of the same documents", () => {
     const ontogum = join(root!, "gum", "ontogum-conll");
     const differences: string[] = [];

@@ -78,7 +78,7 @@ import {
 } from "../types.js";
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
-import { decodeInput, forEachLine, type Input } from "./text.js";
+import { forEachInputLine, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
 
 const NEWDOC = /^#\s*newdoc\b(.*)$/;
@@ -139,7 +139,6 @@ export const MENTION_NODES_PER_NODE = 64;
  *   without words; a limit exceeded (also the mention-node budget of the module header).
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
-  const text = decodeInput(input, file);
   const bounds = resolveLimits(limits);
   const { maxDocuments } = bounds;
   const builders: DocumentBuilder[] = [];
@@ -186,7 +185,7 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
     return started;
   };
 
-  forEachLine(text, (line, lineNumber) => {
+  forEachInputLine(input, file, (line, lineNumber) => {
     lastLine = lineNumber;
     lastLineText = line;
     const first = line.charCodeAt(0);

@@ -1,7 +1,7 @@
 /** Tests for decoding input bytes and iterating over lines (shared by all format readers). */
 import { describe, expect, it } from "vitest";
 import { formatError } from "../test/format-error.js";
-import { decodeInput, forEachLine, lineAt, locate } from "./text.js";
+import { byteLines, decodeInput, forEachInputLine, forEachLine, lineAt, locate } from "./text.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const bytes = (...parts: (string | number[])[]) =>
@@ -117,6 +117,67 @@ describe("forEachLine", () => {
       return line !== "b";
     });
     expect(seen).toEqual(["a", "b"]);
+  });
+});
+
+describe("forEachInputLine", () => {
+  /** What forEachInputLine gives, or the FormatError it throws (as a plain object). */
+  const viaInput = (input: string | Uint8Array) => {
+    const seen: [string, number][] = [];
+    try {
+      forEachInputLine(input, "f.conllu", (line, n) => {
+        seen.push([line, n]);
+      });
+    } catch (error) {
+      return { error: { ...(error as object), message: (error as Error).message } };
+    }
+    return { lines: seen };
+  };
+  /** The same by the plain path: decode the whole input, then cut it into lines. */
+  const viaText = (input: string | Uint8Array) => {
+    try {
+      return { lines: allLines(decodeInput(input, "f.conllu")) };
+    } catch (error) {
+      return { error: { ...(error as object), message: (error as Error).message } };
+    }
+  };
+
+  it.each([
+    ["ASCII only", bytes("1\ta\n2\tb\n")],
+    ["non-ASCII words (2-, 3- and 4-byte sequences)", bytes("# text = Åsa “ok” 😀\n1\tÅsa\t_\n2\t“ok”\n\n3\tx\n")],
+    ["non-ASCII on the first and the last line, no final line break", bytes("é\nx\ny\n€")],
+    ["CRLF line breaks around non-ASCII lines", bytes("a\r\nб\r\n\r\nc€\r\nd\r")],
+    ["a line break right after a non-ASCII byte, and one line of non-ASCII only", bytes("ä\n\nöü\n")],
+    ["a carriage return inside a non-ASCII line", bytes("x\rÿ\rz\nq\n")],
+    ["text given as a string", "a\nб\r\nc"],
+    ["a byte-order mark", bytes([0xef, 0xbb, 0xbf], "é\nx\n")],
+    ["invalid UTF-8 in a later line", bytes("ab\ncé\nd", [0xe9], "x\n")],
+    ["a sequence cut by the end of the file", bytes("ab\ncd", [0xe2, 0x82])],
+    ["a NUL byte", bytes("ab\ncé\u0000e\n")],
+    ["a NUL after an invalid byte", bytes("a", [0xff], "\n\u0000")],
+    ["white space only, some of it non-ASCII", bytes("\u3000 \n\u00a0\t\n")],
+    ["an empty input", bytes("")],
+    ["non-ASCII letters only", bytes("ä\nö")],
+  ])("gives exactly the lines and errors of decoding the whole input: %s", (_name, input) => {
+    expect(viaInput(input)).toEqual(viaText(input));
+  });
+
+  it("decodes only the lines with non-ASCII bytes, and leaves unusual input to the plain path", () => {
+    expect(byteLines(bytes("1\tab\n2\tä\r\n3\t€😀\n"))).toEqual({ latin: "1\tab\n2\tÃ¤\r\n3\tâ\u0082¬ð\u009f\u0098\u0080\n", starts: [5, 11], texts: ["2\tä", "3\t€😀"] });
+    expect(byteLines(bytes("1\tab\n"))).toEqual({ latin: "1\tab\n", starts: [], texts: [] });
+    expect(byteLines(bytes([0xef, 0xbb, 0xbf], "x"))).toBeNull();
+    expect(byteLines(bytes("a\u0000"))).toBeNull();
+    expect(byteLines(bytes("a\n", [0xe9]))).toBeNull();
+    expect(byteLines(bytes(" \u3000\n"))).toBeNull();
+  });
+
+  it("stops when the visitor returns false", () => {
+    const seen: number[] = [];
+    forEachInputLine(bytes("a\nä\nc\n"), "f", (_line, n) => {
+      seen.push(n);
+      return n < 2;
+    });
+    expect(seen).toEqual([1, 2]);
   });
 });
 
