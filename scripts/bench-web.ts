@@ -17,6 +17,8 @@
  *   --stale-ok            measure a build older than the sources (default: refuse)
  *   --server-log          show the web server's output (default: its tail on failure only)
  *   --json <file>         also write the figures as JSON
+ *   --hold                seed and start the server, print its endpoints, then drive no load and
+ *                         wait for Ctrl-C (to profile or inspect the seeded board by hand)
  *
  * Steps:
  * 1. Needs a production build (`npm run build`; the folder is $NEXT_DIST_DIR, default .next):
@@ -98,6 +100,7 @@ export interface BenchWebOptions {
   staleOk: boolean;
   serverLog: boolean;
   json?: string;
+  hold: boolean;
 }
 
 /** The warm-up of an endpoint stops after `--warmup` requests or this long (ms), whichever comes first. */
@@ -143,10 +146,11 @@ export function parseBenchWebArgs(argv: string[]): BenchWebOptions {
     .option("--stale-ok", "measure a build older than the sources", false)
     .option("--server-log", "show the web server's output", false)
     .option("--json <file>", "also write the figures as JSON to this file")
+    .option("--hold", "start the server on the seeded board, drive no load, wait for Ctrl-C", false)
     .allowExcessArguments(false);
   program.parse(argv, { from: "user" });
   const o = program.opts<BenchWebOptions>();
-  return { ...o, only: o.only, staleOk: o.staleOk === true, serverLog: o.serverLog === true };
+  return { ...o, only: o.only, staleOk: o.staleOk === true, serverLog: o.serverLog === true, hold: o.hold === true };
 }
 
 /**
@@ -557,6 +561,11 @@ export async function benchWeb(argv: string[]): Promise<number> {
       compare: { label: "compare page", path: seeded.paths.compare },
       document: { label: "document view", path: seeded.paths.document },
     };
+    if (options.hold) {
+      for (const name of options.only) log(`${endpoints[name].label}: ${origin}${endpoints[name].path}`);
+      log("holding (--hold): no load; Ctrl-C stops the server and Postgres");
+      await new Promise(() => undefined); // the signal handler shuts down and exits
+    }
     for (const name of options.only) {
       if (interrupted) break;
       const { label, path: pathname } = endpoints[name];
