@@ -166,7 +166,7 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 /** Node's `Buffer`, when there is one (the readers also run where there is none: then bytes are decoded whole). */
-const NodeBuffer = (globalThis as { Buffer?: { from(array: ArrayBuffer, byteOffset: number, length: number): { latin1Slice(start: number, end: number): string } } }).Buffer;
+const NodeBuffer = (globalThis as unknown as { Buffer?: { from(arrayBuffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: "latin1"): string } } }).Buffer;
 
 /** Finds the bytes 0x80–0xFF in a Latin-1 view of a file: the lines to decode as UTF-8 one by one. */
 const NON_ASCII = /[\x80-\xff]/g;
@@ -189,7 +189,7 @@ const STRICT_LINE_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true
  */
 export function byteLines(bytes: Uint8Array): { latin: string; starts: number[]; texts: string[] } | null {
   if (NodeBuffer === undefined || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) return null;
-  const latin = NodeBuffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength).latin1Slice(0, bytes.byteLength);
+  const latin = NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
   if (latin.indexOf("\u0000") >= 0 || !/[!-~]/.test(latin)) return null;
   // Decoded before any line is visited, as decodeInput validates the whole file first.
   const starts: number[] = [];
