@@ -15,6 +15,7 @@ import {
   isSiteAdmin,
   isTaskOrganizer,
   isTaskParticipant,
+  taskStanding,
   type PhaseAnalysisFacts,
   type SubmissionAccess,
   type Viewer,
@@ -186,6 +187,21 @@ describe("leaderboard visibility", () => {
       const view = await getTaskForViewer(slug, viewers[who]);
       const byName = Object.fromEntries(view.phases.map((p) => [p.name, p.canViewLeaderboard]));
       expect(byName, who).toEqual({ public: expected.PUBLIC[who], participants: expected.PARTICIPANTS[who], organizers: expected.ORGANIZERS[who] });
+    }
+  });
+
+  it("an anonymous viewer's standing from the task's known status equals the one read from the database", async () => {
+    const { status: before } = await testDb.prisma.task.findUniqueOrThrow({ where: { id: ids.otherTaskId } });
+    try {
+      for (const status of ["PUBLISHED", "DRAFT"] as const) {
+        await testDb.prisma.task.update({ where: { id: ids.otherTaskId }, data: { status } });
+        const read = await taskStanding(null, ids.otherTaskId);
+        const known = await taskStanding(null, ids.otherTaskId, undefined, { status });
+        expect([known.isOrganizer, known.hiddenDraft, await known.isParticipant()]).toEqual([read.isOrganizer, read.hiddenDraft, await read.isParticipant()]);
+        expect(known.hiddenDraft).toBe(status === "DRAFT");
+      }
+    } finally {
+      await testDb.prisma.task.update({ where: { id: ids.otherTaskId }, data: { status: before } });
     }
   });
 

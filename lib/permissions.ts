@@ -223,9 +223,15 @@ export interface TaskStanding {
  * @param viewer the viewer (null = anonymous)
  * @param taskId a task id
  * @param db client or transaction (default: the shared client)
+ * @param known the task's status when the caller has just read the task: an anonymous viewer's
+ *   standing then needs no query (a leaderboard view reads the phase with its task first)
  * @returns the standing, for {@link leaderboardVisibleTo}; an unknown task is a hidden draft
  */
-export async function taskStanding(viewer: Viewer, taskId: string, db: Db = defaultDb()): Promise<TaskStanding> {
+export async function taskStanding(viewer: Viewer, taskId: string, db: Db = defaultDb(), known?: { status: string }): Promise<TaskStanding> {
+  if (viewer === null && known !== undefined) {
+    const hiddenDraft = known.status === "DRAFT";
+    return { isOrganizer: false, hiddenDraft, isParticipant: () => Promise.resolve(false) };
+  }
   const task = await db.task.findUnique({
     where: { id: taskId },
     select: { status: true, organizers: viewer && !isSiteAdmin(viewer) ? { where: { userId: viewer.userId }, select: { userId: true } } : false },

@@ -399,7 +399,7 @@ export async function getLeaderboard(
   const phase = await loadPhase(phaseId, db);
   // `reader`: the board of a reader who neither organizes the task nor is in a team (for the worker).
   const reader = options.reader === true;
-  const standing = await taskStanding(reader ? null : viewer, phase.taskId, db);
+  const standing = await taskStanding(reader ? null : viewer, phase.taskId, db, phase.task);
   if (standing.hiddenDraft) throw new NotFoundError("No such phase.");
   const final = options.final === true;
   if (final && !standing.isOrganizer) throw new ForbiddenError("Only the organizers of this task can see its final board before the results are published.");
@@ -508,50 +508,70 @@ export async function getLeaderboard(
         const details = ranked.rows.length === 0 ? [] : await loadBoardRuns(db, ranked.rows.map((r) => r.submissionId), dataset, variantIds, datasetScoreWhere);
         return { ranking: ranked, submissions: details };
       });
-  const pageRows = ranking.rows;
-  const byId = new Map(submissions.map((s) => [s.id, s]));
-  const rows: LeaderboardRow[] = pageRows.map((ranked) => {
-    const s = byId.get(ranked.submissionId);
-    if (!s) throw new Error(`run ${ranked.submissionId} left the board while it was read; reload`);
-    const files = new Map(s.files.map((f) => [f.datasetId, f]));
-    const recorded = evaluationDatasets(s.evaluation);
-    const goldVersionOn = (d: BoardDataset): number | null =>
-      recorded.find((r) => r.id === d.id)?.goldVersion ?? files.get(d.id)?.goldKey?.version ?? (multi ? null : s.goldVersion);
-    const rowsOn = (d: BoardDataset) => (s.datasetScores ?? []).filter((r) => r.datasetId === d.id);
-    const common = {
-      // Hidden until the close: ranks appear when the phase closes.
-      rank: ownTeamOnly ? null : ranked.rank,
-      value: ranked.value,
-      selection: ranked.selection,
-      submissionId: s.id,
-      team: { id: s.teamId, name: s.team.name },
-      systemName: s.systemName,
-      submittedAt: s.createdAt,
-      isBaseline: s.isBaseline,
-      track: s.track,
-      paperUrl: s.paperUrl,
-      codeUrl: s.codeUrl,
-      scorerVersion: s.scorerVersion,
-      disqualified: s.disqualifiedAt && s.disqualifiedReason !== null ? { reason: s.disqualifiedReason, at: s.disqualifiedAt } : null,
-      own: !final && !s.isBaseline && viewerTeamIds.includes(s.teamId),
-      hidden: organizerView && s.hiddenAt !== null,
-      afterFreeze: organizerView && madeAfterFreeze(phase, s.createdAt),
-    };
-    if (dataset) {
-      const { primary, variants } = scoresBySetting(rowsOn(dataset), scoresToJson);
-      return { ...common, goldVersion: goldVersionOn(dataset), scores: primary, variants, missing: !files.has(dataset.id), datasets: {} };
-    }
-    const { primary, variants } = scoresBySetting(s.scores ?? [], multi ? macroScoresToJson : scoresToJson);
-    const rowDatasets: Record<string, RowDataset> = {};
-    if (multi) {
-      for (const d of datasets) {
-        const missing = !files.has(d.id);
-        const conll = rowsOn(d).find((r) => r.variant === "" && r.metric === "conll");
-        rowDatasets[d.name] = { missing, goldVersion: missing ? null : goldVersionOn(d), conllF1: conll?.f1 ?? (missing && d.scored ? 0 : null) };
+  // The page's rows, shaped once per board version and everything else they are made of
+  // (the viewer's teams included): a view of an unchanged board reuses them. They are shared,
+  // so nothing downstream may change them.
+  const rowsKey = JSON.stringify([
+    "rows",
+    version,
+    rankingQuery,
+    dataset?.id ?? null,
+    variantIds,
+    datasets,
+    ownTeamOnly,
+    organizerView,
+    final,
+    viewerTeamIds,
+    phase.leaderboardTiming,
+    phase.frozenAt,
+  ]);
+  const rows: LeaderboardRow[] = anonymousHidden ? [] : await cachedBoardPart(rowsKey, async () => shapeRows());
+  function shapeRows(): LeaderboardRow[] {
+    const pageRows = ranking.rows;
+    const byId = new Map(submissions.map((s) => [s.id, s]));
+    return pageRows.map((ranked) => {
+      const s = byId.get(ranked.submissionId);
+      if (!s) throw new Error(`run ${ranked.submissionId} left the board while it was read; reload`);
+      const files = new Map(s.files.map((f) => [f.datasetId, f]));
+      const recorded = evaluationDatasets(s.evaluation);
+      const goldVersionOn = (d: BoardDataset): number | null =>
+        recorded.find((r) => r.id === d.id)?.goldVersion ?? files.get(d.id)?.goldKey?.version ?? (multi ? null : s.goldVersion);
+      const rowsOn = (d: BoardDataset) => (s.datasetScores ?? []).filter((r) => r.datasetId === d.id);
+      const common = {
+        // Hidden until the close: ranks appear when the phase closes.
+        rank: ownTeamOnly ? null : ranked.rank,
+        value: ranked.value,
+        selection: ranked.selection,
+        submissionId: s.id,
+        team: { id: s.teamId, name: s.team.name },
+        systemName: s.systemName,
+        submittedAt: s.createdAt,
+        isBaseline: s.isBaseline,
+        track: s.track,
+        paperUrl: s.paperUrl,
+        codeUrl: s.codeUrl,
+        scorerVersion: s.scorerVersion,
+        disqualified: s.disqualifiedAt && s.disqualifiedReason !== null ? { reason: s.disqualifiedReason, at: s.disqualifiedAt } : null,
+        own: !final && !s.isBaseline && viewerTeamIds.includes(s.teamId),
+        hidden: organizerView && s.hiddenAt !== null,
+        afterFreeze: organizerView && madeAfterFreeze(phase, s.createdAt),
+      };
+      if (dataset) {
+        const { primary, variants } = scoresBySetting(rowsOn(dataset), scoresToJson);
+        return { ...common, goldVersion: goldVersionOn(dataset), scores: primary, variants, missing: !files.has(dataset.id), datasets: {} };
       }
-    }
-    return { ...common, goldVersion: multi ? null : s.goldVersion, scores: primary, variants, missing: false, datasets: rowDatasets };
-  });
+      const { primary, variants } = scoresBySetting(s.scores ?? [], multi ? macroScoresToJson : scoresToJson);
+      const rowDatasets: Record<string, RowDataset> = {};
+      if (multi) {
+        for (const d of datasets) {
+          const missing = !files.has(d.id);
+          const conll = rowsOn(d).find((r) => r.variant === "" && r.metric === "conll");
+          rowDatasets[d.name] = { missing, goldVersion: missing ? null : goldVersionOn(d), conllF1: conll?.f1 ?? (missing && d.scored ? 0 : null) };
+        }
+      }
+      return { ...common, goldVersion: multi ? null : s.goldVersion, scores: primary, variants, missing: false, datasets: rowDatasets };
+    });
+  }
   const page: BoardPage = {
     total: ranking.total,
     offset: ranking.offset,
