@@ -54,23 +54,17 @@ function scoreCell(scores: BoardMetricsJson, metric: LeaderboardMetric, part: Sc
 }
 
 /**
- * The fixed columns. Each cell holds a box of a set width (narrower on phones), so the
- * columns' widths, and with them each sticky cell's `left`, are known: rank 3.5 rem (4 rem
- * from the `sm` breakpoint on), team 5 rem (9 rem), system 6 rem (12 rem), cell padding
- * included. `bg-inherit` takes the row's opaque background, so scrolled cells pass under them.
+ * The fixed columns' cells and the boxes of set width inside them (classes in app/globals.css,
+ * which gives their widths and offsets).
  */
-const STICKY = "sticky z-10 bg-inherit px-2";
 const FIXED = {
-  rank: { cell: `${STICKY} left-0`, box: "w-10 sm:w-12" },
-  team: { cell: `${STICKY} left-[3.5rem] sm:left-[4rem]`, box: "w-16 sm:w-32" },
-  system: { cell: `${STICKY} left-[8.5rem] sm:left-[13rem] shadow-[inset_-1px_0_0_0_rgb(212_212_216)]`, box: "w-20 sm:w-44" },
+  rank: { cell: "lb-c1", box: "lb-b1" },
+  team: { cell: "lb-c2", box: "lb-b2" },
+  system: { cell: "lb-c3", box: "lb-b3" },
 } as const;
 
-/** Header cells' common look (small dark-grey text: 7.7:1 on white). */
-const TH = "border-b border-zinc-200 py-2 font-medium";
-
-/** Body cells' common look. */
-const TD = "border-b border-zinc-100 px-2 py-2";
+/** Header cells' common look (small dark-grey text: 7.7:1 on white; app/globals.css). */
+const TH = "lb-th";
 
 /** The ranking column's background. */
 const RANKED_BG = "bg-amber-50";
@@ -139,7 +133,7 @@ export function BoardTable({
   return (
     <div className="rounded-lg border border-zinc-200 bg-white shadow-sm">
       <ScrollRegion label={`${caption} (scrolls sideways; rank, team and system stay in place)`} testId="leaderboard-scroll">
-        <table className="w-full border-separate border-spacing-0 text-sm" data-testid="leaderboard-table">
+        <table className="lb w-full border-separate border-spacing-0 text-sm tabular-nums" data-testid="leaderboard-table">
           <caption className="sr-only">
             {caption}
             {showRp ? ", with recall and precision" : ""}
@@ -289,6 +283,22 @@ function noRankReason(row: LeaderboardRow): string {
   return "No score for this metric.";
 }
 
+/**
+ * A row's data attributes for the states it is in (p-value versus the row above, disqualified,
+ * own team, hidden, after the freeze, selection); only those that apply, so that a plain row
+ * does not carry six empty props in React's payload.
+ */
+function rowFlags(row: LeaderboardRow, sig: BoardSignificance["rows"][string] | null): Record<string, string> {
+  const flags: Record<string, string> = {};
+  if (sig?.versusAbove) flags["data-p-value"] = String(sig.versusAbove.pValue);
+  if (row.disqualified) flags["data-disqualified"] = "true";
+  if (row.own) flags["data-own"] = "true";
+  if (row.hidden) flags["data-hidden"] = "true";
+  if (row.afterFreeze) flags["data-after-freeze"] = "true";
+  if (row.selection) flags["data-selection"] = row.selection;
+  return flags;
+}
+
 /** One run's row. */
 function BoardRow({
   row,
@@ -312,18 +322,8 @@ function BoardRow({
   const background = row.own ? "bg-sky-50" : row.isBaseline && !muted ? "bg-zinc-50" : "bg-white";
   const text = muted ? "text-zinc-600" : row.isBaseline ? "text-zinc-800" : "";
   return (
-    <tr
-      data-testid="board-row"
-      data-submission-id={row.submissionId}
-      data-p-value={sig?.versusAbove ? String(sig.versusAbove.pValue) : undefined}
-      data-disqualified={row.disqualified ? "true" : undefined}
-      data-own={row.own ? "true" : undefined}
-      data-hidden={row.hidden ? "true" : undefined}
-      data-after-freeze={row.afterFreeze ? "true" : undefined}
-      data-selection={row.selection ?? undefined}
-      className={`${background} ${text}`}
-    >
-      <td className={`${TD} ${FIXED.rank.cell} text-right font-semibold tabular-nums ${row.own ? "shadow-[inset_4px_0_0_0_rgb(3_105_161)]" : ""}`}>
+    <tr data-testid="board-row" data-submission-id={row.submissionId} {...rowFlags(row, sig)} className={text ? `${background} ${text}` : background}>
+      <td className={`${FIXED.rank.cell} text-right font-semibold${row.own ? " shadow-[inset_4px_0_0_0_rgb(3_105_161)]" : ""}`}>
         <div className={FIXED.rank.box}>
           {sig?.versusAbove && !sig.versusAbove.significant && significance && (
             <Link
@@ -344,8 +344,8 @@ function BoardRow({
           </span>
         </div>
       </td>
-      <td className={`${TD} ${FIXED.team.cell}`} data-testid="board-team">
-        <div className={`${FIXED.team.box} [overflow-wrap:anywhere]`}>
+      <td className={FIXED.team.cell} data-testid="board-team">
+        <div className={FIXED.team.box}>
           {teamHref ? (
             <Link href={teamHref(row.team.id)} className="underline decoration-zinc-400 hover:decoration-zinc-800" title={`${row.team.name}: progress over time`}>
               {row.team.name}
@@ -360,7 +360,7 @@ function BoardRow({
           )}
         </div>
       </td>
-      <td className={`${TD} ${FIXED.system.cell}`} data-testid="board-system">
+      <td className={FIXED.system.cell} data-testid="board-system">
         <SystemCell row={row} datasetName={datasetName} />
       </td>
       {columns.map((c) => (
@@ -374,7 +374,7 @@ function BoardRow({
 function SystemCell({ row, datasetName }: { row: LeaderboardRow; datasetName: string | null }) {
   const labels = row.isBaseline || row.hidden || row.afterFreeze || (datasetName !== null && row.missing);
   return (
-    <div className={`${FIXED.system.box} [overflow-wrap:anywhere]`}>
+    <div className={FIXED.system.box}>
       <Link href={submissionHref(row.submissionId)} className="font-medium underline">
         {row.disqualified ? <s data-testid="disqualified-system">{row.systemName}</s> : row.systemName}
       </Link>
@@ -442,7 +442,7 @@ function ScoreCells({
   rankedPhrase: string;
   rankDataset: string | null;
 }) {
-  const bg = c.ranked ? RANKED_BG : "";
+  const bg = c.ranked ? ` ${RANKED_BG}` : "";
   switch (c.kind) {
     case "metric":
       return (
@@ -450,7 +450,7 @@ function ScoreCells({
           {c.parts.map((p) => {
             const cell = scoreCell(row.scores, c.metric, p);
             return (
-              <td key={p} className={`${TD} text-right ${bg} ${p === "f1" ? "font-medium" : "text-zinc-700"}`} data-testid={`cell-${c.metric}-${p}`}>
+              <td key={p} className={`${p === "f1" ? "lb-f" : "lb-rp"}${bg}`} data-testid={`cell-${c.metric}-${p}`}>
                 {cell ? <ScoreValue value={cell.value} title={cell.title} /> : <Dash />}
               </td>
             );
@@ -460,7 +460,7 @@ function ScoreCells({
     case "variant": {
       const cell = scoreCell(row.variants[c.variant.id] ?? {}, c.metric, "f1", settingInSentence(c.variant.label));
       return (
-        <td className={`${TD} text-right font-medium ${bg}`} data-testid={columnTestId("cell", c)}>
+        <td className={`lb-f${bg}`} data-testid={columnTestId("cell", c)}>
           {cell ? <ScoreValue value={cell.value} title={cell.title} /> : <Dash />}
         </td>
       );
@@ -469,7 +469,7 @@ function ScoreCells({
       const cell = row.datasets[c.dataset.name];
       const name = c.dataset.name;
       return (
-        <td className={`${TD} whitespace-nowrap text-right font-medium ${bg}`} data-testid={columnTestId("cell", c)}>
+        <td className={`lb-f whitespace-nowrap${bg}`} data-testid={columnTestId("cell", c)}>
           {cell?.conllF1 !== null && cell?.conllF1 !== undefined ? (
             <ScoreValue value={cell.conllF1} title={cell.missing ? `No file for ${name} in this run: it counts as 0` : `CoNLL F1 on ${name} = ${cell.conllF1}`} />
           ) : (
@@ -481,13 +481,13 @@ function ScoreCells({
     }
     case "ranked-value":
       return (
-        <td className={`${TD} text-right font-medium ${bg}`} data-testid={columnTestId("cell", c)}>
+        <td className={`lb-f${bg}`} data-testid={columnTestId("cell", c)}>
           {row.value !== null ? <ScoreValue value={row.value} title={`${rankedPhrase} on ${rankDataset} = ${row.value}`} /> : <Dash />}
         </td>
       );
     case "interval":
       return (
-        <td className={`${TD} whitespace-nowrap text-right tabular-nums text-zinc-800`} data-testid="cell-ci">
+        <td className="whitespace-nowrap text-right text-zinc-800" data-testid="cell-ci">
           {sig?.interval && significance ? (
             <span title={`95 % percentile bootstrap interval over documents (${significance.samples.toLocaleString("en")} samples)`}>
               {(sig.interval.lo * 100).toFixed(2)} – {(sig.interval.hi * 100).toFixed(2)}
@@ -499,7 +499,7 @@ function ScoreCells({
       );
     case "submitted":
       return (
-        <td className={`${TD} whitespace-nowrap text-zinc-700`} data-testid="cell-submitted">
+        <td className="whitespace-nowrap text-zinc-700" data-testid="cell-submitted">
           <UtcTime date={row.submittedAt} />
         </td>
       );

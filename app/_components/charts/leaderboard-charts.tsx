@@ -6,7 +6,7 @@
  * metric (one marker per run, named in a legend under the drawing). Each chart is a
  * `<figure>` whose drawing is one `role="img"` box with a summary in `aria-label`, followed
  * by the same numbers in a collapsible table ("Data") for screen readers, keyboard users and
- * tests.
+ * tests, rendered when it is opened.
  *
  * - **One look per run.** Both charts take each run's colour (and the scatter its marker
  *   shape) from `runStyles` (./run-colours.ts) by run id, in board order: a run looks the
@@ -80,7 +80,8 @@ function useBoxWidth(): [Ref<HTMLDivElement>, number] {
 
 /**
  * A chart in a figure: caption (and optional controls) on top, the drawing in a `role="img"`
- * box named by `summary`, an optional legend, then the numbers in a closed `<details>` table.
+ * box named by `summary`, an optional legend, then the numbers in a closed `<details>` table
+ * (rendered once opened: `ChartData`).
  *
  * @param height the drawing's height in pixels
  * @param drawingRef a ref to the drawing's box (to measure its width)
@@ -114,11 +115,23 @@ export function ChartFigure({
         {children}
       </div>
       {legend}
-      <details className="text-sm">
-        <summary className="cursor-pointer text-zinc-700 hover:underline">Data</summary>
-        <div className="mt-2">{data}</div>
-      </details>
+      <ChartData>{data}</ChartData>
     </figure>
+  );
+}
+
+/**
+ * The chart's numbers in a closed "Data" disclosure, rendered when it is opened: what a closed
+ * `<details>` holds is neither shown nor read out, and a 50-run board's two tables would add
+ * about 75 kB to every leaderboard page (issue 12 §1: its HTML under 200 kB).
+ */
+function ChartData({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="text-sm" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="cursor-pointer text-zinc-700 hover:underline">Data</summary>
+      {open && <div className="mt-2">{children}</div>}
+    </details>
   );
 }
 
