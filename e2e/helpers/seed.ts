@@ -10,10 +10,11 @@
  *   node --import tsx e2e/helpers/seed.ts add-organizer --as admin@example.org --task ID --email org@example.org
  *   node --import tsx e2e/helpers/seed.ts upload-gold --as org@example.org --phase ID --file-name key.conll < key.conll
  *   node --import tsx e2e/helpers/seed.ts scenario < plan.json   (see ScenarioPlan)
+ *   node --import tsx e2e/helpers/seed.ts seed-board --slug S --team-prefix P --teams N --runs-per-team R --documents D
  *
  * Each prints one JSON line on stdout: `{id, slug, phases: [{id, name}]}` for create-task,
  * `{userId, name, added}` for add-organizer, the gold key's metadata for upload-gold,
- * {@link ScenarioResult} for scenario. Errors go to stderr with exit code 1.
+ * {@link ScenarioResult} for scenario, lib/bench/seed-board.ts's `SeededBoard` for seed-board. Errors go to stderr with exit code 1.
  */
 import { pathToFileURL } from "node:url";
 import { disconnectPrisma } from "../../lib/db/client";
@@ -23,6 +24,7 @@ import { uploadGoldKey } from "../../lib/services/gold";
 import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/tasks";
 import { createTeam, joinCodeFor, joinTeam } from "../../lib/services/teams";
 import { getUserByEmail } from "../../lib/services/users";
+import { seedBoard } from "../../lib/bench/seed-board";
 import { runAdmin } from "../../scripts/admin";
 import type { TestGoldMeta } from "./tasks";
 
@@ -172,8 +174,19 @@ async function runSeed(argv: string[]): Promise<unknown> {
       const { gold } = await uploadGoldKey(await actor(option(args, "--as")), option(args, "--phase"), option(args, "--file-name"), bytes);
       return gold;
     }
+    case "seed-board": {
+      // A board of many scored runs, written as the worker writes them (lib/bench/seed-board.ts).
+      const whole = (name: string) => Number(option(args, name));
+      return seedBoard(process.env.DATABASE_URL ?? "", {
+        slug: option(args, "--slug"),
+        teamPrefix: option(args, "--team-prefix"),
+        teams: whole("--teams"),
+        runsPerTeam: whole("--runs-per-team"),
+        documents: whole("--documents"),
+      });
+    }
     default:
-      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold or scenario`);
+      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold, scenario or seed-board`);
   }
 }
 

@@ -76,6 +76,8 @@ export interface SeedBoardOptions {
   seed?: number;
   /** the task's slug (default `bench-board`; must not exist yet) */
   slug?: string;
+  /** put before every team's name (default none): team names are unique, so a second board in one database needs its own */
+  teamPrefix?: string;
   /** the moment the phase's dates and the runs' times are set around (default: now) */
   now?: Date;
   /** runs written per statement batch (default 250) */
@@ -471,7 +473,7 @@ export async function seedBoard(target: pg.ClientBase | string, options: SeedBoa
     const teamIds = Array.from({ length: o.teams }, () => randomUUID());
     const userIds = Array.from({ length: o.teams }, () => randomUUID());
     const number = (i: number) => String(i + 1).padStart(4, "0");
-    const teamNames = teamIds.map((_, i) => `${TEAM_WORDS[i % TEAM_WORDS.length]} Coref Lab ${number(i)}`);
+    const teamNames = teamIds.map((_, i) => `${o.teamPrefix ?? ""}${TEAM_WORDS[i % TEAM_WORDS.length]} Coref Lab ${number(i)}`);
     const systemName = (run: PlannedRun) => `${SYSTEM_WORDS[run.team % SYSTEM_WORDS.length]}-coref v${run.index + 1}`;
     await client.query(
       `INSERT INTO users (id, email, name, password_hash, role, created_at)
