@@ -8,7 +8,7 @@
  *   --duration <s>        seconds of load per endpoint (default 30)
  *   --connections <n>     concurrent connections (default 10)
  *   --only <list>         endpoints to drive, comma-separated (default all): page, json,
- *                         significance, submission, compare, document
+ *                         significance, submission, compare, document, floor-page, floor-api
  *   --warmup <n>          sequential requests per endpoint before its load (default 20, at
  *                         most 30 s of them)
  *   --teams <n>, --runs-per-team <n>, --documents <n>
@@ -41,7 +41,10 @@
  *    Endpoints: the leaderboard page (`/tasks/<slug>/phases/<id>/leaderboard`), the JSON API
  *    (`/api/v1/phases/<id>/leaderboard`), the JSON with `?significance=1`, the submission page of
  *    the run in the middle of the board, the compare page of it and its neighbour below, and
- *    that run's error-analysis view of its first document.
+ *    that run's error-analysis view of its first document. Then two floors: the metrics index
+ *    (`/metrics`, a page of static text in the site's frame) and next-auth's session endpoint
+ *    (`/api/auth/session`, a few bytes of JSON), which show what any page or API answer of
+ *    this server costs under the same load on the same machine.
  * 5. Prints per endpoint the median latency of the warm-up requests (one at a time), p50, p95
  *    and p99 latency under load (ms, nearest rank; requests still unanswered when the load stops
  *    count as lasting at least as long as they had waited, and a quantile they may hold is shown
@@ -81,7 +84,7 @@ import { getLeaderboard } from "../lib/services/leaderboard";
 import { needsBuild, newestSourceMtime, ROOT } from "./serve";
 
 /** The endpoints, in the order they are driven. */
-export const ENDPOINT_NAMES = ["page", "json", "significance", "submission", "compare", "document"] as const;
+export const ENDPOINT_NAMES = ["page", "json", "significance", "submission", "compare", "document", "floor-page", "floor-api"] as const;
 /** One of {@link ENDPOINT_NAMES}. */
 export type EndpointName = (typeof ENDPOINT_NAMES)[number];
 
@@ -560,6 +563,10 @@ export async function benchWeb(argv: string[]): Promise<number> {
       submission: { label: "submission page", path: seeded.paths.submission },
       compare: { label: "compare page", path: seeded.paths.compare },
       document: { label: "document view", path: seeded.paths.document },
+      // What the same server costs for almost nothing, under the same load: a page without data
+      // (the metrics index, static text in the site's frame) and an API answer of a few bytes.
+      "floor-page": { label: "floor: /metrics page", path: "/metrics" },
+      "floor-api": { label: "floor: session API", path: "/api/auth/session" },
     };
     if (options.hold) {
       for (const name of options.only) log(`${endpoints[name].label}: ${origin}${endpoints[name].path}`);
