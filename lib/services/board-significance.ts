@@ -93,8 +93,16 @@ export async function readBoardSignificance(
   if (stored && stored.version === board.page.version) {
     keepBoardPart(memoKey, stored);
     const data = stored.data as unknown as BoardSignificance;
-    const significance = options.intervals ? data : { ...data, rows: Object.fromEntries(Object.entries(data.rows).map(([id, r]) => [id, { ...r, interval: null }])) };
-    return { status: "ready", significance, computedAt: stored.computedAt };
+    if (options.intervals) return { status: "ready", significance: data, computedAt: stored.computedAt };
+    // Without intervals: the markers of every row of the board, made once per board version
+    // (not on every view: the board has a row per run).
+    const plainKey = JSON.stringify(["significance-plain", board.phase.id, key, board.page.version]);
+    let plain = peekBoardPart<BoardSignificance>(plainKey);
+    if (plain === undefined) {
+      plain = { ...data, rows: Object.fromEntries(Object.entries(data.rows).map(([id, r]) => [id, { ...r, interval: null }])) };
+      keepBoardPart(plainKey, plain);
+    }
+    return { status: "ready", significance: plain, computedAt: stored.computedAt };
   }
   const memo = `${board.phase.id}|${key}|${board.page.version}`;
   const last = asked.get(memo);
