@@ -25,7 +25,6 @@ import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { MAPPED_F_THRESHOLD } from "../analysis/mapped-cluster-f.js";
 import {
-  evaluate,
   MENTION_MATCHES,
   METRICS,
   ZERO_MATCHES,
@@ -34,7 +33,8 @@ import {
   type Report,
   type ZeroMatch,
 } from "../evaluate.js";
-import { CORPUS_FORMATS, detectFormat, readCorpus, type CorpusFormat } from "../formats/index.js";
+import { evaluateInputs } from "../evaluate-inputs.js";
+import { CORPUS_FORMATS, detectFormat, type CorpusFormat } from "../formats/index.js";
 import {
   evaluateInParts,
   MAX_SCORING_THREADS,
@@ -240,11 +240,8 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
       // The whole files in one thread: always when they do not split, and whenever the parts
       // cannot stand for the whole (a format error, a warning about the whole file, ...).
       // Scoring never reads the words of CoNLL-2012 input: keep only token counts (faster).
-      report ??= evaluate(
-        readCorpus(files[0], keyPath, { format: options.inputFormat, words: false }),
-        readCorpus(files[1], responsePath, { format: options.inputFormat, words: false }),
-        evaluateOptions,
-      );
+      // CorefUD CoNLL-U is scored document by document as it is read (`evaluateInputs`).
+      report ??= evaluateInputs(files[0], files[1], { keyFile: keyPath, responseFile: responsePath, format: options.inputFormat, words: false }, evaluateOptions);
     } catch (error) {
       // evaluate's RangeErrors are settings the input cannot have (head match on CoNLL-2012
       // input, key and response in different formats, ...): usage errors. The engine's own

@@ -78,7 +78,7 @@ import {
 } from "../types.js";
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
-import { forEachInputLine, type Input } from "./text.js";
+import { InputLines, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
 
 const NEWDOC = /^#\s*newdoc\b(.*)$/;
@@ -139,24 +139,140 @@ export const MENTION_NODES_PER_NODE = 64;
  *   without words; a limit exceeded (also the mention-node budget of the module header).
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
-  const bounds = resolveLimits(limits);
-  const { maxDocuments } = bounds;
-  const builders: DocumentBuilder[] = [];
-  const warnings: Warning[] = [];
-  const seenIds = new Map<string, number>();
-  // Widened by `as`: TypeScript does not see the assignments in the callbacks below and
-  // would otherwise narrow `doc` to `null` after them.
-  let doc = null as DocumentBuilder | null;
-  let fields: EntityFields = { eid: 0, head: -1 };
-  /** A `# sent_id` read before the first token line of its sentence. */
-  let sentId: string | null = null;
-  let words = 0;
-  let lastLine = 0;
-  let lastLineText = "";
+  const stream = new CorefUDDocumentStream(input, file, limits);
+  const documents: Document[] = [];
+  for (let d = stream.next(); d !== null; d = stream.next()) documents.push(d);
+  stream.finish();
+  return { file, documents, warnings: stream.warnings };
+}
 
-  const startDocument = (name: string | null, lineNumber: number, line: string): DocumentBuilder => {
-    if (doc) doc.finish();
-    if (builders.length >= maxDocuments) {
+/**
+ * `readCorefUD` one document at a time, so that a caller can score each document as soon as
+ * it is read and then let it go (`scoring/evaluate-files.ts`): memory then holds one document
+ * of each file instead of both whole files.
+ *
+ * Calling `next()` until it gives null and then `finish()` gives exactly `readCorefUD`'s
+ * documents, in order, its `warnings` and its errors (which `readCorefUD` is built on), with
+ * one difference in timing: a document is given as soon as its last line is read, so an error
+ * further on in the file comes from a later call (and the file-wide errors from `finish()`).
+ */
+export class CorefUDDocumentStream {
+  /**
+   * The warnings so far: a document's as it is given, and `finish()` puts the
+   * `unnamed-document` warning first, as `readCorefUD` does.
+   */
+  readonly warnings: Warning[] = [];
+  private readonly lines: InputLines;
+  private readonly bounds: Required<ReadLimits>;
+  private readonly seenIds = new Map<string, number>();
+  private started = 0;
+  /** The document being read. */
+  private doc: DocumentBuilder | null = null;
+  /** A document read to its end and not given yet (at most one: a new one ends it). */
+  private ready: DocumentBuilder | null = null;
+  private fields: EntityFields = { eid: 0, head: -1 };
+  /** A `# sent_id` read before the first token line of its sentence. */
+  private sentId: string | null = null;
+  private words = 0;
+  private lastLine = 0;
+  private lastLineText = "";
+  /** The first document without a `# newdoc id` (only a file's sole document may lack one). */
+  private unnamed: DocumentBuilder | null = null;
+  private finished = false;
+
+  /**
+   * @param input the file's text or raw bytes
+   * @param file the file name, for messages and warnings (and the name of a document without id)
+   * @param limits as `readCorefUD`'s
+   * @throws FormatError when the input is not UTF-8 text (`decodeInput`)
+   */
+  constructor(
+    input: Input,
+    private readonly file: string,
+    limits: ReadLimits = {},
+  ) {
+    this.bounds = resolveLimits(limits);
+    this.lines = new InputLines(input, file);
+  }
+
+  /**
+   * The next document of the file, or null when every document has been given.
+   *
+   * @returns the document (named after the file, as `readCorefUD` names a file's only document,
+   *   when it has no `# newdoc id`)
+   * @throws FormatError as `readCorefUD` does, for the lines read so far
+   */
+  next(): Document | null {
+    if (this.ready === null && !this.lines.done) {
+      this.lines.run((line, lineNumber) => {
+        this.line(line, lineNumber);
+        return this.ready === null;
+      });
+      if (this.lines.done && this.doc !== null && this.ready === null) {
+        this.doc.finish();
+        this.ready = this.doc;
+        this.doc = null;
+      }
+    }
+    const b = this.ready;
+    if (b === null) return null;
+    this.ready = null;
+    if (b.name !== null) return b.document(b.name);
+    this.unnamed ??= b;
+    return b.document(baseName(this.file));
+  }
+
+  /**
+   * Ends the reading, once `next()` has given null: checks what only the whole file shows.
+   *
+   * @throws FormatError for a file without words, or a document without id in a file of
+   *   several documents; adds the `unnamed-document` warning for a file's sole document
+   *   without id
+   */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.words === 0) {
+      throw new FormatError({
+        file: this.file,
+        line: this.lastLine,
+        column: 1,
+        expected: "at least one word line (10 tab-separated columns with an integer ID)",
+        found: "no word in the whole file",
+        lineText: this.lastLineText,
+      });
+    }
+    const unnamed = this.unnamed;
+    if (unnamed === null) return;
+    if (this.started > 1) {
+      throw new FormatError({
+        file: this.file,
+        line: unnamed.line,
+        column: 1,
+        expected: `'# newdoc id = NAME' to name every document of a file with ${this.started} documents`,
+        found: unnamed.lineText.startsWith("#") ? "'# newdoc' without an id" : "a word line before any '# newdoc id'",
+        lineText: unnamed.lineText,
+      });
+    }
+    const name = baseName(this.file);
+    this.warnings.unshift({
+      code: "unnamed-document",
+      message: `the file's only document has no '# newdoc id = NAME' line; it is called "${name}" after the file`,
+      file: this.file,
+      line: unnamed.line,
+      document: name,
+    });
+  }
+
+  /** Begins a document at `line` (a `# newdoc` line, or a word line before any). */
+  private startDocument(name: string | null, lineNumber: number, line: string): DocumentBuilder {
+    const { file } = this;
+    if (this.doc) {
+      this.doc.finish();
+      this.ready = this.doc;
+    }
+    const { maxDocuments } = this.bounds;
+    if (this.started >= maxDocuments) {
       throw new FormatError({
         file,
         line: lineNumber,
@@ -167,7 +283,7 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
       });
     }
     if (name !== null) {
-      const firstAt = seenIds.get(name);
+      const firstAt = this.seenIds.get(name);
       if (firstAt !== undefined) {
         throw new FormatError({
           file,
@@ -178,29 +294,31 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
           lineText: line,
         });
       }
-      seenIds.set(name, lineNumber);
+      this.seenIds.set(name, lineNumber);
     }
-    const started = new DocumentBuilder(file, name, lineNumber, line, bounds, warnings);
-    builders.push(started);
+    this.started++;
+    const started = new DocumentBuilder(file, name, lineNumber, line, this.bounds, this.warnings);
+    this.doc = started;
     return started;
-  };
+  }
 
-  forEachInputLine(input, file, (line, lineNumber) => {
-    lastLine = lineNumber;
-    lastLineText = line;
+  /** Reads one line. */
+  private line(line: string, lineNumber: number): void {
+    this.lastLine = lineNumber;
+    this.lastLineText = line;
     const first = line.charCodeAt(0);
     // A token line starts with a digit: no need to trim it.
     if (!(first >= 48 && first <= 57) && line.trim() === "") {
-      doc?.sentenceBreak();
+      this.doc?.sentenceBreak();
       // A block of comments only is no sentence: its sent_id is dropped (as udapi does).
-      sentId = null;
+      this.sentId = null;
       return;
     }
     if (first === 35 /* # */) {
       const id = sentIdValue(line);
       if (id !== null) {
-        if (doc?.inSentence) doc.setSentId(id);
-        else sentId = id;
+        if (this.doc?.inSentence) this.doc.setSentId(id);
+        else this.sentId = id;
         return;
       }
       // Most comments are neither (`# text = ...`, `# meta::...`): only lines whose first
@@ -212,7 +330,7 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
         const id = trimmedValue(NEWDOC_ID, newdoc[1]);
         if (id === null && newdoc[1].trim() !== "") {
           throw new FormatError({
-            file,
+            file: this.file,
             line: lineNumber,
             column: line.length - newdoc[1].trimStart().length + 1,
             expected: "'# newdoc' or '# newdoc id = NAME'",
@@ -220,53 +338,17 @@ export function readCorefUD(input: Input, file: string, limits: ReadLimits = {})
             lineText: line,
           });
         }
-        doc = startDocument(id !== null && id !== "" ? id : null, lineNumber, line);
+        this.startDocument(id !== null && id !== "" ? id : null, lineNumber, line);
         return;
       }
       const declared = trimmedValue(GLOBAL_ENTITY, line);
-      if (declared !== null) fields = entityFields(declared, file, lineNumber, line);
+      if (declared !== null) this.fields = entityFields(declared, this.file, lineNumber, line);
       return;
     }
-    doc ??= startDocument(null, lineNumber, line);
-    if (doc.tokenLine(line, lineNumber, fields, sentId)) words++;
-    sentId = null;
-  });
-  doc?.finish();
-
-  if (words === 0) {
-    throw new FormatError({
-      file,
-      line: lastLine,
-      column: 1,
-      expected: "at least one word line (10 tab-separated columns with an integer ID)",
-      found: "no word in the whole file",
-      lineText: lastLineText,
-    });
+    const doc = this.doc ?? this.startDocument(null, lineNumber, line);
+    if (doc.tokenLine(line, lineNumber, this.fields, this.sentId)) this.words++;
+    this.sentId = null;
   }
-  const unnamed = builders.find((b) => b.name === null);
-  if (unnamed && builders.length > 1) {
-    throw new FormatError({
-      file,
-      line: unnamed.line,
-      column: 1,
-      expected: `'# newdoc id = NAME' to name every document of a file with ${builders.length} documents`,
-      found: unnamed.lineText.startsWith("#") ? "'# newdoc' without an id" : "a word line before any '# newdoc id'",
-      lineText: unnamed.lineText,
-    });
-  }
-  const documents = builders.map((b) => {
-    if (b.name !== null) return b.document(b.name);
-    const name = baseName(file);
-    warnings.unshift({
-      code: "unnamed-document",
-      message: `the file's only document has no '# newdoc id = NAME' line; it is called "${name}" after the file`,
-      file,
-      line: b.line,
-      document: name,
-    });
-    return b.document(name);
-  });
-  return { file, documents, warnings };
 }
 
 /**

@@ -224,17 +224,91 @@ export function byteLines(bytes: Uint8Array): { latin: string; starts: number[];
  * @throws FormatError as `decodeInput` does
  */
 export function forEachInputLine(input: Input, file: string, visit: (line: string, lineNumber: number) => boolean | void): void {
-  const view = typeof input === "string" ? null : byteLines(input);
-  if (view === null) {
-    forEachLine(decodeInput(input, file), visit);
-    return;
+  new InputLines(input, file).run(visit);
+}
+
+/**
+ * The lines of an input, visited in runs that can stop and resume (`forEachInputLine` is one
+ * run to the end): a reader can take one document of a file, then one of another file, and so
+ * on (`CorefUDDocumentStream`). The lines, their numbers and texts are those of
+ * `forEachLine(decodeInput(input, file), ...)`; raw bytes are read as `byteLines` describes.
+ */
+export class InputLines {
+  /** The decoded text, or the Latin-1 view of the bytes (`byteLines`). */
+  private readonly text: string;
+  /** Where the lines holding non-ASCII bytes begin in `text` (none for decoded text), and their decoded texts. */
+  private readonly starts: readonly number[];
+  private readonly texts: readonly string[];
+  /** Index in `starts` of the next such line. */
+  private nextDecoded = 0;
+  /** Offset in `text` of the next line, and its number. */
+  private position = 0;
+  private lineNumber = 1;
+  private finished = false;
+
+  /**
+   * @param input text or raw bytes
+   * @param file the file name used in error messages
+   * @throws FormatError as `decodeInput` does (before any line is visited: the whole input is
+   *   checked first)
+   */
+  constructor(input: Input, file: string) {
+    const view = typeof input === "string" ? null : byteLines(input);
+    if (view === null) {
+      this.text = decodeInput(input, file);
+      this.starts = [];
+      this.texts = [];
+    } else {
+      this.text = view.latin;
+      this.starts = view.starts;
+      this.texts = view.texts;
+    }
   }
-  const { latin, starts, texts } = view;
-  let next = 0;
-  forEachLineSpan(latin, (start, end, lineNumber) => {
-    if (next < starts.length && starts[next] === start) return visit(texts[next++], lineNumber);
-    return visit(latin.slice(start, end), lineNumber);
-  });
+
+  /** True once every line has been visited. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /**
+   * Visits the lines from the first one not visited yet, until `visit` returns `false` (that
+   * line counts as visited) or the input ends.
+   *
+   * @param visit called with each line's text (without its `\n` or `\r\n`) and 1-based number
+   * @returns `done`
+   */
+  run(visit: (line: string, lineNumber: number) => boolean | void): boolean {
+    const text = this.text;
+    const starts = this.starts;
+    const n = text.length;
+    let start = this.position;
+    let lineNumber = this.lineNumber;
+    while (!this.finished) {
+      let end = text.indexOf("\n", start);
+      const last = end < 0;
+      if (last) end = n;
+      let lineEnd = end;
+      if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+      let stop = false;
+      // As `forEachLineSpan`: a final line break ends the last line, it does not begin an empty one.
+      if (!(last && start === n)) {
+        let line: string;
+        if (this.nextDecoded < starts.length && starts[this.nextDecoded] === start) line = this.texts[this.nextDecoded++];
+        else line = text.slice(start, lineEnd);
+        stop = visit(line, lineNumber) === false;
+      }
+      if (last) {
+        this.finished = true;
+      } else {
+        start = end + 1;
+        lineNumber++;
+      }
+      if (stop) break;
+    }
+    this.position = start;
+    this.lineNumber = lineNumber;
+    return this.finished;
+  }
 }
 
 /**
