@@ -1,7 +1,9 @@
 /**
  * `evaluateInputs` against `evaluate` on the whole corpora: the same report (or the same
  * error) for every input, and the document-by-document path (`evaluateCorefUDStream`) taken
- * exactly where the two files hold the same documents in the same order and nothing fails.
+ * exactly where the two files hold the same documents in the same order and nothing fails:
+ * CorefUD CoNLL-U (the CorefUD scorer's 111 cases, many of them in one file, GUM) and
+ * CoNLL-2012 (the reference scorer's 113 cases, generated files of many documents).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,9 +11,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { perturbCorefUD } from "./bench/perturb-conllu.js";
 import { evaluate, type EvaluateOptions, type MentionMatch } from "./evaluate.js";
-import { evaluateCorefUDStream, evaluateInputs, type InputSettings } from "./evaluate-inputs.js";
+import { evaluateInputs, evaluateStream, type InputSettings } from "./evaluate-inputs.js";
 import { CorefUDDocumentStream } from "./formats/conllu.js";
 import { readCorpus } from "./formats/index.js";
+import { writeConll2012 } from "./formats/write-conll2012.js";
+import { generatePair } from "./bench/generate.js";
 import type { Input } from "./formats/text.js";
 import { dataDir } from "./test/data-dir.js";
 import { FormatError } from "./types.js";
@@ -38,7 +42,8 @@ function whole(key: Input, response: Input, settings: InputSettings, options: Ev
 function check(key: Input, response: Input, settings: InputSettings, options: EvaluateOptions): boolean {
   const expected = whole(key, response, settings, options);
   expect(outcome(() => evaluateInputs(key, response, settings, options))).toEqual(expected);
-  const streamed = evaluateCorefUDStream(key, response, settings, options);
+  const format = settings.format ?? (settings.keyFile.endsWith(".conllu") ? "conllu" : "conll2012");
+  const streamed = format === "jsonlines" ? null : evaluateStream(format, key, response, settings, options);
   if (streamed !== null) expect({ value: streamed }).toEqual(expected);
   return streamed !== null;
 }
@@ -167,12 +172,67 @@ describe("evaluateInputs", () => {
     expect(check(bytes(text), bytes(response), { keyFile: "a.conllu", responseFile: "b.conllu" }, { metrics: ALL })).toBe(false);
   });
 
-  it("reads CoNLL-2012 input as before", () => {
-    const conll = "#begin document (d); part 000\nd\t0\t0\tA\t_\t_\t_\t_\t_\t_\t(1)\nd\t0\t1\tB\t_\t_\t_\t_\t_\t_\t(1)\n\n#end document\n";
-    const s = { keyFile: "k.conll", responseFile: "r.conll", words: false };
-    expect(outcome(() => evaluateInputs(conll, conll, s, { metrics: ALL }))).toEqual(whole(conll, conll, s, { metrics: ALL }));
+});
+
+describe("evaluateInputs on CoNLL-2012", () => {
+  const root = fileURLToPath(new URL("./test/fixtures/reference-scorer/", import.meta.url));
+  const cases = (JSON.parse(readFileSync(join(root, "expected.json"), "utf8")) as { cases: { key: string; response: string }[] }).cases;
+
+  it("equals evaluate on the reference scorer's 113 cases, document by document wherever their documents pair up", () => {
+    let streamed = 0;
+    for (const c of cases) {
+      const key = readFileSync(join(root, c.key));
+      const response = readFileSync(join(root, c.response));
+      const settings = { keyFile: c.key, responseFile: c.response, format: "conll2012" as const };
+      const pairs = JSON.stringify(ids2012(key, c.key)) === JSON.stringify(ids2012(response, c.response));
+      const didStream = check(key, response, settings, { metrics: ALL });
+      if (pairs) expect(didStream, `${c.key} / ${c.response}`).toBe(true);
+      else expect(didStream).toBe(false);
+      if (didStream) streamed++;
+    }
+    expect(streamed).toBeGreaterThan(100);
+  });
+
+  // 40 generated documents (bench case a's generator), key and response, and the same response with two documents swapped.
+  const pairs = Array.from({ length: 40 }, (_, i) => generatePair({ name: `gen/doc_${i}`, tokens: 120 + i, keyEntities: 6 + (i % 5), keyMentions: 20 + (i % 7), responseEntities: 7 + (i % 4) }, 100 + i));
+  const key = writeConll2012(pairs.map((p) => p.key));
+  const response = writeConll2012(pairs.map((p) => p.response));
+  const swapped = writeConll2012(pairs.map((p, i) => pairs[i === 3 ? 4 : i === 4 ? 3 : i].response));
+  const settings = { keyFile: "gen.key.conll", responseFile: "gen.response.conll" };
+
+  it("scores a file of many documents document by document, with and without words, equal to evaluate", () => {
+    for (const words of [true, false]) {
+      expect(check(bytes(key), bytes(response), { ...settings, words }, { metrics: ALL })).toBe(true);
+      expect(check(key, response, { ...settings, words }, { metrics: ALL, removeSingletons: true, mappedClusterF: true })).toBe(true);
+    }
+  });
+
+  it("reads the whole files when the documents do not pair up, or on any error", () => {
+    expect(check(bytes(key), bytes(swapped), settings, { metrics: ALL })).toBe(false);
+    const dropped = writeConll2012(pairs.slice(0, 39).map((p) => p.response));
+    expect(check(bytes(key), bytes(dropped), settings, { metrics: ALL })).toBe(false);
+    // An unclosed mention in the key's last document; a bad chain item in the response's first.
+    const keyBad = key.replace(/\t-\n#end document\n$/, "\t(1\n#end document\n");
+    const responseBad = response.replace("\t-\n", "\tx\n");
+    expect(keyBad).not.toBe(key);
+    expect(responseBad).not.toBe(response);
+    for (const [k, r] of [[keyBad, responseBad], [key, responseBad], [keyBad, response]]) {
+      expect(check(bytes(k), bytes(r), settings, { metrics: ALL })).toBe(false);
+    }
+    expect((whole(bytes(keyBad), bytes(responseBad), settings, { metrics: ALL }) as { error: { file: string } }).error.file).toBe(settings.keyFile);
+    // Head match needs CorefUD input: a RangeError, as evaluate gives.
+    expect(check(bytes(key), bytes(response), settings, { match: "head" })).toBe(false);
   });
 });
+
+/** The document ids of a CoNLL-2012 file, in order (null when it does not read). */
+function ids2012(input: Input, file: string): string[] | null {
+  try {
+    return readCorpus(input, file, { format: "conll2012" }).documents.map((d) => d.id);
+  } catch {
+    return null;
+  }
+}
 
 describe("CorefUDDocumentStream", () => {
   it("gives one document per call, reading no further than its end", () => {

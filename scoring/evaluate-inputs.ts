@@ -3,17 +3,18 @@
  *
  * `evaluateInputs` returns exactly `evaluate(readCorpus(key), readCorpus(response), options)`:
  * the same report, warnings in the same order, and the same error when there is one. For
- * CorefUD CoNLL-U it first tries `evaluateCorefUDStream`, which scores each document as soon as
- * both files have given it and then lets it go, so that memory holds one document of each file
- * instead of both whole files. On the 108 GUM documents of `npm run bench` case (e) that keeps
- * the heap small: the garbage collector no longer copies every document read so far from one
- * space to the next, and the process maps about 55 MB less memory.
+ * CorefUD CoNLL-U and CoNLL-2012 it first tries `evaluateStream`, which scores each document as
+ * soon as both files have given it and then lets it go, so that memory holds one document of
+ * each file instead of both whole files. The garbage collector then no longer copies every
+ * document read so far from one space to the next: on the 108 GUM documents of
+ * `npm run bench` case (e) the whole process took about 17 % less time and 50 MB less memory.
  */
 import { evaluate, assembleReport, planEvaluation, scoreDocument, type EvaluateOptions, type EvaluationPlan, type Report, type ScoredDocument } from "./evaluate.js";
+import { Conll2012DocumentStream } from "./formats/conll2012.js";
 import { CorefUDDocumentStream } from "./formats/conllu.js";
 import { DEFAULT_LIMITS, detectFormat, readCorpus, type CorpusFormat, type ReadLimits } from "./formats/index.js";
 import type { Input } from "./formats/text.js";
-import type { Corpus, Document } from "./types.js";
+import type { Corpus, Document, Warning } from "./types.js";
 
 /** Where two inputs come from and how to read them. */
 export interface InputSettings {
@@ -26,6 +27,16 @@ export interface InputSettings {
   limits?: ReadLimits;
   /** `readCorpus`'s `words` option (CoNLL-2012 only). */
   words?: boolean;
+}
+
+/** The formats `evaluateStream` reads document by document. */
+export type StreamFormat = Extract<CorpusFormat, "conllu" | "conll2012">;
+
+/** A reader that gives a file's documents one at a time (`CorefUDDocumentStream`, `Conll2012DocumentStream`). */
+interface DocumentStream {
+  readonly warnings: readonly Warning[];
+  next(): Document | null;
+  finish(): void;
 }
 
 /**
@@ -41,8 +52,8 @@ export interface InputSettings {
 export function evaluateInputs(key: Input, response: Input, settings: InputSettings, options: EvaluateOptions = {}): Report {
   const keyFormat = settings.format ?? detectFormat(settings.keyFile);
   const responseFormat = settings.format ?? detectFormat(settings.responseFile);
-  if (keyFormat === "conllu" && responseFormat === "conllu") {
-    const report = evaluateCorefUDStream(key, response, settings, options);
+  if (keyFormat === responseFormat && (keyFormat === "conllu" || keyFormat === "conll2012")) {
+    const report = evaluateStream(keyFormat, key, response, settings, options);
     if (report !== null) return report;
   }
   const read = { format: settings.format, limits: settings.limits, words: settings.words };
@@ -50,9 +61,9 @@ export function evaluateInputs(key: Input, response: Input, settings: InputSetti
 }
 
 /**
- * Scores two CorefUD CoNLL-U inputs document by document while reading them
- * (`CorefUDDocumentStream`): key document i is scored against response document i as soon
- * as both are read.
+ * Scores two inputs of one format document by document while reading them
+ * (`CorefUDDocumentStream`, `Conll2012DocumentStream`): key document i is scored against
+ * response document i as soon as both are read.
  *
  * That is `evaluate` on the whole corpora when both files hold the same documents in the same
  * order (the usual case: a response is written from its key) and nothing goes wrong. Anything
@@ -62,18 +73,26 @@ export function evaluateInputs(key: Input, response: Input, settings: InputSetti
  * files decide which error comes first (the key's reading, then the response's, then the
  * settings, then the first key document that fails to score).
  *
+ * @param format the format both inputs are read as
  * @param key the key file's text or raw bytes; `response` likewise
- * @param settings the file names and limits (`format` and `words` are not looked at: both
- *   inputs are read as CorefUD CoNLL-U)
+ * @param settings the file names, limits and `words` (`format` is not looked at)
  * @param options as `evaluate`'s
  * @returns the report `evaluate` gives for the whole files, or null (see above); never throws
  */
-export function evaluateCorefUDStream(key: Input, response: Input, settings: InputSettings, options: EvaluateOptions = {}): Report | null {
+export function evaluateStream(
+  format: StreamFormat,
+  key: Input,
+  response: Input,
+  settings: InputSettings,
+  options: EvaluateOptions = {},
+): Report | null {
   const files = { key: settings.keyFile, response: settings.responseFile };
   try {
     const limits = { ...DEFAULT_LIMITS, ...settings.limits };
-    const keyDocuments = new CorefUDDocumentStream(key, files.key, limits);
-    const responseDocuments = new CorefUDDocumentStream(response, files.response, limits);
+    const open = (input: Input, file: string): DocumentStream =>
+      format === "conllu" ? new CorefUDDocumentStream(input, file, limits) : new Conll2012DocumentStream(input, file, limits, { words: settings.words });
+    const keyDocuments = open(key, files.key);
+    const responseDocuments = open(response, files.response);
     const scored: ScoredDocument[] = [];
     let plan: EvaluationPlan | null = null;
     for (;;) {
@@ -85,7 +104,8 @@ export function evaluateCorefUDStream(key: Input, response: Input, settings: Inp
       }
       if (k.id !== r.id) return null;
       // The plan depends on the corpora only through whether their documents carry a CorefUD
-      // view, which every document this reader gives does: the first pair decides as all would.
+      // view, which every document of one reader does or none does: the first pair decides as
+      // all would.
       plan ??= planEvaluation(corpusOf(files.key, k), corpusOf(files.response, r), options);
       scored.push(scoreDocument(plan, k, r, files));
     }

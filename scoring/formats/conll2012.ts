@@ -26,7 +26,7 @@ import { FormatError, quote, type Corpus, type Document, type Warning } from "..
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
 import { RepeatedSpanLog } from "./repeats.js";
-import { decodeInput, forEachLineSpan, lineAt, type Input } from "./text.js";
+import { decodeInput, LineSpans, lineAt, type Input } from "./text.js";
 
 // The `s` flags let `.` match any character, so a header holding e.g. U+2028 is still a header.
 const BEGIN = /^#\s*begin document\b[ \t]?(.*)$/s;
@@ -60,25 +60,113 @@ const CLOSE = 2; // `N)`
  *   left open at `#end document`, a repeated document name, or a limit exceeded.
  */
 export function readConll2012(input: Input, file: string, limits: ReadLimits = {}, options: { words?: boolean } = {}): Corpus {
-  const words = options.words ?? true;
-  const text = decodeInput(input, file);
-  const bounds = resolveLimits(limits);
-  const { maxDocuments } = bounds;
-
+  const stream = new Conll2012DocumentStream(input, file, limits, options);
   const documents: Document[] = [];
-  const warnings: Warning[] = [];
-  const seenIds = new Map<string, number>();
-  // Widened by `as`: TypeScript does not see the assignments in the callback below and
-  // would otherwise narrow `doc` to `null` after it.
-  let doc = null as DocumentBuilder | null;
-  let lastLine = 0;
-  let lastStart = 0;
-  let lastEnd = 0;
+  for (let d = stream.next(); d !== null; d = stream.next()) documents.push(d);
+  stream.finish();
+  return { file, documents, warnings: stream.warnings };
+}
 
-  forEachLineSpan(text, (start, end, lineNumber) => {
-    lastLine = lineNumber;
-    lastStart = start;
-    lastEnd = end;
+/**
+ * `readConll2012` one document at a time, so that a caller can score each document as soon as
+ * it is read and then let it go (`scoring/evaluate-inputs.ts`).
+ *
+ * Calling `next()` until it gives null and then `finish()` gives exactly `readConll2012`'s
+ * documents, in order, its `warnings` and its errors (which `readConll2012` is built on), with
+ * one difference in timing: a document is given as soon as its `#end document` line is read,
+ * so an error further on in the file comes from a later call (and the file-wide errors from
+ * `finish()`).
+ */
+export class Conll2012DocumentStream {
+  /** The warnings so far, in file order. */
+  readonly warnings: Warning[] = [];
+  private readonly text: string;
+  private readonly lines: LineSpans;
+  private readonly bounds: Required<ReadLimits>;
+  private readonly words: boolean;
+  private readonly seenIds = new Map<string, number>();
+  /** Documents read to their end so far. */
+  private ended = 0;
+  /** The document being read. */
+  private doc: DocumentBuilder | null = null;
+  /** A document read to its end and not given yet (at most one). */
+  private ready: Document | null = null;
+  private lastLine = 0;
+  private lastStart = 0;
+  private lastEnd = 0;
+
+  /**
+   * @param input the file's text or raw bytes
+   * @param file the file name, for messages and warnings
+   * @param limits as `readConll2012`'s
+   * @param options as `readConll2012`'s
+   * @throws FormatError when the input is not UTF-8 text (`decodeInput`)
+   */
+  constructor(
+    input: Input,
+    private readonly file: string,
+    limits: ReadLimits = {},
+    options: { words?: boolean } = {},
+  ) {
+    this.words = options.words ?? true;
+    this.text = decodeInput(input, file);
+    this.lines = new LineSpans(this.text);
+    this.bounds = resolveLimits(limits);
+  }
+
+  /**
+   * The next document of the file, or null when the file has no more.
+   *
+   * @throws FormatError as `readConll2012` does, for the lines read so far
+   */
+  next(): Document | null {
+    if (this.ready === null && !this.lines.done) {
+      this.lines.run((start, end, lineNumber) => {
+        this.line(start, end, lineNumber);
+        return this.ready === null;
+      });
+    }
+    const d = this.ready;
+    this.ready = null;
+    return d;
+  }
+
+  /**
+   * Ends the reading, once `next()` has given null: checks what only the whole file shows.
+   *
+   * @throws FormatError for a document without `#end document`, or a file without documents
+   */
+  finish(): void {
+    const lastLineText = this.text.slice(this.lastStart, this.lastEnd);
+    const { file, doc } = this;
+    if (doc) {
+      throw new FormatError({
+        file,
+        line: this.lastLine,
+        column: lastLineText.length + 1,
+        expected: `'#end document' for the document ${quote(doc.name)} begun at line ${doc.line}`,
+        found: "the end of the file",
+        lineText: lastLineText,
+      });
+    }
+    if (this.ended === 0) {
+      throw new FormatError({
+        file,
+        line: this.lastLine,
+        column: 1,
+        expected: "at least one '#begin document' line",
+        found: "no document in the whole file",
+        lineText: lastLineText,
+      });
+    }
+  }
+
+  /** Reads the line `text.slice(start, end)`. */
+  private line(start: number, end: number, lineNumber: number): void {
+    const { text, file, doc } = this;
+    this.lastLine = lineNumber;
+    this.lastStart = start;
+    this.lastEnd = end;
     // Most lines are tokens without a mention: read in place, without cutting the line out.
     if (doc?.plainToken(text, start, end)) return;
     const line = text.slice(start, end);
@@ -101,7 +189,8 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
             lineText: line,
           });
         }
-        if (documents.length >= maxDocuments) {
+        const { maxDocuments } = this.bounds;
+        if (this.ended >= maxDocuments) {
           throw new FormatError({
             file,
             line: lineNumber,
@@ -111,9 +200,9 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
             lineText: line,
           });
         }
-        const header = parseHeader(begin[1], documents.length + 1);
+        const header = parseHeader(begin[1], this.ended + 1);
         if (header.generated) {
-          warnings.push({
+          this.warnings.push({
             code: "unnamed-document",
             message: `the document begun at line ${lineNumber} has no name; it is called "${header.name}" by its position in the file, so key and response must list their documents in the same order`,
             file,
@@ -121,7 +210,7 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
             document: header.name,
           });
         }
-        const firstAt = seenIds.get(header.id);
+        const firstAt = this.seenIds.get(header.id);
         if (firstAt !== undefined) {
           throw new FormatError({
             file,
@@ -132,8 +221,8 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
             lineText: line,
           });
         }
-        seenIds.set(header.id, lineNumber);
-        doc = new DocumentBuilder(file, header, lineNumber, bounds, warnings, (n) => lineAt(text, n), words);
+        this.seenIds.set(header.id, lineNumber);
+        this.doc = new DocumentBuilder(file, header, lineNumber, this.bounds, this.warnings, (n) => lineAt(text, n), this.words);
         return;
       }
       if (END.test(body)) {
@@ -147,8 +236,9 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
             lineText: line,
           });
         }
-        documents.push(doc.finish(lineNumber));
-        doc = null;
+        this.ready = doc.finish(lineNumber);
+        this.ended++;
+        this.doc = null;
         return;
       }
       // Any other line starting with '#' is a comment.
@@ -165,30 +255,7 @@ export function readConll2012(input: Input, file: string, limits: ReadLimits = {
       });
     }
     doc.token(line, lineNumber, first);
-  });
-  const lastLineText = text.slice(lastStart, lastEnd);
-
-  if (doc) {
-    throw new FormatError({
-      file,
-      line: lastLine,
-      column: lastLineText.length + 1,
-      expected: `'#end document' for the document ${quote(doc.name)} begun at line ${doc.line}`,
-      found: "the end of the file",
-      lineText: lastLineText,
-    });
   }
-  if (documents.length === 0) {
-    throw new FormatError({
-      file,
-      line: lastLine,
-      column: 1,
-      expected: "at least one '#begin document' line",
-      found: "no document in the whole file",
-      lineText: lastLineText,
-    });
-  }
-  return { file, documents, warnings };
 }
 
 interface Header {

@@ -234,17 +234,13 @@ export function forEachInputLine(input: Input, file: string, visit: (line: strin
  * `forEachLine(decodeInput(input, file), ...)`; raw bytes are read as `byteLines` describes.
  */
 export class InputLines {
-  /** The decoded text, or the Latin-1 view of the bytes (`byteLines`). */
-  private readonly text: string;
-  /** Where the lines holding non-ASCII bytes begin in `text` (none for decoded text), and their decoded texts. */
+  /** The lines of the decoded text, or of the Latin-1 view of the bytes (`byteLines`). */
+  private readonly spans: LineSpans;
+  /** Where the lines holding non-ASCII bytes begin in the view (none for decoded text), and their decoded texts. */
   private readonly starts: readonly number[];
   private readonly texts: readonly string[];
   /** Index in `starts` of the next such line. */
   private nextDecoded = 0;
-  /** Offset in `text` of the next line, and its number. */
-  private position = 0;
-  private lineNumber = 1;
-  private finished = false;
 
   /**
    * @param input text or raw bytes
@@ -255,11 +251,11 @@ export class InputLines {
   constructor(input: Input, file: string) {
     const view = typeof input === "string" ? null : byteLines(input);
     if (view === null) {
-      this.text = decodeInput(input, file);
+      this.spans = new LineSpans(decodeInput(input, file));
       this.starts = [];
       this.texts = [];
     } else {
-      this.text = view.latin;
+      this.spans = new LineSpans(view.latin);
       this.starts = view.starts;
       this.texts = view.texts;
     }
@@ -267,7 +263,7 @@ export class InputLines {
 
   /** True once every line has been visited. */
   get done(): boolean {
-    return this.finished;
+    return this.spans.done;
   }
 
   /**
@@ -278,36 +274,12 @@ export class InputLines {
    * @returns `done`
    */
   run(visit: (line: string, lineNumber: number) => boolean | void): boolean {
-    const text = this.text;
+    const { text } = this.spans;
     const starts = this.starts;
-    const n = text.length;
-    let start = this.position;
-    let lineNumber = this.lineNumber;
-    while (!this.finished) {
-      let end = text.indexOf("\n", start);
-      const last = end < 0;
-      if (last) end = n;
-      let lineEnd = end;
-      if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
-      let stop = false;
-      // As `forEachLineSpan`: a final line break ends the last line, it does not begin an empty one.
-      if (!(last && start === n)) {
-        let line: string;
-        if (this.nextDecoded < starts.length && starts[this.nextDecoded] === start) line = this.texts[this.nextDecoded++];
-        else line = text.slice(start, lineEnd);
-        stop = visit(line, lineNumber) === false;
-      }
-      if (last) {
-        this.finished = true;
-      } else {
-        start = end + 1;
-        lineNumber++;
-      }
-      if (stop) break;
-    }
-    this.position = start;
-    this.lineNumber = lineNumber;
-    return this.finished;
+    return this.spans.run((start, end, lineNumber) => {
+      if (this.nextDecoded < starts.length && starts[this.nextDecoded] === start) return visit(this.texts[this.nextDecoded++], lineNumber);
+      return visit(text.slice(start, end), lineNumber);
+    });
   }
 }
 
@@ -325,20 +297,59 @@ export function forEachLine(text: string, visit: (line: string, lineNumber: numb
  * lines in place.
  */
 export function forEachLineSpan(text: string, visit: (start: number, end: number, lineNumber: number) => boolean | void): void {
-  let start = 0;
-  let lineNumber = 1;
-  const n = text.length;
-  while (start <= n) {
-    let end = text.indexOf("\n", start);
-    const last = end < 0;
-    if (last) end = n;
-    let lineEnd = end;
-    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
-    if (!(last && start === n)) {
-      if (visit(start, lineEnd, lineNumber) === false) return;
+  new LineSpans(text).run(visit);
+}
+
+/**
+ * The lines of a text as `forEachLineSpan` gives them, visited in runs that can stop and
+ * resume: a reader can take one document of a file, then one of another file, and so on
+ * (`CorefUDDocumentStream`, `Conll2012DocumentStream`).
+ */
+export class LineSpans {
+  /** Offset in `text` of the next line, and its number. */
+  private position = 0;
+  private lineNumber = 1;
+  private finished = false;
+
+  /** @param text the text whose lines are visited */
+  constructor(readonly text: string) {}
+
+  /** True once every line has been visited. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /**
+   * Visits the lines from the first one not visited yet, until `visit` returns `false` (that
+   * line counts as visited) or the text ends.
+   *
+   * @param visit called with each line's bounds in `text` (without its `\n` or `\r\n`) and its
+   *   1-based number
+   * @returns `done`
+   */
+  run(visit: (start: number, end: number, lineNumber: number) => boolean | void): boolean {
+    const text = this.text;
+    const n = text.length;
+    let start = this.position;
+    let lineNumber = this.lineNumber;
+    while (!this.finished) {
+      let end = text.indexOf("\n", start);
+      const last = end < 0;
+      if (last) end = n;
+      let lineEnd = end;
+      if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+      // A final line break ends the last line; it does not begin an empty one.
+      const stop = !(last && start === n) && visit(start, lineEnd, lineNumber) === false;
+      if (last) {
+        this.finished = true;
+      } else {
+        start = end + 1;
+        lineNumber++;
+      }
+      if (stop) break;
     }
-    if (last) return;
-    start = end + 1;
-    lineNumber++;
+    this.position = start;
+    this.lineNumber = lineNumber;
+    return this.finished;
   }
 }
