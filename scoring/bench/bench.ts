@@ -38,7 +38,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import { evaluate } from "../evaluate.js";
@@ -162,6 +162,19 @@ function bestOf(runs: number, command: string, args: readonly string[], options:
 }
 
 /**
+ * The peak resident memory of one more run of `node BIN args` (with `report-rss.mjs` preloaded), in MiB.
+ *
+ * @throws Error when the run fails or prints no figure
+ */
+function cliPeakMiB(args: readonly string[]): number {
+  const preload = pathToFileURL(join(ROOT, "scoring", "bench", "report-rss.mjs")).href;
+  const r = spawnSync(process.execPath, ["--import", preload, ...args], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const m = /corefboard-bench-max-rss-kib (\d+)/.exec(r.stderr ?? "");
+  if (r.status !== 0 || !m) throw new Error(`${args.join(" ")} exited with ${r.status}:\n${(r.stderr ?? "").slice(-2000)}`);
+  return Number(m[1]) / 1024;
+}
+
+/**
  * Makes sure `bin.mjs` runs the compiled CLI (not tsx): rebuilds `scoring/cli/dist` with
  * `scripts/build-cli.mjs` when it is missing or older than a source it lists.
  *
@@ -213,7 +226,7 @@ function runCaseAWholeProcess(dir: string): void {
   console.log(`  ${ensureCompiledCli()}`);
   const ours = bestOf(RUNS, process.execPath, [BIN, "score", key, response]);
   console.log(`  ${threadsNote(key, response, "conll2012", [BIN, "score", key, response])}`);
-  console.log(`  corefboard: ${ours.seconds.toFixed(3)} s (best of ${RUNS})`);
+  console.log(`  corefboard: ${ours.seconds.toFixed(3)} s (best of ${RUNS}); peak memory ${cliPeakMiB([BIN, "score", key, response]).toFixed(1)} MiB`);
   const perlDir = process.env.REFERENCE_SCORER_DIR;
   if (perlDir && existsSync(join(perlDir, "scorer.pl"))) {
     const perl = bestOf(REFERENCE_RUNS, "perl", ["scorer.pl", "all", key, response, "none"], { cwd: perlDir });
@@ -353,11 +366,11 @@ async function runCorefUDCases(dir: string, cases: Set<string>): Promise<void> {
     const full = runRunner(runner, input.key, input.response, "head").result;
     const half = runRunner(runner, input.halfKey, input.halfResponse, "head").result;
     console.log(`  input: ${full.documents} docs, ${full.keyMentions} key mentions (${json.metrics.mentions?.recall_den ?? "?"} key / ${json.metrics.mentions?.precision_den ?? "?"} response after singleton removal)`);
-    console.log(`  whole process: corefboard score --preset crac ${ours.seconds.toFixed(3)} s (best of ${RUNS})`);
+    console.log(`  whole process: corefboard score --preset crac ${ours.seconds.toFixed(3)} s (best of ${RUNS}); peak memory ${cliPeakMiB(args).toFixed(1)} MiB (scored document by document as read)`);
     console.log(`  ${threadsNote(input.key, input.response, "conllu", args)}`);
     console.log(`  in process: read ${full.readSeconds.toFixed(3)} s + score ${full.variants[0].seconds.toFixed(3)} s`);
     console.log(
-      `  peak memory (maxRSS, compiled runner): ${full.maxRssMiB.toFixed(1)} MiB for all ${full.documents} docs (${full.keyMentions} key mentions), ${half.maxRssMiB.toFixed(1)} MiB for the first ${half.documents} (${half.keyMentions})`,
+      `  peak memory reading the whole files (maxRSS, compiled runner): ${full.maxRssMiB.toFixed(1)} MiB for all ${full.documents} docs (${full.keyMentions} key mentions), ${half.maxRssMiB.toFixed(1)} MiB for the first ${half.documents} (${half.keyMentions})`,
     );
     const ourConll = json.metrics.conll?.f1 ?? null;
     if (scorer) {
