@@ -12,9 +12,10 @@
 import { evaluate, assembleReport, planEvaluation, scoreDocument, type EvaluateOptions, type EvaluationPlan, type Report, type ScoredDocument } from "./evaluate.js";
 import { Conll2012DocumentStream } from "./formats/conll2012.js";
 import { CorefUDDocumentStream } from "./formats/conllu.js";
+import type { DocumentStream } from "./formats/document-stream.js";
 import { DEFAULT_LIMITS, detectFormat, readCorpus, type CorpusFormat, type ReadLimits } from "./formats/index.js";
 import type { Input } from "./formats/text.js";
-import type { Corpus, Document, Warning } from "./types.js";
+import type { Corpus, Document } from "./types.js";
 
 /** Where two inputs come from and how to read them. */
 export interface InputSettings {
@@ -32,12 +33,6 @@ export interface InputSettings {
 /** The formats `evaluateStream` reads document by document. */
 export type StreamFormat = Extract<CorpusFormat, "conllu" | "conll2012">;
 
-/** A reader that gives a file's documents one at a time (`CorefUDDocumentStream`, `Conll2012DocumentStream`). */
-interface DocumentStream {
-  readonly warnings: readonly Warning[];
-  next(): Document | null;
-  finish(): void;
-}
 
 /**
  * Reads and scores a key and a response.

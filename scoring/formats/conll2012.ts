@@ -23,6 +23,7 @@
  * - CRLF line ends are accepted everywhere (the Perl scorer miscounts tokens on `\r` lines).
  */
 import { FormatError, quote, type Corpus, type Document, type Warning } from "../types.js";
+import { readWhole, type DocumentStream } from "./document-stream.js";
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
 import { RepeatedSpanLog } from "./repeats.js";
@@ -60,24 +61,14 @@ const CLOSE = 2; // `N)`
  *   left open at `#end document`, a repeated document name, or a limit exceeded.
  */
 export function readConll2012(input: Input, file: string, limits: ReadLimits = {}, options: { words?: boolean } = {}): Corpus {
-  const stream = new Conll2012DocumentStream(input, file, limits, options);
-  const documents: Document[] = [];
-  for (let d = stream.next(); d !== null; d = stream.next()) documents.push(d);
-  stream.finish();
-  return { file, documents, warnings: stream.warnings };
+  return readWhole(new Conll2012DocumentStream(input, file, limits, options), file);
 }
 
 /**
- * `readConll2012` one document at a time, so that a caller can score each document as soon as
- * it is read and then let it go (`scoring/evaluate-inputs.ts`).
- *
- * Calling `next()` until it gives null and then `finish()` gives exactly `readConll2012`'s
- * documents, in order, its `warnings` and its errors (which `readConll2012` is built on), with
- * one difference in timing: a document is given as soon as its `#end document` line is read,
- * so an error further on in the file comes from a later call (and the file-wide errors from
- * `finish()`).
+ * `readConll2012` one document at a time (see `DocumentStream`; `readConll2012` is built on
+ * it): a document is given when its `#end document` line is read.
  */
-export class Conll2012DocumentStream {
+export class Conll2012DocumentStream implements DocumentStream {
   /** The warnings so far, in file order. */
   readonly warnings: Warning[] = [];
   private readonly text: string;

@@ -76,6 +76,7 @@ import {
   type NodeCode,
   type Warning,
 } from "../types.js";
+import { readWhole, type DocumentStream } from "./document-stream.js";
 import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
 import { InputLines, type Input } from "./text.js";
@@ -139,24 +140,14 @@ export const MENTION_NODES_PER_NODE = 64;
  *   without words; a limit exceeded (also the mention-node budget of the module header).
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
-  const stream = new CorefUDDocumentStream(input, file, limits);
-  const documents: Document[] = [];
-  for (let d = stream.next(); d !== null; d = stream.next()) documents.push(d);
-  stream.finish();
-  return { file, documents, warnings: stream.warnings };
+  return readWhole(new CorefUDDocumentStream(input, file, limits), file);
 }
 
 /**
- * `readCorefUD` one document at a time, so that a caller can score each document as soon as
- * it is read and then let it go (`scoring/evaluate-files.ts`): memory then holds one document
- * of each file instead of both whole files.
- *
- * Calling `next()` until it gives null and then `finish()` gives exactly `readCorefUD`'s
- * documents, in order, its `warnings` and its errors (which `readCorefUD` is built on), with
- * one difference in timing: a document is given as soon as its last line is read, so an error
- * further on in the file comes from a later call (and the file-wide errors from `finish()`).
+ * `readCorefUD` one document at a time (see `DocumentStream`; `readCorefUD` is built on it): a
+ * document is given when the `# newdoc` line of the next one, or the end of the file, is read.
  */
-export class CorefUDDocumentStream {
+export class CorefUDDocumentStream implements DocumentStream {
   /**
    * The warnings so far: a document's as it is given, and `finish()` puts the
    * `unnamed-document` warning first, as `readCorefUD` does.

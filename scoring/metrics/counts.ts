@@ -53,5 +53,15 @@ export function harmonicMean(p: number, r: number): number {
 export function toScore(c: Counts): Score {
   const recall = ratio(c.recallNum, c.recallDen);
   const precision = ratio(c.precisionNum, c.precisionDen);
-  return { ...c, recall, precision, f1: harmonicMean(precision, recall) };
+  // The four counts copied by name, not spread: `toScore` runs per metric and document, and a
+  // spread is a generic object copy until the code is optimized.
+  return {
+    recallNum: c.recallNum,
+    recallDen: c.recallDen,
+    precisionNum: c.precisionNum,
+    precisionDen: c.precisionDen,
+    recall,
+    precision,
+    f1: harmonicMean(precision, recall),
+  };
 }
