@@ -235,6 +235,15 @@ function ids2012(input: Input, file: string): string[] | null {
 }
 
 describe("CorefUDDocumentStream", () => {
+  it("ends a document begun on the file's last line, with or without a final line break", () => {
+    const text = "# newdoc id = a\n1\tx\t_\t_\t_\t_\t0\t_\t_\tEntity=(e1-x-1-)\n\n# newdoc id = empty";
+    for (const t of [text, `${text}\n`]) {
+      expect(readCorpus(bytes(t), "t.conllu").documents.map((d) => d.id)).toEqual(["a", "empty"]);
+      const stream = new CorefUDDocumentStream(t, "t.conllu");
+      expect([stream.next()?.id, stream.next()?.id, stream.next()]).toEqual(["a", "empty", null]);
+    }
+  });
+
   it("gives one document per call, reading no further than its end", () => {
     const text = `${concatenated(["exact-match/TC-A.key", "exact-match/TC-B.key"])}\n# newdoc id = broken\n1\t_\t_\n`;
     const stream = new CorefUDDocumentStream(bytes(text), "s.conllu");

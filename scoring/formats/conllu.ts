@@ -169,7 +169,6 @@ export class CorefUDDocumentStream implements DocumentStream {
   private lastLineText = "";
   /** The first document without a `# newdoc id` (only a file's sole document may lack one). */
   private unnamed: DocumentBuilder | null = null;
-  private finished = false;
 
   /**
    * @param input the file's text or raw bytes
@@ -199,11 +198,12 @@ export class CorefUDDocumentStream implements DocumentStream {
         this.line(line, lineNumber);
         return this.ready === null;
       });
-      if (this.lines.done && this.doc !== null && this.ready === null) {
-        this.doc.finish();
-        this.ready = this.doc;
-        this.doc = null;
-      }
+    }
+    // The end of the file ends the last document (also when the line that began it was the last one).
+    if (this.ready === null && this.lines.done && this.doc !== null) {
+      this.doc.finish();
+      this.ready = this.doc;
+      this.doc = null;
     }
     const b = this.ready;
     if (b === null) return null;
@@ -221,8 +221,6 @@ export class CorefUDDocumentStream implements DocumentStream {
    *   without id
    */
   finish(): void {
-    if (this.finished) return;
-    this.finished = true;
     if (this.words === 0) {
       throw new FormatError({
         file: this.file,
