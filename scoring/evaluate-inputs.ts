@@ -33,7 +33,6 @@ export interface InputSettings {
 /** The formats `evaluateStream` reads document by document. */
 export type StreamFormat = Extract<CorpusFormat, "conllu" | "conll2012">;
 
-
 /**
  * Reads and scores a key and a response.
  *

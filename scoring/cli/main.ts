@@ -215,7 +215,7 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
     if (count > 1 && threadsAvailable()) threads = new ScoringThreads(count - 1);
   }
   // The raw bytes: the readers decode them (CoNLL-U line by line, which is faster than
-  // decoding the whole file first; see `forEachInputLine`).
+  // decoding the whole file first; see `InputLines`).
   const files: Buffer[] = [];
   for (const path of [keyPath, responsePath]) {
     try {
@@ -240,7 +240,7 @@ async function score(keyPath: string, responsePath: string, options: ScoreOption
       // The whole files in one thread: always when they do not split, and whenever the parts
       // cannot stand for the whole (a format error, a warning about the whole file, ...).
       // Scoring never reads the words of CoNLL-2012 input: keep only token counts (faster).
-      // CorefUD CoNLL-U is scored document by document as it is read (`evaluateInputs`).
+      // CorefUD CoNLL-U and CoNLL-2012 are scored document by document as they are read (`evaluateInputs`).
       report ??= evaluateInputs(files[0], files[1], { keyFile: keyPath, responseFile: responsePath, format: options.inputFormat, words: false }, evaluateOptions);
     } catch (error) {
       // evaluate's RangeErrors are settings the input cannot have (head match on CoNLL-2012

@@ -589,7 +589,7 @@ describe("readCorefUD: GUM CorefUD 1.x (108 files)", () => {
     expect(warnings).toEqual([]);
   });
 
-  it.skipIf(!haveGum)("reads a file's bytes (line by line, forEachInputLine) exactly as its decoded text", () => {
+  it.skipIf(!haveGum)("reads a file's bytes (line by line, InputLines) exactly as its decoded text", () => {
     let nonAscii = 0;
     for (const f of readdirSync(gumDir!).filter((f) => f.endsWith(".conllu"))) {
       const bytes = readFileSync(join(gumDir!, f));

@@ -1,7 +1,7 @@
 /** Tests for decoding input bytes and iterating over lines (shared by all format readers). */
 import { describe, expect, it } from "vitest";
 import { formatError } from "../test/format-error.js";
-import { byteLines, decodeInput, forEachInputLine, forEachLine, lineAt, locate } from "./text.js";
+import { byteLines, decodeInput, forEachLine, InputLines, lineAt, locate } from "./text.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const bytes = (...parts: (string | number[])[]) =>
@@ -120,12 +120,12 @@ describe("forEachLine", () => {
   });
 });
 
-describe("forEachInputLine", () => {
-  /** What forEachInputLine gives, or the FormatError it throws (as a plain object). */
+describe("InputLines", () => {
+  /** What one run of InputLines gives, or the FormatError it throws (as a plain object). */
   const viaInput = (input: string | Uint8Array) => {
     const seen: [string, number][] = [];
     try {
-      forEachInputLine(input, "f.conllu", (line, n) => {
+      new InputLines(input, "f.conllu").run((line, n) => {
         seen.push([line, n]);
       });
     } catch (error) {
@@ -173,7 +173,7 @@ describe("forEachInputLine", () => {
 
   it("stops when the visitor returns false", () => {
     const seen: number[] = [];
-    forEachInputLine(bytes("a\nä\nc\n"), "f", (_line, n) => {
+    new InputLines(bytes("a\nä\nc\n"), "f").run((_line, n) => {
       seen.push(n);
       return n < 2;
     });

@@ -175,7 +175,7 @@ const NON_ASCII = /[\x80-\xff]/g;
 const STRICT_LINE_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
- * A file's bytes as lines without decoding the whole file (see `forEachInputLine`): `latin` the
+ * A file's bytes as lines without decoding the whole file (see `InputLines`): `latin` the
  * bytes as a Latin-1 string (one character per byte, so its offsets are byte offsets; V8 keeps
  * it one byte a character, half the size of the UTF-16 text), and the lines that hold a byte
  * 0x80–0xFF decoded from their own bytes (strict UTF-8): `starts` where each begins in `latin`,
@@ -212,26 +212,12 @@ export function byteLines(bytes: Uint8Array): { latin: string; starts: number[];
 }
 
 /**
- * Calls `visit(lineText, lineNumber)` for every line of the decoded `input`, exactly as
- * `forEachLine(decodeInput(input, file), visit)` does (same lines, numbers, texts and errors),
- * but faster on raw bytes: they are not decoded whole (`byteLines`). On the 108 GUM CorefUD
- * documents (10 MB, 8,064 non-ASCII bytes) this saves the 25–30 ms of decoding each file and
- * about 25 MB of memory.
- *
- * @param input text or raw bytes
- * @param file the file name used in error messages
- * @param visit called per line; returning `false` stops
- * @throws FormatError as `decodeInput` does
- */
-export function forEachInputLine(input: Input, file: string, visit: (line: string, lineNumber: number) => boolean | void): void {
-  new InputLines(input, file).run(visit);
-}
-
-/**
- * The lines of an input, visited in runs that can stop and resume (`forEachInputLine` is one
- * run to the end): a reader can take one document of a file, then one of another file, and so
- * on (`CorefUDDocumentStream`). The lines, their numbers and texts are those of
- * `forEachLine(decodeInput(input, file), ...)`; raw bytes are read as `byteLines` describes.
+ * The lines of an input, exactly as `forEachLine(decodeInput(input, file), ...)` gives them
+ * (same lines, numbers, texts and errors), but faster on raw bytes: they are not decoded whole
+ * (`byteLines`). On the 108 GUM CorefUD documents (10 MB, 8,064 non-ASCII bytes) this saves the
+ * 25–30 ms of decoding each file and about 25 MB of memory. The lines are visited in runs that
+ * can stop and resume: a reader can take one document of a file, then one of another file, and
+ * so on (`CorefUDDocumentStream`).
  */
 export class InputLines {
   /** The lines of the decoded text, or of the Latin-1 view of the bytes (`byteLines`). */
