@@ -115,6 +115,11 @@ export interface CorefUDDocument {
    * them as the CorefUD scorer does.
    */
   entities: CorefUDMention[][];
+  /**
+   * Each entity's eid as written (parallel to `entities`): without a discontinuous part's
+   * `[i/n]`; under `GRP`, the GRP value. The scorer breaks ties in udapi's entity order by it.
+   */
+  eids: string[];
 }
 
 /** Something odd but scorable found while reading or scoring. */

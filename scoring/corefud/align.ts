@@ -7,13 +7,20 @@
  * Preparation of one side (`prepareSide`):
  * 1. each entity's mentions are put in udapi's order (first node; longer first; last node;
  *    then opening order), and entities are ordered by their first mention (udapi's
- *    `CorefEntity.__lt__`; entities whose first mentions tie keep their order of first sight
- *    where udapi compares eid strings);
+ *    `CorefEntity.__lt__`); when two entities' first mentions have the same first node, size
+ *    and last node (a span annotated in both), the entity with the smaller eid string comes
+ *    first, as udapi's `CorefMention.__lt__` compares `entity.eid` (Python's string order:
+ *    by code point, so "e10" < "e7"). This order decides which entity a span held by several
+ *    entities is looked up in: the last one (step 4);
  * 2. a mention's identity is its node set, plus its head under `head` match; repeated
  *    identities inside one entity are merged (the first is kept);
  * 3. with `removeSingletons`, entities of one mention are dropped; then with `removeZeros`,
  *    zeros are deleted from the entities (an entity left empty is dropped: upstream keeps it,
- *    which makes MUC count −1 links for it and LEA divide by zero).
+ *    which makes MUC count −1 links for it and LEA divide by zero);
+ * 4. every entity keeps its copy of a span it shares with another entity (each counts in its
+ *    own entity's size and links), but the lookup from a mention to its entity
+ *    (`entityOf`, upstream's `get_mention_to_clusterid_map`) gives the last entity, in the
+ *    order of step 1, that holds it.
  *
  * Alignment (`alignMentions`), 1-to-1, over the distinct identities of each side:
  * 0. `dependent` zeros (unless zeros are removed): key zeros × response zeros, weight
@@ -115,7 +122,7 @@ export function sameNodes(a: readonly number[], b: readonly number[]): boolean {
 export interface PreparedSide {
   /** Entities of occurrences, in udapi's order, repeated identities merged, filters applied. */
   entities: Occurrence[][];
-  /** Identity → index of the last entity holding it (`get_mention_to_clusterid_map`), or -1. */
+  /** Identity → index of the last entity holding it (`get_mention_to_clusterid_map`; step 4), or -1. */
   entityOf: Int32Array;
   /** The distinct identities in order of first occurrence, with the first occurrence's mention. */
   distinct: Occurrence[];
@@ -144,9 +151,48 @@ export function positionOrder(a: readonly number[], b: readonly number[]): numbe
 }
 
 /**
+ * Python's order of two strings (`a < b` on `str`): by Unicode code point, where JavaScript's
+ * `<` compares UTF-16 code units (the two differ when an astral character meets one from
+ * U+E000 to U+FFFF).
+ *
+ * @returns a negative number when `a` sorts first, a positive one when `b` does, 0 when equal
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Among surrogates, and among the other code units, code units order as code points do;
+    // a surrogate (the start of a character above U+FFFF) comes after any other unit.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    if (xs === (y >= 0xd800 && y <= 0xdfff)) return x - y;
+    return xs ? 1 : -1;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * udapi's entity order (`CorefEntity.__lt__`): by first mention, the mentions compared as
+ * `CorefMention.__lt__` does (first node, more nodes first, last node, then the entities'
+ * eid strings).
+ */
+function entityOrder(a: { first: CorefUDMention; eid: string }, b: { first: CorefUDMention; eid: string }): number {
+  const m = a.first;
+  const n = b.first;
+  return (
+    m.nodes[0] - n.nodes[0] ||
+    n.nodes.length - m.nodes.length ||
+    m.nodes[m.nodes.length - 1] - n.nodes[n.nodes.length - 1] ||
+    compareCodePoints(a.eid, b.eid)
+  );
+}
+
+/**
  * Orders, merges and filters one side's entities (steps 1–3 of the module doc).
  *
  * @param entities the reader's entities (`CorefUDDocument.entities`)
+ * @param eids their eids (`CorefUDDocument.eids`, same indices)
  * @param ids the document's identity table (shared with the other side)
  * @param removeSingletons drop entities of one mention (after merging repeats)
  * @param removeZeros delete zero mentions (after dropping singletons)
@@ -155,13 +201,19 @@ export function positionOrder(a: readonly number[], b: readonly number[]): numbe
  */
 export function prepareSide(
   entities: readonly CorefUDMention[][],
+  eids: readonly string[],
   ids: Identities,
   removeSingletons: boolean,
   removeZeros: boolean,
 ): Omit<PreparedSide, "entityOf"> {
-  const ordered = entities.filter((e) => e.length > 0).map((e) => [...e].sort(udapiOrder));
-  // Stable sort: entities whose first mentions tie keep their order of first sight.
-  ordered.sort((a, b) => udapiOrder(a[0], b[0]));
+  const sorted: { mentions: CorefUDMention[]; first: CorefUDMention; eid: string }[] = [];
+  entities.forEach((e, i) => {
+    if (e.length === 0) return;
+    const mentions = [...e].sort(udapiOrder);
+    sorted.push({ mentions, first: mentions[0], eid: eids[i] });
+  });
+  sorted.sort(entityOrder);
+  const ordered = sorted.map((e) => e.mentions);
   const out: Occurrence[][] = [];
   const seen = new Set<number>();
   for (const entity of ordered) {

@@ -30,7 +30,12 @@ function mention(nodes: number[], opts: { head?: number; deps?: Dep[] | null; se
   };
 }
 
-const doc = (entities: CorefUDMention[][]): CorefUDDocument => ({ sentences: [sentence(0), sentence(1)], entities });
+// eids that sort as the entities are listed (udapi breaks ties in entity order by eid).
+const doc = (entities: CorefUDMention[][]): CorefUDDocument => ({
+  sentences: [sentence(0), sentence(1)],
+  entities,
+  eids: entities.map((_, i) => `e${String(i).padStart(3, "0")}`),
+});
 
 const options = (o: Partial<CorefUDScoreOptions> = {}): CorefUDScoreOptions => ({
   matching: "head",

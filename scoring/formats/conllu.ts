@@ -528,6 +528,8 @@ class DocumentBuilder {
   private readonly entities = new EntityNumbering();
   /** The node-set entities, parallel to `entities.entities` (same indices). */
   private readonly corefudEntities: CorefUDMention[][] = [];
+  /** The eid of each entity of `corefudEntities` (same indices). */
+  private readonly eids: string[] = [];
   private readonly sentences: CorefUDSentence[] = [];
   /** The `NodeCode` of every node (words and empty nodes) of the document, in order (ascending). */
   private readonly codes: NodeCode[] = [];
@@ -770,7 +772,10 @@ class DocumentBuilder {
   /** The index in `entities` (and `corefudEntities`) of entity `eid`, numbered at first sight. */
   private entityIndex(eid: string): number {
     const e = this.entities.index(eid);
-    if (e === this.corefudEntities.length) this.corefudEntities.push([]);
+    if (e === this.corefudEntities.length) {
+      this.corefudEntities.push([]);
+      this.eids.push(eid);
+    }
     return e;
   }
 
@@ -1132,7 +1137,7 @@ class DocumentBuilder {
       // An entity whose mentions are all made of empty nodes has no span.
       entities: this.entities.entities.filter((entity) => entity.length > 0),
       line: this.line,
-      corefud: { sentences: this.sentences, entities: this.corefudEntities },
+      corefud: { sentences: this.sentences, entities: this.corefudEntities, eids: this.eids },
     };
   }
 
