@@ -57,15 +57,17 @@ function perturbEach(key: string, seed: number): string {
 /**
  * CorefUD documents whose `# global.Entity` puts the eid second and declares a head: only the
  * file's first document declares it, so a part read without the declaration in force reads
- * other entities.
+ * other entities. Each document has eids of its own, unless `reuseEids` (then every document
+ * numbers its entities e1, e2, e3, which udapi joins across documents).
  */
-function declaredOnce(documents: number): string {
+function declaredOnce(documents: number, reuseEids = false): string {
   let out = "# global.Entity = etype-eid-head\n";
   for (let d = 0; d < documents; d++) {
     out += `# newdoc id = doc${d}\n`;
+    const e = (n: number) => (reuseEids ? `e${n}` : `d${d}e${n}`);
     for (let s = 0; s < 3; s++) {
       out += `# sent_id = doc${d}-s${s}\n# text = a b c d\n`;
-      const misc = [`Entity=(person-e1-1)`, `Entity=(thing-e${2 + (s % 2)}-2`, `Entity=e${2 + (s % 2)})`, s === 2 ? `Entity=(person-e1-1)` : "_"];
+      const misc = [`Entity=(person-${e(1)}-1)`, `Entity=(thing-${e(2 + (s % 2))}-2`, `Entity=${e(2 + (s % 2))})`, s === 2 ? `Entity=(person-${e(1)}-1)` : "_"];
       misc.forEach((m, w) => (out += `${w + 1}\tw${w}\tw\tX\t_\t_\t${w === 0 ? 0 : 1}\t${w === 0 ? "root" : "dep"}\t_\t${m}\n`));
       out += "\n";
     }
@@ -91,8 +93,8 @@ describe("scoring in parts (scoring/parallel.ts) equals scoring the whole files"
 
   it("CorefUD: the `# global.Entity` declaration in force carries into later parts", () => {
     const key = declaredOnce(8);
-    // The response merges entity e3 into e2.
-    const response = key.replaceAll("e3", "e2");
+    // The response merges entity e3 into e2 (in each document).
+    const response = key.replace(/(d\d+)e3/g, "$1e2");
     const settings = settingsFor("conllu", { match: "head" });
     const expected = whole(key, response, settings);
     expect(expected.metrics.muc!.precision).toBeLessThan(1);
@@ -101,13 +103,13 @@ describe("scoring in parts (scoring/parallel.ts) equals scoring the whole files"
     expect(split[1].key).toContain("# global.Entity = etype-eid-head\n# newdoc id = doc4");
     // Read without the declaration, `person` and `thing` would be the eids: not even readable.
     const undeclared = (text: string) => text.replace("# global.Entity = etype-eid-head\n", "");
-    expect(() => whole(undeclared(key), undeclared(response), settings)).toThrow(/no open mention of entity e2/);
+    expect(() => whole(undeclared(key), undeclared(response), settings)).toThrow(/no open mention of entity d0e2/);
   });
 
   it("keeps every line number: warnings from a later part name the lines of the whole file", () => {
     // A span annotated twice (a reader warning with its line) in the last document.
     const key = declaredOnce(6);
-    const response = key.replace(/(doc5-s1\n# text = a b c d\n1\tw0\tw\tX\t_\t_\t0\troot\t_\t)Entity=\(person-e1-1\)/, "$1Entity=(person-e1-1)(person-e1-1)");
+    const response = key.replace(/(doc5-s1\n# text = a b c d\n1\tw0\tw\tX\t_\t_\t0\troot\t_\t)Entity=\(person-d5e1-1\)/, "$1Entity=(person-d5e1-1)(person-d5e1-1)");
     expect(response).not.toBe(key);
     const settings = settingsFor("conllu", { match: "exact" });
     const expected = whole(key, response, settings);
@@ -151,6 +153,11 @@ describe("scoring in parts (scoring/parallel.ts) equals scoring the whole files"
     const reordered = [docs[0], ...docs.slice(1).reverse()].join("");
     expect(whole(key, reordered, settings).metrics).toEqual(whole(key, key, settings).metrics);
     for (const parts of [2, 3, 4]) expect(["no split", null]).toContain(inParts(key, reordered, settings, parts));
+    // Documents that reuse eids (one entity across documents for udapi): a part cannot see
+    // where an entity of an earlier part first appeared.
+    const reused = declaredOnce(6, true);
+    expect(whole(reused, reused, settings).documents).toBe(6);
+    for (const parts of [2, 3]) expect(inParts(reused, reused, settings, parts)).toBeNull();
     // One document: nothing to cut.
     expect(splitForThreads(declaredOnce(1), declaredOnce(1), "conllu", 2)).toBeNull();
     // CoNLL-2012 documents without a name are never cut at, and a part with one gives up.

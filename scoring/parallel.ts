@@ -17,7 +17,8 @@
  * Whenever the parts could differ from the whole, the result is `null` and the caller scores
  * the whole files as usual, which gives the exact output (warnings, errors) in every case:
  * a part that throws (any format error, any bad setting), a document read without a name,
- * a document id in two parts (the whole file repeats it), more documents than the limit, a
+ * a document id in two parts (the whole file repeats it), a CorefUD eid used in two parts (udapi
+ * joins their entities across documents), more documents than the limit, a
  * response document whose key document is in another part or not in the key at all, or parts
  * that plan different scoring. So the split only ever speeds up well-formed input.
  *
@@ -41,7 +42,7 @@ import {
 import { CONLL2012_DOCUMENT_MARKER, conll2012DocumentStart } from "./formats/conll2012.js";
 import { COREFUD_DOCUMENT_MARKER, corefudDocumentStart } from "./formats/conllu.js";
 import { DEFAULT_LIMITS, readCorpus, type CorpusFormat, type ReadLimits } from "./formats/index.js";
-import type { Warning } from "./types.js";
+import type { Document, Warning } from "./types.js";
 
 /** Formats whose files `splitForThreads` can cut at documents. */
 export type SplittableFormat = Extract<CorpusFormat, "conll2012" | "conllu">;
@@ -70,6 +71,13 @@ export type PartResult =
       responseIds: string[];
       keyWarnings: Warning[];
       responseWarnings: Warning[];
+      /**
+       * The file-wide eids of the part's CorefUD key and response documents
+       * (`CorefUDDocument.fileWideEids`): an eid also used in an earlier part would be an
+       * entity carried across documents, which a part cannot see.
+       */
+      keyEids: string[];
+      responseEids: string[];
       /** Each key document scored, in key order. */
       scored: ScoredDocument[];
       /** `planEvaluation`'s plan for the part (its scoring settings must agree between parts). */
@@ -226,12 +234,21 @@ export function scorePart(part: Part, settings: PartSettings): PartResult {
       responseIds: response.documents.map((d) => d.id),
       keyWarnings: key.warnings,
       responseWarnings: response.warnings,
+      keyEids: fileWideEids(key.documents),
+      responseEids: fileWideEids(response.documents),
       scored: key.documents.map((d) => scoreDocument(plan, d, responseById.get(d.id), files)),
       plan,
     };
   } catch {
     return { ok: false };
   }
+}
+
+/** The distinct file-wide eids of CorefUD documents (`CorefUDDocument.fileWideEids`). */
+function fileWideEids(documents: readonly Document[]): string[] {
+  const out = new Set<string>();
+  for (const d of documents) if (d.corefud?.fileWideEids) for (const eid of d.corefud.eids) out.add(eid);
+  return [...out];
 }
 
 /**
@@ -246,9 +263,15 @@ export function combineParts(results: readonly PartResult[], settings: PartSetti
   const maxDocuments = settings.limits?.maxDocuments ?? DEFAULT_LIMITS.maxDocuments;
   const keyIds = new Set<string>();
   const responseIds = new Set<string>();
+  const keyEids = new Set<string>();
+  const responseEids = new Set<string>();
   let scoring: string | null = null;
   for (const r of results) {
     if (!r.ok) return null;
+    // An eid of an earlier part: its entity is carried across documents (see `PartResult`).
+    if (r.keyEids.some((e) => keyEids.has(e)) || r.responseEids.some((e) => responseEids.has(e))) return null;
+    for (const e of r.keyEids) keyEids.add(e);
+    for (const e of r.responseEids) responseEids.add(e);
     const s = JSON.stringify(r.plan.scoring);
     if (scoring !== null && s !== scoring) return null;
     scoring = s;

@@ -120,6 +120,31 @@ export interface CorefUDDocument {
    * `[i/n]`; under `GRP`, the GRP value. The scorer breaks ties in udapi's entity order by it.
    */
   eids: string[];
+  /**
+   * True when the eids name entities across the whole file, as udapi reads them: an eid used
+   * in two documents is one entity split across them. False under `GRP`, where udapi prefixes
+   * each document's eids with a document number of its own.
+   */
+  fileWideEids: boolean;
+  /**
+   * Absent unless an entity's eid was used in an earlier document of the file (with
+   * `fileWideEids`): then, parallel to `entities`, where that entity first appeared (null
+   * for the others). udapi orders the entities of a file by their first mention in the whole
+   * file, so such an entity comes before every entity first seen in this document.
+   */
+  carried?: (EntityFirstSeen | null)[];
+}
+
+/**
+ * Where an entity first appeared in its file: the 0-based index of the document, and the first
+ * node, size (node count) and last node of its first mention there in udapi's mention order
+ * (first node, more nodes first, last node).
+ */
+export interface EntityFirstSeen {
+  document: number;
+  first: NodeCode;
+  size: number;
+  last: NodeCode;
 }
 
 /** Something odd but scorable found while reading or scoring. */

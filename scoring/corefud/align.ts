@@ -10,8 +10,11 @@
  *    `CorefEntity.__lt__`); when two entities' first mentions have the same first node, size
  *    and last node (a span annotated in both), the entity with the smaller eid string comes
  *    first, as udapi's `CorefMention.__lt__` compares `entity.eid` (Python's string order:
- *    by code point, so "e10" < "e7"). This order decides which entity a span held by several
- *    entities is looked up in: the last one (step 4);
+ *    by code point, so "e10" < "e7"). udapi orders the entities of the whole file, so an
+ *    entity whose eid an earlier document of the file used (udapi's one entity split across
+ *    documents; `CorefUDDocument.carried`) comes before the others, by where it first
+ *    appeared. This order decides which entity a span held by several entities is looked up
+ *    in: the last one (step 4);
  * 2. a mention's identity is its node set, plus its head under `head` match; repeated
  *    identities inside one entity are merged (the first is kept);
  * 3. with `removeSingletons`, entities of one mention are dropped; then with `removeZeros`,
@@ -49,7 +52,7 @@
  * non-zero scores is solved on its own with SciPy's rules (the optimum is the same; a tie
  * spanning blocks could then be broken differently from upstream).
  */
-import { FormatError, type CorefUDMention } from "../types.js";
+import { FormatError, type CorefUDDocument, type CorefUDMention, type EntityFirstSeen } from "../types.js";
 import { linearSumAssignment } from "./lsa.js";
 
 /** How mentions are matched: `exact`, `partial` or `head`. */
@@ -172,27 +175,37 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** An entity being ordered: its mentions in udapi's order, its eid, and where it first appeared. */
+interface OrderedEntity {
+  mentions: CorefUDMention[];
+  eid: string;
+  carried: EntityFirstSeen | null;
+}
+
 /**
- * udapi's entity order (`CorefEntity.__lt__`): by first mention, the mentions compared as
- * `CorefMention.__lt__` does (first node, more nodes first, last node, then the entities'
- * eid strings).
+ * udapi's entity order (`CorefEntity.__lt__`): by first mention in the whole file, the
+ * mentions compared as `CorefMention.__lt__` does (first node, more nodes first, last node,
+ * then the entities' eid strings). An entity carried from an earlier document (an eid used
+ * there too) comes first, by where it first appeared.
  */
-function entityOrder(a: { first: CorefUDMention; eid: string }, b: { first: CorefUDMention; eid: string }): number {
-  const m = a.first;
-  const n = b.first;
-  return (
-    m.nodes[0] - n.nodes[0] ||
-    n.nodes.length - m.nodes.length ||
-    m.nodes[m.nodes.length - 1] - n.nodes[n.nodes.length - 1] ||
-    compareCodePoints(a.eid, b.eid)
-  );
+function entityOrder(a: OrderedEntity, b: OrderedEntity): number {
+  const p = a.carried;
+  const q = b.carried;
+  if (p !== null || q !== null) {
+    if (p === null) return 1;
+    if (q === null) return -1;
+    return p.document - q.document || p.first - q.first || q.size - p.size || p.last - q.last || compareCodePoints(a.eid, b.eid);
+  }
+  const m = a.mentions[0].nodes;
+  const n = b.mentions[0].nodes;
+  return m[0] - n[0] || n.length - m.length || m[m.length - 1] - n[n.length - 1] || compareCodePoints(a.eid, b.eid);
 }
 
 /**
  * Orders, merges and filters one side's entities (steps 1–3 of the module doc).
  *
- * @param entities the reader's entities (`CorefUDDocument.entities`)
- * @param eids their eids (`CorefUDDocument.eids`, same indices)
+ * @param doc the side's document (`entities`, their `eids`, and `carried` when the reader
+ *   marked entities carried from an earlier document), or null for a missing document
  * @param ids the document's identity table (shared with the other side)
  * @param removeSingletons drop entities of one mention (after merging repeats)
  * @param removeZeros delete zero mentions (after dropping singletons)
@@ -200,17 +213,15 @@ function entityOrder(a: { first: CorefUDMention; eid: string }, b: { first: Core
  *   so prepare both sides before reading either side's `entityOf` (use `finishSide`)
  */
 export function prepareSide(
-  entities: readonly CorefUDMention[][],
-  eids: readonly string[],
+  doc: Pick<CorefUDDocument, "entities" | "eids" | "carried"> | null,
   ids: Identities,
   removeSingletons: boolean,
   removeZeros: boolean,
 ): Omit<PreparedSide, "entityOf"> {
-  const sorted: { mentions: CorefUDMention[]; first: CorefUDMention; eid: string }[] = [];
-  entities.forEach((e, i) => {
+  const sorted: OrderedEntity[] = [];
+  doc?.entities.forEach((e, i) => {
     if (e.length === 0) return;
-    const mentions = [...e].sort(udapiOrder);
-    sorted.push({ mentions, first: mentions[0], eid: eids[i] });
+    sorted.push({ mentions: [...e].sort(udapiOrder), eid: doc.eids[i], carried: doc.carried?.[i] ?? null });
   });
   sorted.sort(entityOrder);
   const ordered = sorted.map((e) => e.mentions);

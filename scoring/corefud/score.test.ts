@@ -35,6 +35,7 @@ const doc = (entities: CorefUDMention[][]): CorefUDDocument => ({
   sentences: [sentence(0), sentence(1)],
   entities,
   eids: entities.map((_, i) => `e${String(i).padStart(3, "0")}`),
+  fileWideEids: true,
 });
 
 const options = (o: Partial<CorefUDScoreOptions> = {}): CorefUDScoreOptions => ({

@@ -75,8 +75,8 @@ export function scoreCorefUDDocument(
 ): CorefUDCounts {
   if (response) checkAlignment(key.sentences, response.sentences, options.responseFile);
   const ids = new Identities(options.matching);
-  const k0 = prepareSide(key.entities, key.eids, ids, options.removeSingletons, options.removeZeros);
-  const r0 = prepareSide(response?.entities ?? [], response?.eids ?? [], ids, options.removeSingletons, options.removeZeros);
+  const k0 = prepareSide(key, ids, options.removeSingletons, options.removeZeros);
+  const r0 = prepareSide(response, ids, options.removeSingletons, options.removeZeros);
   const keySide = finishSide(k0, ids.size);
   const responseSide = finishSide(r0, ids.size);
   const alignment = alignMentions(keySide, responseSide, ids, {

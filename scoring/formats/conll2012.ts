@@ -678,7 +678,7 @@ class DocumentBuilder {
       });
     }
     const document = this.header.id;
-    this.warnings.push(...this.repeats.warnings(this.file, document));
+    this.warnings.push(...this.repeats.warnings(this.file, document, "reference"));
     if (this.splitAntecedents > 0) {
       this.warnings.push({
         code: "split-antecedent-discarded",

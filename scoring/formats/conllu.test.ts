@@ -206,9 +206,10 @@ describe("readCorefUD: reading", () => {
     const corpus = read([row(1, "a", "Entity=(1-x)")], "some/dir/GUM_news_x.conllu");
     expect(corpus.documents.map((d) => [d.id, d.name, d.line])).toEqual([["GUM_news_x", "GUM_news_x", 1]]);
     expect(corpus.warnings).toMatchObject([{ code: "unnamed-document", document: "GUM_news_x", line: 1 }]);
+    // A bare '# newdoc' (no id): named by its position, as udapi numbers it.
     const bare = read(["# newdoc", row(1, "a")], "plain.conllu");
-    expect(bare.documents[0].id).toBe("plain");
-    expect(bare.warnings.map((w) => w.code)).toEqual(["unnamed-document"]);
+    expect(bare.documents[0].id).toBe("unnamed document 1");
+    expect(bare.warnings).toMatchObject([{ code: "unnamed-document", line: 1, document: "unnamed document 1" }]);
   });
 
   it("joins the parts of a discontinuous mention into one span, with one warning per document", () => {
@@ -343,14 +344,19 @@ describe("readCorefUD: errors", () => {
     expect([latin1.line, latin1.column, latin1.expected]).toEqual([1, 3, "UTF-8 text"]);
   });
 
-  it("rejects a repeated newdoc id, and an unnamed document in a file of several", () => {
+  it("rejects a repeated newdoc id, and a document without '# newdoc' in a file of several", () => {
     const dup = formatError(() => read(["# newdoc id = d", row(1, "a"), "", "# newdoc id = d", row(1, "b")]));
     expect([dup.line, dup.column, dup.found]).toEqual([4, 1, '"d" again (first at line 1)']);
     const lines = ["# sent_id = 1", row(1, "a"), "", "# newdoc id = d", row(1, "b")];
     const e = formatError(() => read(lines));
-    expect([e.line, e.column, e.found]).toEqual([2, 1, "a word line before any '# newdoc id'"]);
-    const bare = formatError(() => read(["# newdoc id = a", row(1, "a"), "", "# newdoc", row(1, "b")]));
-    expect([bare.line, bare.column, bare.found]).toEqual([4, 1, "'# newdoc' without an id"]);
+    expect([e.line, e.column, e.found]).toEqual([2, 1, "a word line before any '# newdoc'"]);
+    // A bare '# newdoc' in a file of several is read (udapi numbers it), with a warning.
+    const bare = read(["# newdoc id = a", row(1, "a"), "", "# newdoc", row(1, "b")]);
+    expect(bare.documents.map((d) => [d.id, d.line])).toEqual([
+      ["a", 1],
+      ["unnamed document 2", 4],
+    ]);
+    expect(bare.warnings).toMatchObject([{ code: "unnamed-document", line: 4, document: "unnamed document 2" }]);
   });
 
   it("rejects a malformed '# newdoc' line and a global.Entity without eid", () => {

@@ -4,8 +4,10 @@
  * Layout (CoNLL-U, https://universaldependencies.org/format.html, plus the CorefUD 1.x
  * coreference conventions, https://ufal.mff.cuni.cz/corefud and the reference reader
  * udapi `udapi/core/coref.py` `load_coref_from_misc`, which the CorefUD scorer v1.2 uses):
- * - a document starts at `# newdoc id = NAME`; a file with a single document may leave the
- *   line out (the document is then named after the file, with a warning);
+ * - a document starts at `# newdoc id = NAME`. A bare `# newdoc` (no id) starts one too: it is
+ *   called `unnamed document N` after its position N in the file, as udapi numbers it (one
+ *   `unnamed-document` warning per file names those lines). A file with a single document may
+ *   leave the line out (the document is then named after the file, with a warning);
  * - sentences are separated by blank lines; other `#` lines are comments, of which
  *   `# sent_id = ID` names the sentence it is in;
  * - a token line has exactly 10 tab-separated columns. Its ID is a word (`7`), a
@@ -68,9 +70,11 @@ import {
   MAX_EMPTY_NODE_PART,
   quote,
   spanKey,
+  type CorefUDDocument,
   type CorefUDMention,
   type CorefUDSentence,
   type Corpus,
+  type EntityFirstSeen,
   type Dep,
   type Document,
   type NodeCode,
@@ -114,8 +118,8 @@ export const MENTION_NODES_PER_NODE = 64;
  * Reads a CorefUD CoNLL-U file into a `Corpus`.
  *
  * @param input the file's text or raw bytes
- * @param file the file name, used in error messages and warnings (and, without a
- *   `# newdoc id` line, as the document name: its base name without extension)
+ * @param file the file name, used in error messages and warnings (and, for a sole document
+ *   without any `# newdoc` line, as the document name: its base name without extension)
  * @param limits optional bounds on documents, tokens (words and empty nodes count) and
  *   mentions (each one not given is unbounded; `readCorpus` fills in `DEFAULT_LIMITS`)
  * @returns the documents in file order, `id` and `name` the newdoc id, `part` null, with
@@ -124,7 +128,8 @@ export const MENTION_NODES_PER_NODE = 64;
  *     `CorefUDDocument`);
  *   - the span view: `tokens` the FORM of each word, `sentenceStarts`, and `entities`
  *     (mentions are inclusive `[start, end]` document-level word indices, first to last word);
- *   - warnings for oddities that can still be scored: an unnamed single document, a span
+ *   - warnings for oddities that can still be scored: an unnamed single document, documents
+ *     begun by a bare `# newdoc` (named by position), a span
  *     annotated twice in the span view (`repeated-span-same-entity`,
  *     `repeated-span-other-entity`), discontinuous mentions joined in the span view,
  *     brackets on multiword-token lines.
@@ -134,9 +139,9 @@ export const MENTION_NODES_PER_NODE = 64;
  *   without words; a malformed bracket or head value; a close with no open mention; a
  *   discontinuous part with no earlier part; a mention (or discontinuous part) left open at
  *   the end of its document; a head beyond its mention's nodes; a malformed DEPS item of an
- *   empty node, or a DEPS parent not in its sentence; a repeated newdoc id; a document without
- *   an id (no `# newdoc id` line) in a file of several documents; a `# newdoc` line that is
- *   neither `# newdoc` nor `# newdoc id = NAME`; a `# global.Entity` without `eid`; a file
+ *   empty node, or a DEPS parent not in its sentence; a repeated newdoc id (also the position
+ *   name of a bare `# newdoc`); a document without a `# newdoc` line in a file of several
+ *   documents; a `# newdoc` line that is neither `# newdoc` nor `# newdoc id = NAME`; a `# global.Entity` without `eid`; a file
  *   without words; a limit exceeded (also the mention-node budget of the module header).
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
@@ -161,14 +166,20 @@ export class CorefUDDocumentStream implements DocumentStream {
   private doc: DocumentBuilder | null = null;
   /** A document read to its end and not given yet (at most one: a new one ends it). */
   private ready: DocumentBuilder | null = null;
-  private fields: EntityFields = { eid: 0, head: -1 };
+  private fields: EntityFields = { eid: 0, grp: false, head: -1 };
+  /** Documents given so far. */
+  private given = 0;
+  /** Where each file-wide eid first appeared (see `CorefUDDocument.carried`). */
+  private readonly firstSeen = new Map<string, EntityFirstSeen>();
   /** A `# sent_id` read before the first token line of its sentence. */
   private sentId: string | null = null;
   private words = 0;
   private lastLine = 0;
   private lastLineText = "";
-  /** The first document without a `# newdoc id` (only a file's sole document may lack one). */
+  /** The first document without a `# newdoc` line (only a file's sole document may lack one). */
   private unnamed: DocumentBuilder | null = null;
+  /** The documents begun by `# newdoc` without an id (named by position): line and name. */
+  private readonly bare: { line: number; name: string }[] = [];
 
   /**
    * @param input the file's text or raw bytes
@@ -188,8 +199,9 @@ export class CorefUDDocumentStream implements DocumentStream {
   /**
    * The next document of the file, or null when every document has been given.
    *
-   * @returns the document (named after the file, as `readCorefUD` names a file's only document,
-   *   when it has no `# newdoc id`)
+   * @returns the document, named as `readCorefUD` names it (after the file when it has no
+   *   `# newdoc` line; by position after a bare `# newdoc`), with `corefud.carried` set for
+   *   entities whose eid an earlier document of the file used
    * @throws FormatError as `readCorefUD` does, for the lines read so far
    */
   next(): Document | null {
@@ -208,17 +220,43 @@ export class CorefUDDocumentStream implements DocumentStream {
     const b = this.ready;
     if (b === null) return null;
     this.ready = null;
-    if (b.name !== null) return b.document(b.name);
-    this.unnamed ??= b;
-    return b.document(baseName(this.file));
+    if (b.name === null) this.unnamed ??= b;
+    const document = b.document(b.name ?? baseName(this.file));
+    this.carry(document.corefud!);
+    this.given++;
+    return document;
+  }
+
+  /**
+   * Records where the document's file-wide eids first appear, and marks its entities whose
+   * eid an earlier document used (`CorefUDDocument.carried`).
+   */
+  private carry(doc: CorefUDDocument): void {
+    if (!doc.fileWideEids) return;
+    doc.eids.forEach((eid, e) => {
+      const seen = this.firstSeen.get(eid);
+      if (seen !== undefined) {
+        (doc.carried ??= doc.eids.map(() => null))[e] = seen;
+        return;
+      }
+      const mentions = doc.entities[e];
+      if (mentions.length === 0) return;
+      let first = mentions[0].nodes;
+      for (const m of mentions) {
+        const n = m.nodes;
+        const d = n[0] - first[0] || first.length - n.length || n[n.length - 1] - first[first.length - 1];
+        if (d < 0) first = n;
+      }
+      this.firstSeen.set(eid, { document: this.given, first: first[0], size: first.length, last: first[first.length - 1] });
+    });
   }
 
   /**
    * Ends the reading, once `next()` has given null: checks what only the whole file shows.
    *
-   * @throws FormatError for a file without words, or a document without id in a file of
-   *   several documents; adds the `unnamed-document` warning for a file's sole document
-   *   without id
+   * @throws FormatError for a file without words, or a document without a `# newdoc` line in
+   *   a file of several documents; adds the `unnamed-document` warnings (first) for documents
+   *   begun by a bare `# newdoc` and for a file's sole document without any `# newdoc` line
    */
   finish(): void {
     if (this.words === 0) {
@@ -231,6 +269,19 @@ export class CorefUDDocumentStream implements DocumentStream {
         lineText: this.lastLineText,
       });
     }
+    const { bare } = this;
+    if (bare.length > 0) {
+      const shown = bare.slice(0, 10).map((b) => `line ${b.line}: ${quote(b.name)}`).join(", ") + (bare.length > 10 ? `, and ${bare.length - 10} more` : "");
+      this.warnings.unshift({
+        code: "unnamed-document",
+        message:
+          `${bare.length} document(s) begin with '# newdoc' without an id (${shown}); each is called after its ` +
+          `position in the file, as the CorefUD scorer (udapi) numbers such documents, so key and response must list their documents in the same order`,
+        file: this.file,
+        line: bare[0].line,
+        ...(bare.length === 1 ? { document: bare[0].name } : {}),
+      });
+    }
     const unnamed = this.unnamed;
     if (unnamed === null) return;
     if (this.started > 1) {
@@ -238,8 +289,8 @@ export class CorefUDDocumentStream implements DocumentStream {
         file: this.file,
         line: unnamed.line,
         column: 1,
-        expected: `'# newdoc id = NAME' to name every document of a file with ${this.started} documents`,
-        found: unnamed.lineText.startsWith("#") ? "'# newdoc' without an id" : "a word line before any '# newdoc id'",
+        expected: `a '# newdoc' line to begin each document of a file with ${this.started} documents`,
+        found: "a word line before any '# newdoc'",
         lineText: unnamed.lineText,
       });
     }
@@ -253,9 +304,19 @@ export class CorefUDDocumentStream implements DocumentStream {
     });
   }
 
-  /** Begins a document at `line` (a `# newdoc` line, or a word line before any). */
-  private startDocument(name: string | null, lineNumber: number, line: string): DocumentBuilder {
+  /**
+   * Begins a document at `line`: a `# newdoc id = NAME` line (`begun` NAME), a `# newdoc` line
+   * without an id (`begun` "bare": the document is called `unnamed document N` after its
+   * position N in the file, as udapi numbers it), or a word line before any (`begun` null).
+   */
+  private startDocument(begun: { id: string } | "bare" | null, lineNumber: number, line: string): DocumentBuilder {
     const { file } = this;
+    const bare = begun === "bare";
+    let name = begun === null || bare ? null : begun.id;
+    if (bare) {
+      name = `unnamed document ${this.started + 1}`;
+      this.bare.push({ line: lineNumber, name });
+    }
     if (this.doc) {
       this.doc.finish();
       this.ready = this.doc;
@@ -279,7 +340,9 @@ export class CorefUDDocumentStream implements DocumentStream {
           line: lineNumber,
           column: 1,
           expected: "a newdoc id not used earlier in the file",
-          found: `${quote(name)} again (first at line ${firstAt})`,
+          found: bare
+            ? `'# newdoc' without an id, which makes this document ${quote(name)} (its position in the file), the id of the document at line ${firstAt}`
+            : `${quote(name)} again (first at line ${firstAt})`,
           lineText: line,
         });
       }
@@ -327,7 +390,7 @@ export class CorefUDDocumentStream implements DocumentStream {
             lineText: line,
           });
         }
-        this.startDocument(id !== null && id !== "" ? id : null, lineNumber, line);
+        this.startDocument(id !== null && id !== "" ? { id } : "bare", lineNumber, line);
         return;
       }
       const declared = trimmedValue(GLOBAL_ENTITY, line);
@@ -400,6 +463,8 @@ function sentIdValue(line: string): string | null {
 interface EntityFields {
   /** Position of `eid` (or `GRP`) among the `-`-separated attributes. */
   eid: number;
+  /** True when that attribute is `GRP` (document-level ids, which udapi prefixes per document). */
+  grp: boolean;
   /** Position of `head`, or -1 when the declaration has none. */
   head: number;
 }
@@ -419,7 +484,7 @@ function entityFields(value: string, file: string, lineNumber: number, line: str
     });
   }
   // udapi assigns the attributes in turn, so a repeated `head` takes the last one.
-  return { eid: at, head: fields.lastIndexOf("head") };
+  return { eid: at, grp: fields[at] === "GRP", head: fields.lastIndexOf("head") };
 }
 
 /** The file's base name without its last extension (`dir/a.b.conllu` -> `a.b`). */
@@ -530,6 +595,8 @@ class DocumentBuilder {
   private readonly corefudEntities: CorefUDMention[][] = [];
   /** The eid of each entity of `corefudEntities` (same indices). */
   private readonly eids: string[] = [];
+  /** True once a bracket was read under a `GRP` declaration (ids per document, not per file). */
+  private grp = false;
   private readonly sentences: CorefUDSentence[] = [];
   /** The `NodeCode` of every node (words and empty nodes) of the document, in order (ascending). */
   private readonly codes: NodeCode[] = [];
@@ -781,6 +848,7 @@ class DocumentBuilder {
 
   /** Parses one `Entity=` value of node `node` (index in `codes`); `offset` is its 0-based column in `line`. */
   private parseEntity(value: string, offset: number, fields: EntityFields, node: number, line: string, lineNumber: number): void {
+    if (fields.grp) this.grp = true;
     const items: Item[] = [];
     // Items that begin a mention on this line, and the first one over the mention limit: the
     // items after it are still checked for syntax (those errors come first) but not kept.
@@ -1115,7 +1183,7 @@ class DocumentBuilder {
       if (count === 0) return;
       this.warnings.push({ code, message: `document ${quote(name)}: ${message}`, file: this.file, line, document: name });
     };
-    this.warnings.push(...this.repeats.warnings(this.file, name));
+    this.warnings.push(...this.repeats.warnings(this.file, name, "corefud"));
     warn(
       "discontinuous-mention-joined",
       joined,
@@ -1137,7 +1205,7 @@ class DocumentBuilder {
       // An entity whose mentions are all made of empty nodes has no span.
       entities: this.entities.entities.filter((entity) => entity.length > 0),
       line: this.line,
-      corefud: { sentences: this.sentences, entities: this.corefudEntities, eids: this.eids },
+      corefud: { sentences: this.sentences, entities: this.corefudEntities, eids: this.eids, fileWideEids: !this.grp },
     };
   }
 

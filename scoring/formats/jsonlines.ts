@@ -99,7 +99,7 @@ export function readJsonLines(input: Input, file: string, limits: ReadLimits = {
     }
     const repeats = new RepeatedSpanLog();
     repeats.recordAll(kept, lineNumber);
-    warnings.push(...repeats.warnings(file, name));
+    warnings.push(...repeats.warnings(file, name, "reference"));
     documents.push({ id: name, name, part: null, tokens, sentenceStarts, entities: kept, line: lineNumber });
   });
   return { file, documents, warnings };
