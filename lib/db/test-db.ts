@@ -1,14 +1,20 @@
 /**
- * A throwaway, migrated PostgreSQL for tests: one per test file (vitest runs files in
- * separate processes). Sets `process.env.DATABASE_URL` so that `getPrisma()` and every
- * service use it.
+ * A migrated PostgreSQL database of its own for each test file. Sets
+ * `process.env.DATABASE_URL` so that `getPrisma()` and every service use it.
  *
  *   const testDb = useTestDatabase();        // at the top of a test file
  *   it("...", async () => { const db = testDb.prisma; ... });
+ *
+ * Under the repository's vitest configuration the test run has one Postgres server
+ * (`test-global-setup.ts`): each file's database is a copy of the migrated template there,
+ * dropped when the file ends. Without it (a vitest run that skips the global set-up), the file
+ * starts a throwaway cluster of its own and migrates it, as before.
  */
-import { afterAll, beforeAll } from "vitest";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createPrisma, disconnectPrisma, getPrisma, type PrismaClient } from "./client";
-import { startTemporaryPostgres, type EmbeddedPostgresHandle } from "./embedded";
+import { startTemporaryPostgres } from "./embedded";
 import { migrate } from "./migrate";
 import { closeRateLimitStore } from "../rate-limit";
 
@@ -21,23 +27,60 @@ export interface TestDatabase {
   newClient(): PrismaClient;
 }
 
+/** A database made for one test file, and how to get rid of it. */
+interface FileDatabase {
+  connectionString: string;
+  drop(): Promise<void>;
+}
+
 /**
- * Registers `beforeAll`/`afterAll` hooks that start a temporary embedded Postgres, apply
- * the migrations and point `DATABASE_URL` at it; the returned object is filled in before
+ * Copies the run's migrated template into a new database (`test-global-setup.ts`), or, when
+ * the run has no shared server, starts and migrates a throwaway cluster.
+ */
+async function createFileDatabase(): Promise<FileDatabase> {
+  const shared = inject("TEST_POSTGRES");
+  if (!shared) {
+    const server = await startTemporaryPostgres();
+    await migrate(server.connectionString);
+    return { connectionString: server.connectionString, drop: () => server.stop() };
+  }
+  const name = `test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: shared.adminUrl });
+    await client.connect();
+    try {
+      return await run(client);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${shared.template}`));
+  const url = new URL(shared.adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    connectionString: url.toString(),
+    // FORCE ends connections a test left open (e.g. a pool closed late).
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that give the file a migrated database of its own
+ * (see the module doc) and point `DATABASE_URL` at it; the returned object is filled in before
  * the first test runs.
  */
 export function useTestDatabase(): TestDatabase {
-  let server: EmbeddedPostgresHandle | undefined;
+  let database: FileDatabase | undefined;
   const extra: PrismaClient[] = [];
   const handle = {} as TestDatabase;
   beforeAll(async () => {
-    server = await startTemporaryPostgres();
-    await migrate(server.connectionString);
-    process.env.DATABASE_URL = server.connectionString;
-    handle.connectionString = server.connectionString;
-    handle.prisma = getPrisma(server.connectionString);
+    database = await createFileDatabase();
+    const { connectionString } = database;
+    process.env.DATABASE_URL = connectionString;
+    handle.connectionString = connectionString;
+    handle.prisma = getPrisma(connectionString);
     handle.newClient = () => {
-      const c = createPrisma(server!.connectionString);
+      const c = createPrisma(connectionString);
       extra.push(c);
       return c;
     };
@@ -46,7 +89,7 @@ export function useTestDatabase(): TestDatabase {
     for (const c of extra) await c.$disconnect();
     await disconnectPrisma();
     await closeRateLimitStore();
-    await server?.stop();
+    await database?.drop();
   }, 60_000);
   return handle;
 }
