@@ -32,7 +32,7 @@ type Counts = Record<string, [number, number, number, number]>;
 const expected = json("expected.json") as {
   cases: Record<string, { key_sha256: string; response_sha256: string; settings: Record<string, Counts | { error: string }> }>;
 };
-const listed = json("cases.json") as { cases: CaseFiles[]; bareNewdoc: CaseFiles[] };
+const listed = json("cases.json") as { cases: (CaseFiles & { duplicates: string })[]; bareNewdoc: CaseFiles[] };
 const generated = listed.cases;
 const repro = (json("repro/cases.json") as { cases: CaseFiles[] }).cases;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -111,6 +111,56 @@ describe("a span annotated in several entities, as the CorefUD scorer scores it"
         expect(read(g.info.key).toString("utf8"), g.info.key).toBe(g.key);
         expect(read(g.info.response).toString("utf8"), g.info.response).toBe(g.response);
       }
+    });
+
+    it("cover every kind of duplicate the issue names", () => {
+      const kinds = new Map<string, number>();
+      const count = (kind: string) => kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      for (const c of generated) {
+        for (const [side, file] of [["key", c.key], ["response", c.response]] as const) {
+          for (const doc of readCorefUD(read(file), file).documents) {
+            const { entities, eids, carried } = doc.corefud!;
+            if (carried) count("eid reused from an earlier document");
+            const holders = new Map<string, { entity: number; line: number; column: number; zero: boolean; size: number }[]>();
+            entities.forEach((mentions, e) => {
+              for (const m of mentions) {
+                const k = m.nodes.join(",");
+                const list = holders.get(k) ?? [];
+                list.push({ entity: e, line: m.line, column: m.column, zero: m.zero, size: m.nodes.length });
+                holders.set(k, list);
+              }
+            });
+            for (const list of holders.values()) {
+              const others = new Set(list.map((h) => h.entity));
+              if (others.size < 2) continue;
+              count(`in the ${side}`);
+              count(list[0].zero ? "a zero" : list[0].size === 1 ? "one word" : "several words");
+              // Bracket order against eid order: the first bracket written has the larger eid, or the smaller.
+              const [a, b] = [...list].sort((x, y) => x.line - y.line || x.column - y.column);
+              if (a.entity !== b.entity) count(eids[a.entity] > eids[b.entity] ? "larger eid written first" : "smaller eid written first");
+              if (list.some((h) => entities[h.entity].length === 1)) count("second entity a singleton");
+              if (list.every((h) => entities[h.entity].length > 1)) count("every holder has other mentions");
+              if ([...list].some((h, i) => list.findIndex((o) => o.entity === h.entity) !== i)) count("repeated in the same entity too");
+            }
+          }
+        }
+      }
+      const wanted = [
+        "in the key",
+        "in the response",
+        "a zero",
+        "one word",
+        "several words",
+        "larger eid written first",
+        "smaller eid written first",
+        "second entity a singleton",
+        "every holder has other mentions",
+        "repeated in the same entity too",
+        "eid reused from an earlier document",
+      ];
+      if (process.env.SHOW_DUPLICATE_KINDS) console.log(Object.fromEntries(kinds));
+      for (const kind of wanted) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThanOrEqual(3);
+      expect(new Set(generated.map((c) => c.duplicates))).toEqual(new Set(["key", "response", "both"]));
     });
 
     for (const c of generated) it(`case ${c.name}: every metric in 12 settings`, () => check(c));
