@@ -10,8 +10,11 @@
 //   4. Resilience tests (e2e/resilience: attacks and failures against the real site, each
 //      file with its own server and Postgres; node's test runner)   each test counted
 //      SKIP_RESILIENCE=1 skips them. A suite that does not start or report counts as failed.
+// Before that line it prints each stage's wall time and the 15 slowest tests and test files
+// (from the runners' own reports).
 // Exits non-zero when anything failed.
 import { spawnSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,8 +23,83 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
+/** Each stage's title and wall time in seconds, in order. */
+const stages = [];
+/** Every test's and every test file's duration: { kind: "test" | "file", name, ms }. */
+const durations = [];
+let stageStart = 0;
+
 function step(title) {
+  endStage();
   console.log(`\n=== ${title} ===`);
+  stages.push({ title, seconds: 0 });
+  stageStart = performance.now();
+}
+
+function endStage() {
+  if (stages.length > 0 && stages.at(-1).seconds === 0) stages.at(-1).seconds = (performance.now() - stageStart) / 1000;
+}
+
+/** Per-test and per-file durations from vitest's JSON report. */
+function vitestDurations(json) {
+  for (const file of json.testResults) {
+    const name = file.name.replace(`${process.cwd()}/`, "");
+    if (file.endTime && file.startTime) durations.push({ kind: "file", name: `vitest ${name}`, ms: file.endTime - file.startTime });
+    for (const t of file.assertionResults) if (t.duration) durations.push({ kind: "test", name: `vitest ${name} > ${t.fullName}`, ms: t.duration });
+  }
+}
+
+/** Per-test and per-spec durations from Playwright's JSON report (suites nest). */
+function playwrightDurations(json) {
+  const perFile = new Map();
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const ms = (test.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0);
+        durations.push({ kind: "test", name: `playwright ${spec.file} > ${[...path, spec.title].join(" > ")}`, ms });
+        perFile.set(spec.file, (perFile.get(spec.file) ?? 0) + ms);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith(".ts") ? [...path, child.title] : path);
+  };
+  for (const suite of json.suites ?? []) walk(suite, []);
+  for (const [file, ms] of perFile) durations.push({ kind: "file", name: `playwright ${file} (tests' time)`, ms });
+}
+
+/**
+ * Per-test and per-file durations from node's TAP report: "ok N - name", then in its YAML
+ * block "duration_ms: X" (a file's block is indented 2 spaces, a test's more; a suite's block
+ * says "type: 'suite'" and is left out).
+ */
+function tapDurations(text) {
+  let name = null;
+  let last = null;
+  for (const line of text.split("\n")) {
+    const test = /^\s*(?:not )?ok \d+ - (.*)$/.exec(line);
+    if (test) name = test[1];
+    const d = /^(\s*)duration_ms: ([\d.]+)/.exec(line);
+    if (d && name) {
+      last = { kind: d[1].length > 2 ? "test" : "file", name: `resilience ${name}`, ms: Number(d[2]) };
+      durations.push(last);
+      name = null;
+    }
+    if (/^\s*type: 'suite'/.test(line) && last) durations.splice(durations.indexOf(last), 1);
+    if (/^\s*\.\.\.$/.test(line)) last = null;
+  }
+}
+
+/** Prints the stage timings and the slowest tests and files. */
+function printTimings() {
+  endStage();
+  console.log("\n=== timings ===");
+  for (const s of stages) console.log(`${s.seconds.toFixed(1).padStart(8)} s  ${s.title}`);
+  console.log(`${stages.reduce((sum, s) => sum + s.seconds, 0).toFixed(1).padStart(8)} s  in all`);
+  for (const kind of ["test", "file"]) {
+    const top = durations.filter((d) => d.kind === kind).sort((a, b) => b.ms - a.ms).slice(0, 15);
+    if (top.length === 0) continue;
+    console.log(`\nthe ${top.length} slowest ${kind === "test" ? "tests" : "test files and specs"}:`);
+    for (const d of top) console.log(`${(d.ms / 1000).toFixed(1).padStart(8)} s  ${d.name.length > 160 ? `${d.name.slice(0, 157)}...` : d.name}`);
+  }
 }
 
 step("type check (tsc --noEmit)");
@@ -42,6 +120,7 @@ const vitest = spawnSync("npx", ["--no-install", "vitest", "run", "--reporter=de
 });
 try {
   const json = JSON.parse(readFileSync(report, "utf8"));
+  vitestDurations(json);
   passed += json.numPassedTests;
   failed += json.numFailedTests;
   skipped += json.numPendingTests + json.numTodoTests;
@@ -66,7 +145,9 @@ if (process.env.SKIP_E2E === "1") {
   rmSync(e2eReport, { force: true });
   const e2e = spawnSync("npx", ["--no-install", "playwright", "test"], { stdio: "inherit" });
   try {
-    const stats = JSON.parse(readFileSync(e2eReport, "utf8")).stats;
+    const e2eJson = JSON.parse(readFileSync(e2eReport, "utf8"));
+    const stats = e2eJson.stats;
+    playwrightDurations(e2eJson);
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
     skipped += stats.skipped;
@@ -93,7 +174,9 @@ if (process.env.SKIP_RESILIENCE === "1") {
   // node's TAP summary: "# pass N", "# fail N", "# cancelled N", "# skipped N", "# todo N".
   const counts = {};
   try {
-    for (const match of readFileSync(tap, "utf8").matchAll(/^# (pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[match[1]] = Number(match[2]);
+    const tapText = readFileSync(tap, "utf8");
+    for (const match of tapText.matchAll(/^# (pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[match[1]] = Number(match[2]);
+    tapDurations(tapText);
   } catch (error) {
     console.log(`could not read the resilience report (${error.message})`);
   }
@@ -109,5 +192,6 @@ if (process.env.SKIP_RESILIENCE === "1") {
   rmSync(tapDir, { recursive: true, force: true });
 }
 
+printTimings();
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = failed > 0 ? 1 : 0;
