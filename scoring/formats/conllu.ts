@@ -141,8 +141,9 @@ export const MENTION_NODES_PER_NODE = 64;
  *   the end of its document; a head beyond its mention's nodes; a malformed DEPS item of an
  *   empty node, or a DEPS parent not in its sentence; a repeated newdoc id (also the position
  *   name of a bare `# newdoc`); a document without a `# newdoc` line in a file of several
- *   documents; a `# newdoc` line that is neither `# newdoc` nor `# newdoc id = NAME`; a `# global.Entity` without `eid`; a file
- *   without words; a limit exceeded (also the mention-node budget of the module header).
+ *   documents; a `# newdoc` line that is neither `# newdoc` nor `# newdoc id = NAME`; a
+ *   `# global.Entity` without `eid`; a file without words; a limit exceeded (also the
+ *   mention-node budget of the module header).
  */
 export function readCorefUD(input: Input, file: string, limits: ReadLimits = {}): Corpus {
   return readWhole(new CorefUDDocumentStream(input, file, limits), file);
