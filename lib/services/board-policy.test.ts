@@ -385,8 +385,10 @@ describe("your standing", () => {
     expect(p.state).toBe("open");
     expect(p.timeLeftMs).toBe(w.phase.closesAt.getTime() - now.getTime());
     expect(p.best).toEqual({ value: 0.8, submissionId: w.runs.alphaHigh, systemName: "run-1" });
-    // Two runs of Alpha in the phase (made an hour ago: today, unless the test runs just after midnight UTC).
-    const today = new Date(w.t0).getUTCDate() === now.getUTCDate() ? 2 : 0;
+    // Two runs of Alpha in the phase, made at t0 + 1 and t0 + 3 minutes (an hour ago): today's
+    // are those made since 00:00 UTC (none, one or both when the test runs near 01:00 UTC).
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const today = [1, 3].filter((minute) => w.t0 + minute * MINUTE >= midnight).length;
     expect([p.quota.usedTotal, p.quota.remainingTotal, p.quota.usedToday, p.quota.remainingToday]).toEqual([2, 18, today, 5 - today]);
 
     // A withdrawn or disqualified run is not the best score.
