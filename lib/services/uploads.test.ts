@@ -20,6 +20,7 @@ import { createSubmission, getSubmissionForViewer, listSubmissionsForPhase, list
 import { compareDocuments, DocumentMismatchError, type RunDocument } from "./uploads";
 import { runEvaluation } from "../evaluation";
 import { EVALUATION_PROFILES } from "../../scoring/presets";
+import { readCorpus } from "../../scoring/formats";
 import { createTeam, setParticipantTeam, taskTeamOf } from "./teams";
 import { BROKEN_FILE, bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "./test-fixtures";
 
@@ -659,6 +660,16 @@ describe("compareDocuments", () => {
       "… and 1 more response document is not in the gold key",
       'key document "k" is not in the run; it will be scored as empty',
     ]);
+  });
+
+  it("pairs CorefUD documents begun by a bare '# newdoc' by their position, and names a missing one so", () => {
+    const doc = (word: string) => `# newdoc\n# global.Entity = eid-etype\n1\t${word}\t${word}\tX\t_\t_\t0\troot\t_\tEntity=(e1-x)\n\n`;
+    const read = (text: string, file: string) => readCorpus(Buffer.from(text), file).documents.map((d) => ({ id: d.id, line: d.line }));
+    const gold = read(["a", "b", "c"].map(doc).join(""), "gold.conllu").map((d) => d.id);
+    expect(gold).toEqual(["unnamed document 1", "unnamed document 2", "unnamed document 3"]);
+    expect(compareDocuments(read(["a", "b", "c"].map(doc).join(""), "run.conllu"), gold, "run.conllu").warnings).toEqual([]);
+    const short = compareDocuments(read(["a", "b"].map(doc).join(""), "run.conllu"), gold, "run.conllu");
+    expect(short.warnings.map((w) => w.message)).toEqual(['key document "unnamed document 3" is not in the run; it will be scored as empty']);
   });
 });
 
