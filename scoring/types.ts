@@ -136,15 +136,12 @@ export interface CorefUDDocument {
 }
 
 /**
- * Where an entity first appeared in its file: the 0-based index of the document, and the first
- * node, size (node count) and last node of its first mention there in udapi's mention order
- * (first node, more nodes first, last node).
+ * Where an entity first appeared in its file: the 0-based index of the document, and the node
+ * list of its first mention there in udapi's mention order (`corefud/order.ts`).
  */
 export interface EntityFirstSeen {
   document: number;
-  first: NodeCode;
-  size: number;
-  last: NodeCode;
+  nodes: readonly NodeCode[];
 }
 
 /** Something odd but scorable found while reading or scoring. */

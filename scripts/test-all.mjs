@@ -23,21 +23,21 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-/** Each stage's title and wall time in seconds, in order. */
+/** Each stage's title, start (performance.now()) and, once ended, wall time in seconds, in order. */
 const stages = [];
 /** Every test's and every test file's duration: { kind: "test" | "file", name, ms }. */
 const durations = [];
-let stageStart = 0;
 
 function step(title) {
   endStage();
   console.log(`\n=== ${title} ===`);
-  stages.push({ title, seconds: 0 });
-  stageStart = performance.now();
+  stages.push({ title, start: performance.now(), seconds: null });
 }
 
+/** Ends the current stage, if one is running. */
 function endStage() {
-  if (stages.length > 0 && stages.at(-1).seconds === 0) stages.at(-1).seconds = (performance.now() - stageStart) / 1000;
+  const current = stages.at(-1);
+  if (current && current.seconds === null) current.seconds = (performance.now() - current.start) / 1000;
 }
 
 /** Per-test and per-file durations from vitest's JSON report. */

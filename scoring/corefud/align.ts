@@ -54,6 +54,7 @@
  */
 import { FormatError, type CorefUDDocument, type CorefUDMention, type EntityFirstSeen } from "../types.js";
 import { linearSumAssignment } from "./lsa.js";
+import { compareCodePoints, compareMentionNodes } from "./order.js";
 
 /** How mentions are matched: `exact`, `partial` or `head`. */
 export type Matching = "exact" | "partial" | "head";
@@ -136,13 +137,7 @@ export interface PreparedSide {
  * first, then last node, then opening order (line, column).
  */
 function udapiOrder(a: CorefUDMention, b: CorefUDMention): number {
-  return (
-    a.nodes[0] - b.nodes[0] ||
-    b.nodes.length - a.nodes.length ||
-    a.nodes[a.nodes.length - 1] - b.nodes[b.nodes.length - 1] ||
-    a.line - b.line ||
-    a.column - b.column
-  );
+  return compareMentionNodes(a.nodes, b.nodes) || a.line - b.line || a.column - b.column;
 }
 
 /**
@@ -153,28 +148,6 @@ export function positionOrder(a: readonly number[], b: readonly number[]): numbe
   return a[0] - b[0] || a[a.length - 1] - b[b.length - 1] || a.length - b.length;
 }
 
-/**
- * Python's order of two strings (`a < b` on `str`): by Unicode code point, where JavaScript's
- * `<` compares UTF-16 code units (the two differ when an astral character meets one from
- * U+E000 to U+FFFF).
- *
- * @returns a negative number when `a` sorts first, a positive one when `b` does, 0 when equal
- */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Among surrogates, and among the other code units, code units order as code points do;
-    // a surrogate (the start of a character above U+FFFF) comes after any other unit.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    if (xs === (y >= 0xd800 && y <= 0xdfff)) return x - y;
-    return xs ? 1 : -1;
-  }
-  return a.length - b.length;
-}
-
 /** An entity being ordered: its mentions in udapi's order, its eid, and where it first appeared. */
 interface OrderedEntity {
   mentions: CorefUDMention[];
@@ -183,22 +156,16 @@ interface OrderedEntity {
 }
 
 /**
- * udapi's entity order (`CorefEntity.__lt__`): by first mention in the whole file, the
- * mentions compared as `CorefMention.__lt__` does (first node, more nodes first, last node,
- * then the entities' eid strings). An entity carried from an earlier document (an eid used
- * there too) comes first, by where it first appeared.
+ * udapi's entity order (`CorefEntity.__lt__`): by first mention in the whole file
+ * (`compareMentionNodes`, then the entities' eid strings). An entity carried from an earlier
+ * document (an eid used there too) comes first, by where it first appeared.
  */
 function entityOrder(a: OrderedEntity, b: OrderedEntity): number {
   const p = a.carried;
   const q = b.carried;
-  if (p !== null || q !== null) {
-    if (p === null) return 1;
-    if (q === null) return -1;
-    return p.document - q.document || p.first - q.first || q.size - p.size || p.last - q.last || compareCodePoints(a.eid, b.eid);
-  }
-  const m = a.mentions[0].nodes;
-  const n = b.mentions[0].nodes;
-  return m[0] - n[0] || n.length - m.length || m[m.length - 1] - n[n.length - 1] || compareCodePoints(a.eid, b.eid);
+  if ((p === null) !== (q === null)) return p === null ? 1 : -1;
+  const byPlace = p !== null && q !== null ? p.document - q.document || compareMentionNodes(p.nodes, q.nodes) : compareMentionNodes(a.mentions[0].nodes, b.mentions[0].nodes);
+  return byPlace || compareCodePoints(a.eid, b.eid);
 }
 
 /**

@@ -85,6 +85,7 @@ import { EntityNumbering } from "./entities.js";
 import { resolveLimits, type ReadLimits } from "./limits.js";
 import { InputLines, type Input } from "./text.js";
 import { RepeatedSpanLog } from "./repeats.js";
+import { firstMentionNodes } from "../corefud/order.js";
 
 const NEWDOC = /^#\s*newdoc\b(.*)$/;
 // The values of `# newdoc id = NAME` and `# global.Entity = VALUE` are cut out whole and
@@ -242,13 +243,7 @@ export class CorefUDDocumentStream implements DocumentStream {
       }
       const mentions = doc.entities[e];
       if (mentions.length === 0) return;
-      let first = mentions[0].nodes;
-      for (const m of mentions) {
-        const n = m.nodes;
-        const d = n[0] - first[0] || first.length - n.length || n[n.length - 1] - first[first.length - 1];
-        if (d < 0) first = n;
-      }
-      this.firstSeen.set(eid, { document: this.given, first: first[0], size: first.length, last: first[first.length - 1] });
+      this.firstSeen.set(eid, { document: this.given, nodes: firstMentionNodes(mentions.map((m) => m.nodes)) });
     });
   }
 

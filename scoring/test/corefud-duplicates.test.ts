@@ -17,18 +17,15 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readCorefUD } from "../formats/conllu.js";
 import { evaluate, type MentionMatch, type ZeroMatch } from "../evaluate.js";
-import { BARE_NEWDOC_CASES, CASES, generateBareNewdocCase, generateCase } from "./fixtures/corefud-duplicates/generate.js";
+import type { Corpus } from "../types.js";
+import { BARE_NEWDOC_CASES, CASES, generateBareNewdocCase, generateCase, type CaseFiles } from "./fixtures/corefud-duplicates/generate.js";
+import { FIXTURE_METRICS, scorerCounts, type ScorerCounts } from "./corefud-counts.js";
 
 const root = fileURLToPath(new URL("./fixtures/corefud-duplicates/", import.meta.url));
 const read = (rel: string) => readFileSync(join(root, rel));
 const json = (rel: string) => JSON.parse(read(rel).toString("utf8"));
 
-interface CaseFiles {
-  name: string;
-  key: string;
-  response: string;
-}
-type Counts = Record<string, [number, number, number, number]>;
+type Counts = ScorerCounts;
 const expected = json("expected.json") as {
   cases: Record<string, { key_sha256: string; response_sha256: string; settings: Record<string, Counts | { error: string }> }>;
 };
@@ -37,21 +34,15 @@ const generated = listed.cases;
 const repro = (json("repro/cases.json") as { cases: CaseFiles[] }).cases;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
+/** A case's key and response, read once for all its settings. */
+function readCase(c: CaseFiles): { key: Corpus; response: Corpus } {
+  return { key: readCorefUD(read(c.key), c.key), response: readCorefUD(read(c.response), c.response) };
+}
+
 /** Our counts in the expected file's layout, for one setting (`match/singletons/zeros`). */
-function ourCounts(c: CaseFiles, setting: string): Counts {
+function ourCounts(files: { key: Corpus; response: Corpus }, setting: string): Counts {
   const [match, singletons, zeroMatch] = setting.split("/") as [MentionMatch, string, ZeroMatch];
-  const key = readCorefUD(read(c.key), c.key);
-  const response = readCorefUD(read(c.response), c.response);
-  const m = evaluate(key, response, {
-    match,
-    zeroMatch,
-    removeSingletons: singletons === "no-singletons",
-    metrics: ["muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mor", "zero"],
-  }).metrics;
-  const out: Counts = {};
-  const parts = { muc: m.muc!, bcub: m.bcub!, ceafe: m.ceafe!, ceafm: m.ceafm!, lea: m.lea!, mor: m.mor!, zero: m.zero!, blancc: m.blanc!.coref, blancn: m.blanc!.noncoref };
-  for (const [name, s] of Object.entries(parts)) out[name] = [s.recallNum, s.recallDen, s.precisionNum, s.precisionDen];
-  return out;
+  return scorerCounts(evaluate(files.key, files.response, { match, zeroMatch, removeSingletons: singletons === "no-singletons", metrics: FIXTURE_METRICS }).metrics);
 }
 
 /** The differences between the scorer's counts and ours, as readable lines. */
@@ -74,10 +65,11 @@ function check(c: CaseFiles): void {
   const settings = Object.keys(want.settings);
   expect(settings).toHaveLength(12);
   const problems: string[] = [];
+  const files = readCase(c);
   for (const setting of settings) {
     const w = want.settings[setting];
     if ("error" in w) throw new Error(`${c.name} ${setting}: the scorer refused this case (${w.error}); the generator should not make it`);
-    for (const d of differences(w as Counts, ourCounts(c, setting))) problems.push(`${setting} ${d}`);
+    for (const d of differences(w as Counts, ourCounts(files, setting))) problems.push(`${setting} ${d}`);
   }
   expect(problems, `${c.name}`).toEqual([]);
 }
@@ -88,7 +80,7 @@ describe("a span annotated in several entities, as the CorefUD scorer scores it"
 
     it("gives MUC recall 6/11 with the duplicate in either bracket order, and without it", () => {
       for (const c of repro) {
-        const counts = ourCounts(c, "head/singletons/dependent");
+        const counts = ourCounts(readCase(c), "head/singletons/dependent");
         expect(counts.muc.slice(0, 2), c.name).toEqual([6, 11]);
       }
     });

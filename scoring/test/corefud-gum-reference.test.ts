@@ -13,6 +13,7 @@ import { readCorefUD } from "../formats/conllu.js";
 import { evaluate, type MentionMatch } from "../evaluate.js";
 import { perturbCorefUD } from "../bench/perturb-conllu.js";
 import { dataDir } from "./data-dir.js";
+import { FIXTURE_METRICS, scorerCounts } from "./corefud-counts.js";
 
 const data = dataDir();
 if (!data) console.log("skipping the GUM comparison with the CorefUD scorer: no ../shared/data and COREFBOARD_DATA_DIR is not set");
@@ -35,19 +36,11 @@ describe.skipIf(!data)("GUM CorefUD against the CorefUD scorer's numbers", () =>
     const key = readCorefUD(keyText, "gum-key.conllu");
     const response = readCorefUD(responseText, "gum-response.conllu");
     for (const [name, v] of Object.entries(expected.variants)) {
-      const m = evaluate(key, response, {
-        match: v.match,
-        removeSingletons: !v.keep_singletons,
-        zeroMatch: "dependent",
-        metrics: ["muc", "bcub", "ceafe", "ceafm", "lea", "blanc", "mor", "zero"],
-      }).metrics;
-      const ours: Record<string, { recallNum: number; recallDen: number; precisionNum: number; precisionDen: number }> = {
-        muc: m.muc!, bcub: m.bcub!, ceafe: m.ceafe!, ceafm: m.ceafm!, lea: m.lea!, mor: m.mor!, zero: m.zero!,
-        blancc: m.blanc!.coref, blancn: m.blanc!.noncoref,
-      };
+      const ours = scorerCounts(
+        evaluate(key, response, { match: v.match, removeSingletons: !v.keep_singletons, zeroMatch: "dependent", metrics: FIXTURE_METRICS }).metrics,
+      );
       for (const [metric, want] of Object.entries(v.counts)) {
-        const c = ours[metric];
-        const got = [c.recallNum, c.recallDen, c.precisionNum, c.precisionDen];
+        const got = ours[metric];
         got.forEach((g, i) => expect(Math.abs(g - want[i]), `${name} ${metric}[${i}]: ${g} vs ${want[i]}`).toBeLessThanOrEqual(1e-9 * Math.max(1, want[i])));
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareCodePoints } from "./align.js";
+import { compareCodePoints } from "./order.js";
 
 describe("compareCodePoints", () => {
   it("orders strings as Python's str does (by code point), unlike JavaScript's <", () => {
