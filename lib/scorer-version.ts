@@ -4,7 +4,7 @@
  * read it without loading the scoring worker, whose thread pool resolves files next to itself
  * at load time.
  */
-import packageJson from "../package.json";
+import packageJson from "../package.json" with { type: "json" };
 
 /** e.g. "0.1.0"; "0.0.0" if package.json has no version. */
 export const SCORER_VERSION: string = (packageJson as { version?: string }).version ?? "0.0.0";

@@ -116,7 +116,7 @@ async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
   return result;
 }
 
-async function readStdin(): Promise<Buffer> {
+async function readProcessStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -150,28 +150,30 @@ async function phasesOf(slug: string, viewer: Viewer): Promise<{ id: string; nam
 }
 
 /**
- * Runs one seed command.
+ * Runs one seed command against DATABASE_URL (in this process: e2e/helpers/server.ts's
+ * `runScript` calls it inside the Playwright worker; or from the command line).
  *
  * @param argv the arguments after the script name
+ * @param stdin what the command reads as its standard input (the task, plan or gold key)
  * @returns the JSON-serializable result to print
+ * @throws Error on an unknown command, a missing option, or when a service refuses
  */
-async function runSeed(argv: string[]): Promise<unknown> {
+export async function runSeed(argv: string[], stdin: Buffer = Buffer.alloc(0)): Promise<unknown> {
   const [command, ...args] = argv;
   switch (command) {
     case "create-task": {
-      const input = JSON.parse((await readStdin()).toString("utf8")) as unknown;
+      const input = JSON.parse(stdin.toString("utf8")) as unknown;
       const creator = await actor(option(args, "--as"));
       const { id, slug } = await createTask(creator, input);
       if (!args.includes("--draft")) await publishForTest(id);
       return { id, slug, phases: await phasesOf(slug, creator) };
     }
     case "scenario":
-      return runScenario(JSON.parse((await readStdin()).toString("utf8")) as ScenarioPlan);
+      return runScenario(JSON.parse(stdin.toString("utf8")) as ScenarioPlan);
     case "add-organizer":
       return addOrganizer(await actor(option(args, "--as")), option(args, "--task"), option(args, "--email"));
     case "upload-gold": {
-      const bytes = await readStdin();
-      const { gold } = await uploadGoldKey(await actor(option(args, "--as")), option(args, "--phase"), option(args, "--file-name"), bytes);
+      const { gold } = await uploadGoldKey(await actor(option(args, "--as")), option(args, "--phase"), option(args, "--file-name"), stdin);
       return gold;
     }
     case "seed-board": {
@@ -191,7 +193,7 @@ async function runSeed(argv: string[]): Promise<unknown> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runSeed(process.argv.slice(2)).then(
+  readProcessStdin().then((stdin) => runSeed(process.argv.slice(2), stdin)).then(
     async (result) => {
       process.stdout.write(`${JSON.stringify(result)}\n`);
       await disconnectPrisma().catch(() => {});

@@ -5,7 +5,8 @@
  * The web server (playwright.config.ts → `scripts/serve.ts --fresh-data-dir`) uses a
  * throwaway Postgres on a free port. serve.ts writes that database's URL to the file named
  * by `E2E_STATE_FILE` (see {@link e2eStateFile}); the helpers here read it and run
- * `scripts/admin.ts` (or the e2e-only `e2e/helpers/seed.ts`) with that DATABASE_URL.
+ * `scripts/admin.ts` (or the e2e-only `e2e/helpers/seed.ts`) with that DATABASE_URL, inside
+ * the test's own process.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -66,18 +67,51 @@ export interface ScriptResult {
 }
 
 /**
- * Runs `node --import tsx <script> ...args` in the repository root with the server's
- * DATABASE_URL (and `stdin` on its standard input, if given).
+ * The scripts that {@link runScript} runs inside this process (the Playwright worker), through
+ * their exported entry points: a `node --import tsx` start costs 1.4–1.9 s of CPU before the
+ * script does anything, and a test's set-up runs several. Each takes its arguments and its
+ * standard input, and writes what the command line would print.
+ */
+const IN_PROCESS: Record<string, (args: string[], stdin: string) => Promise<ScriptResult>> = {
+  "scripts/admin.ts": async (args, stdin) => {
+    const { runAdmin } = await import("../../scripts/admin");
+    const out: ScriptResult = { stdout: "", stderr: "" };
+    const code = await runAdmin(args, { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => stdin });
+    if (code !== 0) throw new Error(`scripts/admin.ts ${args[0] ?? ""} failed (exit code ${code}):\n${out.stderr}\n${out.stdout}`);
+    return out;
+  },
+  "e2e/helpers/seed.ts": async (args, stdin) => {
+    const { runSeed } = await import("./seed");
+    try {
+      return { stdout: `${JSON.stringify(await runSeed(args, Buffer.from(stdin)))}\n`, stderr: "" };
+    } catch (error) {
+      throw new Error(`e2e/helpers/seed.ts ${args[0] ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  },
+};
+
+/**
+ * Runs a repository script against the server's database, with `stdin` on its standard input
+ * (if given): `scripts/admin.ts` and `e2e/helpers/seed.ts` inside this process (see
+ * {@link IN_PROCESS}; the first call points this process's DATABASE_URL at the server's
+ * database, with NODE_ENV=test and LOG_LEVEL=warn as a spawned script would have them), any
+ * other script as `node --import tsx <script> ...args` in the repository root.
  *
  * @param script path relative to the root, e.g. "scripts/admin.ts"
- * @param options `stdin`; `env`, extra environment variables
+ * @param options `stdin`; `env`, extra environment variables (in this process, they are set
+ *   for the rest of the worker's life)
  * @returns stdout and stderr
- * @throws Error with both outputs when the script exits non-zero
+ * @throws Error with both outputs when the script fails (exits non-zero)
  */
 export function runScript(script: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<ScriptResult> {
-  const env = { ...process.env, ...options.env, DATABASE_URL: serverDatabaseUrl(), NODE_ENV: "test" as const, LOG_LEVEL: "warn" };
+  const env = { ...options.env, DATABASE_URL: serverDatabaseUrl(), NODE_ENV: "test" as const, LOG_LEVEL: "warn" };
+  const inProcess = IN_PROCESS[script];
+  if (inProcess) {
+    Object.assign(process.env, env);
+    return inProcess(args, options.stdin ?? "");
+  }
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${script} ${args[0] ?? ""} failed (${error.code ?? error.message}):\n${stderr}\n${stdout}`));
       else resolve({ stdout, stderr });
     });
