@@ -14,7 +14,7 @@
  *   not-found page, or the API's JSON 404; never 500.
  */
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { anonymousContext, signInPage } from "./helpers/accounts";
+import { anonymousContext, signInPage, signInThroughForm } from "./helpers/accounts";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
@@ -207,7 +207,7 @@ test.describe.serial("security headers", () => {
 
     // Sign-in: the form signs in through next-auth's client code, which needs hydration.
     await visit("/signin");
-    await signInPage(page, scenario.users.organizer);
+    await signInThroughForm(page, scenario.users.organizer);
     await expectNoViolation("the sign-in page");
 
     // A leaderboard with charts: recharts draws its SVG in the browser.

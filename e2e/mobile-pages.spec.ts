@@ -168,6 +168,7 @@ test.describe.serial("every page kind on a phone", () => {
 
   test("at desktop width the header is one row without the menu", async ({ page }) => {
     await signInPage(page, scenario.users.alpha);
+    await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav.locator("summary", { hasText: "Menu" })).toBeHidden();
     await expect(nav.getByRole("button", { name: "Sign out", exact: true })).toBeInViewport();

@@ -61,27 +61,48 @@ export function anonymousContext(): Promise<APIRequestContext> {
 }
 
 /**
- * A new API request context signed in as `user` through next-auth's credentials endpoint
- * (the same session cookie the sign-in form sets). Dispose it when done.
+ * Signs a request client in as `user` through next-auth's credentials endpoint (the same
+ * session cookie the sign-in form sets), and checks the session.
+ *
+ * @throws when the sign-in does not produce a session for the user
+ */
+async function signInRequest(request: APIRequestContext, user: Pick<TestUser, "email" | "password">): Promise<void> {
+  const { csrfToken } = (await (await request.get(`${BASE_URL}/api/auth/csrf`)).json()) as { csrfToken: string };
+  await request.post(`${BASE_URL}/api/auth/callback/credentials`, {
+    form: { csrfToken, email: user.email, password: user.password, callbackUrl: `${BASE_URL}/`, json: "true" },
+    maxRedirects: 0,
+  });
+  const session = (await (await request.get(`${BASE_URL}/api/auth/session`)).json()) as { user?: { email?: string } };
+  expect(session.user?.email, `signed in as ${user.email}`).toBe(user.email);
+}
+
+/**
+ * A new API request context signed in as `user` (own cookie jar). Dispose it when done.
  *
  * @throws when the sign-in does not produce a session for the user
  */
 export async function signedInContext(user: Pick<TestUser, "email" | "password">): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL: BASE_URL });
-  const { csrfToken } = (await (await context.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  await context.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: user.email, password: user.password, callbackUrl: `${BASE_URL}/`, json: "true" },
-    maxRedirects: 0,
-  });
-  const session = (await (await context.get("/api/auth/session")).json()) as { user?: { email?: string } };
-  expect(session.user?.email, `signed in as ${user.email}`).toBe(user.email);
+  await signInRequest(context, user);
   return context;
+}
+
+/**
+ * Signs a browser page's context in as `user` from the context's own request client (which
+ * shares the browser's cookies), without rendering the sign-in form; the page stays where it
+ * is. For tests of what comes after signing in: the form itself is tested in
+ * e2e/auth.spec.ts and through {@link signInThroughForm}.
+ *
+ * @throws when the sign-in does not produce a session for the user
+ */
+export async function signInPage(page: Page, user: Pick<TestUser, "email" | "password">): Promise<void> {
+  await signInRequest(page.context().request, user);
 }
 
 /**
  * Signs a browser page in through the sign-in form, and waits until the header shows it.
  */
-export async function signInPage(page: Page, user: Pick<TestUser, "email" | "password">): Promise<void> {
+export async function signInThroughForm(page: Page, user: Pick<TestUser, "email" | "password">): Promise<void> {
   await page.goto("/signin");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);

@@ -1,6 +1,10 @@
 /**
- * The authorization inventory (issue 11): every API route and method, probed as each kind of
- * viewer, with the answer that kind must get.
+ * The authorization inventory (issue 11; moved here from Playwright by issue 22): every API
+ * route and method, called as Next calls its handler (a `Request` and `{params}`), as each kind
+ * of viewer, with the answer that kind must get. Real auth (API tokens, and no session cookie for
+ * anonymous callers) and real services against the test database; only the queue is the test
+ * double (lib/__mocks__/queue.ts), and runs are scored by calling the worker's
+ * `scoreSubmission` (after each probe too, for the runs a rescore put back in the queue).
  *
  * Viewers: `anonymous` (no credentials); `bystander` (signed in, no part in the task);
  * `rival` (a member of another team that submitted to the task); `member` (a member of the
@@ -15,15 +19,27 @@
  * refusal look right.
  *
  * The first test reads every `apiRoute("METHOD /api/v1/…")` label under app/api and fails for
- * a route that has no probe here (and for a probe naming a route that no longer exists).
+ * a route that has no probe here (and for a probe naming a route that no longer exists); each
+ * probe calls the handler that the label's file exports for the method.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { expect, request as playwrightRequest, test, type APIRequestContext } from "@playwright/test";
-import { bearer } from "./helpers/accounts";
-import { setupScenario, type Scenario } from "./helpers/scenario";
-import { BASE_URL, ROOT } from "./helpers/server";
-import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+// lib/__mocks__/queue.ts: enqueueScoring is a vi.fn (the runs are scored below, in this process).
+vi.mock("../../../lib/queue");
+// Anonymous requests read the session cookie; there is none outside a request.
+vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }));
+
+import { createApiToken } from "../../../lib/auth/api-tokens";
+import { useTestDatabase } from "../../../lib/db/test-db";
+import { uploadGoldKey } from "../../../lib/services/gold";
+import { addOrganizer, createTask } from "../../../lib/services/tasks";
+import { makeTeam, makeUser, SMALL_KEY } from "../../../lib/services/test-fixtures";
+import { scoreSubmission } from "../../../lib/worker/scoring-job";
+
+const testDb = useTestDatabase();
 
 type Who = "anonymous" | "bystander" | "rival" | "member" | "organizer" | "admin";
 const WHO: readonly Who[] = ["anonymous", "bystander", "rival", "member", "organizer", "admin"];
@@ -33,20 +49,20 @@ type Outcome = "ok" | "allowed" | "denied" | 401;
 interface Probe {
   /** the route's `apiRoute` label, e.g. "GET /api/v1/phases/:phaseId" */
   route: string;
-  /** the concrete path to request (built after setup) */
+  /** the concrete path to request (built after setup), with its query */
   path: () => string;
-  /** JSON body, or multipart fields */
+  /** JSON body */
   json?: unknown;
+  /** multipart fields */
+  multipart?: Record<string, string | { name: string; text: string }>;
   /** further checks of a 2xx answer's JSON, as the viewer (what the viewer may not see is absent) */
   check?: (who: Who, body: unknown) => void;
-  multipart?: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>;
   expect: Record<Who, Outcome>;
 }
 
-// "siteAdmin", not "admin": the scenario's task creator is its own "admin" user.
-type Users = "bystander" | "rival" | "member" | "organizer" | "siteAdmin";
-let scenario: Scenario<Users>;
-let draft: Scenario<"owner">;
+/** A response for SMALL_KEY with one mention fewer (it scores, and differs from the key). */
+const SMALL_RESPONSE = SMALL_KEY.replace("It\t(3)", "It\t-");
+
 const ids = {
   slug: "",
   phase: "",
@@ -62,6 +78,7 @@ const ids = {
   document: "",
   teamInvitation: "",
 };
+const tokens: Record<Exclude<Who, "anonymous">, string> = { bystander: "", rival: "", member: "", organizer: "", admin: "" };
 
 const everyone = (outcome: Outcome): Record<Who, Outcome> => ({ anonymous: outcome, bystander: outcome, rival: outcome, member: outcome, organizer: outcome, admin: outcome });
 /** Organizers and admins pass; anonymous viewers get 401; everyone else is refused. */
@@ -76,7 +93,7 @@ const membersOnly: Record<Who, Outcome> = { anonymous: 401, bystander: "denied",
  */
 const draftAdminsOnly: Record<Who, Outcome> = { anonymous: "denied", bystander: "denied", rival: "denied", member: "denied", organizer: "denied", admin: "allowed" };
 
-const file = (text: string) => ({ name: "out.conll", mimeType: "text/plain", buffer: Buffer.from(text) });
+const file = (text: string) => ({ name: "out.conll", text });
 
 /** The probes: one per route and method (more where a route's rule depends on the target). */
 const PROBES: Probe[] = [
@@ -155,6 +172,8 @@ const PROBES: Probe[] = [
 /** Route labels that need no probe, with the reason. */
 const EXEMPT: Record<string, string> = {};
 
+const API_DIR = path.dirname(fileURLToPath(import.meta.url));
+
 /** Every `apiRoute("METHOD /api/v1/…")` label in the app's route files. */
 function routeLabels(): string[] {
   const labels: string[] = [];
@@ -165,7 +184,7 @@ function routeLabels(): string[] {
       else if (name === "route.ts") for (const m of readFileSync(full, "utf8").matchAll(/apiRoute\(\s*"([A-Z]+ \/api\/v1\/[^"]*)"/g)) labels.push(m[1]!);
     }
   };
-  walk(path.join(ROOT, "app", "api"));
+  walk(API_DIR);
   return [...new Set(labels)].sort();
 }
 
@@ -183,95 +202,140 @@ function matches(outcome: Outcome, status: number): boolean {
   }
 }
 
-test.describe("authorization inventory", () => {
-  test("every API route has a probe, and every probe names a route", () => {
+type Handler = (request: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/**
+ * The handler a route label names: the `route.ts` under app/api at the label's path (`:name`
+ * segments are `[name]` folders), its export named by the method; and the params Next would
+ * pass for `pathname` (decoded).
+ */
+async function handlerFor(route: string, pathname: string): Promise<{ handler: Handler; params: Record<string, string> }> {
+  const [method, pattern] = route.split(" ") as [string, string];
+  const segments = pattern.split("/").slice(3); // after "", "api", "v1"
+  const actual = pathname.split("/").slice(3);
+  const params: Record<string, string> = {};
+  segments.forEach((segment, i) => {
+    if (segment.startsWith(":")) params[segment.slice(1)] = decodeURIComponent(actual[i]!);
+  });
+  const file = path.join(API_DIR, ...segments.map((s) => (s.startsWith(":") ? `[${s.slice(1)}]` : s)), "route.ts");
+  const module = (await import(file)) as Record<string, Handler | undefined>;
+  const handler = module[method];
+  if (!handler) throw new Error(`${file} exports no ${method}`);
+  return { handler, params };
+}
+
+const BASE = "http://localhost:3000";
+const bearer = (token: string | null): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
+
+/** Calls the route's handler as `token`'s holder (null: anonymous), as Next would. */
+async function call(route: string, pathAndQuery: string, token: string | null, body: { json?: unknown; multipart?: Probe["multipart"] } = {}): Promise<Response> {
+  const url = new URL(pathAndQuery, BASE);
+  const { handler, params } = await handlerFor(route, url.pathname);
+  const method = route.split(" ")[0]!;
+  let init: RequestInit = { method, headers: bearer(token) };
+  if (body.json !== undefined) init = { ...init, headers: { ...bearer(token), "Content-Type": "application/json" }, body: JSON.stringify(body.json) };
+  if (body.multipart) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(body.multipart)) form.set(k, typeof v === "string" ? v : new File([v.text], v.name, { type: "text/plain" }));
+    init = { ...init, body: form };
+  }
+  return handler(new Request(url, init), { params: Promise.resolve(params) });
+}
+
+/** Calls a route as `token`'s holder and expects a 2xx; returns its JSON. */
+async function ok<T>(route: string, pathAndQuery: string, token: string, body: { json?: unknown; multipart?: Probe["multipart"] } = {}): Promise<T> {
+  const response = await call(route, pathAndQuery, token, body);
+  const text = await response.text();
+  expect(response.status, `${route}: ${text.slice(0, 300)}`).toBeLessThan(300);
+  return JSON.parse(text) as T;
+}
+
+/** Uploads a run through the submissions route as `token`'s holder, then scores it as the worker would. */
+async function scoredRun(phaseId: string, token: string, text: string, systemName: string): Promise<string> {
+  const { id } = await ok<{ id: string }>("POST /api/v1/phases/:phaseId/submissions", `/api/v1/phases/${phaseId}/submissions`, token, { multipart: { systemName, file: file(text) } });
+  const outcome = await scoreSubmission(id, { workerId: "authz-inventory:1" });
+  expect(outcome.status, JSON.stringify(outcome)).toBe("SCORED");
+  return id;
+}
+
+/** Scores every queued run, as the worker would after a probe re-queued some (a rescore). */
+async function drainQueue(): Promise<void> {
+  const queued = await testDb.prisma.submission.findMany({ where: { status: "QUEUED" }, select: { id: true } });
+  // (A run in the draft phase, which has no gold key, ends FAILED, as it would under the worker.)
+  for (const { id } of queued) await scoreSubmission(id, { workerId: "authz-inventory:1" });
+}
+
+const DAY = 24 * 3600 * 1000;
+const openPhase = (name: string) => ({ name, opensAt: new Date(Date.now() - DAY).toISOString(), closesAt: new Date(Date.now() + 30 * DAY).toISOString() });
+
+beforeAll(async () => {
+  const db = testDb.prisma;
+  const creator = await makeUser(db, "Inventory Creator", "ADMIN");
+  const users = {
+    bystander: await makeUser(db, "Inventory Bystander"),
+    rival: await makeUser(db, "Inventory Rival"),
+    member: await makeUser(db, "Inventory Member"),
+    organizer: await makeUser(db, "Inventory Organizer"),
+    admin: await makeUser(db, "Inventory Site Admin", "ADMIN"),
+  };
+  for (const who of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[who] = (await createApiToken(users[who].id, "inventory")).token;
+  ids.memberTeam = (await makeTeam(db, "Members", [users.member.id])).id;
+  await makeTeam(db, "Rivals", [users.rival.id]);
+
+  // The published task: two open phases with gold keys; "final" closes below and gets results.
+  const task = await createTask(creator.viewer, { slug: `inventory-${Date.now().toString(36)}`, title: "Inventory task", description: "The authorization inventory's task.", phases: [openPhase("main"), openPhase("final")] });
+  await db.task.update({ where: { id: task.id }, data: { status: "PUBLISHED", publishedAt: new Date() } });
+  await addOrganizer(creator.viewer, task.id, users.organizer.email);
+  const phases = await db.phase.findMany({ where: { taskId: task.id }, select: { id: true, name: true } });
+  ids.slug = task.slug;
+  ids.phase = phases.find((p) => p.name === "main")!.id;
+  ids.closedPhase = phases.find((p) => p.name === "final")!.id;
+  for (const phaseId of [ids.phase, ids.closedPhase]) await uploadGoldKey(users.organizer.viewer, phaseId, "key.conll", Buffer.from(SMALL_KEY));
+
+  // The draft task, organized by its creator only.
+  const draft = await createTask(creator.viewer, { slug: `inventory-draft-${Date.now().toString(36)}`, title: "Inventory draft", description: "A draft.", phases: [openPhase("test")] });
+  ids.draftSlug = draft.slug;
+  ids.draftPhase = (await db.phase.findFirstOrThrow({ where: { taskId: draft.id }, select: { id: true } })).id;
+
+  ids.memberRun = await scoredRun(ids.phase, tokens.member, SMALL_KEY, "member-run");
+  ids.memberRunToWithdraw = await scoredRun(ids.phase, tokens.member, SMALL_RESPONSE, "member-run-2");
+  ids.rivalRun = await scoredRun(ids.phase, tokens.rival, SMALL_RESPONSE, "rival-run");
+  await scoredRun(ids.closedPhase, tokens.rival, SMALL_RESPONSE, "rival-final");
+
+  const analysis = await ok<{ documents: { document: string }[] }>("GET /api/v1/submissions/:id/analysis", `/api/v1/submissions/${ids.memberRun}/analysis`, tokens.organizer);
+  ids.document = analysis.documents[0]!.document;
+  const datasets = await ok<{ datasets: { id: string }[] }>("GET /api/v1/phases/:phaseId/datasets", `/api/v1/phases/${ids.phase}/datasets`, tokens.organizer);
+  ids.dataset = datasets.datasets[0]!.id;
+  // The "final" phase closes now, and its results are published (snapshot 1).
+  await ok("PATCH /api/v1/phases/:phaseId", `/api/v1/phases/${ids.closedPhase}`, tokens.organizer, { json: { closesAt: new Date().toISOString() } });
+  await ok("POST /api/v1/phases/:phaseId/results", `/api/v1/phases/${ids.closedPhase}/results`, tokens.organizer, { json: { note: "Final results." } });
+  const invite = await ok<{ invitation: { id: string } }>("POST /api/v1/tasks/:slug/organizer-invitations", `/api/v1/tasks/${ids.slug}/organizer-invitations`, tokens.organizer, { json: { email: `co-${ids.slug}@example.org` } });
+  ids.organizerInvitation = invite.invitation.id;
+  const link = await ok<{ invitation: { id: string } }>("POST /api/v1/teams/:teamId/invitations", `/api/v1/teams/${ids.memberTeam}/invitations`, tokens.member);
+  ids.teamInvitation = link.invitation.id;
+}, 120_000);
+
+describe("authorization inventory", () => {
+  it("every API route has a probe, and every probe names a route", () => {
     const labels = routeLabels();
+    expect(labels.length).toBeGreaterThan(40);
     const probed = new Set(PROBES.map((p) => p.route));
     expect(labels.filter((l) => !probed.has(l) && !(l in EXEMPT)), "routes without a probe").toEqual([]);
     expect([...probed].filter((r) => !labels.includes(r)), "probes of routes that do not exist").toEqual([]);
   });
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    scenario = await setupScenario<Users>({
-      users: { bystander: { token: true }, rival: { token: true }, member: { token: true }, organizer: { token: true }, siteAdmin: { admin: true, token: true } },
-      teams: { Members: ["member"], Rivals: ["rival"] },
-      task: {
-        phases: [openPhase("main"), openPhase("final")],
-        organizers: ["organizer"],
-        gold: [
-          { phase: "main", text: SMALL_KEY, as: "organizer" },
-          { phase: "final", text: SMALL_KEY, as: "organizer" },
-        ],
-      },
-    });
-    draft = await setupScenario<"owner">({ users: { owner: {} }, task: { draft: true, phases: [openPhase("test")] } });
-    const task = scenario.task!;
-    ids.slug = task.slug;
-    ids.phase = task.phases.main!.id;
-    ids.closedPhase = task.phases.final!.id;
-    ids.memberTeam = scenario.teams.Members!.id;
-    ids.draftSlug = draft.task!.slug;
-    ids.draftPhase = draft.task!.phases.test!.id;
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    const member = scenario.users.member.token!;
-    const rival = scenario.users.rival.token!;
-    const organizer = scenario.users.organizer.token!;
-    ids.memberRun = await postRun(api, ids.phase, member, SMALL_KEY, "member-run");
-    ids.memberRunToWithdraw = await postRun(api, ids.phase, member, SMALL_RESPONSE, "member-run-2");
-    ids.rivalRun = await postRun(api, ids.phase, rival, SMALL_RESPONSE, "rival-run");
-    const finalRun = await postRun(api, ids.closedPhase, rival, SMALL_RESPONSE, "rival-final");
-    for (const [id, token] of [
-      [ids.memberRun, member],
-      [ids.memberRunToWithdraw, member],
-      [ids.rivalRun, rival],
-      [finalRun, rival],
-    ] as const)
-      await waitScored(api, id, token);
-    const analysis = (await (await api.get(`/api/v1/submissions/${ids.memberRun}/analysis`, { headers: bearer(organizer) })).json()) as { documents: { document: string }[] };
-    ids.document = analysis.documents[0]!.document;
-    const datasets = (await (await api.get(`/api/v1/phases/${ids.phase}/datasets`)).json()) as { datasets: { id: string }[] };
-    ids.dataset = datasets.datasets[0]!.id;
-    // The "final" phase closes now, and its results are published (snapshot 1).
-    const close = await api.patch(`/api/v1/phases/${ids.closedPhase}`, { headers: bearer(organizer), data: { closesAt: new Date().toISOString() } });
-    expect(close.status(), await close.text()).toBe(200);
-    const publish = await api.post(`/api/v1/phases/${ids.closedPhase}/results`, { headers: bearer(organizer), data: { note: "Final results." } });
-    expect(publish.status(), await publish.text()).toBeLessThan(300);
-    const invite = await api.post(`/api/v1/tasks/${ids.slug}/organizer-invitations`, { headers: bearer(organizer), data: { email: `co-${ids.slug}@example.org` } });
-    expect(invite.status(), await invite.text()).toBeLessThan(300);
-    ids.organizerInvitation = ((await invite.json()) as { invitation: { id: string } }).invitation.id;
-    const link = await api.post(`/api/v1/teams/${ids.memberTeam}/invitations`, { headers: bearer(member) });
-    expect(link.status(), await link.text()).toBeLessThan(300);
-    ids.teamInvitation = ((await link.json()) as { invitation: { id: string } }).invitation.id;
-    await api.dispose();
-  });
-
+  // In order (sequential within the file): the archive probe is last.
   for (const probe of PROBES) {
-    test(`${probe.route} (${probe.path.toString().includes("draft") ? "draft task" : "published task"})`, async () => {
-      const api: APIRequestContext = await playwrightRequest.newContext({ baseURL: BASE_URL });
-      const token = (who: Who): string | null => (who === "anonymous" ? null : scenario.users[who === "admin" ? "siteAdmin" : who].token);
+    it(`${probe.route} (${probe.path.toString().includes("draft") ? "draft task" : "published task"})`, async () => {
       // Refusals first, then the viewers who pass.
       const order = [...WHO].sort((a, b) => Number(probe.expect[a] !== "denied" && probe.expect[a] !== 401) - Number(probe.expect[b] !== "denied" && probe.expect[b] !== 401));
-      const seen: string[] = [];
-      try {
-        for (const who of order) {
-          const method = probe.route.split(" ")[0]!;
-          const t = token(who);
-          const response = await api.fetch(probe.path(), {
-            method,
-            headers: t ? bearer(t) : {},
-            ...(probe.json !== undefined ? { data: probe.json } : {}),
-            ...(probe.multipart ? { multipart: probe.multipart } : {}),
-            maxRedirects: 0,
-          });
-          seen.push(`${who}: ${response.status()}`);
-          expect(matches(probe.expect[who], response.status()), `${probe.route} as ${who}: expected ${probe.expect[who]}, got ${response.status()} ${(await response.text()).slice(0, 300)}`).toBe(true);
-          if (probe.check && response.ok()) probe.check(who, await response.json());
-        }
-      } finally {
-        test.info().annotations.push({ type: "answers", description: seen.join(", ") });
-        await api.dispose();
+      for (const who of order) {
+        const response = await call(probe.route, probe.path(), who === "anonymous" ? null : tokens[who], { json: probe.json, multipart: probe.multipart });
+        const text = await response.text();
+        expect(matches(probe.expect[who], response.status), `${probe.route} as ${who}: expected ${probe.expect[who]}, got ${response.status} ${text.slice(0, 300)}`).toBe(true);
+        if (probe.check && response.ok) probe.check(who, JSON.parse(text));
       }
+      await drainQueue();
     });
   }
 });
