@@ -151,7 +151,11 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
         } catch {
           // already gone
         }
-        await Promise.race([exited, sleep(STOP_TIMEOUT_MS)]);
+        // The bound's timer is cleared once serve exits: left pending, it kept the test file's
+        // process alive for its whole 45 s after the last test (1.5 min of the suite's 3).
+        let bound: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise<void>((r) => (bound = setTimeout(r, STOP_TIMEOUT_MS)))]);
+        clearTimeout(bound);
         const left = [...new Set([...tree, ...descendants(serve.pid)])].filter(processAlive);
         if (left.length) killAll(left);
         for (let i = 0; i < 50 && left.some(processAlive); i++) await sleep(100);
