@@ -1,6 +1,6 @@
 /**
- * A whole test setup in one step (one process start instead of one per user, token, task and
- * gold key): accounts with optional API tokens (made by the admin CLI's code), and optionally
+ * A whole test setup in one step (`scenario` of ./seed.ts, run inside the test's process):
+ * accounts with optional API tokens (made by the admin CLI's code), and optionally
  * a task created by a fresh site admin, with organizers and gold keys.
  *
  *   const { users, teams, task, gold } = await setupScenario({

@@ -1,10 +1,12 @@
 /**
  * E2E-only setup commands that no route offers (yet): create a task as a site admin, add an
  * organizer to it, and upload a gold key as an organizer; and `scenario`, which does a whole
- * test's setup in one process (users and tokens through the admin CLI's own `runAdmin`, then
- * teams, then the task, organizers and gold keys), because each process start costs seconds. They call the same services the app uses, with the
- * acting user looked up by e-mail, against DATABASE_URL (the server's database; see
- * `runScript` in ./server.ts). Not part of the application: nothing in app/ imports this.
+ * test's setup in one step (users and tokens through the admin CLI's own `runAdmin`, then
+ * teams, then the task, organizers and gold keys). They call the same services the app uses,
+ * with the acting user looked up by e-mail, against DATABASE_URL (the server's database).
+ * The tests run them inside their own process through `runSeed` (`runScript` in
+ * ./server.ts); the command line below does the same from a shell. Not part of the
+ * application: nothing in app/ imports this.
  *
  *   node --import tsx e2e/helpers/seed.ts create-task --as admin@example.org   < task.json
  *   node --import tsx e2e/helpers/seed.ts add-organizer --as admin@example.org --task ID --email org@example.org
