@@ -61,9 +61,6 @@ export default defineConfig({
       // serve.ts writes the throwaway database's URL here, for e2e setup (admin CLI).
       E2E_STATE_FILE: e2eStateFile(PORT),
       UPLOAD_MAX_BYTES: String(E2E_UPLOAD_MAX_BYTES),
-      // Refused sign-ins wait 0.2 s here instead of 1 s: the browser tests refuse a few dozen,
-      // and the delay itself is checked in lib/session.test.ts and lib/rate-limit.test.ts.
-      SIGN_IN_REFUSAL_DELAY_MS: "200",
       // Mail goes to the log (no SMTP) and to this file, where e2e/accounts.spec.ts reads links.
       MAIL_OUTBOX_FILE: e2eOutboxFile(PORT),
     },

@@ -2,7 +2,6 @@
 // `npm test`: every check and test of the repository, then one closing line
 // "N passed, N failed" that CI reads.
 //   1. TypeScript type check (tsc --noEmit)          counted as one test
-//      (on a checkout with no build folder, `next build` runs beside it: scripts/build-if-stale.ts)
 //   2. Unit tests (vitest, next to the code)          each test counted
 //   3. End-to-end tests (Playwright in Debian's Chromium, against the real app on a
 //      throwaway embedded Postgres)                   each test counted
@@ -14,9 +13,9 @@
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -103,25 +102,7 @@ function printTimings() {
   }
 }
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const runE2e = process.env.SKIP_E2E !== "1" && existsSync(chromium);
-// tsc keeps one core busy: on a checkout with no build folder yet (a fresh clone, as in CI), the
-// browser tests' `next build` runs on the other meanwhile, instead of later inside the
-// Playwright stage. Not when a build folder exists: a rebuild first empties it, and tsc reads
-// its route types (.next/types). The build's output goes to a log, printed when it fails.
-const buildBeside = runE2e && !existsSync(process.env.NEXT_DIST_DIR || ".next");
-
-step(buildBeside ? "type check (tsc --noEmit), and the site's build beside it" : "type check (tsc --noEmit)");
-const buildDir = mkdtempSync(join(tmpdir(), "corefboard-build-"));
-const buildLog = join(buildDir, "build.log");
-const build = buildBeside
-  ? new Promise((resolve) => {
-      const out = openSync(buildLog, "w");
-      const child = spawn(process.execPath, ["--import", "tsx", "scripts/build-if-stale.ts"], { stdio: ["ignore", out, out] });
-      child.on("exit", (code) => resolve(code ?? 1));
-      child.on("error", () => resolve(1));
-    })
-  : Promise.resolve(0);
+step("type check (tsc --noEmit)");
 const tsc = spawnSync("npx", ["--no-install", "tsc", "--noEmit", "-p", "."], { stdio: "inherit" });
 if (tsc.status === 0) {
   passed++;
@@ -130,15 +111,6 @@ if (tsc.status === 0) {
   failed++;
   console.log("type check FAILED");
 }
-
-const buildCode = await build;
-if (buildCode !== 0) {
-  // Counted with the browser tests below (their server would build again, and fail the same way).
-  console.log(`the site's build failed (exit code ${buildCode}):\n${readFileSync(buildLog, "utf8").slice(-4000)}`);
-} else if (buildBeside) {
-  console.log("the site's build: done");
-}
-rmSync(buildDir, { recursive: true, force: true });
 
 step("unit tests (vitest)");
 const dir = mkdtempSync(join(tmpdir(), "corefboard-vitest-"));
@@ -162,6 +134,7 @@ if (vitest.status !== 0 && failed === 0) failed++;
 rmSync(dir, { recursive: true, force: true });
 
 step("end-to-end tests (Playwright)");
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (process.env.SKIP_E2E === "1") {
   console.log("skipping end-to-end tests: SKIP_E2E=1");
 } else if (!existsSync(chromium)) {
