@@ -8,10 +8,10 @@
  * (list and one snapshot), team progress, account, teams, new task, the organizer's console
  * (six tabs), sign-in, sign-up, forgot password.
  */
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { documentHref } from "../lib/hrefs";
 import { bearer, signInPage } from "./helpers/accounts";
-import { expectNoAxeViolations, expectNoSidewaysScroll } from "./helpers/a11y";
+import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
@@ -19,16 +19,6 @@ import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./hel
 type Users = "organizer" | "alpha" | "beta";
 let scenario: Scenario<Users>;
 let pages: { signedOut: string[]; alpha: string[]; organizer: string[] };
-
-const WIDTHS = [1280, 390] as const;
-
-/** Opens `path`, expects a 200, then checks axe and (on a phone) the page width. */
-async function check(page: Page, path: string, width: number): Promise<void> {
-  const response = await page.goto(path);
-  expect(response?.status(), `${path} at ${width} px`).toBe(200);
-  await expectNoAxeViolations(page, `${path} at ${width} px`);
-  if (width < 640) await expectNoSidewaysScroll(page, `${path} at ${width} px`);
-}
 
 test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothing scrolls sideways at 390 px", () => {
   test.beforeAll(async () => {
@@ -87,25 +77,22 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
     };
   });
 
-  for (const width of WIDTHS) {
-    test(`signed out, ${width} px`, async ({ page }) => {
-      test.setTimeout(240_000);
-      await page.setViewportSize({ width, height: 900 });
-      for (const path of pages.signedOut) await check(page, path, width);
-    });
+  // Each page is opened once at 1280 px and checked there, then narrowed to 390 px and checked
+  // again (e2e/helpers/a11y.ts): the same page states as loading it at each width.
+  test(`signed out, ${DESKTOP_AND_PHONE.join(" and ")} px`, async ({ page }) => {
+    test.setTimeout(240_000);
+    for (const path of pages.signedOut) await expectAccessibleAtWidths(page, path);
+  });
 
-    test(`signed in as a participant, ${width} px`, async ({ page }) => {
-      test.setTimeout(240_000);
-      await signInPage(page, scenario.users.alpha);
-      await page.setViewportSize({ width, height: 900 });
-      for (const path of pages.alpha) await check(page, path, width);
-    });
+  test(`signed in as a participant, ${DESKTOP_AND_PHONE.join(" and ")} px`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await signInPage(page, scenario.users.alpha);
+    for (const path of pages.alpha) await expectAccessibleAtWidths(page, path);
+  });
 
-    test(`signed in as an organizer, ${width} px`, async ({ page }) => {
-      test.setTimeout(240_000);
-      await signInPage(page, scenario.users.organizer);
-      await page.setViewportSize({ width, height: 900 });
-      for (const path of pages.organizer) await check(page, path, width);
-    });
-  }
+  test(`signed in as an organizer, ${DESKTOP_AND_PHONE.join(" and ")} px`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await signInPage(page, scenario.users.organizer);
+    for (const path of pages.organizer) await expectAccessibleAtWidths(page, path);
+  });
 });

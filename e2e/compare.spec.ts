@@ -19,7 +19,7 @@
  */
 import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
-import { expectNoAxeViolations, expectNoSidewaysScroll } from "./helpers/a11y";
+import { expectAccessibleAtWidths, expectNoAxeViolations, expectNoSidewaysScroll } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
@@ -144,14 +144,7 @@ test.describe.serial("the compare page", () => {
     const paths = ["/compare", `/compare?phase=${phaseId}`, `/compare?a=${perfectId}`, comparePath(perfectId, mergedId)];
     // Signed in as an organizer the comparison also has the per-document table.
     await signInPage(page, scenario.users.organizer);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 844 });
-      for (const path of paths) {
-        expect((await page.goto(path))?.status(), path).toBe(200);
-        if (width === 390) await expectNoSidewaysScroll(page, path);
-        await expectNoAxeViolations(page, `${path} at ${width} px`);
-      }
-    }
+    for (const path of paths) await expectAccessibleAtWidths(page, path);
     await page.goto(comparePath(perfectId, mergedId));
     for (const name of ["Paired bootstrap comparison per metric", "CoNLL F1 (mean of MUC, B³ and CEAFe F1) per document, largest difference first"]) {
       const region = page.getByRole("region", { name });

@@ -19,7 +19,7 @@
  */
 import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
-import { expectNoAxeViolations, sidewaysOverflow } from "./helpers/a11y";
+import { DESKTOP_AND_PHONE, expectAccessibleAtWidths, sidewaysOverflow } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
@@ -164,23 +164,9 @@ test.describe.serial("the document view", () => {
   });
 
   test("no sideways page scroll at 390 px, and 0 axe violations at 1280 and 390 px, signed out and signed in", async ({ page }) => {
-    for (const signedIn of [false, true]) {
-      if (signedIn) {
-        // The header shows who is signed in at desktop widths only.
-        await page.setViewportSize({ width: 1280, height: 900 });
-        await signInPage(page, scenario.users.organizer);
-      }
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        expect((await page.goto(docPath(STORY)))?.status()).toBe(200);
-        const what = `the document view at ${width} px, ${signedIn ? "signed in" : "signed out"}`;
-        if (width === 390) {
-          const { pixels, culprits } = await sidewaysOverflow(page);
-          expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
-        }
-        await expectNoAxeViolations(page, what);
-      }
-    }
+    await expectAccessibleAtWidths(page, docPath(STORY), DESKTOP_AND_PHONE, "the document view, signed out");
+    await signInPage(page, scenario.users.organizer);
+    await expectAccessibleAtWidths(page, docPath(STORY), DESKTOP_AND_PHONE, "the document view, signed in");
   });
 
   test("a 10,000-token document comes compressed, says how long its view took, and keeps a small DOM", async ({ page }) => {

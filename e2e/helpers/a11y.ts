@@ -53,3 +53,33 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
   const { pixels, culprits } = await sidewaysOverflow(page);
   expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
 }
+
+/** The widths every page is checked at: a desktop's and a phone's (below the `sm` breakpoint of 640 px). */
+export const DESKTOP_AND_PHONE = [1280, 390] as const;
+
+/**
+ * Opens `path` once (expecting a 200) at the first width, then checks it at every width, in
+ * the order given: axe finds no violation, and below 640 px the page does not scroll sideways.
+ *
+ * The page is loaded once and the window narrowed, as a reader narrows a desktop window: the
+ * layout is CSS (media queries re-apply on resize, and the header's menu is a `<details>`), so
+ * the narrowed page is the page a phone loads. What measures itself (the leaderboard's charts,
+ * through a ResizeObserver) re-renders before the checks: they wait two frames and a task.
+ * A navigation costs 0.5–1 s of Chromium's time
+ * on the 2-core CI machine; this halves the navigations of the accessibility checks.
+ *
+ * @param what names the page in failure messages (default: the path)
+ */
+export async function expectAccessibleAtWidths(page: Page, path: string, widths: readonly number[] = DESKTOP_AND_PHONE, what = path): Promise<void> {
+  const height = page.viewportSize()?.height ?? 900;
+  await page.setViewportSize({ width: widths[0]!, height });
+  expect((await page.goto(path))?.status(), `${what}: status`).toBe(200);
+  for (const [i, width] of widths.entries()) {
+    if (i > 0) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+    }
+    if (width < 640) await expectNoSidewaysScroll(page, `${what} at ${width} px`);
+    await expectNoAxeViolations(page, `${what} at ${width} px`);
+  }
+}
