@@ -3,10 +3,14 @@
  * (1280 px) and on a phone (390 px), signed out and signed in, has 0 WCAG 2.1 A/AA violations
  * by axe-core, and no page scrolls sideways at 390 px.
  *
- * Page kinds: home, task list, task page, leaderboard, submit page, run page, error-analysis
- * document view, compare (pickers and two runs), metrics list and one metric, final results
- * (list and one snapshot), team progress, account, teams, new task, the organizer's console
- * (six tabs), sign-in, sign-up, forgot password.
+ * Page kinds: home, task list, task page, leaderboard, submit page (of an open and of a closed
+ * phase), run page (also with its raw fractions open), error-analysis document view, compare
+ * (pickers and two runs), metrics list and one metric, final results (list and one snapshot),
+ * team progress, account, teams, new task, the organizer's console (six tabs; its tab bar
+ * reaches the last tab on a phone), sign-in, sign-up, forgot password.
+ *
+ * The names are long where a phone could be made to scroll sideways by them: the task's title,
+ * the participant's display name, a team's name and a run's system name.
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { documentHref } from "../lib/hrefs";
@@ -24,14 +28,22 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     scenario = await setupScenario<Users>({
-      users: { organizer: { token: true }, alpha: { token: true }, beta: { token: true } },
-      teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"] },
-      task: { phases: [openPhase("test")], organizers: ["organizer"], gold: [{ phase: "test", text: SMALL_KEY, as: "organizer" }] },
+      users: { organizer: { token: true }, alpha: { token: true, name: "E2E participant with a rather long display name for a phone" }, beta: { token: true } },
+      teams: { "Team Alpha with a long name that must wrap": ["alpha"], "Team Beta": ["beta"] },
+      task: {
+        title: "A shared task with a long title to see how it wraps on a phone",
+        phases: [openPhase("test"), openPhase("dev")],
+        organizers: ["organizer"],
+        gold: [
+          { phase: "test", text: SMALL_KEY, as: "organizer" },
+          { phase: "dev", text: SMALL_KEY, as: "organizer" },
+        ],
+      },
     });
     const slug = scenario.task!.slug;
     const phaseId = scenario.task!.phases.test.id;
     const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    const alphaRun = await postRun(api, phaseId, scenario.users.alpha.token!, SMALL_RESPONSE, "alpha-system");
+    const alphaRun = await postRun(api, phaseId, scenario.users.alpha.token!, SMALL_RESPONSE, "a-system-with-a-rather-long-name-v2-final-really");
     const betaRun = await postRun(api, phaseId, scenario.users.beta.token!, SMALL_KEY, "beta-system");
     await waitScored(api, alphaRun, scenario.users.alpha.token!);
     await waitScored(api, betaRun, scenario.users.beta.token!);
@@ -45,6 +57,7 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
 
     const task = `/tasks/${slug}`;
     const phase = `${task}/phases/${phaseId}`;
+    const openSubmit = `${task}/phases/${scenario.task!.phases.dev.id}/submit`;
     const common = [
       "/",
       "/tasks",
@@ -60,9 +73,9 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
       `${phase}/results/1`,
     ];
     pages = {
-      signedOut: [...common, "/signin", "/signup", "/forgot-password"],
+      signedOut: [...common, openSubmit, "/signin", "/signup", "/forgot-password"],
       // (The error analysis is the organizers' by default: the document view is checked as an organizer.)
-      alpha: [...common, `${phase}/submit`, `/submissions/${alphaRun}`, "/account", "/teams"],
+      alpha: [...common, `${phase}/submit`, openSubmit, `/submissions/${alphaRun}`, `/submissions/${alphaRun}?fractions=1`, "/account", "/teams"],
       organizer: [
         `${phase}/leaderboard`,
         documentHref(betaRun, "beta/part 0"),
@@ -94,5 +107,11 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
     test.setTimeout(240_000);
     await signInPage(page, scenario.users.organizer);
     for (const path of pages.organizer) await expectAccessibleAtWidths(page, path);
+    // On a phone the console's tab bar scrolls sideways inside itself, and reaches its last tab.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/tasks/${scenario.task!.slug}/manage`);
+    const audit = page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Audit", exact: true });
+    await audit.scrollIntoViewIfNeeded();
+    await expect(audit).toBeInViewport();
   });
 });
