@@ -67,13 +67,23 @@ export interface ScenarioResult {
   gold: (TestGoldMeta & { phase: string })[];
 }
 
-/** Runs the admin CLI in this process; returns its stdout, throws with its stderr on failure. */
+/**
+ * Runs the admin CLI (`scripts/admin.ts`'s `runAdmin`) in this process with `stdin` as its
+ * standard input, capturing what it prints.
+ *
+ * @returns its stdout and stderr
+ * @throws Error with both when it exits non-zero
+ */
+export async function runAdminCaptured(argv: string[], stdin = ""): Promise<{ stdout: string; stderr: string }> {
+  const out = { stdout: "", stderr: "" };
+  const code = await runAdmin(argv, { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => stdin });
+  if (code !== 0) throw new Error(`scripts/admin.ts ${argv[0] ?? ""} failed (exit code ${code}):\n${out.stderr}\n${out.stdout}`);
+  return out;
+}
+
+/** The admin CLI's stdout for `argv` (see {@link runAdminCaptured}). */
 async function admin(argv: string[]): Promise<string> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runAdmin(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), readStdin: async () => "" });
-  if (code !== 0) throw new Error(`admin ${argv[0]} failed (${code}): ${stderr}`);
-  return stdout;
+  return (await runAdminCaptured(argv)).stdout;
 }
 
 async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {

@@ -73,13 +73,7 @@ export interface ScriptResult {
  * standard input, and writes what the command line would print.
  */
 const IN_PROCESS: Record<string, (args: string[], stdin: string) => Promise<ScriptResult>> = {
-  "scripts/admin.ts": async (args, stdin) => {
-    const { runAdmin } = await import("../../scripts/admin");
-    const out: ScriptResult = { stdout: "", stderr: "" };
-    const code = await runAdmin(args, { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => stdin });
-    if (code !== 0) throw new Error(`scripts/admin.ts ${args[0] ?? ""} failed (exit code ${code}):\n${out.stderr}\n${out.stdout}`);
-    return out;
-  },
+  "scripts/admin.ts": async (args, stdin) => (await import("./seed")).runAdminCaptured(args, stdin),
   "e2e/helpers/seed.ts": async (args, stdin) => {
     const { runSeed } = await import("./seed");
     try {
