@@ -30,7 +30,11 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     browserName: "chromium",
-    trace: "retain-on-failure",
+    // A trace records screenshots and DOM snapshots of every test, kept only when it fails:
+    // 10-20 % of the browser tests' time on the 2-core CI machine (the same specs side by side,
+    // traced and not: 204 s against 168 s, 218 s against 196 s). CI keeps only the log, so it
+    // runs without; locally a failing test leaves its trace (or: npx playwright test --trace on).
+    trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
