@@ -7,10 +7,14 @@
  *   key itself) and "alpha-oops"; Beta "beta-a" and "beta-b" (the gold key itself);
  * - Alpha withdraws "alpha-oops" on its run page; Beta marks both its runs as final;
  * - the organizer disqualifies "beta-b" with a public reason in the console, closes the phase
- *   and publishes the final results;
- * - an anonymous reader opens the final results from the task page: Alpha's latest remaining
- *   run ranks first (Alpha chose no final run), Beta's other final run second, "beta-b" struck
- *   through with the reason; the CSV downloaded has the sha256 the page shows.
+ *   and publishes the final results with a note (publishing without the confirmation box
+ *   publishes nothing);
+ * - an anonymous reader opens the final results from the task page: the note, the changes and
+ *   the gold version; Alpha's latest remaining run ranks first (Alpha chose no final run),
+ *   Beta's other final run second, "beta-b" struck through with the reason; the CSV
+ *   downloaded has the sha256 the page shows, as does the CSV route's `X-Content-SHA256`.
+ *
+ * (This is also the final-results test: e2e/snapshots.spec.ts's checks joined it.)
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -26,6 +30,7 @@ const tag = uniqueTag();
 const slug = `e2e-whole-${tag}`;
 const title = `Whole task ${tag}`;
 const REASON = "The run was trained on the test documents.";
+const NOTE = "Final ranking of the test phase.";
 const runs = { alphaFirst: "", alphaBest: "", alphaOops: "", betaA: "", betaB: "" };
 let testPhaseId = "";
 
@@ -150,17 +155,27 @@ test.describe.serial("a shared task from draft to final results", () => {
 
     await page.reload();
     const card = page.getByTestId("snapshot-publish-card").filter({ hasText: "Final results: test phase" });
+    await expect(card.getByTestId("snapshot-none")).toBeVisible();
     await expect(card.getByTestId("snapshot-problems")).toHaveCount(0);
-    await card.getByLabel(/^Note/).fill("Final ranking of the test phase.");
+    await card.getByLabel(/^Note/).fill(NOTE);
+    await card.getByRole("button", { name: "Publish final results", exact: true }).click();
+    // Without the confirmation nothing is published.
+    await expect(card.getByText(/Tick the box to confirm/)).toBeVisible();
+    await expect(card.getByTestId("snapshot-published-link")).toHaveCount(0);
     await card.getByLabel(/I understand/).check();
     await card.getByRole("button", { name: "Publish final results", exact: true }).click();
     await expect(card.getByTestId("snapshot-published-link")).toHaveText("Snapshot #1");
+    expect(await card.getByTestId("snapshot-published-link").getAttribute("href")).toBe(`/tasks/${slug}/phases/${testPhaseId}/results/1`);
   });
 
-  test("a reader sees the final ranking and downloads the CSV, whose checksum matches", async ({ page }) => {
+  test("a reader sees the final ranking and downloads the CSV, whose checksum matches", async ({ page, request }) => {
     await page.goto(`/tasks/${slug}`);
     await page.getByTestId("phase-results-link").getByRole("link", { name: "Final results", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/tasks/${slug}/phases/${testPhaseId}/results/1$`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Final results: test phase");
+    await expect(page.getByTestId("snapshot-note")).toContainText(NOTE);
+    await expect(page.getByTestId("snapshot-changes-list")).toHaveText("First published results.");
+    await expect(page.getByTestId("snapshot-gold")).toHaveText("main: version 1");
 
     const row = (id: string) => page.locator(`[data-testid="board-row"][data-submission-id="${id}"]`);
     await expect(row(runs.alphaBest).getByTestId("board-rank")).toHaveText("1");
@@ -174,10 +189,16 @@ test.describe.serial("a shared task from draft to final results", () => {
     const shown = (await page.getByTestId("csv-sha256").textContent())!.trim();
     expect(shown).toMatch(/^[0-9a-f]{64}$/);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-csv").click()]);
+    expect(download.suggestedFilename()).toBe(`${slug}-test-results-1.csv`);
     const bytes = await readFile((await download.path())!);
     expect(createHash("sha256").update(bytes).digest("hex")).toBe(shown);
     const csv = bytes.toString("utf8");
     expect(csv).toContain("alpha-best");
     expect(csv).toContain(REASON);
+    // The route's own checksum header says the same.
+    const answer = await request.get(`/api/v1/phases/${testPhaseId}/results/1/csv`);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["x-content-sha256"]).toBe(shown);
+    expect(createHash("sha256").update(await answer.body()).digest("hex")).toBe(shown);
   });
 });
