@@ -5,16 +5,20 @@
  *   (up to 2 final runs per team), uploads both gold keys and publishes the task;
  * - two teams submit (their scripts use the API): Alpha "alpha-first", "alpha-best" (the gold
  *   key itself) and "alpha-oops"; Beta "beta-a" and "beta-b" (the gold key itself);
- * - Alpha withdraws "alpha-oops" on its run page; Beta marks both its runs as final;
+ * - Alpha withdraws "alpha-oops" on its run page (not without ticking the confirmation), which
+ *   then says so, and the board, all runs included, no longer lists it; Beta marks both its
+ *   runs as final;
  * - the organizer disqualifies "beta-b" with a public reason in the console, closes the phase
  *   and publishes the final results with a note (publishing without the confirmation box
  *   publishes nothing);
  * - an anonymous reader opens the final results from the task page: the note, the changes and
  *   the gold version; Alpha's latest remaining run ranks first (Alpha chose no final run),
- *   Beta's other final run second, "beta-b" struck through with the reason; the CSV
+ *   Beta's other final run second, "beta-b" struck through with the reason and no rank; the CSV
  *   downloaded has the sha256 the page shows, as does the CSV route's `X-Content-SHA256`.
  *
- * (This is also the final-results test: e2e/snapshots.spec.ts's checks joined it.)
+ * (This is also the final-results and run-controls test: the page checks of
+ * e2e/snapshots.spec.ts and e2e/run-controls.spec.ts joined it; the rules behind them, who may
+ * withdraw or disqualify what and what the API answers, are lib/services/run-controls.test.ts's.)
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -118,9 +122,18 @@ test.describe.serial("a shared task from draft to final results", () => {
     await signInPage(alphaPage, scenario.users.alpha);
     await alphaPage.goto(`/submissions/${runs.alphaOops}`);
     const withdraw = alphaPage.getByTestId("withdraw-form");
+    await withdraw.getByRole("button", { name: "Withdraw this run" }).click();
+    // Without the confirmation nothing happens but a message under the checkbox.
+    await expect(withdraw.getByText(/Tick the box to confirm/)).toBeVisible();
+    await expect(alphaPage.getByTestId("withdrawn-badge")).toHaveCount(0);
     await withdraw.getByLabel(/I understand/).check();
     await withdraw.getByRole("button", { name: "Withdraw this run" }).click();
-    await expect(alphaPage.getByTestId("withdrawn-badge")).toBeVisible();
+    await expect(alphaPage.getByTestId("withdrawn-badge")).toHaveText("withdrawn");
+    await expect(alphaPage.getByTestId("withdrawn-notice")).toContainText("Your team withdrew this run");
+    // The board, all runs included, no longer lists it.
+    await alphaPage.goto(`/tasks/${slug}/phases/${testPhaseId}/leaderboard?all=1`);
+    await expect(alphaPage.getByTestId("board-row").filter({ hasText: "alpha-first" })).toHaveCount(1);
+    await expect(alphaPage.getByTestId("board-row").filter({ hasText: "alpha-oops" })).toHaveCount(0);
     await alphaContext.close();
 
     const betaContext = await browser.newContext();
@@ -182,6 +195,7 @@ test.describe.serial("a shared task from draft to final results", () => {
     await expect(row(runs.betaA).getByTestId("board-rank")).toHaveText("2");
     await expect(row(runs.betaB).locator("s")).toHaveText("beta-b");
     await expect(row(runs.betaB).getByTestId("disqualified-reason")).toHaveText(`disqualified: ${REASON}`);
+    await expect(row(runs.betaB).getByTestId("board-rank")).toHaveText("—");
     // Withdrawn runs and runs that do not count for their team are not on the board.
     await expect(row(runs.alphaOops)).toHaveCount(0);
     await expect(row(runs.alphaFirst)).toHaveCount(0);
