@@ -1,16 +1,14 @@
 /**
- * Leaderboard policy and final runs end to end (issue 11 §2, §4):
+ * Leaderboard policy end to end (issue 11 §2):
  * - a phase whose board is hidden until it closes ("after_close"): before the close, team Beta
  *   does not see team Alpha's row, and Alpha sees its own row, highlighted ("your team",
  *   `data-own="true"`), with the notice "The leaderboard is hidden until the phase closes …";
- *   anonymous readers see no runs;
- * - a team-selected phase (one final run per team): Alpha's latest run represents it at first,
- *   marked "latest run: no final run chosen"; Alpha marks its other run final on the run page
- *   ("Count as final", then "1 of 1 final run chosen"), and the board shows that run instead.
+ *   anonymous readers see no runs.
  *
- * Runs (uploaded through the API with tokens): phase "hidden": Alpha "alpha-hidden" (the gold
- * key itself), Beta "beta-hidden"; phase "chosen": Alpha "alpha-strong" (the gold key), then
- * "alpha-weak" (a partial response, Alpha's latest run).
+ * (Final runs of a team-selected phase, chosen on the run page, are e2e/whole-task.spec.ts's.)
+ *
+ * Runs (uploaded through the API with tokens): Alpha "alpha-hidden" (the gold key itself),
+ * Beta "beta-hidden".
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
@@ -20,45 +18,38 @@ import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored, type TestPha
 
 type Users = "organizer" | "alpha" | "beta";
 let scenario: Scenario<Users>;
-const boards = { hidden: "", chosen: "" };
-const runs = { alphaHidden: "", betaHidden: "", alphaStrong: "", alphaWeak: "" };
+const boards = { hidden: "" };
+const runs = { alphaHidden: "", betaHidden: "" };
 
 /** Phase settings beyond {@link TestPhaseInput}'s (the phase schema accepts them). */
 function phase(name: string, policy: Record<string, unknown>): TestPhaseInput {
   return { ...openPhase(name), ...policy } as TestPhaseInput;
 }
 
-test.describe.serial("leaderboard policy and final runs", () => {
+test.describe.serial("leaderboard policy", () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     scenario = await setupScenario<Users>({
       users: { organizer: { token: true }, alpha: { token: true }, beta: { token: true } },
       teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"] },
       task: {
-        phases: [phase("hidden", { leaderboardTiming: "after_close" }), phase("chosen", { selectionRule: "TEAM_SELECTED", finalRunLimit: 1 })],
+        phases: [phase("hidden", { leaderboardTiming: "after_close" })],
         organizers: ["organizer"],
         gold: [
           { phase: "hidden", text: SMALL_KEY, as: "organizer" },
-          { phase: "chosen", text: SMALL_KEY, as: "organizer" },
         ],
       },
     });
     const task = scenario.task!;
     const hiddenId = task.phases.hidden.id;
-    const chosenId = task.phases.chosen.id;
     boards.hidden = `/tasks/${task.slug}/phases/${hiddenId}/leaderboard`;
-    boards.chosen = `/tasks/${task.slug}/phases/${chosenId}/leaderboard`;
     const alpha = scenario.users.alpha.token!;
     const beta = scenario.users.beta.token!;
     const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
     runs.alphaHidden = await postRun(api, hiddenId, alpha, SMALL_KEY, "alpha-hidden");
     runs.betaHidden = await postRun(api, hiddenId, beta, SMALL_RESPONSE, "beta-hidden");
-    runs.alphaStrong = await postRun(api, chosenId, alpha, SMALL_KEY, "alpha-strong");
-    runs.alphaWeak = await postRun(api, chosenId, alpha, SMALL_RESPONSE, "alpha-weak");
     await waitScored(api, runs.alphaHidden, alpha);
     await waitScored(api, runs.betaHidden, beta);
-    await waitScored(api, runs.alphaStrong, alpha);
-    await waitScored(api, runs.alphaWeak, alpha);
     await api.dispose();
   });
 
@@ -84,27 +75,5 @@ test.describe.serial("leaderboard policy and final runs", () => {
     await expect(page.getByTestId("board-row").filter({ hasText: "beta-hidden" })).toHaveCount(0);
     await page.goto(`/submissions/${runs.alphaHidden}`);
     await expect(page.getByTestId("run-rank")).toContainText("Ranks appear when the phase closes");
-  });
-
-  test("team-selected: Alpha marks a run final on the run page, and the board shows that run", async ({ page }) => {
-    await page.goto(boards.chosen);
-    const weak = page.locator(`[data-testid="board-row"][data-submission-id="${runs.alphaWeak}"]`);
-    await expect(weak.getByTestId("selection-fallback")).toHaveText("latest run: no final run chosen");
-    await expect(page.locator(`[data-testid="board-row"][data-submission-id="${runs.alphaStrong}"]`)).toHaveCount(0);
-
-    await signInPage(page, scenario.users.alpha);
-    await page.goto(`/submissions/${runs.alphaStrong}`);
-    const form = page.getByTestId("final-run-form");
-    await expect(form.getByTestId("final-run-count")).toContainText("0 of 1 final run chosen");
-    await form.getByRole("button", { name: "Count as final", exact: true }).click();
-    await expect(form.getByText("This run now counts as one of your team's final runs.")).toBeVisible();
-    await expect(form.getByTestId("final-run-count")).toContainText("1 of 1 final run chosen, this one included");
-    await expect(form.getByRole("button", { name: "Remove from final runs", exact: true })).toBeVisible();
-
-    await page.goto(boards.chosen);
-    const strong = page.locator(`[data-testid="board-row"][data-submission-id="${runs.alphaStrong}"]`);
-    await expect(strong).toHaveAttribute("data-selection", "final");
-    await expect(strong.getByTestId("board-rank")).toHaveText("1");
-    await expect(page.locator(`[data-testid="board-row"][data-submission-id="${runs.alphaWeak}"]`)).toHaveCount(0);
   });
 });

@@ -6,8 +6,10 @@
  * - two teams submit (their scripts use the API): Alpha "alpha-first", "alpha-best" (the gold
  *   key itself) and "alpha-oops"; Beta "beta-a" and "beta-b" (the gold key itself);
  * - Alpha withdraws "alpha-oops" on its run page (not without ticking the confirmation), which
- *   then says so, and the board, all runs included, no longer lists it; Beta marks both its
- *   runs as final;
+ *   then says so, and the board, all runs included, no longer lists it; Beta's latest run
+ *   stands for it on the board, marked "latest run: no final run chosen", until Beta marks a run
+ *   final on its run page, which then stands for Beta instead; then Beta marks its other run
+ *   final too, and the board ranks Beta by the better of the two;
  * - the organizer disqualifies "beta-b" with a public reason in the console, closes the phase
  *   and publishes the final results with a note (publishing without the confirmation box
  *   publishes nothing);
@@ -17,7 +19,8 @@
  *   downloaded has the sha256 the page shows, as does the CSV route's `X-Content-SHA256`.
  *
  * (This is also the final-results and run-controls test: the page checks of
- * e2e/snapshots.spec.ts and e2e/run-controls.spec.ts joined it; the rules behind them, who may
+ * e2e/snapshots.spec.ts and e2e/run-controls.spec.ts, and board-policy.spec.ts's final runs,
+ * joined it; the rules behind them, who may
  * withdraw or disqualify what and what the API answers, are lib/services/run-controls.test.ts's.)
  */
 import { createHash } from "node:crypto";
@@ -139,6 +142,12 @@ test.describe.serial("a shared task from draft to final results", () => {
     const betaContext = await browser.newContext();
     const betaPage = await betaContext.newPage();
     await signInPage(betaPage, scenario.users.beta);
+    const board = `/tasks/${slug}/phases/${testPhaseId}/leaderboard`;
+    const row = (id: string) => betaPage.locator(`[data-testid="board-row"][data-submission-id="${id}"]`);
+    // Before Beta chooses, its latest run stands for it, marked as such.
+    await betaPage.goto(board);
+    await expect(row(runs.betaB).getByTestId("selection-fallback")).toHaveText("latest run: no final run chosen");
+    await expect(row(runs.betaA)).toHaveCount(0);
     for (const [id, count] of [
       [runs.betaA, "1 of 2"],
       [runs.betaB, "2 of 2"],
@@ -146,8 +155,20 @@ test.describe.serial("a shared task from draft to final results", () => {
       await betaPage.goto(`/submissions/${id}`);
       const form = betaPage.getByTestId("final-run-form");
       await form.getByRole("button", { name: "Count as final", exact: true }).click();
-      await expect(form.getByTestId("final-run-count")).toContainText(count);
+      await expect(form.getByText("This run now counts as one of your team's final runs.")).toBeVisible();
+      await expect(form.getByTestId("final-run-count")).toContainText(`${count} final runs chosen, this one included`);
+      await expect(form.getByRole("button", { name: "Remove from final runs", exact: true })).toBeVisible();
+      if (id === runs.betaA) {
+        // Its one final run now stands for Beta instead of its latest run.
+        await betaPage.goto(board);
+        await expect(row(runs.betaA)).toHaveAttribute("data-selection", "final");
+        await expect(row(runs.betaB)).toHaveCount(0);
+      }
     }
+    // The board now ranks Beta by the better of its final runs, marked as a final run.
+    await betaPage.goto(board);
+    await expect(row(runs.betaB)).toHaveAttribute("data-selection", "final");
+    await expect(row(runs.betaB).getByTestId("selection-fallback")).toHaveCount(0);
     await betaContext.close();
   });
 
