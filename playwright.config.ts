@@ -3,8 +3,10 @@
  * embedded Postgres, on a fixed port, with one host name (127.0.0.1) throughout so cookies and
  * NEXTAUTH_URL agree. The first run builds the app (`next build`) if .next is stale.
  *
- * Browser: Debian's Chromium (`apt-get install -y chromium`); `npx playwright install` does
- * not work offline. CHROMIUM_PATH overrides the path, E2E_PORT the port (default 3100).
+ * Browser: Debian's Chromium, as its headless shell when installed (`apt-get install -y
+ * chromium-headless-shell`, which CI does), else the full browser (`apt-get install -y
+ * chromium`); see e2e/helpers/chromium.mjs. `npx playwright install` does not work offline.
+ * CHROMIUM_PATH overrides the path, E2E_PORT the port (default 3100).
  *
  * Test setup that needs an admin or the database (e2e/helpers/) runs `scripts/admin.ts`
  * against the server's throwaway database: serve.ts writes its URL to E2E_STATE_FILE
@@ -14,6 +16,7 @@
  * tests send small bodies.
  */
 import { defineConfig } from "@playwright/test";
+import { chromiumPath } from "./e2e/helpers/chromium.mjs";
 import { BASE_URL, E2E_PORT as PORT, E2E_UPLOAD_MAX_BYTES, e2eOutboxFile, e2eStateFile } from "./e2e/helpers/server";
 
 export default defineConfig({
@@ -36,7 +39,7 @@ export default defineConfig({
     // runs without; locally a failing test leaves its trace (or: npx playwright test --trace on).
     trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumPath(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

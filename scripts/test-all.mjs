@@ -18,6 +18,7 @@ import { performance } from "node:perf_hooks";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chromiumPath } from "../e2e/helpers/chromium.mjs";
 
 let passed = 0;
 let failed = 0;
@@ -134,11 +135,11 @@ if (vitest.status !== 0 && failed === 0) failed++;
 rmSync(dir, { recursive: true, force: true });
 
 step("end-to-end tests (Playwright)");
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath();
 if (process.env.SKIP_E2E === "1") {
   console.log("skipping end-to-end tests: SKIP_E2E=1");
 } else if (!existsSync(chromium)) {
-  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
   if (process.env.CI) failed++;
 } else {
   const e2eReport = "playwright-report/e2e.json";
