@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -126,40 +126,68 @@ describe("reset-link", () => {
   });
 });
 
-describe("as a separate process", () => {
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: db.connectionString },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+/** What a finished `node --import tsx scripts/admin.ts` printed, and its exit code. */
+interface Finished {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
-  it("creates a user and a token, with the documented exit codes", () => {
-    const created = run(["create-user", "--email", "proc@example.org", "--password", "0123456789", "--admin"]);
+/**
+ * Runs `node --import tsx scripts/admin.ts ...args` to its end, as `spawnSync` would (stdin
+ * at end of file, killed after `timeoutMs`), but without blocking this process, so that
+ * independent runs overlap: each one spends seconds starting up (tsx, Prisma, migrations check).
+ */
+function runAdminProcess(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+// Concurrent: the three tests use other accounts (or another cluster) and spend their time in
+// child processes; the steps within a test that depend on each other still run in order. Each
+// test may take longer than it would alone (the processes share the cores), hence the timeouts.
+describe.concurrent("as a separate process", () => {
+  const run = (args: string[]) => runAdminProcess(args, { ...process.env, DATABASE_URL: db.connectionString }, 60_000);
+
+  it("creates a user and a token, with the documented exit codes", async () => {
+    // The usage error is found before the database is opened: it needs no account, so it
+    // runs beside the account's creation.
+    const [created, usage] = await Promise.all([
+      run(["create-user", "--email", "proc@example.org", "--password", "0123456789", "--admin"]),
+      run(["create-token", "--email", "proc@example.org"]),
+    ]);
     expect(created.stderr).toBe("");
     expect(created.status).toBe(0);
-    const token = run(["create-token", "--email", "proc@example.org", "--name", "script"]);
+    const token = await run(["create-token", "--email", "proc@example.org", "--name", "script"]);
     expect(token.status).toBe(0);
     expect(token.stdout).toMatch(/^cfb_[A-Za-z0-9_-]{43}\n$/);
-    expect(run(["create-token", "--email", "proc@example.org"]).status).toBe(2);
-  });
+    expect(usage.status).toBe(2);
+  }, 120_000);
 
-  it("prints a reset link at the NEXTAUTH_URL it is given, and exits 1 for an unknown email", () => {
-    expect(run(["create-user", "--email", "proc-reset@example.org", "--password", "0123456789"]).status).toBe(0);
-    const link = spawnSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "reset-link", "--email", "proc-reset@example.org"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: db.connectionString, NEXTAUTH_URL: "http://127.0.0.1:3100" },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+  it("prints a reset link at the NEXTAUTH_URL it is given, and exits 1 for an unknown email", async () => {
+    // In-process: the account is only the set-up (the first test creates one through a
+    // process), and exit code 1 through a process is checked by the embedded-Postgres test
+    // below; the link is what needs NEXTAUTH_URL from the process's environment.
+    expect((await admin(["create-user", "--email", "proc-reset@example.org", "--password", "0123456789"])).code).toBe(0);
+    const link = await runAdminProcess(
+      ["reset-link", "--email", "proc-reset@example.org"],
+      { ...process.env, DATABASE_URL: db.connectionString, NEXTAUTH_URL: "http://127.0.0.1:3100" },
+      60_000,
+    );
     expect(link.status).toBe(0);
     expect(link.stdout).toMatch(/^http:\/\/127\.0\.0\.1:3100\/reset-password\?token=[A-Za-z0-9_-]{43}\n$/);
-    const unknown = run(["reset-link", "--email", "nobody@example.org"]);
-    expect(unknown.status).toBe(1);
+    const unknown = await admin(["reset-link", "--email", "nobody@example.org"]);
+    expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no user with the email address nobody@example.org");
     expect(unknown.stdout).toBe("");
-  });
+  }, 120_000);
 
   it("starts (and stops) the embedded Postgres when DATABASE_URL is unset", async () => {
     const parent = await mkdtemp(path.join(tmpdir(), "corefboard-admin-"));
@@ -170,11 +198,11 @@ describe("as a separate process", () => {
         EMBEDDED_PG_DATA_DIR: path.join(parent, "pg"),
         EMBEDDED_PG_PORT: String(await freePort()),
       };
-      const args = ["--import", "tsx", "scripts/admin.ts", "create-user", "--email", "emb@example.org", "--password", "0123456789"];
-      const first = spawnSync(process.execPath, args, { cwd: root, env, encoding: "utf8", timeout: 90_000 });
+      const args = ["create-user", "--email", "emb@example.org", "--password", "0123456789"];
+      const first = await runAdminProcess(args, env, 90_000);
       expect(first.stderr).toMatch(/applied \d+ migration/);
       expect(first.status).toBe(0);
-      const again = spawnSync(process.execPath, args, { cwd: root, env, encoding: "utf8", timeout: 90_000 });
+      const again = await runAdminProcess(args, env, 90_000);
       expect(again.status).toBe(1);
       expect(again.stderr).toMatch(/already exists/);
       expect(existsSync(path.join(parent, "pg", "postmaster.pid"))).toBe(false);

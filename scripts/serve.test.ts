@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommanderError } from "commander";
 import {
   RESTART_BACKOFF,
@@ -15,6 +15,7 @@ import {
   persistentSecret,
   probeUrl,
   restartDelay,
+  serve,
 } from "./serve";
 
 const dirs: string[] = [];
@@ -29,7 +30,7 @@ afterEach(async () => {
 
 describe("parseServeArgs", () => {
   it("has the documented defaults", () => {
-    expect(parseServeArgs([])).toEqual({ demo: true, dev: false, build: false, workers: 1, port: undefined, hostname: "127.0.0.1", freshDataDir: false });
+    expect(parseServeArgs([])).toEqual({ demo: true, dev: false, build: false, buildOnly: false, workers: 1, port: undefined, hostname: "127.0.0.1", freshDataDir: false });
   });
 
   it("parses every option", () => {
@@ -37,16 +38,31 @@ describe("parseServeArgs", () => {
       demo: false,
       dev: true,
       build: true,
+      buildOnly: false,
       workers: 3,
       port: 3100,
       hostname: "127.0.0.1",
       freshDataDir: true,
     });
     expect(parseServeArgs(["--hostname", "0.0.0.0"]).hostname).toBe("0.0.0.0");
+    expect(parseServeArgs(["--build-only"]).buildOnly).toBe(true);
   });
 
   it.each([["--workers", "x"], ["--workers", "-1"], ["--port", "0"], ["--bogus"], ["extra"]])("rejects %j", (...argv) => {
     expect(() => parseServeArgs(argv)).toThrow(CommanderError);
+  });
+});
+
+describe("serve", () => {
+  it("refuses --build-only with --dev (exit code 2), before it starts anything", async () => {
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((message: string) => void errors.push(message));
+    try {
+      expect(await serve(["--build-only", "--dev"])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors).toEqual(["error: --build-only and --dev exclude each other"]);
   });
 });
 

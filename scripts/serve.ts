@@ -7,6 +7,9 @@
  *   --no-demo          skip the demo loader (scripts/demo.ts)
  *   --dev              run `next dev` (hot reload) instead of `next build` + `next start`
  *   --build            rebuild even when the build folder is up to date
+ *   --build-only       build when the build folder is stale (or with --build), then exit:
+ *                      no database, server or worker (npm test builds this way beside the
+ *                      type check, so that the browser tests' server starts without building)
  *   --workers <n>      scoring worker processes (default 1; 0 for none)
  *   --port <port>      HTTP port (default $PORT, else 3000)
  *   --hostname <host>  interface to listen on (default 127.0.0.1, this machine only;
@@ -75,6 +78,8 @@ export interface ServeOptions {
   demo: boolean;
   dev: boolean;
   build: boolean;
+  /** build if needed (step 5) and exit, starting nothing else */
+  buildOnly: boolean;
   workers: number;
   port?: number;
   /** interface `next` listens on; default 127.0.0.1 */
@@ -113,14 +118,15 @@ export function parseServeArgs(argv: string[]): ServeOptions {
     .option("--no-demo", "skip the demo loader")
     .option("--dev", "run next dev instead of next build + next start", false)
     .option("--build", "rebuild even when .next is up to date", false)
+    .option("--build-only", "build when .next is stale (or with --build), then exit", false)
     .option("--workers <n>", "scoring worker processes", whole(0, 32), 1)
     .option("--port <port>", "HTTP port (default $PORT, else 3000)", whole(1, 65535))
     .option("--hostname <host>", "interface to listen on (0.0.0.0: every interface, e.g. behind a reverse proxy)", DEFAULT_HOSTNAME)
     .option("--fresh-data-dir", "use a throwaway embedded Postgres, deleted on exit", false)
     .allowExcessArguments(false);
   program.parse(argv, { from: "user" });
-  const o = program.opts<{ demo: boolean; dev: boolean; build: boolean; workers: number; port?: number; hostname: string; freshDataDir: boolean }>();
-  return { demo: o.demo, dev: o.dev, build: o.build, workers: o.workers, port: o.port, hostname: o.hostname, freshDataDir: o.freshDataDir };
+  const o = program.opts<ServeOptions>();
+  return { demo: o.demo, dev: o.dev, build: o.build, buildOnly: o.buildOnly, workers: o.workers, port: o.port, hostname: o.hostname, freshDataDir: o.freshDataDir };
 }
 
 /** Folders and files whose changes call for a new `next build`, relative to the root. */
@@ -491,6 +497,10 @@ export async function serve(argv: string[]): Promise<number> {
     throw error;
   }
 
+  if (options.buildOnly && options.dev) {
+    console.error("error: --build-only and --dev exclude each other");
+    return 2;
+  }
   if (options.port !== undefined) process.env.PORT = String(options.port);
   let env: Env;
   let workerStopMs: number;
@@ -509,6 +519,29 @@ export async function serve(argv: string[]): Promise<number> {
 
   const supervisor = new Supervisor();
   supervisor.handleSignals();
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  /**
+   * Step 4: `next build` when the build folder is stale (or --build).
+   * @returns whether it built; throws when the build failed (a shutdown meanwhile returns true)
+   */
+  const buildIfNeeded = async (buildEnv: ChildEnv): Promise<boolean> => {
+    if (!options.build && !needsBuild(ROOT)) return false;
+    log.info(options.build ? "building (--build)" : "building: the build folder is missing or older than the sources");
+    const build = supervisor.spawn("next build", process.execPath, [nextBin, "build", "--webpack"], { ...buildEnv, NODE_ENV: "production" });
+    const code = await build.exited;
+    if (supervisor.isStopping) return true;
+    if (code !== 0) throw new Error(`next build failed (exit code ${code})`);
+    return true;
+  };
+  if (options.buildOnly) {
+    try {
+      if (!(await buildIfNeeded({ ...process.env, NEXT_TELEMETRY_DISABLED: "1" }))) log.info("the build folder is up to date");
+      return supervisor.isStopping ? 1 : 0;
+    } catch (error) {
+      log.error(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
+  }
   const run = async (): Promise<void> => {
     // 1. Database.
     let databaseUrl = env.DATABASE_URL;
@@ -593,13 +626,9 @@ export async function serve(argv: string[]): Promise<number> {
     }
 
     // 4. Build.
-    const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-    if (!options.dev && (options.build || needsBuild(ROOT))) {
-      log.info(options.build ? "building (--build)" : "building: the build folder is missing or older than the sources");
-      const build = supervisor.spawn("next build", process.execPath, [nextBin, "build", "--webpack"], { ...childEnv, NODE_ENV: "production" });
-      const code = await build.exited;
+    if (!options.dev) {
+      await buildIfNeeded(childEnv);
       if (supervisor.isStopping) return;
-      if (code !== 0) throw new Error(`next build failed (exit code ${code})`);
     }
 
     // 5. Web server and workers, both supervised: restarted with backoff when they die.

@@ -2,6 +2,9 @@
 // `npm test`: every check and test of the repository, then one closing line
 // "N passed, N failed" that CI reads.
 //   1. TypeScript type check (tsc --noEmit)          counted as one test
+//      Beside it, the app's production build for stages 3 and 4 (`serve.ts --build-only`,
+//      which builds only when .next is stale): each is mostly one thread, so on 2 cores the
+//      two take about as long as the longer one alone. A failed build counts as one failure.
 //   2. Unit tests (vitest, next to the code)          each test counted
 //   3. End-to-end tests (Playwright in Debian's Chromium, against the real app on a
 //      throwaway embedded Postgres)                   each test counted
@@ -13,7 +16,8 @@
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -93,7 +97,7 @@ function tapDurations(text) {
 function printTimings() {
   endStage();
   console.log("\n=== timings ===");
-  for (const s of stages) console.log(`${s.seconds.toFixed(1).padStart(8)} s  ${s.title}`);
+  for (const s of stages) console.log(`${s.seconds.toFixed(1).padStart(8)} s  ${s.title}${s.detail ? ` (${s.detail})` : ""}`);
   console.log(`${stages.reduce((sum, s) => sum + s.seconds, 0).toFixed(1).padStart(8)} s  in all`);
   for (const kind of ["test", "file"]) {
     const top = durations.filter((d) => d.kind === kind).sort((a, b) => b.ms - a.ms).slice(0, 15);
@@ -103,14 +107,44 @@ function printTimings() {
   }
 }
 
-step("type check (tsc --noEmit)");
-const tsc = spawnSync("npx", ["--no-install", "tsc", "--noEmit", "-p", "."], { stdio: "inherit" });
-if (tsc.status === 0) {
+/**
+ * Runs a command with each line it prints (stdout and stderr) prefixed by `[label] `, so that
+ * commands running side by side stay readable.
+ * @returns its exit code (1 when it could not start or was killed by a signal) and wall time in seconds
+ */
+function runLabelled(label, command, args) {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on("line", (line) => console.log(`[${label}] ${line}`));
+    child.once("error", (error) => console.log(`[${label}] could not start: ${error.message}`));
+    child.once("close", (code) => resolve({ code: code ?? 1, seconds: (performance.now() - start) / 1000 }));
+  });
+}
+
+const chromium = chromiumPath();
+const e2eWanted = process.env.SKIP_E2E !== "1" && existsSync(chromium);
+const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
+
+step(e2eWanted || resilienceWanted ? "type check (tsc --noEmit), beside the app's build" : "type check (tsc --noEmit)");
+const [tsc, build] = await Promise.all([
+  runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."]),
+  e2eWanted || resilienceWanted ? runLabelled("build", process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build-only"]) : null,
+]);
+if (tsc.code === 0) {
   passed++;
-  console.log("type check passed");
+  console.log(`type check passed (${tsc.seconds.toFixed(1)} s)`);
 } else {
   failed++;
-  console.log("type check FAILED");
+  console.log(`type check FAILED (${tsc.seconds.toFixed(1)} s)`);
+}
+if (build) {
+  stages.at(-1).detail = `tsc ${tsc.seconds.toFixed(1)} s, build ${build.seconds.toFixed(1)} s, side by side`;
+  if (build.code === 0) console.log(`app build done (${build.seconds.toFixed(1)} s)`);
+  else {
+    failed++;
+    console.log(`app build FAILED (${build.seconds.toFixed(1)} s)`);
+  }
 }
 
 step("unit tests (vitest)");
@@ -135,7 +169,6 @@ if (vitest.status !== 0 && failed === 0) failed++;
 rmSync(dir, { recursive: true, force: true });
 
 step("end-to-end tests (Playwright)");
-const chromium = chromiumPath();
 if (process.env.SKIP_E2E === "1") {
   console.log("skipping end-to-end tests: SKIP_E2E=1");
 } else if (!existsSync(chromium)) {

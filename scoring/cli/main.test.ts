@@ -1,8 +1,8 @@
 /**
  * The `corefboard score` command: output shapes, options and exit codes.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { perturbCorefUD } from "../bench/perturb-conllu.js";
 import { METRICS, SELECTABLE_METRICS } from "../metrics/registry.js";
+import { PARALLEL_MIN_CHARS } from "../parallel.js";
 import { CRAC_PRESET } from "../presets.js";
 import { EXIT_FORMAT, EXIT_OK, EXIT_USAGE, evaluateOptionsFrom, main, parseMetrics } from "./main.js";
 
@@ -28,6 +29,30 @@ const here = dirname(fileURLToPath(import.meta.url));
 const data = join(here, "..", "test", "fixtures", "reference-scorer", "data");
 const KEY = join(data, "TC-A.key");
 const RESPONSE = join(data, "TC-A-4.response");
+
+/** The compiled CLI: the bundle folder, and how its build went. */
+interface CompiledCli {
+  dist: string;
+  build: SpawnSyncReturns<string>;
+}
+
+let compiled: CompiledCli | undefined;
+afterAll(() => {
+  compiled = undefined; // its folder is removed with the other temp folders
+});
+
+/**
+ * Builds the CLI (`scripts/build-cli.mjs`) into a temp folder once, for every test that runs
+ * the bundle: the build is the same each time (it takes about a second), and no test changes
+ * the folder. Each caller still checks the build's outcome.
+ */
+function compiledCli(): CompiledCli {
+  if (!compiled) {
+    const dist = tempDir();
+    compiled = { dist, build: spawnSync(process.execPath, [join(here, "..", "..", "scripts", "build-cli.mjs"), dist], { encoding: "utf8" }) };
+  }
+  return compiled;
+}
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
@@ -311,8 +336,7 @@ describe("corefboard score", () => {
   });
 
   it("the compiled CLI (scripts/build-cli.mjs) prints what the TypeScript CLI prints", async () => {
-    const dist = tempDir();
-    const build = spawnSync(process.execPath, [join(here, "..", "..", "scripts", "build-cli.mjs"), dist], { encoding: "utf8" });
+    const { dist, build } = compiledCli();
     expect(build.status, build.stderr).toBe(0);
     const inputs = JSON.parse(readFileSync(join(dist, "inputs.json"), "utf8"));
     expect(inputs).toContain("scoring/cli/main.ts");
@@ -330,18 +354,18 @@ describe("corefboard score", () => {
   });
 
   it("the compiled CLI on several threads (--threads 2, 3) prints exactly what one thread prints", () => {
-    const dist = tempDir();
-    const build = spawnSync(process.execPath, [join(here, "..", "..", "scripts", "build-cli.mjs"), dist], { encoding: "utf8" });
+    const { dist, build } = compiledCli();
     expect(build.status, build.stderr).toBe(0);
     const dir = tempDir();
     // The 12 GUM documents shipped with the demo, and a perturbed response (warnings included).
     const folder = join(here, "..", "..", "lib", "demo", "data", "gum");
-    const once = readdirSync(folder)
+    // Once each: key and response together are over the 2 MiB below which one thread is used
+    // (checked below). Every run here reads and scores them whole, nine times over three
+    // thread counts, so they are no larger than that needs.
+    const docs = readdirSync(folder)
       .filter((f) => f.endsWith(".conllu.gz"))
       .sort()
       .map((f) => `${gunzipSync(readFileSync(join(folder, f))).toString("utf8").trimEnd()}\n\n`);
-    // Twice (renamed), so that the files are well over the 2 MiB below which one thread is used.
-    const docs = [...once, ...once.map((d) => d.replace(/^# newdoc id = (.*)$/m, "# newdoc id = $1-again"))];
     const key = join(dir, "gum.key.conllu");
     const response = join(dir, "gum.response.conllu");
     writeFileSync(key, docs.join(""));
@@ -350,6 +374,8 @@ describe("corefboard score", () => {
     const broken = join(dir, "broken.conllu");
     const last = docs.length - 1;
     writeFileSync(broken, [...docs.slice(0, last), docs[last].replace(/\n(\d+)\t([^\t\n]*)\t/, "\n$1\t$2\t\t")].join(""));
+    // Large enough for several threads (`threadsFor`), or the comparisons below would compare one thread with itself.
+    for (const other of [response, broken]) expect(statSync(key).size + statSync(other).size).toBeGreaterThanOrEqual(PARALLEL_MIN_CHARS);
     const bin = (...args: string[]) => {
       const r = spawnSync(process.execPath, [join(here, "bin.mjs"), ...args], { encoding: "utf8", env: { ...process.env, COREFBOARD_CLI_DIST: dist } });
       return { code: r.status, stdout: r.stdout, stderr: r.stderr };
