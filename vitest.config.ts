@@ -1,4 +1,31 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+/** Where the site's test files live. */
+const SITE_DIRS = ["lib", "app", "scripts"];
+
+/**
+ * What makes a test file leave state in the modules or the process for the next file: module
+ * mocks, spies and fake timers, stubbed globals, and changes to process.env.
+ */
+const CHANGES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(|process\.env(?:\.[A-Za-z_]\w*|\[[^\]]+\])\s*=(?!=)|delete process\.env/;
+
+/** The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by {@link CHANGES_SHARED_STATE}. */
+function siteTestFiles(): { shared: string[]; isolated: string[] } {
+  const shared: string[] = [];
+  const isolated: string[] = [];
+  for (const dir of SITE_DIRS) {
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith(".test.ts")) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      if (file.split(path.sep).includes("node_modules") || file.startsWith(path.join("lib", "generated"))) continue;
+      (CHANGES_SHARED_STATE.test(readFileSync(file, "utf8")) ? isolated : shared).push(file);
+    }
+  }
+  return { shared, isolated };
+}
+const site = siteTestFiles();
 
 export default defineConfig({
   test: {
@@ -24,8 +51,22 @@ export default defineConfig({
         extends: true,
         test: {
           name: "site",
-          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: site.shared,
           // One Postgres for the run, with a migrated template each file's database is copied from.
+          globalSetup: ["lib/db/test-global-setup.ts"],
+          // Files that leave no mock, spy, stub or environment change behind share module
+          // instances in each worker, as the scoring files do: importing Prisma, next-auth and
+          // the scorer afresh for every file, and warming them up again, cost more than the
+          // tests (the site's files alone, on 2 workers: 127 s shared against about 250 s).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The site's files that do (CHANGES_SHARED_STATE): each gets fresh modules.
+          name: "site-isolated",
+          include: site.isolated,
           globalSetup: ["lib/db/test-global-setup.ts"],
         },
       },

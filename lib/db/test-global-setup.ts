@@ -21,11 +21,14 @@ declare module "vitest" {
   }
 }
 
-let server: EmbeddedPostgresHandle | undefined;
+/** The run's server and template, started by the first project that asks (both site projects share it). */
+let shared: Promise<{ server: EmbeddedPostgresHandle; adminUrl: string }> | undefined;
+/** Projects whose teardown has not run yet; the last one stops the server. */
+let users = 0;
 
-/** Starts the server and migrates the template (vitest calls it once, before any test file). */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  server = await startTemporaryPostgres();
+/** Starts the server and migrates the template. */
+async function start(): Promise<{ server: EmbeddedPostgresHandle; adminUrl: string }> {
+  const server = await startTemporaryPostgres();
   const admin = new URL(server.connectionString);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });
@@ -40,8 +43,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } finally {
     await client.end();
   }
-  project.provide("TEST_POSTGRES", { adminUrl: admin.toString(), template: TEMPLATE_DATABASE });
+  return { server, adminUrl: admin.toString() };
+}
+
+/**
+ * Gives `project` the run's server (starting it and migrating the template the first time;
+ * vitest calls this once per project that lists it, before that project's files).
+ * @returns the teardown: the last project's stops the server
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared ??= start();
+  users++;
+  const { server, adminUrl } = await shared;
+  project.provide("TEST_POSTGRES", { adminUrl, template: TEMPLATE_DATABASE });
   return async () => {
-    await server?.stop();
+    if (--users === 0) {
+      shared = undefined;
+      await server.stop();
+    }
   };
 }
