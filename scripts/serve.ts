@@ -521,7 +521,7 @@ export async function serve(argv: string[]): Promise<number> {
   supervisor.handleSignals();
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   /**
-   * Step 4: `next build` when the build folder is stale (or --build).
+   * Step 5 of the list above: `next build` when the build folder is stale (or --build).
    * @returns whether it built; throws when the build failed (a shutdown meanwhile returns true)
    */
   const buildIfNeeded = async (buildEnv: ChildEnv): Promise<boolean> => {
