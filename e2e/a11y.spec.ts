@@ -18,7 +18,7 @@ import { bearer, signInPage } from "./helpers/accounts";
 import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
-import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+import { openPhase, seedScoredRuns, SMALL_KEY, SMALL_RESPONSE } from "./helpers/tasks";
 
 type Users = "organizer" | "alpha" | "beta";
 let scenario: Scenario<Users>;
@@ -28,7 +28,7 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     scenario = await setupScenario<Users>({
-      users: { organizer: { token: true }, alpha: { token: true, name: "E2E participant with a rather long display name for a phone" }, beta: { token: true } },
+      users: { organizer: { token: true }, alpha: { name: "E2E participant with a rather long display name for a phone" }, beta: {} },
       teams: { "Team Alpha with a long name that must wrap": ["alpha"], "Team Beta": ["beta"] },
       task: {
         title: "A shared task with a long title to see how it wraps on a phone",
@@ -43,10 +43,10 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
     const slug = scenario.task!.slug;
     const phaseId = scenario.task!.phases.test.id;
     const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    const alphaRun = await postRun(api, phaseId, scenario.users.alpha.token!, SMALL_RESPONSE, "a-system-with-a-rather-long-name-v2-final-really");
-    const betaRun = await postRun(api, phaseId, scenario.users.beta.token!, SMALL_KEY, "beta-system");
-    await waitScored(api, alphaRun, scenario.users.alpha.token!);
-    await waitScored(api, betaRun, scenario.users.beta.token!);
+    const [alphaRun, betaRun] = await seedScoredRuns(phaseId, [
+      { teamId: scenario.teams["Team Alpha with a long name that must wrap"]!.id, submitterId: scenario.users.alpha.id, systemName: "a-system-with-a-rather-long-name-v2-final-really", fileName: "out.conll", text: SMALL_RESPONSE },
+      { teamId: scenario.teams["Team Beta"]!.id, submitterId: scenario.users.beta.id, systemName: "beta-system", fileName: "out.conll", text: SMALL_KEY },
+    ]);
     // The phase closes and its final results are published (the submit page then says it is closed).
     const organizer = bearer(scenario.users.organizer.token!);
     const closed = await api.patch(`/api/v1/phases/${phaseId}`, { headers: organizer, data: { closesAt: new Date(Date.now() - 60_000).toISOString() } });

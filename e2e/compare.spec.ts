@@ -17,12 +17,11 @@
  * scatter). Perfect against merged differs on all 30 documents the same way, so the paired
  * bootstrap's p-value is its smallest (1/1,001) on CoNLL F1: significant, A better.
  */
-import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
 import { expectAccessibleAtWidths, expectNoAxeViolations, expectNoSidewaysScroll } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
-import { BASE_URL } from "./helpers/server";
-import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
+import { conll, openPhase, seedScoredRuns } from "./helpers/tasks";
 
 type Users = "organizer" | "alpha" | "beta" | "gamma";
 
@@ -59,20 +58,14 @@ test.describe.serial("the compare page", () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     scenario = await setupScenario<Users>({
-      users: { organizer: { token: true }, alpha: { token: true }, beta: { token: true }, gamma: { token: true } },
+      users: { organizer: {}, alpha: {}, beta: {}, gamma: {} },
       teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"], "Team Gamma": ["gamma"] },
       task: { phases: [openPhase("test")], organizers: ["organizer"], gold: [{ phase: "test", text: KEY, as: "organizer" }] },
     });
     slug = scenario.task!.slug;
     phaseId = scenario.task!.phases.test.id;
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    perfectId = await postRun(api, phaseId, scenario.users.alpha.token!, KEY, PERFECT_NAME);
-    mergedId = await postRun(api, phaseId, scenario.users.beta.token!, MERGED, MERGED_NAME);
-    twinId = await postRun(api, phaseId, scenario.users.gamma.token!, MERGED, TWIN_NAME);
-    await waitScored(api, perfectId, scenario.users.alpha.token!);
-    await waitScored(api, mergedId, scenario.users.beta.token!);
-    await waitScored(api, twinId, scenario.users.gamma.token!);
-    await api.dispose();
+    const run = (user: "alpha" | "beta" | "gamma", team: string, text: string, systemName: string) => ({ teamId: scenario.teams[team]!.id, submitterId: scenario.users[user].id, systemName, fileName: "out.conll", text });
+    [perfectId, mergedId, twinId] = await seedScoredRuns(phaseId, [run("alpha", "Team Alpha", KEY, PERFECT_NAME), run("beta", "Team Beta", MERGED, MERGED_NAME), run("gamma", "Team Gamma", MERGED, TWIN_NAME)]);
   });
 
   test("with no runs chosen, the page offers a phase, then two of its runs, and no id fields", async ({ page }) => {

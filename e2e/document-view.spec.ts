@@ -17,12 +17,11 @@
  *   "old dog": a boundary error), 4 "thanked" (only in the run: extra), 5 Bill (only in the
  *   key: missing).
  */
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
 import { DESKTOP_AND_PHONE, expectAccessibleAtWidths, sidewaysOverflow } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
-import { BASE_URL } from "./helpers/server";
-import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
+import { conll, openPhase, seedScoredRuns } from "./helpers/tasks";
 
 type Users = "organizer" | "alpha";
 
@@ -72,7 +71,7 @@ test.describe.serial("the document view", () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     scenario = await setupScenario<Users>({
-      users: { organizer: { token: true }, alpha: { token: true } },
+      users: { organizer: {}, alpha: {} },
       teams: { "Team Alpha": ["alpha"] },
       task: {
         phases: [openPhase("test", { participantAnalysis: "PUBLIC" })],
@@ -80,10 +79,7 @@ test.describe.serial("the document view", () => {
         gold: [{ phase: "test", text: KEY, as: "organizer" }],
       },
     });
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    runId = await postRun(api, scenario.task!.phases.test.id, scenario.users.alpha.token!, RESPONSE, "doc-view-run");
-    await waitScored(api, runId, scenario.users.alpha.token!);
-    await api.dispose();
+    [runId] = await seedScoredRuns(scenario.task!.phases.test.id, [{ teamId: scenario.teams["Team Alpha"]!.id, submitterId: scenario.users.alpha.id, systemName: "doc-view-run", fileName: "out.conll", text: RESPONSE }]);
   });
 
   test("matched entities have one number and colour on both sides; only the differences are marked, with visible labels", async ({ page }) => {

@@ -20,15 +20,15 @@
  * pairs of the entities 32… into one entity each. Splits cost MUC recall and merges cost less
  * MUC precision than B³/CEAF precision, so MUC orders the runs differently from CoNLL. Every
  * expected order and rank is computed here with the scorer library (ties share a rank; the
- * earlier submission first).
+ * earlier submission first). The runs are written scored through the database by the worker's own
+ * job (`seedScoredRuns`), not uploaded: the upload pipeline has its own smoke tests.
  */
-import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
 import { signInPage } from "./helpers/accounts";
 import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
-import { BASE_URL } from "./helpers/server";
-import { conll, openPhase, postRun, waitScored } from "./helpers/tasks";
+import { conll, openPhase, seedScoredRuns } from "./helpers/tasks";
 
 const RUNS = 60;
 const PAGE_SIZE = 50;
@@ -107,20 +107,24 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
     // The design: MUC and CoNLL order the runs differently, also on the first page.
     expect(systems(expected("muc").order.slice(0, PAGE_SIZE))).not.toEqual(systems(expected("conll").order.slice(0, PAGE_SIZE)));
 
-    const users: Record<string, { token: boolean }> = {};
+    const users: Record<string, object> = {};
     const teams: Record<string, string[]> = {};
     for (let i = 0; i < RUNS; i++) {
-      users[userKey(i)] = { token: true };
+      users[userKey(i)] = {};
       teams[teamLabel(i)] = [userKey(i)];
     }
     scenario = await setupScenario<string>({ users, teams, task: { phases: [openPhase("test")], gold: [{ phase: "test", text: KEY }] } });
     boardPath = `/tasks/${scenario.task!.slug}/phases/${scenario.task!.phases.test.id}/leaderboard`;
-    const phaseId = scenario.task!.phases.test.id;
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    // One after the other: the submission times order ties.
-    for (let i = 0; i < RUNS; i++) ids.push(await postRun(api, phaseId, scenario.users[userKey(i)].token!, response(i), systemName(i), `r${i}.conll`));
-    for (let i = 0; i < RUNS; i++) await waitScored(api, ids[i], scenario.users[userKey(i)].token!);
-    await api.dispose();
+    // What is under test is the page, not the upload: the runs are written scored through the
+    // database by the worker's own job, one after the other (the submission times order ties).
+    const runs = Array.from({ length: RUNS }, (_, i) => ({
+      teamId: scenario.teams[teamLabel(i)]!.id,
+      submitterId: scenario.users[userKey(i)].id,
+      systemName: systemName(i),
+      fileName: `r${i}.conll`,
+      text: response(i),
+    }));
+    ids.push(...(await seedScoredRuns(scenario.task!.phases.test.id, runs)));
   });
 
   test("the page has a specific title, and the ranking column comes right after rank, team and system", async ({ page }) => {

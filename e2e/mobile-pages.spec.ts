@@ -7,11 +7,11 @@
  * That no page itself scrolls sideways, signed out and signed in, with long names, is checked
  * on every page kind by e2e/a11y.spec.ts.
  */
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
-import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+import { openPhase, seedScoredRuns, SMALL_KEY, SMALL_RESPONSE } from "./helpers/tasks";
 
 type Users = "alpha";
 let scenario: Scenario<Users>;
@@ -63,16 +63,14 @@ test.describe.serial("every page kind on a phone", () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     scenario = await setupScenario<Users>({
-      users: { alpha: { token: true, name: "E2E participant with a rather long display name for a phone" } },
+      users: { alpha: { name: "E2E participant with a rather long display name for a phone" } },
       teams: { "Team Alpha with a long name that must wrap": ["alpha"] },
       task: { title: "A shared task with a long title to see how it wraps on a phone", phases: [openPhase("test")], gold: [{ phase: "test", text: SMALL_KEY }] },
     });
     slug = scenario.task!.slug;
     phaseId = scenario.task!.phases.test.id;
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    runId = await postRun(api, phaseId, scenario.users.alpha.token!, SMALL_RESPONSE, "a-system-with-a-rather-long-name-v2-final-really");
-    await waitScored(api, runId, scenario.users.alpha.token!);
-    await api.dispose();
+    const teamId = scenario.teams["Team Alpha with a long name that must wrap"]!.id;
+    [runId] = await seedScoredRuns(phaseId, [{ teamId, submitterId: scenario.users.alpha.id, systemName: "a-system-with-a-rather-long-name-v2-final-really", fileName: "out.conll", text: SMALL_RESPONSE }]);
   });
 
   test("what scrolls sideways inside a page is a named region reachable with the keyboard", async ({ page }) => {

@@ -13,10 +13,12 @@
  *   node --import tsx e2e/helpers/seed.ts upload-gold --as org@example.org --phase ID --file-name key.conll < key.conll
  *   node --import tsx e2e/helpers/seed.ts scenario < plan.json   (see ScenarioPlan)
  *   node --import tsx e2e/helpers/seed.ts seed-board --slug S --team-prefix P --teams N --runs-per-team R --documents D
+ *   node --import tsx e2e/helpers/seed.ts scored-runs < runs.json   (see ScoredRunsPlan)
  *
  * Each prints one JSON line on stdout: `{id, slug, phases: [{id, name}]}` for create-task,
  * `{userId, name, added}` for add-organizer, the gold key's metadata for upload-gold,
- * {@link ScenarioResult} for scenario, lib/bench/seed-board.ts's `SeededBoard` for seed-board. Errors go to stderr with exit code 1.
+ * {@link ScenarioResult} for scenario, lib/bench/seed-board.ts's `SeededBoard` for seed-board,
+ * the new submissions' ids in order for scored-runs. Errors go to stderr with exit code 1.
  */
 import { pathToFileURL } from "node:url";
 import { disconnectPrisma } from "../../lib/db/client";
@@ -27,6 +29,10 @@ import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/t
 import { createTeam, joinCodeFor, joinTeam } from "../../lib/services/teams";
 import { getUserByEmail } from "../../lib/services/users";
 import { seedBoard } from "../../lib/bench/seed-board";
+import { packFile } from "../../lib/storage";
+import { scoringConfig } from "../../lib/worker/config";
+import { scoreSubmission } from "../../lib/worker/scoring-job";
+import { createScoringPool } from "../../lib/worker/scoring-pool";
 import { runAdmin } from "../../scripts/admin";
 import type { TestGoldMeta } from "./tasks";
 
@@ -128,6 +134,73 @@ async function runScenario(plan: ScenarioPlan): Promise<ScenarioResult> {
   return result;
 }
 
+/** Runs for `scored-runs`: each is stored and scored in order (the earlier run first on ties). */
+export interface ScoredRunsPlan {
+  phaseId: string;
+  runs: { teamId: string; submitterId: string; systemName: string; fileName: string; text: string }[];
+}
+
+/**
+ * Stores runs of a one-dataset phase as an accepted upload leaves them (a QUEUED submission
+ * with its gzip-packed file for the phase's dataset, PUBLIC, and the submitter's team
+ * recorded for the task), then scores each one here with the worker's own job
+ * (`scoreSubmission`, one scoring thread): the rows are those the worker writes, without an
+ * upload, a queue or a worker in between. Creation times are a millisecond apart, in order.
+ * The significance of the phase's boards is left to the first page view (which asks the
+ * site's worker for it), as after a gold key change.
+ *
+ * @returns the submissions' ids, in the plan's order
+ * @throws Error when the phase has no or several datasets, or a run does not end SCORED
+ */
+async function scoredRuns(plan: ScoredRunsPlan): Promise<string[]> {
+  const db = defaultDb();
+  const phase = await db.phase.findUniqueOrThrow({ where: { id: plan.phaseId }, select: { taskId: true, datasets: { select: { id: true } } } });
+  if (phase.datasets.length !== 1) throw new Error(`scored-runs: phase ${plan.phaseId} has ${phase.datasets.length} datasets; one is supported`);
+  const datasetId = phase.datasets[0]!.id;
+  const pool = createScoringPool({ threads: 1, maxMemoryMb: scoringConfig().maxMemoryMb });
+  const start = Date.now() - plan.runs.length;
+  const ids: string[] = [];
+  try {
+    for (const [i, run] of plan.runs.entries()) {
+      const stored = packFile(Buffer.from(run.text, "utf8"));
+      await db.taskParticipant.createMany({ data: [{ taskId: phase.taskId, userId: run.submitterId, teamId: run.teamId }], skipDuplicates: true });
+      const { id } = await db.submission.create({
+        data: {
+          phaseId: plan.phaseId,
+          teamId: run.teamId,
+          submitterId: run.submitterId,
+          systemName: run.systemName,
+          fileName: run.fileName,
+          sha256: stored.sha256,
+          size: stored.size,
+          files: { create: { datasetId, fileName: run.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size } },
+          status: "QUEUED",
+          visibility: "PUBLIC",
+          createdAt: new Date(start + i),
+        },
+        select: { id: true },
+      });
+      const outcome = await scoreSubmission(id, { workerId: `e2e-seed:${process.pid}`, pool });
+      // SKIPPED: the site's reconciler found the row QUEUED in between and its worker claimed it first.
+      const status = outcome.status === "SKIPPED" ? await settledStatus(id) : outcome.status;
+      if (status !== "SCORED") throw new Error(`scored-runs: run ${i} (${run.systemName}) ended ${status}: ${JSON.stringify(outcome)}`);
+      ids.push(id);
+    }
+  } finally {
+    await pool.destroy();
+  }
+  return ids;
+}
+
+/** A submission's status once it is neither QUEUED nor SCORING (polled every 100 ms for up to 60 s). */
+async function settledStatus(id: string): Promise<string> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((done) => setTimeout(done, 100))) {
+    const { status } = await defaultDb().submission.findUniqueOrThrow({ where: { id }, select: { status: true } });
+    if (status !== "QUEUED" && status !== "SCORING") return status;
+  }
+  return "still not scored after 60 s";
+}
+
 async function readProcessStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -199,8 +272,10 @@ export async function runSeed(argv: string[], stdin: Buffer = Buffer.alloc(0)): 
         documents: whole("--documents"),
       });
     }
+    case "scored-runs":
+      return scoredRuns(JSON.parse(stdin.toString("utf8")) as ScoredRunsPlan);
     default:
-      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold, scenario or seed-board`);
+      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold, scenario, seed-board or scored-runs`);
   }
 }
 

@@ -2,10 +2,12 @@
  * Tasks, gold keys, runs and coreference files for end-to-end tests. Tasks are created by a
  * site admin and gold keys uploaded by an organizer through the e2e-only
  * `e2e/helpers/seed.ts` (the same services the app uses), against the server's database;
- * runs are uploaded through the API, as participants' scripts do.
+ * runs are uploaded through the API, as participants' scripts do, or, where the upload
+ * itself is not under test, written scored through the database ({@link seedScoredRuns}).
  */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import type { GoldKeyMeta } from "../../lib/services/gold";
+import type { ScoredRunsPlan } from "./seed";
 import { bearer, createUser, type TestUser } from "./accounts";
 import { runScript, uniqueTag } from "./server";
 import { openPhase, type TestPhaseInput } from "./fixtures";
@@ -115,6 +117,20 @@ export async function postRun(
   });
   expect(response.status(), await response.text()).toBe(202);
   return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * Stores runs in a one-dataset phase and scores them with the worker's own job, in this
+ * process (`scored-runs` of ./seed.ts): the board gets the rows the worker writes, without an
+ * upload, the queue or the site's worker. Runs are made in order, a millisecond apart (the
+ * earlier run first on ties). For tests of the pages that show runs; the upload → queue →
+ * worker → board pipeline has its own smoke tests (whole-task.spec.ts, datasets.spec.ts).
+ *
+ * @returns the submissions' ids, in order
+ */
+export async function seedScoredRuns(phaseId: string, runs: ScoredRunsPlan["runs"]): Promise<string[]> {
+  const { stdout } = await runScript("e2e/helpers/seed.ts", ["scored-runs"], { stdin: JSON.stringify({ phaseId, runs } satisfies ScoredRunsPlan) });
+  return JSON.parse(stdout.trim().split("\n").pop()!) as string[];
 }
 
 /**
