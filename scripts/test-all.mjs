@@ -10,8 +10,8 @@
 //      throwaway embedded Postgres)                   each test counted
 //      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
 //      SKIP_E2E=1 skips them on purpose.
-//   4. Resilience tests (e2e/resilience: attacks and failures against the real site, each
-//      file with its own server and Postgres; node's test runner)   each test counted
+//   4. Resilience tests (e2e/resilience: attacks, then failures, against one real site with
+//      its own server and Postgres; node's test runner)   each test counted
 //      SKIP_RESILIENCE=1 skips them. A suite that does not start or report counts as failed.
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).

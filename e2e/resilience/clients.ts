@@ -20,7 +20,7 @@ export interface UploadResult {
  * Uploads a run with `POST /api/v1/phases/{phaseId}/submissions` and a bearer token.
  *
  * @param file the file's bytes, or a Blob (e.g. from `openAsBlob`)
- * @param fields extra form fields (e.g. `team`)
+ * @param fields extra form fields (e.g. `team`; `systemName`, default "resilience system")
  */
 export async function uploadRun(
   baseUrl: string,
@@ -32,8 +32,8 @@ export async function uploadRun(
 ): Promise<UploadResult> {
   const form = new FormData();
   form.append("file", file instanceof Blob ? file : new Blob([new Uint8Array(file)]), fileName);
-  form.append("systemName", "resilience system");
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append("systemName", fields.systemName ?? "resilience system");
+  for (const [k, v] of Object.entries(fields)) if (k !== "systemName") form.append(k, v);
   const t0 = performance.now();
   let response: Response;
   let text: string;

@@ -162,3 +162,11 @@ async function runChild(): Promise<void> {
 if (process.argv.includes("--probe-child") && process.argv[1] === fileURLToPath(import.meta.url)) {
   void runChild();
 }
+
+/** Cheap pages the probes fetch: the home page (the task list) and a task's page. */
+export const pages = (slug: string): string[] => ["/", `/tasks/${slug}`];
+
+/** Fetches each page a few times, so that the probes measure a warm server. */
+export async function warmUp(baseUrl: string, paths: string[]): Promise<void> {
+  for (let i = 0; i < 3; i++) for (const p of paths) await fetch(`${baseUrl}${p}`).then((r) => r.arrayBuffer());
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The resilience suite (`npm run test:resilience`): every e2e/resilience/*.test.ts, one
-// file at a time (each starts its own site, and they measure latency: running them side by
-// side on 2 cores would measure each other), with node's test runner through tsx.
+// The resilience suite (`npm run test:resilience`): every e2e/resilience/*.test.ts (today
+// one, site.test.ts: the whole suite on one site), one file at a time (a file starts its own
+// site, and the tests measure latency: two files side by side on 2 cores would measure each
+// other), with node's test runner through tsx.
 // Extra arguments go to node before the files, e.g. reporters:
 //   node e2e/resilience/run.mjs --test-reporter=spec --test-reporter-destination=stdout \
 //     --test-reporter=tap --test-reporter-destination=resilience.tap

@@ -31,6 +31,9 @@ describe("scoringConfig", () => {
   it("honours the test delay only when NODE_ENV=test", () => {
     expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_MS: "100", NODE_ENV: "production" }).testDelayMs).toBe(0);
     expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_MS: "100", NODE_ENV: "test" }).testDelayMs).toBe(100);
+    expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_SYSTEM: " slow run ", NODE_ENV: "test" }).testDelaySystem).toBe("slow run");
+    expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_SYSTEM: "slow run", NODE_ENV: "production" })).not.toHaveProperty("testDelaySystem");
+    expect(scoringConfig({ COREFBOARD_TEST_SCORE_DELAY_SYSTEM: "", NODE_ENV: "test" })).not.toHaveProperty("testDelaySystem");
   });
 
   it("lists every bad value, and refuses a stale threshold or job expiry that a live job could outlast", () => {

@@ -17,6 +17,7 @@
  * | `WORKER_SHUTDOWN_TIMEOUT_MS` | 30000 | on SIGINT/SIGTERM, how long running jobs may finish before they are interrupted and re-queued |
  * | `WORKER_POLL_SECONDS` | 2 | pg-boss polling interval of an idle worker (at least 0.5); new jobs wake workers at once through LISTEN/NOTIFY, so this only bounds missed notifications and retry delays |
  * | `COREFBOARD_TEST_SCORE_DELAY_MS` | 0 | only when `NODE_ENV=test`: sleep this long after claiming a submission (for the kill test) |
+ * | `COREFBOARD_TEST_SCORE_DELAY_SYSTEM` | (every run) | only when `NODE_ENV=test`: the delay applies only to runs with this system name, so that one test site serves both the kill test and tests that need runs scored at full speed |
  */
 
 const MINUTE = 60_000;
@@ -34,6 +35,8 @@ export interface ScoringConfig {
   shutdownTimeoutMs: number;
   pollSeconds: number;
   testDelayMs: number;
+  /** the only system name {@link testDelayMs} applies to (absent: every run) */
+  testDelaySystem?: string;
 }
 
 /** Thrown by {@link scoringConfig}; one line per bad setting. */
@@ -76,6 +79,7 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
   const shutdownTimeoutMs = num("WORKER_SHUTDOWN_TIMEOUT_MS", 0, 60 * MINUTE, 30_000);
   const pollSeconds = num("WORKER_POLL_SECONDS", 0.5, 3600, 2, false);
   const testDelayMs = source.NODE_ENV === "test" ? num("COREFBOARD_TEST_SCORE_DELAY_MS", 0, 10 * MINUTE, 0) : 0;
+  const testDelaySystem = source.NODE_ENV === "test" ? source.COREFBOARD_TEST_SCORE_DELAY_SYSTEM?.trim() || undefined : undefined;
   if (heartbeatStaleMs < 2 * heartbeatMs) {
     problems.push(
       `SCORING_HEARTBEAT_STALE_MS (${heartbeatStaleMs}) must be at least twice WORKER_HEARTBEAT_MS (${heartbeatMs}); otherwise one late heartbeat would take a live worker's submission away from it`,
@@ -104,5 +108,6 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
     shutdownTimeoutMs,
     pollSeconds,
     testDelayMs,
+    ...(testDelaySystem ? { testDelaySystem } : {}),
   };
 }

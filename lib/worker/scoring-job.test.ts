@@ -204,6 +204,22 @@ describe("scoreSubmission", () => {
     expect(await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "QUEUED", attempts: 0 });
   });
 
+  it("a test delay for one system name (COREFBOARD_TEST_SCORE_DELAY_SYSTEM) holds that system's runs only", async () => {
+    const f = await createPhase(testDb.prisma);
+    const config = { ...CONFIG, testDelayMs: 60_000, testDelaySystem: "slow run" };
+    const other = await createSubmission(testDb.prisma, f, RESPONSE);
+    expect(await scoreSubmission(other, { workerId: "test", config })).toMatchObject({ status: "SCORED" });
+    const slow = await createSubmission(testDb.prisma, f, RESPONSE);
+    await testDb.prisma.submission.update({ where: { id: slow }, data: { systemName: "slow run" } });
+    const controller = new AbortController();
+    const job = scoreSubmission(slow, { workerId: "test", config, signal: controller.signal });
+    await waitFor(async () => (await testDb.prisma.submission.findUniqueOrThrow({ where: { id: slow } })).status === "SCORING");
+    await new Promise((done) => setTimeout(done, 300));
+    expect(await testDb.prisma.submission.findUniqueOrThrow({ where: { id: slow } })).toMatchObject({ status: "SCORING", scoredAt: null });
+    controller.abort(new Error("stop"));
+    await expect(job).rejects.toThrow("stop");
+  });
+
   it("a shutdown abort puts the row back to QUEUED and rethrows the reason", async () => {
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, RESPONSE);

@@ -166,7 +166,7 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
   const claimLost = () => options.signal?.aborted === true && options.signal.reason instanceof ClaimLostError;
 
   try {
-    if (config.testDelayMs > 0) await sleep(config.testDelayMs, options.signal);
+    if (config.testDelayMs > 0 && (await testDelayApplies(prisma, submissionId, config))) await sleep(config.testDelayMs, options.signal);
     options.signal?.throwIfAborted();
     let result: Scored;
     try {
@@ -207,6 +207,13 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
     if (!recorded) await releaseClaim(prisma, claim).catch(() => undefined);
     throw error;
   }
+}
+
+/** Whether the test delay (`COREFBOARD_TEST_SCORE_DELAY_MS`) applies to this run: to every run, or only to those of `testDelaySystem`. */
+async function testDelayApplies(prisma: PrismaClient, submissionId: string, config: ScoringConfig): Promise<boolean> {
+  if (config.testDelaySystem === undefined) return true;
+  const row = await prisma.submission.findUnique({ where: { id: submissionId }, select: { systemName: true } });
+  return row?.systemName === config.testDelaySystem;
 }
 
 /** A stored warning (`submissions.warnings`): the scorer's {@link Warning} and the name of the dataset it is about. */

@@ -1,0 +1,221 @@
+/**
+ * Resilience, part 1: attacks on the running site (issue 8's acceptance list), in this order
+ * (the suite's one server: scripts/serve.ts, one worker, its own Postgres; see ./site.test.ts):
+ *
+ * a. three hostile ~48 MB uploads in parallel while pages are probed;
+ * c. 100 concurrent API uploads from 5 teams with a daily limit of 7;
+ * e. a flood of 200 wrong passwords for one account while the home page is probed
+ *    (last: it may leave 127.0.0.1 rate-limited).
+ *
+ * Each test prints its figures (`ℹ` lines): latencies, validation times, throughput.
+ * Run with `npm run test:resilience` (node's test runner through tsx).
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { seconds, readRuns, scoredLogCounts, waitForRuns } from "./checks";
+import { errorOf, getCsrf, signIn, uploadRun, type SignInResult, type UploadResult } from "./clients";
+import { sleep, type Site } from "./harness";
+import { writeHostileConll } from "./hostile";
+import { formatReport, pages, startProbe, warmUp, type ProbeReport } from "./probe";
+import { createAccount, createScoredTask, createTeamWith, RUN, useDatabase } from "./seed";
+
+/** How long one sign-in attempt of the flood may take before it counts as unanswered. */
+const FLOOD_TIMEOUT_MS = 60_000;
+
+/**
+ * Page latency under attack may be at most this many times the quiet baseline's p95, measured
+ * on the same site just before (a ratio, so that a busy or slow machine moves both; an absolute
+ * bound failed CI when other work shared the 2 cores). Measured here: 2.9× during the hostile
+ * uploads (78.9 → 230.3 ms) and 3.6× during the sign-in flood (50.3 → 181.5 ms); a blocked
+ * event loop gives seconds.
+ */
+const P95_RATIO = 8;
+
+/** The p95 bound under attack for a baseline report. */
+const p95Bound = (baseline: ProbeReport) => Math.round(P95_RATIO * baseline.p95);
+
+/** How long the quiet baseline is probed before an attack. */
+const BASELINE_MS = 4_000;
+
+/**
+ * The same probe on the quiet site, just before the attack: the baseline the latency under
+ * attack is compared with (a ratio, not an absolute bound, so a busy machine moves both).
+ */
+async function quietBaseline(baseUrl: string, pages: string[]): Promise<ProbeReport> {
+  const probe = await startProbe(baseUrl, pages);
+  await sleep(BASELINE_MS);
+  return probe.stop();
+}
+
+/**
+ * Registers the attacks (a node:test `describe`) on the site `getSite` returns once the
+ * suite's `before` has started it.
+ */
+export function attacks(getSite: () => Site): void {
+  describe("attacks on a running site", () => {
+    let site: Site;
+    let closeDb: () => Promise<void> = async () => {};
+
+    before(() => {
+      site = getSite();
+      closeDb = useDatabase(site.databaseUrl);
+    });
+
+    after(async () => {
+      await closeDb().catch(() => undefined);
+    });
+
+    test(`a. 3 hostile 48 MB uploads in parallel: each refused (422, or 503 busy) with a clear message, nothing stored, no quota used; pages keep p95 within ${P95_RATIO}× the quiet baseline's`, { timeout: 240_000 }, async (t) => {
+      const task = await createScoredTask(1);
+      const attackers: Awaited<ReturnType<typeof createAccount>>[] = [];
+      for (let i = 1; i <= 3; i++) attackers.push(await createAccount(`attacker${i}`));
+      const hostile = await writeHostileConll(path.join(site.dir, "hostile.conll"));
+      t.diagnostic(`hostile file: ${(hostile.bytes / 2 ** 20).toFixed(1)} MB, ${hostile.mentions} nested mentions, ${hostile.lines} lines, the last one broken`);
+
+      const PAGES = pages(task.slug);
+      await warmUp(site.baseUrl, PAGES);
+      const baseline = await quietBaseline(site.baseUrl, PAGES);
+      t.diagnostic(formatReport(`pages ${PAGES.join(" ")} before the uploads (baseline)`, baseline));
+      // The upload route and its validation threads are warm too: one small broken file first
+      // (refused like the hostile ones, and it must not use the quota either).
+      const warm = await uploadRun(site.baseUrl, task.phaseId, attackers[0]!.token, new TextEncoder().encode("#begin document (x); part 000\nx\t(oops\n"), "warm-up.conll");
+      assert.equal(warm.status, 422, `a small broken file is refused: ${JSON.stringify(warm.body)}`);
+      const probe = await startProbe(site.baseUrl, PAGES);
+      let results: UploadResult[];
+      let report: ProbeReport;
+      const t0 = Date.now();
+      try {
+        results = await Promise.all(attackers.map(async (a) => uploadRun(site.baseUrl, task.phaseId, a.token, await hostile.blob(), "hostile.conll")));
+      } finally {
+        report = await probe.stop();
+      }
+      const wallMs = Date.now() - t0;
+      results.forEach((r, i) => {
+        const error = errorOf(r);
+        t.diagnostic(`hostile upload ${i + 1}: ${r.status} after ${seconds(r.ms)} s: ${error?.code ?? "-"}: ${(error?.message ?? JSON.stringify(r.body)).slice(0, 200)}`);
+      });
+      t.diagnostic(`all 3 answered after ${seconds(wallMs)} s`);
+      t.diagnostic(formatReport(`pages ${PAGES.join(" ")} during the uploads`, report));
+      for (const e of report.errors.slice(0, 5)) t.diagnostic(`probe error: ${e.path} ${e.status} ${e.error ?? ""}`);
+
+      for (const [i, r] of results.entries()) {
+        assert.ok(r.status === 422 || r.status === 503, `hostile upload ${i + 1}: expected 422 (or 503 busy), got ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        const error = errorOf(r);
+        assert.ok(error?.code && (error.message?.length ?? 0) >= 10, `hostile upload ${i + 1}: no clear error message: ${JSON.stringify(r.body).slice(0, 300)}`);
+      }
+      const stored = await site.query<{ n: number }>("select count(*)::int as n from submissions where phase_id = $1", [task.phaseId]);
+      assert.equal(stored[0]!.n, 0, "no submission is stored for a refused upload");
+      assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
+      assert.ok(
+        report.p95 <= p95Bound(baseline),
+        `page p95 ${report.p95} ms must stay within ${P95_RATIO}× the quiet baseline's ${baseline.p95} ms (${p95Bound(baseline)} ms) while the hostile uploads are validated`,
+      );
+
+      // No quota used: the phase allows 1 run a day, and each attacker still has it.
+      const valid = await Promise.all(attackers.map((a) => uploadRun(site.baseUrl, task.phaseId, a.token, RUN)));
+      for (const [i, r] of valid.entries()) assert.equal(r.status, 202, `attacker ${i + 1}'s one run of the day is still allowed: ${JSON.stringify(r.body)}`);
+      const rows = await waitForRuns(site, valid.map((r) => String(r.body.id)), 60_000);
+      assert.deepEqual(rows.map((r) => r.status), ["SCORED", "SCORED", "SCORED"]);
+    });
+
+    test("c. 100 concurrent API uploads from 5 teams (daily limit 7): exactly 7 accepted per team, the rest 429; every accepted run scored exactly once", { timeout: 240_000 }, async (t) => {
+      const LIMIT = 7;
+      const PER_TEAM = 20;
+      const task = await createScoredTask(LIMIT);
+      const teams: { id: string; members: Awaited<ReturnType<typeof createAccount>>[] }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const owner = await createAccount(`team${i}-owner`);
+        const member = await createAccount(`team${i}-member`);
+        const team = await createTeamWith(owner, [member]);
+        teams.push({ id: team.id, members: [owner, member] });
+      }
+      // 20 uploads per team, alternating between its two members, all 100 sent at once.
+      const plan = teams.flatMap((team, ti) => Array.from({ length: PER_TEAM }, (_, k) => ({ ti, team: team.id, token: team.members[k % 2]!.token })));
+      const t0 = Date.now();
+      const results = await Promise.all(plan.map((p) => uploadRun(site.baseUrl, task.phaseId, p.token, RUN, "run.conll", { team: p.team })));
+      const uploadedAt = Date.now();
+      const byTeam = teams.map(() => new Map<number, number>());
+      results.forEach((r, i) => byTeam[plan[i]!.ti]!.set(r.status, (byTeam[plan[i]!.ti]!.get(r.status) ?? 0) + 1));
+      const latencies = results.map((r) => r.ms).sort((a, b) => a - b);
+      t.diagnostic(`100 uploads answered in ${seconds(uploadedAt - t0)} s (per upload p50 ${Math.round(latencies[49]!)} ms, max ${Math.round(latencies[99]!)} ms)`);
+      byTeam.forEach((m, i) => t.diagnostic(`team ${i + 1}: ${[...m].map(([s, n]) => `${n}×${s}`).join(", ")}`));
+      const other = results.filter((r) => r.status !== 202 && r.status !== 429);
+      for (const r of other.slice(0, 3)) t.diagnostic(`unexpected answer ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+
+      for (const [i, m] of byTeam.entries()) {
+        assert.deepEqual(Object.fromEntries(m), { 202: LIMIT, 429: PER_TEAM - LIMIT }, `team ${i + 1}: exactly ${LIMIT} accepted, the rest refused with 429`);
+      }
+      const quotaMessage = errorOf(results.find((r) => r.status === 429)!)?.message ?? "";
+      t.diagnostic(`429 message: ${quotaMessage}`);
+      const perTeam = await site.query<{ team_id: string; n: number }>("select team_id, count(*)::int as n from submissions where phase_id = $1 group by team_id", [task.phaseId]);
+      assert.deepEqual(
+        perTeam.map((r) => r.n),
+        teams.map(() => LIMIT),
+        "the database holds exactly 7 runs per team",
+      );
+
+      const ids = results.filter((r) => r.status === 202).map((r) => String(r.body.id));
+      const rows = await waitForRuns(site, ids, 120_000);
+      const scoredAt = Date.now();
+      const first = Math.min(...rows.map((r) => r.created_at.getTime()));
+      const last = Math.max(...rows.map((r) => (r.scored_at ?? new Date(NaN)).getTime()));
+      t.diagnostic(
+        `${ids.length} runs scored ${seconds(scoredAt - uploadedAt)} s after the last upload answer; first stored → last scored ${seconds(last - first)} s = ${(ids.length / ((last - first) / 1000)).toFixed(2)} runs/s with one worker`,
+      );
+      await sleep(1000); // a late second scoring would show up in the log by now
+      const logged = scoredLogCounts(site, ids);
+      const again = await readRuns(site, ids);
+      assert.deepEqual(
+        again.filter((r) => r.status !== "SCORED").map((r) => `${r.id} ${r.status} ${r.error_stage}: ${r.error_message}`),
+        [],
+        "every accepted run is SCORED",
+      );
+      assert.deepEqual(again.filter((r) => r.attempts !== 1).map((r) => `${r.id} attempts=${r.attempts}`), [], "each run was claimed once");
+      const scoreCounts = new Set(again.map((r) => r.scores));
+      assert.ok(scoreCounts.size === 1 && !scoreCounts.has(0), `every run has the same non-zero number of scores (got ${[...scoreCounts].join(", ")})`);
+      assert.deepEqual([...logged].filter(([, n]) => n !== 1).map(([id, n]) => `${id} scored ${n}×`), [], "the worker scored each run exactly once");
+    });
+
+    test(`e. sign-in flood: 200 concurrent wrong passwords lock the account (the right password is refused too, with a 'try again at …' message); home page p95 within ${P95_RATIO}× the quiet baseline's`, { timeout: 180_000 }, async (t) => {
+      const victim = await createAccount("victim");
+      const csrf = await getCsrf(site.baseUrl);
+      // The client works: the right password signs in before the flood.
+      const before = await signIn(site.baseUrl, csrf, victim.email, victim.password);
+      assert.ok(before.signedIn, `the right password signs in before the flood (got ${before.status}, error ${before.error})`);
+
+      await warmUp(site.baseUrl, ["/"]);
+      const baseline = await quietBaseline(site.baseUrl, ["/"]);
+      t.diagnostic(formatReport("home page before the flood (baseline)", baseline));
+      const probe = await startProbe(site.baseUrl, ["/"]);
+      let results: SignInResult[];
+      let report: ProbeReport;
+      const t0 = Date.now();
+      try {
+        results = await Promise.all(Array.from({ length: 200 }, (_, i) => signIn(site.baseUrl, csrf, victim.email, `wrong password ${i}`, FLOOD_TIMEOUT_MS)));
+      } finally {
+        report = await probe.stop();
+      }
+      const floodMs = Date.now() - t0;
+      const right = await signIn(site.baseUrl, csrf, victim.email, victim.password, FLOOD_TIMEOUT_MS);
+
+      const outcomes = new Map<string, number>();
+      for (const r of results) outcomes.set(`${r.status} ${r.error ?? "(no error)"}`, (outcomes.get(`${r.status} ${r.error ?? "(no error)"}`) ?? 0) + 1);
+      const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+      t.diagnostic(`200 wrong passwords answered in ${seconds(floodMs)} s (per attempt p50 ${Math.round(ms[99]!)} ms, max ${Math.round(ms[199]!)} ms)`);
+      for (const [k, n] of outcomes) t.diagnostic(`  ${n}× ${k.slice(0, 200)}`);
+      t.diagnostic(`right password after the flood: ${right.status}, signed in: ${right.signedIn}, error: ${right.error}`);
+      t.diagnostic(formatReport("home page during the flood", report));
+
+      assert.equal(results.filter((r) => r.signedIn).length, 0, "no wrong password signs in");
+      assert.ok(!right.signedIn, "the right password is refused while the account is locked");
+      // The lockout says until when ("… Try again at 14:05 (UTC)."), unlike a passing "busy".
+      assert.match(right.error ?? "", /try again at/i, "the refusal is the lockout, saying when to try again");
+      assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
+      assert.ok(
+        report.p95 <= p95Bound(baseline),
+        `home page p95 ${report.p95} ms must stay within ${P95_RATIO}× the quiet baseline's ${baseline.p95} ms (${p95Bound(baseline)} ms) during the flood`,
+      );
+    });
+  });
+}
