@@ -7,14 +7,13 @@
  *
  * (Final runs of a team-selected phase, chosen on the run page, are e2e/whole-task.spec.ts's.)
  *
- * Runs (uploaded through the API with tokens): Alpha "alpha-hidden" (the gold key itself),
+ * Runs (written scored through the database by the worker's own job: `seedScoredRuns`): Alpha "alpha-hidden" (the gold key itself),
  * Beta "beta-hidden".
  */
-import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { signInPage } from "./helpers/accounts";
 import { setupScenario, type Scenario } from "./helpers/scenario";
-import { BASE_URL } from "./helpers/server";
-import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored, type TestPhaseInput } from "./helpers/tasks";
+import { openPhase, seedScoredRuns, SMALL_KEY, SMALL_RESPONSE, type TestPhaseInput } from "./helpers/tasks";
 
 type Users = "organizer" | "alpha" | "beta";
 let scenario: Scenario<Users>;
@@ -30,7 +29,7 @@ test.describe.serial("leaderboard policy", () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     scenario = await setupScenario<Users>({
-      users: { organizer: { token: true }, alpha: { token: true }, beta: { token: true } },
+      users: { organizer: {}, alpha: {}, beta: {} },
       teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"] },
       task: {
         phases: [phase("hidden", { leaderboardTiming: "after_close" })],
@@ -43,14 +42,10 @@ test.describe.serial("leaderboard policy", () => {
     const task = scenario.task!;
     const hiddenId = task.phases.hidden.id;
     boards.hidden = `/tasks/${task.slug}/phases/${hiddenId}/leaderboard`;
-    const alpha = scenario.users.alpha.token!;
-    const beta = scenario.users.beta.token!;
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    runs.alphaHidden = await postRun(api, hiddenId, alpha, SMALL_KEY, "alpha-hidden");
-    runs.betaHidden = await postRun(api, hiddenId, beta, SMALL_RESPONSE, "beta-hidden");
-    await waitScored(api, runs.alphaHidden, alpha);
-    await waitScored(api, runs.betaHidden, beta);
-    await api.dispose();
+    [runs.alphaHidden, runs.betaHidden] = await seedScoredRuns(hiddenId, [
+      { teamId: scenario.teams["Team Alpha"]!.id, submitterId: scenario.users.alpha.id, systemName: "alpha-hidden", fileName: "out.conll", text: SMALL_KEY },
+      { teamId: scenario.teams["Team Beta"]!.id, submitterId: scenario.users.beta.id, systemName: "beta-hidden", fileName: "out.conll", text: SMALL_RESPONSE },
+    ]);
   });
 
   test("hidden until the close: another team does not see Alpha's row; anonymous readers see no runs", async ({ page }) => {

@@ -17,7 +17,7 @@ import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import { anonymousContext, signInPage, signInThroughForm } from "./helpers/accounts";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
-import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+import { openPhase, seedScoredRuns, SMALL_KEY, SMALL_RESPONSE } from "./helpers/tasks";
 
 /** Headers every answer carries, with their exact values (the server runs over http). */
 const FIXED_HEADERS = {
@@ -122,19 +122,16 @@ test.describe.serial("security headers", () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     scenario = await setupScenario({
-      users: { organizer: {}, participant: { token: true } },
+      users: { organizer: {}, participant: {} },
+      teams: { "Headers team": ["participant"] },
       task: { phases: [openPhase("test")], organizers: ["organizer"], gold: [{ phase: "test", text: SMALL_KEY, as: "organizer" }] },
     });
     const task = scenario.task!;
     phaseId = task.phases.test!.id;
     boardPath = `/tasks/${task.slug}/phases/${phaseId}/leaderboard`;
     managePath = `/tasks/${task.slug}/manage`;
-    const api = await anonymousContext();
-    const token = scenario.users.participant.token!;
-    const id = await postRun(api, phaseId, token, SMALL_RESPONSE, "headers-system");
-    await waitScored(api, id, token);
+    const [id] = await seedScoredRuns(phaseId, [{ teamId: scenario.teams["Headers team"]!.id, submitterId: scenario.users.participant.id, systemName: "headers-system", fileName: "out.conll", text: SMALL_RESPONSE }]);
     runPath = `/submissions/${id}`;
-    await api.dispose();
   });
 
   test("a page, an API route, the CSV export and a static file carry the headers", async () => {

@@ -3,18 +3,18 @@
  * change), the recall/precision toggle, shared ranks for exact ties, "All runs" versus
  * "Best run per team", the tie policy, and the JSON/CSV links.
  *
- * Runs (one team each, uploaded in this order through the API with tokens):
+ * Runs (one team each, made in this order, written scored through the database by the worker's
+ * own job: `seedScoredRuns`):
  * - A "merge-all": every mention in one chain → best MUC, worst B³;
  * - B "singletons": every mention alone → MUC 0, B³ above A;
  * - C "partial": two chains right; D "partial-copy": the same file from another team (a tie);
  * - A2 "draft": team A's second run, with no mentions (hidden by "best run per team").
  * Every expected order and number is computed here with the scorer library.
  */
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
-import { createToken, createUser } from "./helpers/accounts";
-import { BASE_URL } from "./helpers/server";
-import { conll, createTask, openPhase, postRun, uploadGold, waitForSignificance, waitScored, type TestTask } from "./helpers/tasks";
+import { setupScenario } from "./helpers/scenario";
+import { conll, createTask, openPhase, seedScoredRuns, waitForSignificance, type TestTask } from "./helpers/tasks";
 
 /** Words of the single document; "" is a sentence break. Every 2nd word is a mention. */
 const WORDS = ["Anna", "met", "Ben", ".", "", "She", "thanked", "him", ";", "Carl", "and", "Dora", "saw", "her", ".", "", "Ben", "left", "Carl", "."];
@@ -72,19 +72,19 @@ test.describe.serial("leaderboard", () => {
     expect(f1("B", "bcub")).toBeGreaterThan(f1("A", "bcub"));
     expect(expectedBoard("muc").systems).not.toEqual(expectedBoard("bcub").systems);
 
-    task = await createTask({ phases: [openPhase("test")] });
+    const scenario = await setupScenario({
+      users: { a: {}, b: {}, c: {}, d: {} },
+      teams: { "Board A": ["a"], "Board B": ["b"], "Board C": ["c"], "Board D": ["d"] },
+      task: { phases: [openPhase("test")], gold: [{ phase: "test", text: KEY }] },
+    });
+    task = scenario.task!;
     phaseId = task.phases.test.id;
     boardPath = `/tasks/${task.slug}/phases/${phaseId}/leaderboard`;
-    await uploadGold(phaseId, KEY, { fileName: "key.conll" });
-
-    const users = await Promise.all(["a", "b", "c", "d"].map((l) => createUser({ label: `board-${l}` })));
-    const tokens = await Promise.all(users.map((u) => createToken(u)));
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    const order: [RunKey, number][] = [["A", 0], ["B", 1], ["C", 2], ["D", 3], ["A2", 0]];
-    const ids: string[] = [];
-    for (const [run, who] of order) ids.push(await postRun(api, phaseId, tokens[who], RUNS[run].file, RUNS[run].system, `${run}.conll`));
-    for (const [i, id] of ids.entries()) await waitScored(api, id, tokens[order[i][1]]);
-    await api.dispose();
+    const order: [RunKey, "a" | "b" | "c" | "d"][] = [["A", "a"], ["B", "b"], ["C", "c"], ["D", "d"], ["A2", "a"]];
+    await seedScoredRuns(
+      phaseId,
+      order.map(([run, who]) => ({ teamId: scenario.teams[`Board ${who.toUpperCase()}`]!.id, submitterId: scenario.users[who].id, systemName: RUNS[run].system, fileName: `${run}.conll`, text: RUNS[run].file })),
+    );
   });
 
   test("default ranking, ties sharing a rank, tie policy and export links", async ({ page }) => {
