@@ -6,16 +6,15 @@
  * - re-scores a third run: it is queued and scored again;
  * - downloads the phase's archive: a gzip file whose tar holds the runs.csv manifest.
  *
- * Runs (through the API with tokens): Alpha "alpha-hide" (the gold key itself) and "alpha-rescore"
+ * Runs (written scored through the database by the worker's own job: `seedScoredRuns`): Alpha "alpha-hide" (the gold key itself) and "alpha-rescore"
  * (a partial response); Beta "beta-run"; Gamma "gamma-dq".
  */
 import { gunzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
-import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { bearer, signInPage } from "./helpers/accounts";
 import { setupScenario, type Scenario } from "./helpers/scenario";
-import { BASE_URL } from "./helpers/server";
-import { openPhase, postRun, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
+import { openPhase, seedScoredRuns, SMALL_KEY, SMALL_RESPONSE, waitScored } from "./helpers/tasks";
 
 type Users = "organizer" | "alpha" | "beta" | "gamma";
 let scenario: Scenario<Users>;
@@ -30,24 +29,20 @@ test.describe.serial("the organizer's console: submissions tab", () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     scenario = await setupScenario<Users>({
-      users: { organizer: { token: true }, alpha: { token: true }, beta: { token: true }, gamma: { token: true } },
+      users: { organizer: { token: true }, alpha: {}, beta: {}, gamma: {} },
       teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"], "Team Gamma": ["gamma"] },
       task: { phases: [openPhase("test")], organizers: ["organizer"], gold: [{ phase: "test", text: SMALL_KEY, as: "organizer" }] },
     });
     phaseId = scenario.task!.phases.test.id;
     board = `/tasks/${scenario.task!.slug}/phases/${phaseId}/leaderboard`;
     tab = `/tasks/${scenario.task!.slug}/manage/submissions`;
-    const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
-    const { alpha, beta, gamma } = scenario.users;
-    runs.alphaHide = await postRun(api, phaseId, alpha.token!, SMALL_KEY, "alpha-hide");
-    runs.alphaRescore = await postRun(api, phaseId, alpha.token!, SMALL_RESPONSE, "alpha-rescore");
-    runs.beta = await postRun(api, phaseId, beta.token!, SMALL_RESPONSE, "beta-run");
-    runs.gammaDq = await postRun(api, phaseId, gamma.token!, SMALL_RESPONSE, "gamma-dq");
-    await waitScored(api, runs.alphaHide, alpha.token!);
-    await waitScored(api, runs.alphaRescore, alpha.token!);
-    await waitScored(api, runs.beta, beta.token!);
-    await waitScored(api, runs.gammaDq, gamma.token!);
-    await api.dispose();
+    const run = (user: "alpha" | "beta" | "gamma", team: string, text: string, systemName: string) => ({ teamId: scenario.teams[team]!.id, submitterId: scenario.users[user].id, systemName, fileName: "out.conll", text });
+    [runs.alphaHide, runs.alphaRescore, runs.beta, runs.gammaDq] = await seedScoredRuns(phaseId, [
+      run("alpha", "Team Alpha", SMALL_KEY, "alpha-hide"),
+      run("alpha", "Team Alpha", SMALL_RESPONSE, "alpha-rescore"),
+      run("beta", "Team Beta", SMALL_RESPONSE, "beta-run"),
+      run("gamma", "Team Gamma", SMALL_RESPONSE, "gamma-dq"),
+    ]);
   });
 
   test("filters by team, hides a run, disqualifies one with a reason, re-scores one", async ({ page, request }) => {
