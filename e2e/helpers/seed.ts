@@ -32,7 +32,7 @@ import { seedBoard } from "../../lib/bench/seed-board";
 import { packFile } from "../../lib/storage";
 import { scoringConfig } from "../../lib/worker/config";
 import { scoreSubmission } from "../../lib/worker/scoring-job";
-import { createScoringPool } from "../../lib/worker/scoring-pool";
+import { sharedScoringPool } from "../../lib/worker/scoring-pool";
 import { runAdmin } from "../../scripts/admin";
 import type { TestGoldMeta } from "./tasks";
 
@@ -144,7 +144,8 @@ export interface ScoredRunsPlan {
  * Stores runs of a one-dataset phase as an accepted upload leaves them (a QUEUED submission
  * with its gzip-packed file for the phase's dataset, PUBLIC, and the submitter's team
  * recorded for the task), then scores each one here with the worker's own job
- * (`scoreSubmission`, one scoring thread): the rows are those the worker writes, without an
+ * (`scoreSubmission`, in this process's scoring threads, which stay warm for the next call and
+ * do not keep the process alive): the rows are those the worker writes, without an
  * upload, a queue or a worker in between. Creation times are a millisecond apart, in order.
  * The significance of the phase's boards is left to the first page view (which asks the
  * site's worker for it), as after a gold key change.
@@ -157,37 +158,33 @@ async function scoredRuns(plan: ScoredRunsPlan): Promise<string[]> {
   const phase = await db.phase.findUniqueOrThrow({ where: { id: plan.phaseId }, select: { taskId: true, datasets: { select: { id: true } } } });
   if (phase.datasets.length !== 1) throw new Error(`scored-runs: phase ${plan.phaseId} has ${phase.datasets.length} datasets; one is supported`);
   const datasetId = phase.datasets[0]!.id;
-  const pool = createScoringPool({ threads: 1, maxMemoryMb: scoringConfig().maxMemoryMb });
+  const pool = sharedScoringPool(scoringConfig().maxMemoryMb);
   const start = Date.now() - plan.runs.length;
   const ids: string[] = [];
-  try {
-    for (const [i, run] of plan.runs.entries()) {
-      const stored = packFile(Buffer.from(run.text, "utf8"));
-      await db.taskParticipant.createMany({ data: [{ taskId: phase.taskId, userId: run.submitterId, teamId: run.teamId }], skipDuplicates: true });
-      const { id } = await db.submission.create({
-        data: {
-          phaseId: plan.phaseId,
-          teamId: run.teamId,
-          submitterId: run.submitterId,
-          systemName: run.systemName,
-          fileName: run.fileName,
-          sha256: stored.sha256,
-          size: stored.size,
-          files: { create: { datasetId, fileName: run.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size } },
-          status: "QUEUED",
-          visibility: "PUBLIC",
-          createdAt: new Date(start + i),
-        },
-        select: { id: true },
-      });
-      const outcome = await scoreSubmission(id, { workerId: `e2e-seed:${process.pid}`, pool });
-      // SKIPPED: the site's reconciler found the row QUEUED in between and its worker claimed it first.
-      const status = outcome.status === "SKIPPED" ? await settledStatus(id) : outcome.status;
-      if (status !== "SCORED") throw new Error(`scored-runs: run ${i} (${run.systemName}) ended ${status}: ${JSON.stringify(outcome)}`);
-      ids.push(id);
-    }
-  } finally {
-    await pool.destroy();
+  for (const [i, run] of plan.runs.entries()) {
+    const stored = packFile(Buffer.from(run.text, "utf8"));
+    await db.taskParticipant.createMany({ data: [{ taskId: phase.taskId, userId: run.submitterId, teamId: run.teamId }], skipDuplicates: true });
+    const { id } = await db.submission.create({
+      data: {
+        phaseId: plan.phaseId,
+        teamId: run.teamId,
+        submitterId: run.submitterId,
+        systemName: run.systemName,
+        fileName: run.fileName,
+        sha256: stored.sha256,
+        size: stored.size,
+        files: { create: { datasetId, fileName: run.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size } },
+        status: "QUEUED",
+        visibility: "PUBLIC",
+        createdAt: new Date(start + i),
+      },
+      select: { id: true },
+    });
+    const outcome = await scoreSubmission(id, { workerId: `e2e-seed:${process.pid}`, pool });
+    // SKIPPED: the site's reconciler found the row QUEUED in between and its worker claimed it first.
+    const status = outcome.status === "SKIPPED" ? await settledStatus(id) : outcome.status;
+    if (status !== "SCORED") throw new Error(`scored-runs: run ${i} (${run.systemName}) ended ${status}: ${JSON.stringify(outcome)}`);
+    ids.push(id);
   }
   return ids;
 }
