@@ -11,19 +11,36 @@ const SITE_DIRS = ["lib", "app", "scripts"];
  */
 const CHANGES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(|process\.env(?:\.[A-Za-z_]\w*|\[[^\]]+\])\s*=(?!=)|delete process\.env/;
 
-/** The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by {@link CHANGES_SHARED_STATE}. */
-function siteTestFiles(): { shared: string[]; isolated: string[] } {
+/**
+ * The module mocks that files may share, as every such file writes them: `lib/queue.ts`'s test
+ * double (lib/__mocks__/queue.ts, a `vi.fn` per export), asked for with
+ * `vi.mock("<relative path>/queue")` and no factory; and a request without cookies for route
+ * handlers called outside a request (`next/headers`' `cookies()`).
+ */
+const SHARED_MOCKS = /\bvi\.mock\("(?:\.\.?\/)+(?:lib\/)?queue"\);|\bvi\.mock\("next\/headers", \(\) => \(\{ cookies: async \(\) => \(\{ getAll: \(\) => \[\] \}\) \}\)\);/g;
+
+/**
+ * The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by
+ * {@link CHANGES_SHARED_STATE}: those that change nothing (`shared`), those whose only changes
+ * are {@link SHARED_MOCKS} (`sharedMocks`), and the rest (`isolated`).
+ */
+function siteTestFiles(): { shared: string[]; sharedMocks: string[]; isolated: string[] } {
   const shared: string[] = [];
+  const sharedMocks: string[] = [];
   const isolated: string[] = [];
   for (const dir of SITE_DIRS) {
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith(".test.ts")) continue;
       const file = path.join(entry.parentPath, entry.name);
       if (file.split(path.sep).includes("node_modules") || file.startsWith(path.join("lib", "generated"))) continue;
-      (CHANGES_SHARED_STATE.test(readFileSync(file, "utf8")) ? isolated : shared).push(file);
+      const text = readFileSync(file, "utf8");
+      const withoutSharedMocks = text.replace(SHARED_MOCKS, "");
+      if (!CHANGES_SHARED_STATE.test(text)) shared.push(file);
+      else if (withoutSharedMocks !== text && !CHANGES_SHARED_STATE.test(withoutSharedMocks)) sharedMocks.push(file);
+      else isolated.push(file);
     }
   }
-  return { shared, isolated };
+  return { shared, sharedMocks, isolated };
 }
 const site = siteTestFiles();
 
@@ -59,6 +76,18 @@ export default defineConfig({
           // next-auth and the scorer afresh for every file and warming them up again (the
           // site's 85 files back to back on 2 workers: 231 s with this split, 279 s all isolated).
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The site's files whose only changes are SHARED_MOCKS: they share module instances,
+          // the mocks included, as `site` does; the doubles' calls are cleared before each test.
+          name: "site-mocked",
+          include: site.sharedMocks,
+          globalSetup: ["lib/db/test-global-setup.ts"],
+          isolate: false,
+          clearMocks: true,
         },
       },
       {
