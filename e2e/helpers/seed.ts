@@ -29,6 +29,8 @@ import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/t
 import { createTeam, joinCodeFor, joinTeam } from "../../lib/services/teams";
 import { getUserByEmail } from "../../lib/services/users";
 import { seedBoard } from "../../lib/bench/seed-board";
+import { stopBoss } from "../../lib/queue";
+import { requestDefaultBoards } from "../../lib/services/board-significance";
 import { packFile } from "../../lib/storage";
 import { scoringConfig } from "../../lib/worker/config";
 import { scoreSubmission } from "../../lib/worker/scoring-job";
@@ -147,8 +149,9 @@ export interface ScoredRunsPlan {
  * (`scoreSubmission`, in this process's scoring threads, which stay warm for the next call and
  * do not keep the process alive): the rows are those the worker writes, without an
  * upload, a queue or a worker in between. Creation times are a millisecond apart, in order.
- * The significance of the phase's boards is left to the first page view (which asks the
- * site's worker for it), as after a gold key change.
+ * Then, as the worker does after scoring a run, the significance of the phase's default
+ * boards is asked of the site's worker (`requestDefaultBoards`, through the queue), so that
+ * it is ready by the time a page shows it.
  *
  * @returns the submissions' ids, in the plan's order
  * @throws Error when the phase has no or several datasets, or a run does not end SCORED
@@ -185,6 +188,11 @@ async function scoredRuns(plan: ScoredRunsPlan): Promise<string[]> {
     const status = outcome.status === "SKIPPED" ? await settledStatus(id) : outcome.status;
     if (status !== "SCORED") throw new Error(`scored-runs: run ${i} (${run.systemName}) ended ${status}: ${JSON.stringify(outcome)}`);
     ids.push(id);
+  }
+  try {
+    await requestDefaultBoards(plan.phaseId);
+  } finally {
+    await stopBoss();
   }
   return ids;
 }
