@@ -32,9 +32,7 @@ import { seedBoard } from "../../lib/bench/seed-board";
 import { stopBoss } from "../../lib/queue";
 import { requestDefaultBoards } from "../../lib/services/board-significance";
 import { packFile } from "../../lib/storage";
-import { scoringConfig } from "../../lib/worker/config";
 import { scoreSubmission } from "../../lib/worker/scoring-job";
-import { sharedScoringPool } from "../../lib/worker/scoring-pool";
 import { runAdmin } from "../../scripts/admin";
 import type { TestGoldMeta } from "./tasks";
 
@@ -146,8 +144,8 @@ export interface ScoredRunsPlan {
  * Stores runs of a one-dataset phase as an accepted upload leaves them (a QUEUED submission
  * with its gzip-packed file for the phase's dataset, PUBLIC, and the submitter's team
  * recorded for the task), then scores each one here with the worker's own job
- * (`scoreSubmission`, in this process's scoring threads, which stay warm for the next call and
- * do not keep the process alive): the rows are those the worker writes, without an
+ * (`scoreSubmission`, in its default pool: this process's shared scoring threads, which stay
+ * warm for the next call and do not keep the process alive): the rows are those the worker writes, without an
  * upload, a queue or a worker in between. Creation times are a millisecond apart, in order.
  * Then, as the worker does after scoring a run, the significance of the phase's default
  * boards is asked of the site's worker (`requestDefaultBoards`, through the queue), so that
@@ -161,7 +159,6 @@ async function scoredRuns(plan: ScoredRunsPlan): Promise<string[]> {
   const phase = await db.phase.findUniqueOrThrow({ where: { id: plan.phaseId }, select: { taskId: true, datasets: { select: { id: true } } } });
   if (phase.datasets.length !== 1) throw new Error(`scored-runs: phase ${plan.phaseId} has ${phase.datasets.length} datasets; one is supported`);
   const datasetId = phase.datasets[0]!.id;
-  const pool = sharedScoringPool(scoringConfig().maxMemoryMb);
   const start = Date.now() - plan.runs.length;
   const ids: string[] = [];
   for (const [i, run] of plan.runs.entries()) {
@@ -183,7 +180,7 @@ async function scoredRuns(plan: ScoredRunsPlan): Promise<string[]> {
       },
       select: { id: true },
     });
-    const outcome = await scoreSubmission(id, { workerId: `e2e-seed:${process.pid}`, pool });
+    const outcome = await scoreSubmission(id, { workerId: `e2e-seed:${process.pid}` });
     // SKIPPED: the site's reconciler found the row QUEUED in between and its worker claimed it first.
     const status = outcome.status === "SKIPPED" ? await settledStatus(id) : outcome.status;
     if (status !== "SCORED") throw new Error(`scored-runs: run ${i} (${run.systemName}) ended ${status}: ${JSON.stringify(outcome)}`);
