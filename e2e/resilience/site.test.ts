@@ -10,7 +10,9 @@
  *
  * One site for both: starting a site (Postgres, migrations, `next start`, the worker) is
  * paid once. Only the failure tests' runs are slowed down in the worker (./recovery.ts's
- * FAILURES_ENV, by system name), so the attacks' runs are scored at full speed.
+ * FAILURES_ENV, by system name), so the attacks' runs are scored at full speed. The worker
+ * also checks its claims more often than deployed (FAILURES_ENV's heartbeat settings), so that
+ * the kill test waits seconds, not half a minute, for the dead worker's run.
  *
  * Run with `npm run test:resilience` (./run.mjs: node's test runner through tsx).
  */

@@ -16,6 +16,12 @@ describe("scoringConfig", () => {
       pollSeconds: 2,
       testDelayMs: 0,
     });
+    // A dead worker's last heartbeat goes stale after heartbeatStaleMs; the next reconcile pass
+    // (every reconcileIntervalMs) re-queues the run, and an idle worker picks it up at its next
+    // poll at the latest. The resilience kill test (e2e/resilience/recovery.ts) runs this path
+    // with shorter settings; the deployed ones are bounded here.
+    const d = scoringConfig({});
+    expect(d.heartbeatStaleMs + d.reconcileIntervalMs + d.pollSeconds * 1000).toBeLessThanOrEqual(30_000);
     expect(scoringConfig({ SCORING_MAX_MEMORY_MB: "64", WORKER_HEARTBEAT_MS: "1000", SCORING_HEARTBEAT_STALE_MS: "2000" })).toMatchObject({
       maxMemoryMb: 64,
       heartbeatMs: 1000,
