@@ -54,7 +54,9 @@ const formatP = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  await runScript("scripts/demo.ts", []);
+  // The LitBank demo task, loaded as `npm run demo` loads it (in this process; the site's
+  // worker scores its baselines).
+  await runScript("e2e/helpers/seed.ts", ["litbank-demo"]);
   const [phase] = await queryDb<{ id: string }>(
     "SELECT p.id::text AS id FROM phases p JOIN tasks t ON t.id = p.task_id WHERE t.slug = $1 AND p.name = 'test'",
     [DEMO_SLUG],

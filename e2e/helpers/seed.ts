@@ -14,11 +14,13 @@
  *   node --import tsx e2e/helpers/seed.ts scenario < plan.json   (see ScenarioPlan)
  *   node --import tsx e2e/helpers/seed.ts seed-board --slug S --team-prefix P --teams N --runs-per-team R --documents D
  *   node --import tsx e2e/helpers/seed.ts scored-runs < runs.json   (see ScoredRunsPlan)
+ *   node --import tsx e2e/helpers/seed.ts litbank-demo
  *
  * Each prints one JSON line on stdout: `{id, slug, phases: [{id, name}]}` for create-task,
  * `{userId, name, added}` for add-organizer, the gold key's metadata for upload-gold,
  * {@link ScenarioResult} for scenario, lib/bench/seed-board.ts's `SeededBoard` for seed-board,
- * the new submissions' ids in order for scored-runs. Errors go to stderr with exit code 1.
+ * the new submissions' ids in order for scored-runs, lib/demo/demo-task.ts's `DemoLoadResult`
+ * for litbank-demo. Errors go to stderr with exit code 1.
  */
 import { pathToFileURL } from "node:url";
 import { disconnectPrisma } from "../../lib/db/client";
@@ -29,6 +31,7 @@ import { addOrganizer, createTask, getTaskForViewer } from "../../lib/services/t
 import { createTeam, joinCodeFor, joinTeam } from "../../lib/services/teams";
 import { getUserByEmail } from "../../lib/services/users";
 import { seedBoard } from "../../lib/bench/seed-board";
+import { loadDemoTask } from "../../lib/demo/demo-task";
 import { stopBoss } from "../../lib/queue";
 import { requestDefaultBoards } from "../../lib/services/board-significance";
 import { packFile } from "../../lib/storage";
@@ -276,8 +279,16 @@ export async function runSeed(argv: string[], stdin: Buffer = Buffer.alloc(0)): 
     }
     case "scored-runs":
       return scoredRuns(JSON.parse(stdin.toString("utf8")) as ScoredRunsPlan);
+    case "litbank-demo":
+      // The LitBank demo task as `npm run demo` loads it (without the GUM one): its baselines
+      // are queued for the site's worker.
+      try {
+        return await loadDemoTask();
+      } finally {
+        await stopBoss();
+      }
     default:
-      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold, scenario, seed-board or scored-runs`);
+      throw new Error(`unknown command ${command ?? "(none)"}; use create-task, add-organizer, upload-gold, scenario, seed-board, scored-runs or litbank-demo`);
   }
 }
 
