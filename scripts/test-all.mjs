@@ -6,10 +6,12 @@
 //      which builds only when .next is stale): each is mostly one thread, so on 2 cores the
 //      two take about as long as the longer one alone. A failed build counts as one failure.
 //   2. Unit tests (vitest, next to the code)          each test counted
+//      The site's projects here; the scoring library's project (pure computation) runs in
+//      stage 3 beside the browser tests, on one worker, filling the cores they leave idle.
 //   3. End-to-end tests (Playwright in Debian's Chromium, against the real app on a
 //      throwaway embedded Postgres)                   each test counted
 //      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
-//      SKIP_E2E=1 skips them on purpose.
+//      SKIP_E2E=1 skips them on purpose (then stage 2 runs every Vitest project).
 //   4. Resilience tests (e2e/resilience: attacks, then failures, against one real site with
 //      its own server and Postgres; node's test runner)   each test counted
 //      SKIP_RESILIENCE=1 skips them. A suite that does not start or report counts as failed.
@@ -147,49 +149,87 @@ if (build) {
   }
 }
 
-step("unit tests (vitest)");
-const dir = mkdtempSync(join(tmpdir(), "corefboard-vitest-"));
-const report = join(dir, "report.json");
-const vitest = spawnSync("npx", ["--no-install", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], {
-  stdio: "inherit",
-});
-try {
-  const json = JSON.parse(readFileSync(report, "utf8"));
-  vitestDurations(json);
-  passed += json.numPassedTests;
-  failed += json.numFailedTests;
-  skipped += json.numPendingTests + json.numTodoTests;
-  // A suite that failed to load has no test results: count it as a failure.
-  for (const suite of json.testResults) if (suite.status === "failed" && suite.assertionResults.length === 0) failed++;
-} catch (error) {
-  console.log(`could not read the vitest report (${error.message}); counting the unit tests as failed`);
-  failed++;
-}
-if (vitest.status !== 0 && failed === 0) failed++;
-rmSync(dir, { recursive: true, force: true });
+/** The scoring library's Vitest project: pure computation, no database, no timing checks. */
+const SCORING_PROJECT = ["--project", "scoring"];
+/** The site's Vitest projects (vitest.config.ts): they share one test Postgres. */
+const SITE_PROJECTS = ["--project", "site", "--project", "site-mocked", "--project", "site-isolated"];
 
-step("end-to-end tests (Playwright)");
-if (process.env.SKIP_E2E === "1") {
-  console.log("skipping end-to-end tests: SKIP_E2E=1");
-} else if (!existsSync(chromium)) {
-  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
-  if (process.env.CI) failed++;
-} else {
+/**
+ * Runs Vitest (`args` choose projects and workers) and adds its tests to the counts and its
+ * durations to the timings. With `label`, its output lines are prefixed (it runs beside
+ * another stage); without, it inherits the terminal.
+ */
+async function runVitest(args, label) {
+  const dir = mkdtempSync(join(tmpdir(), "corefboard-vitest-"));
+  const report = join(dir, "report.json");
+  const argv = ["--no-install", "vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const status = label ? (await runLabelled(label, "npx", argv)).code : spawnSync("npx", argv, { stdio: "inherit" }).status;
+  let counted = 0;
+  try {
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    vitestDurations(json);
+    passed += json.numPassedTests;
+    failed += json.numFailedTests;
+    counted = json.numFailedTests;
+    skipped += json.numPendingTests + json.numTodoTests;
+    // A suite that failed to load has no test results: count it as a failure.
+    for (const suite of json.testResults)
+      if (suite.status === "failed" && suite.assertionResults.length === 0) {
+        failed++;
+        counted++;
+      }
+  } catch (error) {
+    console.log(`could not read the vitest report (${error.message}); counting these unit tests as failed`);
+    failed++;
+    counted++;
+  }
+  if (status !== 0 && counted === 0) failed++;
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs Playwright and adds its tests to the counts and its durations to the timings (label: as {@link runVitest}). */
+async function runPlaywright(label) {
   const e2eReport = "playwright-report/e2e.json";
   rmSync(e2eReport, { force: true });
-  const e2e = spawnSync("npx", ["--no-install", "playwright", "test"], { stdio: "inherit" });
+  const argv = ["--no-install", "playwright", "test"];
+  const status = label ? (await runLabelled(label, "npx", argv)).code : spawnSync("npx", argv, { stdio: "inherit" }).status;
+  let counted = 0;
   try {
     const e2eJson = JSON.parse(readFileSync(e2eReport, "utf8"));
     const stats = e2eJson.stats;
     playwrightDurations(e2eJson);
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
+    counted = stats.unexpected;
     skipped += stats.skipped;
   } catch (error) {
     console.log(`could not read the Playwright report (${error.message}); counting the end-to-end tests as failed`);
     failed++;
+    counted++;
   }
-  if (e2e.status !== 0 && failed === 0) failed++;
+  if (status !== 0 && counted === 0) failed++;
+}
+
+// The browser tests leave about a third of the 2 cores idle (the browser, the server and the
+// database wait on each other, one test at a time): the scoring library's unit tests, which
+// touch no database and check no timing, run beside them on one Vitest worker instead of
+// before them.
+step(e2eWanted ? "unit tests (vitest: the site's projects)" : "unit tests (vitest)");
+await runVitest(e2eWanted ? SITE_PROJECTS : []);
+
+step(e2eWanted ? "end-to-end tests (Playwright), beside the scoring library's unit tests (vitest --project scoring)" : "end-to-end tests (Playwright)");
+if (process.env.SKIP_E2E === "1") {
+  console.log("skipping end-to-end tests: SKIP_E2E=1");
+} else if (!existsSync(chromium)) {
+  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
+  if (process.env.CI) failed++;
+} else {
+  const started = performance.now();
+  const [, scoringSeconds] = await Promise.all([
+    runPlaywright("e2e"),
+    runVitest([...SCORING_PROJECT, "--maxWorkers=1"], "scoring").then(() => (performance.now() - started) / 1000),
+  ]);
+  stages.at(-1).detail = `the scoring unit tests took ${scoringSeconds.toFixed(1)} s of it`;
 }
 
 step("resilience tests (node --test e2e/resilience)");
