@@ -4,7 +4,8 @@
  * by axe-core, and no page scrolls sideways at 390 px.
  *
  * Page kinds: home, task list, task page, leaderboard, submit page (of an open and of a closed
- * phase), run page (also with its raw fractions open), error-analysis document view, compare
+ * phase), run page (also with its raw fractions open), error-analysis document view (in
+ * e2e/document-view.spec.ts), compare
  * (pickers and two runs), metrics list and one metric, final results (list and one snapshot),
  * team progress, account, teams, new task, the organizer's console (six tabs; its tab bar
  * reaches the last tab on a phone), sign-in, sign-up, forgot password.
@@ -13,7 +14,6 @@
  * the participant's display name, a team's name and a run's system name.
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
-import { documentHref } from "../lib/hrefs";
 import { bearer, signInPage } from "./helpers/accounts";
 import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
@@ -58,11 +58,13 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
     const task = `/tasks/${slug}`;
     const phase = `${task}/phases/${phaseId}`;
     const openSubmit = `${task}/phases/${scenario.task!.phases.dev.id}/submit`;
+    // The leaderboard, signed out and as a participant of a team on it, at both widths, and the
+    // document view as an organizer: e2e/leaderboard-ui.spec.ts (a 60-run board, its widest
+    // and paged views) and e2e/document-view.spec.ts check them, with the same viewers.
     const common = [
       "/",
       "/tasks",
       task,
-      `${phase}/leaderboard`,
       `/submissions/${betaRun}`,
       "/compare",
       `/compare?a=${alphaRun}&b=${betaRun}`,
@@ -74,11 +76,9 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
     ];
     pages = {
       signedOut: [...common, openSubmit, "/signin", "/signup", "/forgot-password"],
-      // (The error analysis is the organizers' by default: the document view is checked as an organizer.)
       alpha: [...common, `${phase}/submit`, openSubmit, `/submissions/${alphaRun}`, `/submissions/${alphaRun}?fractions=1`, "/account", "/teams"],
       organizer: [
         `${phase}/leaderboard`,
-        documentHref(betaRun, "beta/part 0"),
         "/tasks/new",
         `${task}/manage`,
         `${task}/manage/phases`,
