@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // `npm test`: every check and test of the repository, then one closing line
 // "N passed, N failed" that CI reads.
-//   1. The app's production build for stages 3 and 4 (`serve.ts --build-only`, which builds
-//      only when .next is stale). A failed build counts as one failure.
-//   2. Unit tests (vitest, next to the code): the projects `site` and `site-isolated`, on
-//      two workers                                     each test counted
+//   1. TypeScript type check (tsc --noEmit)          counted as one test
+//      Beside it, the app's production build for stages 3 and 4 (`serve.ts --build-only`,
+//      which builds only when .next is stale): each is mostly one thread, so on 2 cores the
+//      two take about as long as the longer one alone. A failed build counts as one failure.
+//   2. Unit tests (vitest, next to the code)          each test counted
+//      The site's projects here; the scoring library's project (pure computation) runs in
+//      stage 3 beside the browser tests, on one worker, filling the cores they leave idle.
 //   3. End-to-end tests (Playwright in Debian's Chromium, against the real app on a
 //      throwaway embedded Postgres)                   each test counted
-//      Beside them, one thing at a time, in the cores they leave idle: the Vitest projects
-//      `scoring` and `site-mocked` on one worker (each test counted), then the TypeScript
-//      type check (tsc --noEmit, counted as one test). Neither checks timing.
-//      Without Chromium (skipped with a printed reason; SKIP_E2E=1 skips them on purpose), the
-//      type check runs in stage 1 beside the build and stage 2 runs every Vitest project.
+//      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
+//      SKIP_E2E=1 skips them on purpose (then stage 2 runs every Vitest project).
 //   4. Resilience tests (e2e/resilience: attacks, then failures, against one real site with
 //      its own server and Postgres; node's test runner)   each test counted
 //      SKIP_RESILIENCE=1 skips them. A suite that does not start or report counts as failed.
@@ -128,38 +128,31 @@ const chromium = chromiumPath();
 const e2eWanted = process.env.SKIP_E2E !== "1" && existsSync(chromium);
 const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
 
-/** Runs tsc --noEmit (labelled `[tsc]`) and counts it as one test. */
-async function runTypeCheck() {
-  const tsc = await runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."]);
-  if (tsc.code === 0) {
-    passed++;
-    console.log(`type check passed (${tsc.seconds.toFixed(1)} s)`);
-  } else {
-    failed++;
-    console.log(`type check FAILED (${tsc.seconds.toFixed(1)} s)`);
-  }
-  return tsc.seconds;
+step(e2eWanted || resilienceWanted ? "type check (tsc --noEmit), beside the app's build" : "type check (tsc --noEmit)");
+const [tsc, build] = await Promise.all([
+  runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."]),
+  e2eWanted || resilienceWanted ? runLabelled("build", process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build-only"]) : null,
+]);
+if (tsc.code === 0) {
+  passed++;
+  console.log(`type check passed (${tsc.seconds.toFixed(1)} s)`);
+} else {
+  failed++;
+  console.log(`type check FAILED (${tsc.seconds.toFixed(1)} s)`);
 }
-
-/** Builds the app for the browser and resilience tests (labelled `[build]`); a failed build counts as one failure. */
-async function runBuild() {
-  const build = await runLabelled("build", process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build-only"]);
+if (build) {
+  stages.at(-1).detail = `tsc ${tsc.seconds.toFixed(1)} s, build ${build.seconds.toFixed(1)} s, side by side`;
   if (build.code === 0) console.log(`app build done (${build.seconds.toFixed(1)} s)`);
   else {
     failed++;
     console.log(`app build FAILED (${build.seconds.toFixed(1)} s)`);
   }
-  return build.seconds;
 }
 
-/**
- * The Vitest projects (vitest.config.ts) that run beside the browser tests: the scoring
- * library's (pure computation) and the site's files that share modules and mocks
- * (`site-mocked`: services against their own database copy; neither checks timing).
- */
-const BESIDE_E2E_PROJECTS = ["--project", "scoring", "--project", "site-mocked"];
-/** The other Vitest projects, which run in their own stage on both cores. */
-const OWN_STAGE_PROJECTS = ["--project", "site", "--project", "site-isolated"];
+/** The scoring library's Vitest project: pure computation, no database, no timing checks. */
+const SCORING_PROJECT = ["--project", "scoring"];
+/** The site's Vitest projects (vitest.config.ts): they share one test Postgres. */
+const SITE_PROJECTS = ["--project", "site", "--project", "site-mocked", "--project", "site-isolated"];
 
 /**
  * Runs Vitest (`args` choose projects and workers) and adds its tests to the counts and its
@@ -218,40 +211,25 @@ async function runPlaywright(label) {
 }
 
 // The browser tests leave about a third of the 2 cores idle (the browser, the server and the
-// database wait on each other, one test at a time). So when they run, the work that checks no
-// timing runs beside them, one thing at a time: the Vitest projects of BESIDE_E2E_PROJECTS on
-// one worker, then the type check. The build then has the first stage to itself.
-if (e2eWanted) {
-  step("the app's build");
-  await runBuild();
+// database wait on each other, one test at a time): the scoring library's unit tests, which
+// touch no database and check no timing, run beside them on one Vitest worker instead of
+// before them.
+step(e2eWanted ? "unit tests (vitest: the site's projects)" : "unit tests (vitest)");
+await runVitest(e2eWanted ? SITE_PROJECTS : []);
 
-  step("unit tests (vitest: the site's projects site and site-isolated)");
-  await runVitest(OWN_STAGE_PROJECTS);
-
-  step("end-to-end tests (Playwright), beside the unit tests of scoring and site-mocked (vitest), then the type check (tsc --noEmit)");
-  const started = performance.now();
-  const beside = async () => {
-    await runVitest([...BESIDE_E2E_PROJECTS, "--maxWorkers=1"], "unit");
-    const vitestSeconds = (performance.now() - started) / 1000;
-    const tscSeconds = await runTypeCheck();
-    return `beside it: vitest ${vitestSeconds.toFixed(1)} s, then tsc ${tscSeconds.toFixed(1)} s`;
-  };
-  const [, detail] = await Promise.all([runPlaywright("e2e"), beside()]);
-  stages.at(-1).detail = detail;
+step(e2eWanted ? "end-to-end tests (Playwright), beside the scoring library's unit tests (vitest --project scoring)" : "end-to-end tests (Playwright)");
+if (process.env.SKIP_E2E === "1") {
+  console.log("skipping end-to-end tests: SKIP_E2E=1");
+} else if (!existsSync(chromium)) {
+  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
+  if (process.env.CI) failed++;
 } else {
-  step(resilienceWanted ? "type check (tsc --noEmit), beside the app's build" : "type check (tsc --noEmit)");
-  const [tscSeconds, buildSeconds] = await Promise.all([runTypeCheck(), resilienceWanted ? runBuild() : null]);
-  if (buildSeconds !== null) stages.at(-1).detail = `tsc ${tscSeconds.toFixed(1)} s, build ${buildSeconds.toFixed(1)} s, side by side`;
-
-  step("unit tests (vitest)");
-  await runVitest([]);
-
-  step("end-to-end tests (Playwright)");
-  if (process.env.SKIP_E2E === "1") console.log("skipping end-to-end tests: SKIP_E2E=1");
-  else {
-    console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
-    if (process.env.CI) failed++;
-  }
+  const started = performance.now();
+  const [, scoringSeconds] = await Promise.all([
+    runPlaywright("e2e"),
+    runVitest([...SCORING_PROJECT, "--maxWorkers=1"], "scoring").then(() => (performance.now() - started) / 1000),
+  ]);
+  stages.at(-1).detail = `the scoring unit tests took ${scoringSeconds.toFixed(1)} s of it`;
 }
 
 step("resilience tests (node --test e2e/resilience)");
