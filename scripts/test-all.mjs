@@ -155,59 +155,59 @@ const SCORING_PROJECT = ["--project", "scoring"];
 const SITE_PROJECTS = ["--project", "site", "--project", "site-mocked", "--project", "site-isolated"];
 
 /**
+ * Runs `npx --no-install <argv>`: with `label`, its output lines prefixed (it runs beside
+ * another stage); without, on the terminal.
+ * @returns its exit code
+ */
+async function runNpx(argv, label) {
+  const args = ["--no-install", ...argv];
+  return label ? (await runLabelled(label, "npx", args)).code : spawnSync("npx", args, { stdio: "inherit" }).status;
+}
+
+/**
  * Runs Vitest (`args` choose projects and workers) and adds its tests to the counts and its
- * durations to the timings. With `label`, its output lines are prefixed (it runs beside
- * another stage); without, it inherits the terminal.
+ * durations to the timings; a run that fails without a failed test counts as one failure.
  */
 async function runVitest(args, label) {
   const dir = mkdtempSync(join(tmpdir(), "corefboard-vitest-"));
   const report = join(dir, "report.json");
-  const argv = ["--no-install", "vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
-  const status = label ? (await runLabelled(label, "npx", argv)).code : spawnSync("npx", argv, { stdio: "inherit" }).status;
-  let counted = 0;
+  const status = await runNpx(["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], label);
+  // Read after the await: from here on nothing else (a stage beside this one) changes `failed`.
+  const failedBefore = failed;
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
     vitestDurations(json);
     passed += json.numPassedTests;
     failed += json.numFailedTests;
-    counted = json.numFailedTests;
     skipped += json.numPendingTests + json.numTodoTests;
     // A suite that failed to load has no test results: count it as a failure.
-    for (const suite of json.testResults)
-      if (suite.status === "failed" && suite.assertionResults.length === 0) {
-        failed++;
-        counted++;
-      }
+    for (const suite of json.testResults) if (suite.status === "failed" && suite.assertionResults.length === 0) failed++;
   } catch (error) {
     console.log(`could not read the vitest report (${error.message}); counting these unit tests as failed`);
     failed++;
-    counted++;
   }
-  if (status !== 0 && counted === 0) failed++;
+  if (status !== 0 && failed === failedBefore) failed++;
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs Playwright and adds its tests to the counts and its durations to the timings (label: as {@link runVitest}). */
+/** Runs Playwright and adds its tests to the counts and its durations to the timings (as {@link runVitest}). */
 async function runPlaywright(label) {
   const e2eReport = "playwright-report/e2e.json";
   rmSync(e2eReport, { force: true });
-  const argv = ["--no-install", "playwright", "test"];
-  const status = label ? (await runLabelled(label, "npx", argv)).code : spawnSync("npx", argv, { stdio: "inherit" }).status;
-  let counted = 0;
+  const status = await runNpx(["playwright", "test"], label);
+  const failedBefore = failed;
   try {
     const e2eJson = JSON.parse(readFileSync(e2eReport, "utf8"));
     const stats = e2eJson.stats;
     playwrightDurations(e2eJson);
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
-    counted = stats.unexpected;
     skipped += stats.skipped;
   } catch (error) {
     console.log(`could not read the Playwright report (${error.message}); counting the end-to-end tests as failed`);
     failed++;
-    counted++;
   }
-  if (status !== 0 && counted === 0) failed++;
+  if (status !== 0 && failed === failedBefore) failed++;
 }
 
 // The browser tests leave about a third of the 2 cores idle (the browser, the server and the
