@@ -26,7 +26,7 @@ import {
   RUNS_MANIFEST_COLUMNS,
   TEAMS_PAGE_SIZE,
 } from "./console-runs";
-import { bytes, csvCells, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection, thrown } from "./test-fixtures";
+import { bytes, csvCells, insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection, thrown } from "./test-fixtures";
 
 const testDb = useTestDatabase();
 
@@ -302,6 +302,42 @@ describe("phaseRunsArchive", () => {
     await reader.cancel();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(runsRead).toBeLessThan(20);
+  });
+
+  it("runs.csv guards text cells that start like a formula (team, system, track, reason, path) and leaves numbers alone", async () => {
+    const f = await setup();
+    const team = await f.db.team.update({ where: { id: f.alpha.id }, data: { name: '=HYPERLINK("x")' } });
+    const track = await makeTrack(f.db, f.phase.id, "－Closed");
+    const row = await insertSubmissionInTrack(f.db, { phaseId: f.phase.id, teamId: team.id, submitterId: f.member.id, systemName: "+cmd|' /C calc'!A0" }, track.id);
+    await insertScores(f.db, row.id, f.phase.id, { conll: 0.25 });
+    await f.db.submission.update({ where: { id: row.id }, data: { disqualifiedAt: new Date(), disqualifiedReason: "@SUM(1)" } });
+    const file = await f.db.submissionFile.findFirstOrThrow({ where: { submissionId: row.id } });
+
+    const entries = await readArchive((await phaseRunsArchive(f.organizer.viewer, f.phase.id)).stream);
+    const entryPath = `=HYPERLINK("x")/${row.id}-+cmd|' _C calc'!A0/${file.fileName}`;
+    expect(entries.map((e) => e.path)).toEqual([entryPath, "runs.csv"]);
+    const text = entries[1].bytes.toString("utf8");
+    const lines = text.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe("");
+    expect(csvCells(lines[1])).toEqual([
+      row.id,
+      `'=HYPERLINK("x")`,
+      "'+cmd|' /C calc'!A0",
+      "'－Closed",
+      "SCORED",
+      row.createdAt.toISOString(),
+      "0.25",
+      "no",
+      "no",
+      "no",
+      "'@SUM(1)",
+      `'${entryPath}`,
+      file.sha256,
+      String(file.size),
+    ]);
+    // The raw line: the quote-bearing cells are quoted, every dangerous one starts with an apostrophe.
+    expect(lines[1]).toContain(`,"'=HYPERLINK(""x"")",'+cmd|' /C calc'!A0,'－Closed,`);
   });
 
   it("an empty phase gives an archive holding only the manifest's header", async () => {

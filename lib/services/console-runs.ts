@@ -18,7 +18,9 @@
  * `<team>/<run id>-<system name>/<file name>` (names made safe by {@link archiveName}), then
  * `runs.csv`, one row per file: id, team, system, track, status, submitted (ISO 8601 UTC),
  * primary score, baseline, withdrawn, hidden, disqualified (the reason), path (in the archive),
- * sha256 and size (bytes) of the uncompressed file. It is produced as it is read: runs come
+ * sha256 and size (bytes) of the uncompressed file, written by `csvText` (`\n` line ends; a
+ * text cell that starts like a spreadsheet formula, e.g. a team named `=HYPERLINK(…)`, gets a
+ * leading apostrophe, the path cell too). It is produced as it is read: runs come
  * from the database in batches (keyset cursor, oldest first), each file is loaded and gunzipped
  * alone and written only when the reader has taken the previous one (tar-stream's entry
  * callback waits for the consumer), and the manifest is spooled to a temporary file, not kept
@@ -31,8 +33,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
-import { stringify } from "csv-stringify/sync";
 import * as tar from "tar-stream";
+import { csvText } from "../csv";
 import { NotFoundError, ValidationError, type FieldError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { canManageTask, requireSignedIn, type SignedInViewer, type Viewer } from "../permissions";
@@ -492,7 +494,7 @@ export async function phaseRunsArchive(viewer: Viewer, phaseId: string, options:
       if (!manifest.write(line)) await once(manifest, "drain");
     };
     try {
-      await writeManifest(stringify([[...RUNS_MANIFEST_COLUMNS]]));
+      await writeManifest(csvText([RUNS_MANIFEST_COLUMNS], "\n"));
       let cursor: { createdAt: Date; id: string } | null = null;
       for (;;) {
         const runs: ArchiveRun[] = await db.submission.findMany({
@@ -534,24 +536,27 @@ export async function phaseRunsArchive(viewer: Viewer, phaseId: string, options:
             const entryPath = `${folder}/${name}`;
             await writeEntry(pack, { name: entryPath, size: body.byteLength, mtime: run.createdAt }, body);
             await writeManifest(
-              stringify([
+              csvText(
                 [
-                  run.id,
-                  run.team.name,
-                  run.systemName,
-                  run.track?.name ?? "",
-                  run.status,
-                  run.createdAt.toISOString(),
-                  run.scores[0]?.f1 ?? "",
-                  run.isBaseline ? "yes" : "no",
-                  run.withdrawnAt ? "yes" : "no",
-                  run.hiddenAt ? "yes" : "no",
-                  run.disqualifiedAt ? (run.disqualifiedReason ?? "yes") : "",
-                  entryPath,
-                  file.sha256,
-                  file.size,
+                  [
+                    run.id,
+                    run.team.name,
+                    run.systemName,
+                    run.track?.name ?? "",
+                    run.status,
+                    run.createdAt.toISOString(),
+                    run.scores[0]?.f1 ?? "",
+                    run.isBaseline ? "yes" : "no",
+                    run.withdrawnAt ? "yes" : "no",
+                    run.hiddenAt ? "yes" : "no",
+                    run.disqualifiedAt ? (run.disqualifiedReason ?? "yes") : "",
+                    entryPath,
+                    file.sha256,
+                    file.size,
+                  ],
                 ],
-              ]),
+                "\n",
+              ),
             );
           }
         }

@@ -51,8 +51,8 @@
  * - `final: true` (organizers only) is the board everyone will see once the phase has closed
  *   and the freeze is lifted; see {@link getLeaderboard}.
  */
-import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
+import { csvText, type CsvCell } from "../csv";
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { taskEvaluationProfile, type EvaluationProfileName, type RunEvaluation } from "../evaluation";
 import { boardHiddenUntilClose, leaderboardVisibleTo, madeAfterFreeze, taskStanding, type Viewer } from "../permissions";
@@ -738,22 +738,17 @@ export function leaderboardCsvColumns(
   ];
 }
 
-/** Text cells starting like a spreadsheet formula get a leading apostrophe (CSV injection). */
-function safeText(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 function linkCells(c: CountsJson | undefined): (number | null)[] {
   return LINK_FIELDS.map((f) => c?.[f] ?? null);
 }
 
 /** One CSV record of a row, in {@link leaderboardCsvColumns} order. */
-function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | null)[] {
+function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
   const s = row.scores;
   return [
     row.rank,
-    safeText(row.team.name),
-    safeText(row.systemName),
+    row.team.name,
+    row.systemName,
     row.submissionId,
     row.submittedAt.toISOString(),
     row.isBaseline ? "true" : "false",
@@ -766,7 +761,7 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | n
     ...linkCells(s.blanc?.coref_links),
     ...linkCells(s.blanc?.noncoref_links),
     s.conll?.f1 ?? null,
-    row.disqualified ? safeText(row.disqualified.reason) : null,
+    row.disqualified ? row.disqualified.reason : null,
     ...layout.variantIds.map((id) => row.variants[id]?.conll?.f1 ?? null),
     ...layout.datasetNames.flatMap((name) => {
       const d = row.datasets[name];
@@ -775,12 +770,13 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): (string | number | n
     ...(layout.datasetBoard ? [String(row.missing)] : []),
     ...(layout.selection ? [row.selection ?? null] : []),
     ...(layout.markers ? [String(row.hidden === true), String(row.afterFreeze === true)] : []),
-    ...(layout.track ? [row.track ? safeText(row.track.name) : null] : []),
+    ...(layout.track ? [row.track ? row.track.name : null] : []),
   ];
 }
 
 /**
- * The leaderboard as CSV (RFC 4180, header row, `\r\n` line ends), columns as in
+ * The leaderboard as CSV ({@link csvText}: RFC 4180, header row, `\r\n` line ends, text cells
+ * that start like a spreadsheet formula prefixed with `'`), columns as in
  * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant, the dataset columns of a phase with
  * several datasets, and `track` ({@link leaderboardCsvColumns}). On a phase with several
  * datasets the score columns of the phase-level board hold the macro-average (count cells
@@ -813,10 +809,7 @@ export function leaderboardCsv(
     selection: board.phase?.selectionRule === "TEAM_SELECTED" && board.allRuns !== true,
     markers: board.policy?.organizerView === true,
   };
-  return stringify([leaderboardCsvColumns(layout.variantIds, layout.track, layout), ...board.rows.map((row) => csvRecord(row, layout))], {
-    record_delimiter: "windows",
-    cast: { number: (n) => String(n) },
-  });
+  return csvText([leaderboardCsvColumns(layout.variantIds, layout.track, layout), ...board.rows.map((row) => csvRecord(row, layout))]);
 }
 
 /**

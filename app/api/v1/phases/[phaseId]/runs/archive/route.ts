@@ -6,7 +6,8 @@
  * Answers 200 `application/gzip` (`Content-Disposition: attachment`): the files of each run as
  * `<team>/<run id>-<system name>/<file name>`, then `runs.csv` with one row per file (id, team,
  * system, track, status, submitted, primary_score, baseline, withdrawn, hidden, disqualified,
- * path, sha256, size). The archive is produced while it is sent; an error after the first byte
+ * path, sha256, size; text cells that start like a spreadsheet formula get a leading apostrophe,
+ * see lib/csv.ts). The archive is produced while it is sent; an error after the first byte
  * (e.g. a damaged stored file) ends the download early, and the archive is then incomplete.
  *
  * Errors before the download starts (JSON `{"error": {"code", "message"}}`): 401 anonymous or
