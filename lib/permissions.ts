@@ -9,7 +9,8 @@
  *   ({@link isTaskParticipant}). Baselines are the organizers' reference runs: they make no
  *   one a participant. Uploads refused at validation store nothing, so they do not either.
  * - A DRAFT task (tasks.status) and everything in it is seen by its organizers only: to anyone
- *   else it does not exist (404). PUBLISHED and ARCHIVED tasks follow the rules below.
+ *   else it does not exist: every route and action answers them exactly what it answers for an
+ *   unknown id (the same status and message; {@link assertCanManageTask}). PUBLISHED and ARCHIVED tasks follow the rules below.
  * - Leaderboard visibility per phase: PUBLIC (anyone, signed in or not); PARTICIPANTS
  *   (signed-in organizers and participants of the task); ORGANIZERS (organizers only).
  * - A submission is visible to its team's members and the task's organizers; to others only
@@ -32,10 +33,10 @@
  * loads them once with {@link taskStanding} (or {@link submissionAccess}) instead of calling
  * the single checks again.
  */
-import { ForbiddenError, UnauthorizedError } from "./errors";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "./errors";
 import type { LeaderboardTiming } from "./validations/task";
 import type { ParticipantAnalysis } from "./generated/prisma/enums";
-import { defaultDb, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./services/db";
+import { defaultDb, isUuid, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./services/db";
 
 /**
  * The person making a request: a signed-in user with their site role, or null (anonymous).
@@ -159,14 +160,21 @@ export async function canManageTask(viewer: Viewer, taskId: string, db: Db = def
 }
 
 /**
- * Throws unless the viewer may manage the task.
+ * Throws unless the viewer may manage the task. A DRAFT task does not exist for anyone who may
+ * not manage it, anonymous callers included: they get the 404 the caller answers for an unknown
+ * id (`notFound`), never a 401 or 403 that would tell that the draft exists (issue 23 F7).
  *
- * @throws UnauthorizedError (401) for anonymous viewers; ForbiddenError (403) otherwise
+ * @param notFound the message of the caller's own 404 for an unknown task, phase, … (default
+ *   "No such task."), so that a hidden draft's answer is the unknown id's byte for byte
+ * @throws NotFoundError (404) for an unknown task, and for a draft the viewer may not manage;
+ *   UnauthorizedError (401) for anonymous viewers; ForbiddenError (403) otherwise
  */
-export async function assertCanManageTask(viewer: Viewer, taskId: string, db: Db = defaultDb()): Promise<SignedInViewer> {
+export async function assertCanManageTask(viewer: Viewer, taskId: string, db: Db = defaultDb(), notFound = "No such task."): Promise<SignedInViewer> {
+  if (viewer && (await canManageTask(viewer, taskId, db))) return viewer;
+  const task = isUuid(taskId) ? await db.task.findUnique({ where: { id: taskId }, select: { status: true } }) : null;
+  if (!task || task.status === "DRAFT") throw new NotFoundError(notFound);
   if (!viewer) throw new UnauthorizedError("Please sign in as an organizer of this task.");
-  if (!(await canManageTask(viewer, taskId, db))) throw new ForbiddenError("Only the organizers of this task can do this.");
-  return viewer;
+  throw new ForbiddenError("Only the organizers of this task can do this.");
 }
 
 /**

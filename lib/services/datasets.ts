@@ -28,7 +28,7 @@
 import { assertCanChangeTask } from "./task-state";
 import { NotFoundError, ValidationError } from "../errors";
 import { profileNeedsHeads, taskEvaluationProfile, type EvaluationProfileName, type TaskEvaluationFields } from "../evaluation";
-import { assertCanManageTask, canManageTask, type Viewer } from "../permissions";
+import { assertCanManageTask, taskStanding, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";
 import {
@@ -227,7 +227,7 @@ async function loadDataset(ref: string, phaseId: string | undefined, db: Db) {
 export async function addDataset(actor: Viewer, phaseId: string, input: unknown): Promise<DatasetView> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its datasets");
+  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its datasets", "No such phase.");
   const checked = checkDatasetInput(input);
   if (!checked.data) throw invalid(checked.errors);
   const data = checked.data;
@@ -278,7 +278,7 @@ export async function addDataset(actor: Viewer, phaseId: string, input: unknown)
 export async function updateDataset(actor: Viewer, datasetId: string, patch: unknown, options: { phaseId?: string } = {}): Promise<DatasetView> {
   const db = defaultDb();
   const dataset = await loadDataset(datasetId, options.phaseId, db);
-  const user = await assertCanChangeTask(actor, dataset.taskId, db, "change its datasets");
+  const user = await assertCanChangeTask(actor, dataset.taskId, db, "change its datasets", options.phaseId !== undefined ? "No such phase." : "No such dataset.");
   const checked = checkDatasetPatch(patch);
   if (!checked.data) throw invalid(checked.errors);
   const changes: DatasetPatch = checked.data;
@@ -334,7 +334,7 @@ export async function updateDataset(actor: Viewer, datasetId: string, patch: unk
 export async function deleteDataset(actor: Viewer, datasetId: string, options: { phaseId?: string } = {}): Promise<{ dataset: DatasetView; requeued: number }> {
   const db = defaultDb();
   const dataset = await loadDataset(datasetId, options.phaseId, db);
-  const user = await assertCanChangeTask(actor, dataset.taskId, db, "change its datasets");
+  const user = await assertCanChangeTask(actor, dataset.taskId, db, "change its datasets", options.phaseId !== undefined ? "No such phase." : "No such dataset.");
   const { taskId, ...view } = dataset;
   const outcome = await db.$transaction(async (tx) => {
     await lockKey(tx, `gold:${view.phaseId}`);
@@ -378,7 +378,7 @@ export async function deleteDataset(actor: Viewer, datasetId: string, options: {
 export async function listDatasetsForOrganizers(actor: Viewer, phaseId: string): Promise<ManagedDataset[]> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  await assertCanManageTask(actor, phase.taskId, db);
+  await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   const rows = await db.dataset.findMany({
     where: { phaseId: phase.id },
     orderBy: DATASET_ORDER,
@@ -407,7 +407,8 @@ export async function listDatasetsForOrganizers(actor: Viewer, phaseId: string):
  * @param viewer the viewer (null = anonymous)
  * @param phaseId the phase
  * @returns the datasets in order, and whether the organizer fields are included
- * @throws NotFoundError (404) for an unknown phase
+ * @throws NotFoundError (404) for an unknown phase, and for a draft task's phase to anyone but
+ *   its organizers and site admins (the same answer)
  */
 export async function listDatasetsForViewer(
   viewer: Viewer,
@@ -415,7 +416,10 @@ export async function listDatasetsForViewer(
 ): Promise<{ organizer: boolean; datasets: (DatasetView & { hasGold: boolean })[] | (ManagedDataset & { hasGold: boolean })[] }> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  if (await canManageTask(viewer, phase.taskId, db)) {
+  const standing = await taskStanding(viewer, phase.taskId, db, viewer ? undefined : phase.task);
+  // A draft's datasets are its organizers' only: anyone else gets the unknown phase's 404 (issue 23 F6).
+  if (standing.hiddenDraft) throw new NotFoundError("No such phase.");
+  if (standing.isOrganizer) {
     const managed = await listDatasetsForOrganizers(viewer, phase.id);
     return { organizer: true, datasets: managed.map((d) => ({ ...d, hasGold: d.activeGold !== null })) };
   }

@@ -337,7 +337,7 @@ function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDatas
 export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: string, bytes: Uint8Array, options: GoldUploadOptions = {}): Promise<GoldUploadResult> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanManageTask(actor, phase.taskId, db);
+  const user = await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   assertNotArchived(phase.task);
   assertUploadSize(bytes.byteLength);
   const name = cleanFileName(fileName);
@@ -518,7 +518,7 @@ export interface GoldVersionMeta extends GoldKeyMeta {
 export async function listGoldVersions(actor: Viewer, phaseId: string): Promise<GoldVersionMeta[]> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  await assertCanManageTask(actor, phase.taskId, db);
+  await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   const rows = await db.goldKey.findMany({
     where: { phaseId: phase.id },
     orderBy: [...DATASET_ORDER.map((o) => ({ dataset: o })), { version: "desc" as const }],

@@ -328,12 +328,13 @@ function runs(n: number): string {
 }
 
 /**
- * The organizer check of publishing and readiness: anonymous 401; a signed-in viewer who does
- * not organize a draft task 404 (the draft does not exist for them); another non-organizer 403.
+ * The organizer check of publishing and readiness: anyone who does not organize a draft task,
+ * anonymous callers included, 404 as for an unknown phase (the draft does not exist for them);
+ * otherwise anonymous 401, another non-organizer 403.
  */
 function assertOrganizer(viewer: Viewer, standing: TaskStanding): SignedInViewer {
-  if (!viewer) throw new UnauthorizedError("Please sign in as an organizer of this task.");
   if (standing.hiddenDraft) throw new NotFoundError("No such phase.");
+  if (!viewer) throw new UnauthorizedError("Please sign in as an organizer of this task.");
   if (!standing.isOrganizer) throw new ForbiddenError("Only the organizers of this task can publish its final results.");
   return viewer;
 }

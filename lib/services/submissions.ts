@@ -749,6 +749,6 @@ export async function listSubmissionsForViewer(viewer: Viewer, phaseId: string, 
 export async function listSubmissionsForPhase(viewer: Viewer, phaseId: string, limit = MAX_LIST): Promise<SubmissionSummary[]> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  await assertCanManageTask(viewer, phase.taskId, db);
+  await assertCanManageTask(viewer, phase.taskId, db, "No such phase.");
   return listSubmissions({ phaseId }, limit);
 }

@@ -23,11 +23,14 @@ export function assertTaskWritable(task: { status: string }, what = "change it")
  * not archived ({@link assertTaskWritable}).
  *
  * @param what what was tried, for the archived task's message, e.g. "change its tracks"
+ * @param notFound the caller's 404 message for an unknown id, also answered for a draft the
+ *   viewer may not manage (default "No such task.")
  * @returns the viewer, signed in
- * @throws UnauthorizedError (401), ForbiddenError (403), ConflictError (409, archived)
+ * @throws NotFoundError (404, unknown task or hidden draft), UnauthorizedError (401),
+ *   ForbiddenError (403), ConflictError (409, archived)
  */
-export async function assertCanChangeTask(viewer: Viewer, taskId: string, db: Db = defaultDb(), what = "change it"): Promise<SignedInViewer> {
-  const user = await assertCanManageTask(viewer, taskId, db);
+export async function assertCanChangeTask(viewer: Viewer, taskId: string, db: Db = defaultDb(), what = "change it", notFound = "No such task."): Promise<SignedInViewer> {
+  const user = await assertCanManageTask(viewer, taskId, db, notFound);
   const task = await db.task.findUnique({ where: { id: taskId }, select: { status: true } });
   if (task) assertTaskWritable(task, what);
   return user;

@@ -246,7 +246,7 @@ export async function addPhase(actor: Viewer, taskId: string, input: unknown): P
 export async function updatePhase(actor: Viewer, phaseId: string, patch: unknown): Promise<Phase> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanManageTask(actor, phase.taskId, db);
+  const user = await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   const changes = parseInput(phasePatchSchema, patch, "phase");
   assertTaskWritable(phase.task, "change its phases");
   if (changes.leaderboardTiming !== undefined && changes.leaderboardTiming !== "frozen" && changes.frozenAt === undefined) changes.frozenAt = null;
@@ -301,7 +301,7 @@ function changedFields<T extends object>(before: T, changes: Partial<Record<keyo
 export async function closePhaseNow(actor: Viewer, phaseId: string, now: Date = new Date()): Promise<Phase> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanManageTask(actor, phase.taskId, db);
+  const user = await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   assertTaskWritable(phase.task, "close its phases");
   if (!isPhaseOpen(phase, now)) {
     const state = now.getTime() < phase.opensAt.getTime() ? "has not opened yet" : "is already closed";
@@ -333,7 +333,7 @@ export async function closePhaseNow(actor: Viewer, phaseId: string, now: Date = 
 export async function deletePhase(actor: Viewer, phaseId: string): Promise<{ id: string; taskId: string; name: string }> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanManageTask(actor, phase.taskId, db);
+  const user = await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   assertTaskWritable(phase.task, "delete its phases");
   return db.$transaction(async (tx) => {
     // The phase row's lock waits for a run being inserted (its foreign key holds a share lock
@@ -740,7 +740,10 @@ async function topScores(phases: readonly { phaseId: string; metric: Leaderboard
  */
 export async function getPhaseForViewer(phaseId: string, viewer: Viewer, now: Date = new Date()): Promise<{ task: { id: string; slug: string; title: string }; phase: PhaseView }> {
   const { task } = await loadPhase(phaseId);
-  const view = await getTaskForViewer(task.slug, viewer, now);
+  // A hidden draft's phase is an unknown phase (not "No such task.", which would tell it exists).
+  const view = await getTaskForViewer(task.slug, viewer, now).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such phase.") : error;
+  });
   const phase = view.phases.find((p) => p.id === phaseId.toLowerCase());
   if (!phase) throw new NotFoundError("No such phase.");
   return { task: { id: view.id, slug: view.slug, title: view.title }, phase };

@@ -150,7 +150,7 @@ function auditTrack(t: Pick<TrackView, "name" | "description" | "dailyLimit" | "
 export async function addTrack(actor: Viewer, phaseId: string, input: unknown): Promise<TrackView> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its tracks");
+  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its tracks", "No such phase.");
   const data = parseInput(trackInputSchema, input, "track");
   try {
     return await db.$transaction(async (tx) => {
@@ -196,7 +196,7 @@ function lockTracks(tx: Tx, phaseId: string): Promise<void> {
 export async function updateTrack(actor: Viewer, trackId: string, patch: unknown): Promise<TrackView> {
   const db = defaultDb();
   const track = await loadTrack(trackId, db);
-  const user = await assertCanChangeTask(actor, track.phase.taskId, db, "change its tracks");
+  const user = await assertCanChangeTask(actor, track.phase.taskId, db, "change its tracks", "No such track.");
   const changes: TrackPatch = parseInput(trackPatchSchema, patch, "track");
   const diff: Record<string, { from: unknown; to: unknown }> = {};
   for (const [key, value] of Object.entries(changes) as [keyof TrackPatch, unknown][]) {
@@ -237,7 +237,7 @@ export async function updateTrack(actor: Viewer, trackId: string, patch: unknown
 export async function reorderTracks(actor: Viewer, phaseId: string, trackIds: readonly string[]): Promise<TrackView[]> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its tracks");
+  const user = await assertCanChangeTask(actor, phase.taskId, db, "change its tracks", "No such phase.");
   return db.$transaction(async (tx) => {
     await lockTracks(tx, phase.id);
     const tracks = await listTracks(phase.id, tx);
@@ -271,7 +271,7 @@ export async function reorderTracks(actor: Viewer, phaseId: string, trackIds: re
 export async function moveTrack(actor: Viewer, trackId: string, direction: unknown): Promise<TrackView[]> {
   const db = defaultDb();
   const track = await loadTrack(trackId, db);
-  await assertCanChangeTask(actor, track.phase.taskId, db, "change its tracks");
+  await assertCanChangeTask(actor, track.phase.taskId, db, "change its tracks", "No such track.");
   const { direction: dir } = parseInput(trackMoveSchema, { direction }, "move");
   const ids = (await listTracks(track.phaseId, db)).map((t) => t.id);
   const from = ids.indexOf(track.id);
@@ -290,7 +290,7 @@ export async function moveTrack(actor: Viewer, trackId: string, direction: unkno
 export async function deleteTrack(actor: Viewer, trackId: string): Promise<void> {
   const db = defaultDb();
   const track = await loadTrack(trackId, db);
-  const user = await assertCanChangeTask(actor, track.phase.taskId, db, "change its tracks");
+  const user = await assertCanChangeTask(actor, track.phase.taskId, db, "change its tracks", "No such track.");
   await db.$transaction(async (tx) => {
     // Lock the row: an upload's foreign-key check waits for it (see the module comment).
     const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM tracks WHERE id = ${track.id}::uuid FOR UPDATE`;
@@ -321,7 +321,7 @@ export async function deleteTrack(actor: Viewer, trackId: string): Promise<void>
 export async function listTracksForOrganizers(actor: Viewer, phaseId: string): Promise<ManagedTrack[]> {
   const db = defaultDb();
   const phase = await loadPhase(phaseId, db);
-  await assertCanManageTask(actor, phase.taskId, db);
+  await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
   const tracks = await db.track.findMany({ where: { phaseId: phase.id }, orderBy: TRACK_ORDER, select: { ...TRACK_SELECT, _count: { select: { submissions: true } } } });
   return tracks.map(({ _count, ...t }) => ({ ...t, runs: _count.submissions }));
 }

@@ -49,7 +49,7 @@ export const POST = apiRoute("POST /api/v1/phases/:phaseId/gold", async (request
   // not an organizer. The service checks all of these again.
   assertContentLength(request, limit);
   const phase = await loadPhase(phaseId);
-  await assertCanManageTask(viewer, phase.taskId);
+  await assertCanManageTask(viewer, phase.taskId, undefined, "No such phase.");
 
   const form = await readMultipart(request, limit);
   const file = formFile(form, "file");
