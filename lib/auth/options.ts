@@ -23,6 +23,7 @@ import type { AuthOptions, Session } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { DEV_NEXTAUTH_SECRET } from "../env";
 import { RateLimitedError } from "../errors";
+import { safeRedirectUrl } from "./redirect";
 import { clientAddress, signInRefusalDelayMs, type HeaderSource } from "../rate-limit";
 import { getSessionUser, revokeSessions, verifyCredentials, type SignedInUser, type UserRole } from "../services/users";
 
@@ -87,6 +88,11 @@ export const authOptions: AuthOptions = {
     }),
   ],
   callbacks: {
+    // Every URL next-auth redirects to (after signing in or out, the sign-in page's
+    // callbackUrl) is a path of this site, safe in a Location header (lib/auth/redirect.ts).
+    redirect({ url, baseUrl }) {
+      return safeRedirectUrl(url, baseUrl);
+    },
     jwt({ token, user }) {
       // `user` is set only at sign-in: copy what the session needs into the token.
       if (user) {
