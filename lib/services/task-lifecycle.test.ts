@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("../queue");
 
 import { useTestDatabase } from "../db/test-db";
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { enqueueScoring } from "../queue";
 import { packFile } from "../storage";
 import { getLeaderboard } from "./leaderboard";
@@ -194,9 +194,12 @@ describe("publishing", () => {
     const f = await setup("DRAFT");
     await f.db.task.update({ where: { id: f.task.id }, data: { description: "Resolve coreference." } });
     await giveGold(f.phase.id, f.organizer.id);
-    expect(await rejection(publishTask(null, f.task.id))).toBeInstanceOf(UnauthorizedError);
-    expect(await rejection(publishTask(f.reader.viewer, f.task.id))).toBeInstanceOf(ForbiddenError);
-    expect(await rejection(publishChecks(f.reader.viewer, f.task.id))).toBeInstanceOf(ForbiddenError);
+    // A draft does not exist for anyone but its organizers: the unknown task's 404, anonymous callers included (issue 23 F7).
+    for (const refused of [() => publishTask(null, f.task.id), () => publishTask(f.reader.viewer, f.task.id), () => publishChecks(null, f.task.id), () => publishChecks(f.reader.viewer, f.task.id)]) {
+      const error = await rejection(refused());
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error.message).toBe("No such task.");
+    }
     expect(await rejection(publishTask(f.organizer.viewer, "00000000-0000-4000-8000-000000000000"))).toBeInstanceOf(NotFoundError);
     const now = new Date("2030-01-01T00:00:00Z");
     await f.db.phase.update({ where: { id: f.phase.id }, data: { closesAt: new Date("2031-01-01T00:00:00Z") } });
