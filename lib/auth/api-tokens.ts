@@ -17,7 +17,7 @@
 import { randomBytes } from "node:crypto";
 import { getPrisma } from "../db/client";
 import { sha256Hex } from "../storage";
-import { fieldErrors, tokenNameSchema } from "./schemas";
+import { tokenNameSchema } from "./schemas";
 import { recordAudit } from "../services/audit";
 import { isUuid, lockKey } from "../services/db";
 import { UserInputError, type PublicUser } from "../services/users";
@@ -98,7 +98,7 @@ export async function createApiToken(
  */
 export function parseTokenName(name: unknown): string {
   const parsed = tokenNameSchema.safeParse(name);
-  if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
+  if (!parsed.success) throw new UserInputError({ name: parsed.error.issues[0]!.message });
   return parsed.data;
 }
 
