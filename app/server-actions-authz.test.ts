@@ -181,10 +181,32 @@ const PROBES: Probe[] = [
   {
     file: "app/account/actions.ts",
     action: "createTokenAction",
-    about: "a token (always the viewer's own)",
-    args: () => [{ status: "idle" }, form({ name: "probe token" })],
-    state: () => db().apiToken.count({ where: { userId: users.member } }),
-    expect: { ...signedIn, bystander: "own", rival: "own", organizer: "own", admin: "own" },
+    about: "a token, with the account owner's password (always the viewer's own account)",
+    target: account,
+    as: owner,
+    args: () => [{ status: "idle", attempt: 0 }, form({ name: "probe token", password: PASSWORD })],
+    state: (t) => db().apiToken.count({ where: { userId: t.userId! } }),
+    expect: membersOnly,
+  },
+  {
+    file: "app/account/actions.ts",
+    action: "createTokenAction",
+    about: "a token, without the password (a session cookie alone)",
+    target: account,
+    as: owner,
+    args: () => [{ status: "idle", attempt: 0 }, form({ name: "probe token" })],
+    state: (t) => db().apiToken.count({ where: { userId: t.userId! } }),
+    expect: { ...everyone("refused"), anonymous: "signin" },
+  },
+  {
+    file: "app/account/actions.ts",
+    action: "createTokenAction",
+    about: "a token, with a wrong password",
+    target: account,
+    as: owner,
+    args: () => [{ status: "idle", attempt: 0 }, form({ name: "probe token", password: "not the password" })],
+    state: (t) => db().apiToken.count({ where: { userId: t.userId! } }),
+    expect: { ...everyone("refused"), anonymous: "signin" },
   },
   {
     file: "app/account/actions.ts",
@@ -208,11 +230,18 @@ const PROBES: Probe[] = [
   {
     file: "app/account/actions.ts",
     action: "signOutEverywhereAction",
-    about: "(always the viewer's own sessions)",
-    target: account,
+    about: "(always the viewer's own sessions and API tokens)",
+    target: async (who) => {
+      const t = await account(who);
+      await createApiToken(t.userId!, "probe token");
+      return t;
+    },
     as: owner,
     args: () => [],
-    state: (t) => db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { sessionVersion: true } }),
+    state: async (t) => ({
+      ...(await db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { sessionVersion: true } })),
+      activeTokens: await db().apiToken.count({ where: { userId: t.userId!, revokedAt: null } }),
+    }),
     expect: { anonymous: "refused", bystander: "own", rival: "own", member: "ok", organizer: "own", admin: "own" },
   },
   {

@@ -1,10 +1,11 @@
 /**
  * Accounts: sign-up, sign-out (a copied session cookie dies with it), sign-in, a wrong
  * password, the lockout after too many wrong passwords, the password change, "sign out
- * everywhere", and API tokens on the account page.
+ * everywhere" (which revokes the API tokens too), and API tokens on the account page (created
+ * with the current password, last use listed, revoked).
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { anonymousContext, createUser } from "./helpers/accounts";
+import { anonymousContext, createToken, createUser } from "./helpers/accounts";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const account = { name: `E2E User ${run}`, email: `e2e-${run}@example.org`, password: "a sturdy passphrase" };
@@ -172,8 +173,11 @@ test.describe.serial("accounts", () => {
     await expect(page.getByTestId("signed-in-as")).toBeVisible();
   });
 
-  test("sign out everywhere ends the sessions of every browser", async ({ page, browser }) => {
+  test("sign out everywhere ends the sessions of every browser and revokes the API tokens", async ({ page, browser }) => {
     const user = await createUser({ label: "everywhere" });
+    const token = await createToken(user, "e2e everywhere");
+    const bearer = { Authorization: `Bearer ${token}` };
+    expect((await page.request.get("/api/v1/tasks", { headers: bearer })).status()).toBe(200);
     const other = await browser.newContext();
     const otherPage = await other.newPage();
     await signIn(otherPage, user.email, user.password);
@@ -193,6 +197,7 @@ test.describe.serial("accounts", () => {
     await replay.addCookies(copied);
     await expectSignedOut(await replay.newPage());
     await replay.close();
+    expect((await page.request.get("/api/v1/tasks", { headers: bearer })).status()).toBe(401);
   });
 
   test("API token: created, shown once, listed, revoked", async ({ page }) => {
@@ -200,7 +205,18 @@ test.describe.serial("accounts", () => {
     await expect(page.getByTestId("signed-in-as")).toBeVisible();
     await page.goto("/account");
 
+    // The session alone is not enough: creating a token asks for the current password.
     await page.getByLabel("Token name").fill("e2e laptop");
+    await page.getByLabel("Your password, to confirm the token").fill("not my password");
+    await page.getByRole("button", { name: "Create token" }).click();
+    await expect(page.getByText("That is not your current password.")).toBeVisible();
+    await expect(page.getByTestId("new-token")).toHaveCount(0);
+    await expect(page.getByTestId("token-row")).toHaveCount(0);
+    // The name is kept, the password field emptied.
+    await expect(page.getByLabel("Token name")).toHaveValue("e2e laptop");
+    await expect(page.getByLabel("Your password, to confirm the token")).toHaveValue("");
+
+    await page.getByLabel("Your password, to confirm the token").fill(account.password);
     await page.getByRole("button", { name: "Create token" }).click();
     const shown = page.getByTestId("new-token");
     await expect(shown).toHaveValue(/^cfb_[A-Za-z0-9_-]{43}$/);
@@ -218,8 +234,15 @@ test.describe.serial("accounts", () => {
     expect(await page.content()).not.toContain(token);
     await expect(row).toContainText("active");
 
+    // A request with the token is its last use, listed on the page.
+    const bearer = { Authorization: `Bearer ${token}` };
+    expect((await page.request.get("/api/v1/tasks", { headers: bearer })).status()).toBe(200);
+    await page.reload();
+    await expect(row).not.toContainText("never");
+
     await row.getByRole("button", { name: "Revoke e2e laptop" }).click();
     await expect(row).toContainText("revoked");
     await expect(row.getByRole("button")).toHaveCount(0);
+    expect((await page.request.get("/api/v1/tasks", { headers: bearer })).status()).toBe(401);
   });
 });

@@ -26,6 +26,7 @@ const { AuthHandler } = requireFromHere(path.join(path.dirname(requireFromHere.r
 const { getCurrentUser, getViewer } = await import("./session");
 const { createApiToken, revokeApiToken } = await import("./auth/api-tokens");
 const { changePassword, revokeSessions, signUp } = await import("./services/users");
+const { signOutEverywhere } = await import("./services/account");
 const { authOptions, usesSecureCookies } = await import("./auth/options");
 
 const db = useTestDatabase();
@@ -215,11 +216,13 @@ describe("session revocation", () => {
     await expect(getCurrentUser()).resolves.toBeNull();
   });
 
-  it("API tokens are separate: revoking sessions leaves them working", async () => {
+  it("API tokens are separate: ordinary sign-out (revokeSessions) leaves them working; sign out everywhere revokes them", async () => {
     const user = await newUser();
     const { token } = await createApiToken(user.id, "ci");
     await revokeSessions(user.id);
     await expect(getViewer(bearer(token))).resolves.toEqual({ userId: user.id, role: "USER" });
+    await signOutEverywhere({ userId: user.id, role: "USER" });
+    await expect(getViewer(bearer(token))).resolves.toBeNull();
   });
 });
 

@@ -1,48 +1,63 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createApiToken, revokeApiToken } from "../../lib/auth/api-tokens";
 import { RateLimitedError, isDomainError } from "../../lib/errors";
-import { INVALID_EMAIL_CHANGE_LINK, confirmEmailChange, deleteAccount, requestEmailChange } from "../../lib/services/account";
+import {
+  INVALID_EMAIL_CHANGE_LINK,
+  confirmEmailChange,
+  createOwnApiToken,
+  deleteAccount,
+  requestEmailChange,
+  revokeOwnApiToken,
+  signOutEverywhere,
+} from "../../lib/services/account";
 import { getCurrentUser, getViewer } from "../../lib/session";
-import { UserInputError, changePassword, revokeSessions } from "../../lib/services/users";
-
-/** State of the create-token form. `token` is the plaintext, present once after creation. */
-export type CreateTokenState =
-  | { status: "idle" }
-  | { status: "created"; name: string; token: string }
-  | { status: "error"; message: string };
+import { UserInputError, changePassword } from "../../lib/services/users";
 
 /**
- * Creates an API token for the signed-in user (form field `name`).
- *
- * @returns the plaintext token to show once, or an error message
+ * State of the create-token form. `token` is the plaintext, present once after creation;
+ * `errors` holds a message per field (`name`, `password`; `form` for the rest) and `name` the
+ * name typed, to keep it in the field.
  */
-export async function createTokenAction(_previous: CreateTokenState, formData: FormData): Promise<CreateTokenState> {
-  const user = await getCurrentUser();
-  if (!user) return { status: "error", message: "Your session has ended. Please sign in again." };
-  const name = formData.get("name");
+export type CreateTokenState =
+  | { status: "idle"; attempt: number }
+  | { status: "created"; attempt: number; name: string; token: string }
+  | { status: "error"; attempt: number; name: string; errors: Record<string, string> };
+
+/**
+ * Creates an API token for the signed-in user (form fields `name`, `password`: the current
+ * password). `createOwnApiToken` enforces every rule, the password check included.
+ *
+ * @returns the plaintext token to show once, or the problem (a wrong password, a bad name, the
+ *   sign-in lockout's "Try again at …")
+ */
+export async function createTokenAction(previous: CreateTokenState, formData: FormData): Promise<CreateTokenState> {
+  const attempt = previous.attempt + 1;
+  const name = String(formData.get("name") ?? "");
+  const viewer = await getViewer();
+  if (!viewer) return { status: "error", attempt, name, errors: { form: "Your session has ended. Please sign in again." } };
   try {
-    const { token, info } = await createApiToken(user.id, typeof name === "string" ? name : "");
+    const { token, info } = await createOwnApiToken(viewer, { name, password: String(formData.get("password") ?? "") });
     revalidatePath("/account");
-    return { status: "created", name: info.name, token };
+    return { status: "created", attempt, name: info.name, token };
   } catch (error) {
-    if (error instanceof UserInputError) return { status: "error", message: error.message };
-    console.error("creating an API token failed", error);
-    return { status: "error", message: "Something went wrong on our side. Please try again." };
+    return { status: "error", attempt, name, errors: accountErrors(error, "creating an API token") };
   }
 }
 
 /**
  * Revokes one of the signed-in user's tokens (form field `tokenId`). Tokens of other users
- * are never touched.
+ * are never touched (`revokeOwnApiToken` answers 404 for them; the form shows nothing).
  */
 export async function revokeTokenAction(formData: FormData): Promise<void> {
-  const user = await getCurrentUser();
-  if (!user) return;
-  const tokenId = formData.get("tokenId");
-  if (typeof tokenId !== "string") return;
-  await revokeApiToken(user.id, tokenId);
+  const viewer = await getViewer();
+  if (!viewer) return;
+  try {
+    await revokeOwnApiToken(viewer, formData.get("tokenId"));
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return;
+  }
   revalidatePath("/account");
 }
 
@@ -81,15 +96,21 @@ export async function changePasswordAction(formData: FormData): Promise<ChangePa
 
 /**
  * "Sign out everywhere": ends every session of the signed-in user, on every device, this one
- * included (the button then clears this browser's cookie through next-auth's sign-out). API
- * tokens keep working.
+ * included (the button then clears this browser's cookie through next-auth's sign-out), and
+ * revokes every API token of the account, in one transaction (`signOutEverywhere`).
  *
- * @returns true when the sessions were ended; false when nobody is signed in
+ * @returns true when it was done; false when nobody is signed in
  */
 export async function signOutEverywhereAction(): Promise<boolean> {
-  const user = await getCurrentUser();
-  if (!user) return false;
-  return revokeSessions(user.id);
+  const viewer = await getViewer();
+  if (!viewer) return false;
+  try {
+    await signOutEverywhere(viewer);
+    return true;
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return false;
+  }
 }
 
 /** State of the email-change form: the address the link was mailed to, or the problems per field (`form` for the rest). */

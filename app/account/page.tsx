@@ -43,7 +43,7 @@ export default async function AccountPage() {
 
       <Card
         title="Password"
-        description="Changing your password signs you out on every other browser and device; this one stays signed in. API tokens keep working."
+        description="Changing your password signs you out on every other browser and device (this one stays signed in) and revokes all your API tokens: scripts need a new token afterwards."
       >
         <ChangePasswordForm email={user.email} />
       </Card>
@@ -54,8 +54,9 @@ export default async function AccountPage() {
           <>
             Your browser sessions share one version: signing out anywhere (the Sign out button at the top) ends all of them, on
             every browser and device, including any copy of the session cookie. Use <strong>Sign out everywhere</strong> from
-            here when you signed in on a computer you no longer have at hand or think someone copied your session. API tokens
-            are not sessions: they keep working until you revoke them below.
+            here when you signed in on a computer you no longer have at hand or think someone copied your session: it also
+            revokes all your API tokens, since whoever had your session could have created one. A password change or reset
+            revokes them too.
           </>
         }
       >
@@ -67,9 +68,10 @@ export default async function AccountPage() {
         description={
           <>
             Tokens let scripts act as you, e.g. to upload submissions: send{" "}
-            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. A token is
-            revoked on its own, here; signing out, changing your password or signing out everywhere does not revoke it. Revoke a
-            token you no longer use.
+            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. Creating one
+            asks for your password. Revoke a token you no longer use; <strong>Sign out everywhere</strong>, changing your password
+            and resetting it revoke all of them (signing out does not). Revoked tokens stay listed, so that you can see when each
+            was last used.
           </>
         }
       >

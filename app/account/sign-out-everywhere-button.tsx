@@ -7,7 +7,8 @@ import { signOutEverywhereAction } from "./actions";
 
 /**
  * "Sign out everywhere": ends every session of the account on the server (its session
- * version moves on), then clears this browser's cookie and goes to the sign-in page.
+ * version moves on) and revokes every API token of the account, then clears this browser's
+ * cookie and goes to the sign-in page.
  */
 export function SignOutEverywhereButton() {
   const [pending, startTransition] = useTransition();

@@ -27,6 +27,15 @@ describe("createApiToken", () => {
     expect(JSON.stringify(row)).not.toContain(token.slice(4));
   });
 
+  it("asks for no password (the admin CLI's primitive) and audits the creation as the operator's (actor null, via cli)", async () => {
+    const user = await newUser();
+    const { token, info } = await createApiToken(user.id, "from the CLI");
+    const events = await db.prisma.auditEvent.findMany({ where: { targetType: "user", targetId: user.id, action: "user.api_token_create" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorId: null, data: { tokenId: info.id, name: "from the CLI", via: "cli" } });
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
   it("makes a different token every time", async () => {
     const user = await newUser();
     const a = await createApiToken(user.id, "a");
@@ -36,7 +45,9 @@ describe("createApiToken", () => {
 
   it("rejects bad names", async () => {
     const user = await newUser();
-    await expect(createApiToken(user.id, "   ")).rejects.toBeInstanceOf(UserInputError);
+    const blank = await createApiToken(user.id, "   ").catch((error: unknown) => error);
+    expect(blank).toBeInstanceOf(UserInputError);
+    expect((blank as UserInputError).fields).toEqual({ name: "Give the token a name." });
     await expect(createApiToken(user.id, "x".repeat(101))).rejects.toBeInstanceOf(UserInputError);
     await expect(createApiToken(user.id, "bad\u0000name")).rejects.toBeInstanceOf(UserInputError);
   });

@@ -22,8 +22,8 @@ const { tmpdir } = await import("node:os");
 const path = await import("node:path");
 const { ConflictError, NotFoundError, RateLimitedError, UnauthorizedError } = await import("../errors");
 const { sha256Hex } = await import("../storage");
-const { authenticateBearer, createApiToken } = await import("../auth/api-tokens");
-const { createUser, getSessionUser, verifyCredentials, UserInputError } = await import("./users");
+const { authenticateBearer, createApiToken, listApiTokens } = await import("../auth/api-tokens");
+const { changePassword, createUser, getSessionUser, verifyCredentials, UserInputError } = await import("./users");
 const {
   DELETED_USER_NAME,
   EMAIL_CHANGE_MAILS_PER_HOUR,
@@ -31,15 +31,18 @@ const {
   INVALID_EMAIL_CHANGE_LINK,
   InvalidEmailChangeLinkError,
   confirmEmailChange,
+  createOwnApiToken,
   deleteAccount,
   deletedEmailFor,
   describeEmailChange,
   requestEmailChange,
+  revokeOwnApiToken,
+  signOutEverywhere,
   soleOrganizedTasks,
 } = await import("./account");
 const { getLeaderboard } = await import("./leaderboard");
 const { getSubmissionForViewer, listSubmissionsForTeam } = await import("./submissions");
-const { requestPasswordReset } = await import("./password-reset");
+const { requestPasswordReset, resetPassword } = await import("./password-reset");
 const { insertScores, insertSubmission, makeTaskWithPhase, makeUser, rejection } = await import("./test-fixtures");
 
 const testDb = useTestDatabase();
@@ -314,5 +317,175 @@ describe("deleteAccount", () => {
     await f.db.user.update({ where: { id: f.user.id }, data: { passwordHash } });
     expect(await verifyCredentials(donor.email, PASSWORD)).not.toBeNull();
     expect(await verifyCredentials(deletedEmailFor(f.user.id), PASSWORD)).toBeNull();
+  });
+});
+
+describe("API tokens of the signed-in account (issue 23 F5)", () => {
+  const tokenEvents = (userId: string) =>
+    testDb.prisma.auditEvent.findMany({ where: { targetType: "user", targetId: userId, action: { in: ["user.api_token_create", "user.api_token_revoke"] } }, orderBy: [{ at: "asc" }, { id: "asc" }] });
+
+  it("createOwnApiToken needs the current password: without it or with a wrong one, a 422 on `password` and no token; with it, a working token, audited", async () => {
+    const user = await account("tok");
+    const missing = (await rejection(createOwnApiToken(user.viewer, { name: "laptop", password: "" }))) as InstanceType<typeof UserInputError>;
+    expect(missing).toBeInstanceOf(UserInputError);
+    expect(missing.fields).toEqual({ password: "Enter your current password." });
+    const absent = (await rejection(createOwnApiToken(user.viewer, { name: "laptop", password: undefined }))) as InstanceType<typeof UserInputError>;
+    expect(absent.fields).toEqual({ password: "Enter your current password." });
+    const wrong = (await rejection(createOwnApiToken(user.viewer, { name: "laptop", password: "not my password" }))) as InstanceType<typeof UserInputError>;
+    expect(wrong).toBeInstanceOf(UserInputError);
+    expect(wrong.fields).toEqual({ password: "That is not your current password." });
+    // A bad name is refused before the password is looked at.
+    const badName = (await rejection(createOwnApiToken(user.viewer, { name: "   ", password: PASSWORD }))) as InstanceType<typeof UserInputError>;
+    expect(Object.keys(badName.fields)).toEqual(["name"]);
+    expect(await testDb.prisma.apiToken.count({ where: { userId: user.id } })).toBe(0);
+    expect(await tokenEvents(user.id)).toEqual([]);
+
+    const { token, info } = await createOwnApiToken(user.viewer, { name: " laptop ", password: PASSWORD });
+    expect(info.name).toBe("laptop");
+    expect(await authenticateBearer(`Bearer ${token}`)).toMatchObject({ id: user.id });
+    const events = await tokenEvents(user.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actorId: user.id, action: "user.api_token_create", data: { tokenId: info.id, name: "laptop", via: "account" } });
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
+  it("createOwnApiToken refuses anonymous viewers (401) and deleted accounts (404)", async () => {
+    expect(await rejection(createOwnApiToken(null, { name: "x", password: PASSWORD }))).toBeInstanceOf(UnauthorizedError);
+    const f = await account("gone");
+    await testDb.prisma.user.update({ where: { id: f.id }, data: { deletedAt: T0 } });
+    expect(await rejection(createOwnApiToken(f.viewer, { name: "x", password: PASSWORD }))).toBeInstanceOf(NotFoundError);
+    expect(await testDb.prisma.apiToken.count({ where: { userId: f.id } })).toBe(0);
+  });
+
+  it("wrong passwords at token creation count toward the sign-in lockout of the address: after 10, even the right password is refused (429), and so is signing in", async () => {
+    const user = await account("lock");
+    for (let i = 0; i < 10; i++) {
+      expect(await rejection(createOwnApiToken(user.viewer, { name: "guess", password: `guess ${i}` }))).toBeInstanceOf(UserInputError);
+    }
+    const locked = await rejection(createOwnApiToken(user.viewer, { name: "guess", password: PASSWORD }));
+    expect(locked).toBeInstanceOf(RateLimitedError);
+    expect((locked as Error).message).toMatch(/^Too many sign-in attempts for this email address\. Try again at/);
+    expect(await rejection(verifyCredentials(user.email, PASSWORD))).toBeInstanceOf(RateLimitedError);
+    expect(await testDb.prisma.apiToken.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it("a right password gives its attempt back: creating tokens does not lock the owner out", async () => {
+    const user = await account("many");
+    for (let i = 0; i < 12; i++) await createOwnApiToken(user.viewer, { name: `t${i}`, password: PASSWORD });
+    expect(await testDb.prisma.apiToken.count({ where: { userId: user.id } })).toBe(12);
+    expect(await verifyCredentials(user.email, PASSWORD)).not.toBeNull();
+  });
+
+  it("revokeOwnApiToken revokes the owner's token (then refused by bearer authentication), audits it; another user's token id is a 404 and stays working", async () => {
+    const owner = await account("own");
+    const intruder = await account("intr");
+    const { token, info } = await createApiToken(owner.id, "ci");
+    const refused = await rejection(revokeOwnApiToken(intruder.viewer, info.id));
+    expect(refused).toBeInstanceOf(NotFoundError);
+    expect((refused as Error).message).toBe("There is no such API token.");
+    expect(await authenticateBearer(`Bearer ${token}`)).toMatchObject({ id: owner.id });
+    expect(await rejection(revokeOwnApiToken(owner.viewer, "not-a-uuid"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(revokeOwnApiToken(owner.viewer, "00000000-0000-4000-8000-000000000000"))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(revokeOwnApiToken(null, info.id))).toBeInstanceOf(UnauthorizedError);
+
+    await expect(revokeOwnApiToken(owner.viewer, info.id)).resolves.toBe(true);
+    expect(await authenticateBearer(`Bearer ${token}`)).toBeNull();
+    // Again: nothing to do, no error, no second event.
+    await expect(revokeOwnApiToken(owner.viewer, info.id)).resolves.toBe(false);
+    const revokes = (await tokenEvents(owner.id)).filter((e) => e.action === "user.api_token_revoke");
+    expect(revokes).toHaveLength(1);
+    expect(revokes[0]).toMatchObject({ actorId: owner.id, data: { tokenIds: [info.id], reason: "owner" } });
+    expect(await tokenEvents(intruder.id)).toEqual([]);
+  });
+
+  /** An account with two active tokens and one revoked, and another account with one. */
+  async function withTokens(label: string) {
+    const user = await account(label);
+    const other = await account(`${label}-other`);
+    const a = await createApiToken(user.id, "a");
+    const b = await createApiToken(user.id, "b");
+    const old = await createApiToken(user.id, "old");
+    await revokeOwnApiToken(user.viewer, old.info.id);
+    const oldRevokedAt = (await testDb.prisma.apiToken.findUniqueOrThrow({ where: { id: old.info.id } })).revokedAt;
+    const others = await createApiToken(other.id, "theirs");
+    const expectRevoked = async (reason: string) => {
+      expect(await authenticateBearer(`Bearer ${a.token}`)).toBeNull();
+      expect(await authenticateBearer(`Bearer ${b.token}`)).toBeNull();
+      expect(await testDb.prisma.apiToken.count({ where: { userId: user.id, revokedAt: null } })).toBe(0);
+      // The earlier revocation keeps its time; the other account is untouched.
+      expect((await testDb.prisma.apiToken.findUniqueOrThrow({ where: { id: old.info.id } })).revokedAt).toEqual(oldRevokedAt);
+      expect(await authenticateBearer(`Bearer ${others.token}`)).toMatchObject({ id: other.id });
+      const events = (await tokenEvents(user.id)).filter((e) => e.action === "user.api_token_revoke" && (e.data as { reason?: string }).reason === reason);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ actorId: user.id, data: { tokenIds: [a.info.id, b.info.id].sort(), reason } });
+    };
+    return { user, expectRevoked };
+  }
+
+  it("signOutEverywhere ends every session and revokes every API token of the account, in one go; 401 when anonymous", async () => {
+    const { user, expectRevoked } = await withTokens("soe");
+    const before = await testDb.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(await getSessionUser(user.id, before.sessionVersion)).not.toBeNull();
+    const { revokedTokenIds } = await signOutEverywhere(user.viewer);
+    expect(revokedTokenIds).toHaveLength(2);
+    expect(await getSessionUser(user.id, before.sessionVersion)).toBeNull();
+    await expectRevoked("sign_out_everywhere");
+    expect(await rejection(signOutEverywhere(null))).toBeInstanceOf(UnauthorizedError);
+    // With nothing left to revoke: the sessions still end, and no empty event is written.
+    await expect(signOutEverywhere(user.viewer)).resolves.toEqual({ revokedTokenIds: [] });
+    expect((await testDb.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).sessionVersion).toBe(before.sessionVersion + 2);
+  });
+
+  it("signOutEverywhere changes nothing when the token revocation fails (one transaction)", async () => {
+    const { user } = await withTokens("atomic");
+    const before = await testDb.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    // A trigger that refuses revoking this account's tokens stands in for a failure midway.
+    await testDb.prisma.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION refuse_token_revoke() RETURNS trigger AS $$
+      BEGIN
+        IF NEW.user_id = '${user.id}'::uuid AND NEW.revoked_at IS NOT NULL THEN RAISE EXCEPTION 'refused for the test'; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql`);
+    await testDb.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_token_revoke BEFORE UPDATE ON api_tokens FOR EACH ROW EXECUTE FUNCTION refuse_token_revoke()`);
+    try {
+      await expect(signOutEverywhere(user.viewer)).rejects.toThrow(/refused for the test/);
+    } finally {
+      await testDb.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_token_revoke ON api_tokens`);
+      await testDb.prisma.$executeRawUnsafe(`DROP FUNCTION refuse_token_revoke()`);
+    }
+    expect((await testDb.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).sessionVersion).toBe(before.sessionVersion);
+    expect(await testDb.prisma.apiToken.count({ where: { userId: user.id, revokedAt: null } })).toBe(2);
+  });
+
+  it("a password change revokes every API token of the account", async () => {
+    const { user, expectRevoked } = await withTokens("chg");
+    await changePassword(user.id, { currentPassword: PASSWORD, newPassword: "a new password 2", confirmPassword: "a new password 2" });
+    await expectRevoked("password_change");
+  });
+
+  it("a refused password change (wrong current password) revokes nothing", async () => {
+    const user = await account("chg-wrong");
+    const { token } = await createApiToken(user.id, "kept");
+    await expect(changePassword(user.id, { currentPassword: "wrong one", newPassword: "a new password 2", confirmPassword: "a new password 2" })).rejects.toBeInstanceOf(UserInputError);
+    expect(await authenticateBearer(`Bearer ${token}`)).toMatchObject({ id: user.id });
+  });
+
+  it("a password reset revokes every API token of the account, and its audit event counts them", async () => {
+    const { user, expectRevoked } = await withTokens("rst");
+    await requestPasswordReset(user.email);
+    await vi.waitFor(() => expect(mailed.mock.calls.some((c) => c[0].to === user.email && /reset-password\?token=/.test(c[0].text))).toBe(true));
+    const call = mailed.mock.calls.filter((c) => c[0].to === user.email).at(-1)!;
+    const resetToken = /token=([A-Za-z0-9_-]{43})/.exec(call[0].text)![1]!;
+    await resetPassword(resetToken, "a reset password 3");
+    await expectRevoked("password_reset");
+    const reset = await testDb.prisma.auditEvent.findFirstOrThrow({ where: { targetId: user.id, action: "user.password_reset" } });
+    expect(reset.data).toMatchObject({ apiTokensRevoked: 2 });
+    // Revoked tokens stay listed to their owner, as revoked.
+    const listed = await listApiTokens(user.id);
+    expect(listed.map((t) => [t.name, t.revokedAt !== null]).sort()).toEqual([
+      ["a", true],
+      ["b", true],
+      ["old", true],
+    ]);
   });
 });

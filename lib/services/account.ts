@@ -36,9 +36,23 @@
  * - Afterwards the account cannot sign in (`verifyCredentials`), its sessions and tokens are
  *   refused (`getSessionUser`, `authenticateBearer`), and every page that names a run's
  *   submitter shows "deleted user".
+ *
+ * API tokens and recovery (issue 23 F5):
+ * - {@link createOwnApiToken} needs the current password (the same check as above, counted
+ *   against the account like a sign-in attempt and locked out with it), so a stolen session
+ *   cookie alone cannot mint a token that outlives the session. The admin CLI uses
+ *   `createApiToken` directly and asks for none.
+ * - {@link revokeOwnApiToken} revokes one of the signed-in user's tokens; another user's (or an
+ *   unknown) token id is a 404.
+ * - {@link signOutEverywhere} ends every session and revokes every API token of the account in
+ *   one transaction; a password change (`changePassword`, `./users.ts`) and a password reset
+ *   (`resetPassword`, `./password-reset.ts`) do the same. Ordinary sign-out ends the sessions
+ *   only.
  */
 import { z } from "zod";
+import { createApiToken, ownsApiToken, parseTokenName, revokeApiToken, type CreatedApiToken } from "../auth/api-tokens";
 import { MAX_PASSWORD_BYTES, verifyPassword } from "../auth/password";
+import { revokeAllApiTokens } from "../auth/token-revocation";
 import { emailSchema, fieldErrors } from "../auth/schemas";
 import { ConflictError, NotFoundError, RateLimitedError, ServiceBusyError, ValidationError } from "../errors";
 import { sendMail } from "../mail";
@@ -360,5 +374,63 @@ export async function deleteAccount(viewer: Viewer, password: string, now: Date 
       },
     });
     return { ownershipPassed };
+  });
+}
+
+/**
+ * Creates an API token for the signed-in user after checking their current password (see the
+ * module header). A wrong password counts against the account like a failed sign-in. Audited
+ * as `user.api_token_create` (via "account").
+ *
+ * @param viewer the signed-in user
+ * @param input `name` (1–100 characters) and `password` (the current password)
+ * @returns the plaintext token (shown once) and its listing
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the account is gone;
+ *   UserInputError (422) on `name` (bad, or the most active tokens, `MAX_ACTIVE_TOKENS`, already) or
+ *   `password` (missing or wrong; no token is made); RateLimitedError (429) after too many
+ *   wrong passwords (the sign-in lockout of the address)
+ */
+export async function createOwnApiToken(viewer: Viewer, input: { name: unknown; password: unknown }): Promise<CreatedApiToken> {
+  const account = await loadAccount(viewer, "Please sign in to create an API token.");
+  const name = parseTokenName(input.name);
+  await checkPassword(account, typeof input.password === "string" ? input.password : "");
+  return createApiToken(account.id, name, { actorId: account.id, via: "account" });
+}
+
+/**
+ * Revokes one of the signed-in user's API tokens. Revoking an already revoked token of one's
+ * own changes nothing. Audited as `user.api_token_revoke` (reason "owner").
+ *
+ * @param viewer the signed-in user
+ * @param tokenId the token's id
+ * @returns true when it was revoked now, false when it already was
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown or
+ *   malformed id or another user's token (which is not touched)
+ */
+export async function revokeOwnApiToken(viewer: Viewer, tokenId: unknown): Promise<boolean> {
+  const user = requireSignedIn(viewer, "Please sign in to revoke an API token.");
+  const id = typeof tokenId === "string" ? tokenId : "";
+  if (await revokeApiToken(user.userId, id)) return true;
+  if (await ownsApiToken(user.userId, id)) return false;
+  throw new NotFoundError("There is no such API token.");
+}
+
+/**
+ * "Sign out everywhere": in one transaction, ends every session of the signed-in user (the
+ * session version moves on, this browser's too) and revokes every API token of the account
+ * (audited as `user.api_token_revoke`, reason "sign_out_everywhere", when there was one).
+ *
+ * @param viewer the signed-in user
+ * @param now the current time (tests)
+ * @returns the ids of the tokens revoked
+ * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the account is gone
+ */
+export async function signOutEverywhere(viewer: Viewer, now: Date = new Date()): Promise<{ revokedTokenIds: string[] }> {
+  const user = requireSignedIn(viewer, "Please sign in to sign out everywhere.");
+  return defaultDb().$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({ where: { id: user.userId, deletedAt: null }, data: { sessionVersion: { increment: 1 } } });
+    if (count !== 1) throw new NotFoundError("This account no longer exists.");
+    const revokedTokenIds = await revokeAllApiTokens(tx, { userId: user.userId, actorId: user.userId, reason: "sign_out_everywhere", now });
+    return { revokedTokenIds };
   });
 }

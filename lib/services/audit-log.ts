@@ -59,6 +59,8 @@ export const AUDIT_ACTIONS = [
   "user.email_change_request",
   "user.email_change",
   "user.delete",
+  "user.api_token_create",
+  "user.api_token_revoke",
 ] as const satisfies readonly AuditAction[];
 
 // Fails to compile when an action is added to `AuditAction` but not to the list above.

@@ -50,7 +50,9 @@ export type AuditAction =
   | "team.invitation_revoke"
   | "user.email_change_request"
   | "user.email_change"
-  | "user.delete";
+  | "user.delete"
+  | "user.api_token_create"
+  | "user.api_token_revoke";
 
 /** What one audit event records. */
 export interface AuditInput {

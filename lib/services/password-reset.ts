@@ -26,8 +26,10 @@
  *   account's mail, or an operator with the admin CLI, gets the link.
  * - **Setting the password** ({@link resetPassword}) follows sign-up's rules
  *   (`newPasswordSchema`), stores an argon2id hash (`lib/auth/password.ts`), bumps the user's
- *   session version (every session of the account ends, as with "sign out everywhere"), and
- *   clears the account's failed sign-in counter (the owner proved they read its mail).
+ *   session version (every session of the account ends, as with "sign out everywhere"),
+ *   revokes every API token of the account in the same transaction (whoever had the account's
+ *   sessions may have minted tokens), and clears the account's failed sign-in counter (the
+ *   owner proved they read its mail).
  * - **Audit.** `user.password_reset_request` when a token is made for an account (never for
  *   unknown addresses; actor null, as nobody is signed in), `user.password_reset` when one is
  *   used (actor the account's user).
@@ -36,6 +38,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getPrisma } from "../db/client";
 import { hashPassword } from "../auth/password";
+import { revokeAllApiTokens } from "../auth/token-revocation";
 import { emailSchema, fieldErrors, newPasswordSchema } from "../auth/schemas";
 import { loadEnv } from "../env";
 import { NotFoundError, RateLimitedError, ValidationError } from "../errors";
@@ -184,7 +187,9 @@ export interface ResetPasswordOptions {
 
 /**
  * Sets a new password with a reset link's token. The token is used up, the account's other
- * unused tokens stop working, and every session of the account ends (session version bumped).
+ * unused tokens stop working, every session of the account ends (session version bumped) and
+ * every API token of the account is revoked (audited as `user.api_token_revoke`, reason
+ * "password_reset", when there was one).
  * Works for accounts without a password too (they get one).
  *
  * @param token the `token` of the link
@@ -221,12 +226,13 @@ export async function resetPassword(token: string, newPassword: string, options:
       data: { passwordHash, sessionVersion: { increment: 1 } },
       select: { id: true, email: true },
     });
+    const apiTokensRevoked = await revokeAllApiTokens(tx, { userId: found.userId, actorId: found.userId, reason: "password_reset", now });
     await recordAudit(tx, {
       actorId: found.userId,
       action: "user.password_reset",
       targetType: "user",
       targetId: found.userId,
-      data: { tokenId: found.id, otherTokensEnded: others.count, hadPassword: before.passwordHash !== null },
+      data: { tokenId: found.id, otherTokensEnded: others.count, hadPassword: before.passwordHash !== null, apiTokensRevoked: apiTokensRevoked.length },
     });
     return updated;
   });

@@ -12,7 +12,8 @@
  *   carries the version it was issued with and is accepted only while it is still the
  *   user's version ({@link getSessionUser}); sign-out, a password change and "sign out
  *   everywhere" bump it ({@link revokeSessions}), which ends every session of the user,
- *   copies of the cookie included. API tokens are separate and revoked one by one.
+ *   copies of the cookie included. API tokens are separate: their owner revokes them one
+ *   by one, and "sign out everywhere", a password change and a password reset revoke all.
  * - Deleted accounts (`users.deleted_at`, see `lib/services/account.ts`) keep their row (their
  *   runs stay with their teams, as "deleted user") but never sign in and have no session.
  */
@@ -29,6 +30,7 @@ import {
   newPasswordSchema,
   signUpSchema,
 } from "../auth/schemas";
+import { revokeAllApiTokens } from "../auth/token-revocation";
 import { consumeRateLimit, reserveSignInAttempt } from "../rate-limit";
 import { z } from "zod";
 import { isUniqueViolation, isUuid } from "./db";
@@ -204,8 +206,10 @@ export async function verifyCredentials(email: string, password: string, address
 }
 
 /**
- * Changes the signed-in user's password, after checking the current one, and ends all of
- * the user's sessions (the caller signs the current browser in again with the new password).
+ * Changes the signed-in user's password, after checking the current one, and in the same
+ * transaction ends all of the user's sessions (the caller signs the current browser in again
+ * with the new password) and revokes all of their API tokens (audited as
+ * `user.api_token_revoke`, reason "password_change", when there was one).
  * Counted against the user's email like a sign-in attempt (before any hashing; given back on
  * success).
  *
@@ -239,18 +243,22 @@ export async function changePassword(
   if (!right) throw new UserInputError({ currentPassword: "That is not your current password." });
   await attempt.refund();
   const passwordHash = await hashPassword(parsed.data.newPassword);
-  const updated = await prisma.user.update({
-    where: { id: userId },
-    data: { passwordHash, sessionVersion: { increment: 1 } },
-    select: { sessionVersion: true },
+  return prisma.$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: userId },
+      data: { passwordHash, sessionVersion: { increment: 1 } },
+      select: { sessionVersion: true },
+    });
+    // A password change is a recovery step: the account's API tokens end with its sessions.
+    await revokeAllApiTokens(tx, { userId, actorId: userId, reason: "password_change" });
+    return updated.sessionVersion;
   });
-  return updated.sessionVersion;
 }
 
 /**
- * Ends every session of a user (sign-out, "sign out everywhere"): bumps the session
- * version, so that tokens carrying the old one are refused from the next request on.
- * API tokens are not affected.
+ * Ends every session of a user (ordinary sign-out): bumps the session version, so that
+ * tokens carrying the old one are refused from the next request on. API tokens are not
+ * affected; "Sign out everywhere" (`signOutEverywhere` in `./account.ts`) revokes them too.
  *
  * @param userId the user
  * @param onlyIfVersion bump only while the version is still this one (sign-out with a
