@@ -161,3 +161,52 @@ export async function assertMayActForTeam(userId: string, taskId: string, teamId
   const team = await db.team.findUnique({ where: { id: teamId }, select: { id: true, name: true } });
   assertActingTeam(row.team, team ?? { id: teamId }, what);
 }
+
+/** One withdrawal or final-run choice on a team's run, as the teams page shows it. */
+export interface TeamRunActionView {
+  at: Date;
+  /** who did it; null once their account is gone */
+  actor: { id: string; name: string } | null;
+  kind: "withdraw" | "final_select" | "final_unselect";
+  run: { id: string; systemName: string; phaseName: string; task: { slug: string; title: string } };
+}
+
+/** Most entries {@link listTeamRunActions} returns (newest first). */
+export const MAX_TEAM_RUN_ACTIONS = 50;
+
+const RUN_ACTION_KINDS = { "submission.withdraw": "withdraw", "submission.final_select": "final_select", "submission.final_unselect": "final_unselect" } as const;
+
+/**
+ * Who withdrew which of the team's runs and who marked or unmarked its final runs, and when,
+ * newest first (members only). Read from the audit log (`submission.withdraw`,
+ * `submission.final_select`, `submission.final_unselect`, whose data carry the team's id),
+ * so it covers every such change since those events were written.
+ *
+ * @param actor the viewer; must be a member of the team
+ * @param teamId the team
+ * @param limit at most this many (default and ceiling {@link MAX_TEAM_RUN_ACTIONS})
+ * @returns the entries; runs deleted since are left out
+ * @throws UnauthorizedError (401) anonymous; NotFoundError (404) when the team does not exist
+ *   or the viewer is not a member (malformed ids alike)
+ */
+export async function listTeamRunActions(actor: Viewer, teamId: string, limit: number = MAX_TEAM_RUN_ACTIONS): Promise<TeamRunActionView[]> {
+  const viewer = requireSignedIn(actor, "Please sign in to see your team.");
+  const db = defaultDb();
+  if (!isUuid(teamId) || !(await roleIn(db, teamId, viewer.userId))) throw new NotFoundError("No such team among yours.");
+  const events = await db.auditEvent.findMany({
+    where: { targetType: "submission", action: { in: Object.keys(RUN_ACTION_KINDS) }, data: { path: ["teamId"], equals: teamId } },
+    orderBy: [{ at: "desc" }, { id: "asc" }],
+    take: Math.max(1, Math.min(limit, MAX_TEAM_RUN_ACTIONS)),
+    select: { at: true, action: true, targetId: true, actor: { select: { id: true, name: true } } },
+  });
+  const runs = await db.submission.findMany({
+    where: { id: { in: [...new Set(events.map((e) => e.targetId))].filter(isUuid) }, teamId },
+    select: { id: true, systemName: true, phase: { select: { name: true, task: { select: { slug: true, title: true } } } } },
+  });
+  const byId = new Map(runs.map((r) => [r.id, { id: r.id, systemName: r.systemName, phaseName: r.phase.name, task: r.phase.task }]));
+  return events.flatMap((e) => {
+    const run = byId.get(e.targetId);
+    const kind = RUN_ACTION_KINDS[e.action as keyof typeof RUN_ACTION_KINDS];
+    return run && kind ? [{ at: e.at, actor: e.actor, kind, run }] : [];
+  });
+}
