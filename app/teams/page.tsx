@@ -9,6 +9,7 @@ import { Card, Table, UtcTime } from "../_components/ui";
 import { CreateTeamForm, JoinTeamForm } from "./team-forms";
 import { CreateTeamInvitationForm, RevokeTeamInvitationButton } from "./team-invitations";
 import { TeamMemberButton } from "./team-members";
+import { listTeamRunActions, type TeamRunActionView } from "../../lib/services/team-membership";
 
 export const metadata: Metadata = { title: "Teams" };
 
@@ -88,18 +89,48 @@ function TeamMembers({ team, members, viewerId }: { team: TeamSummary; members: 
   );
 }
 
-/** One of the user's teams: name, their role, members, creation time, join code (owners) and invitation links. */
+const RUN_ACTION_TEXT: Record<TeamRunActionView["kind"], string> = { withdraw: "withdrew", final_select: "chose as a final run", final_unselect: "removed from the final runs" };
+
+/** Who withdrew which of the team's runs and who chose or unchose its final runs, and when (newest first). */
+function TeamRunActions({ team, actions }: { team: TeamSummary; actions: TeamRunActionView[] }) {
+  if (actions.length === 0) return null;
+  return (
+    <Table label={`Withdrawals and final-run choices of ${team.name}`} testId="team-run-actions" columns={["When", "Who", "What", "Run"]}>
+      {actions.map((a, i) => (
+        <tr key={`${a.run.id}-${a.kind}-${i}`} data-testid="team-run-action-row">
+          <td className="py-2 pr-4 text-zinc-600">
+            <UtcTime date={a.at} />
+          </td>
+          <td className="py-2 pr-4">{a.actor?.name ?? "a deleted account"}</td>
+          <td className="py-2 pr-4">{RUN_ACTION_TEXT[a.kind]}</td>
+          <td className="py-2">
+            <Link href={`/submissions/${a.run.id}`} className="underline">
+              {a.run.systemName}
+            </Link>{" "}
+            <span className="text-zinc-500">
+              ({a.run.task.title}, {a.run.phaseName})
+            </span>
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** One of the user's teams: name, their role, members, creation time, join code (owners), invitation links, and who withdrew or chose which runs. */
 function TeamItem({
   team,
   members,
   joinCode,
   invitations,
+  runActions,
   viewerId,
 }: {
   team: TeamSummary;
   members: TeamMemberView[];
   joinCode: string | null;
   invitations: TeamInvitationView[];
+  runActions: TeamRunActionView[];
   viewerId: string;
 }) {
   return (
@@ -109,7 +140,8 @@ function TeamItem({
           {team.name}
         </h3>
         <span className="text-xs text-zinc-500">
-          you are {team.role === "OWNER" ? "its owner" : "a member"} · created <UtcTime date={team.createdAt} />
+          you are {team.role === "OWNER" ? "an owner" : "a member"} · {team.memberCount} member{team.memberCount === 1 ? "" : "s"} · created{" "}
+          <UtcTime date={team.createdAt} />
         </span>
       </div>
       <TeamMembers team={team} members={members} viewerId={viewerId} />
@@ -120,6 +152,7 @@ function TeamItem({
         </div>
       )}
       <TeamInvitations team={team} invitations={invitations} />
+      <TeamRunActions team={team} actions={runActions} />
     </li>
   );
 }
@@ -133,9 +166,10 @@ export default async function TeamsPage() {
   if (!user) redirect("/signin?callbackUrl=%2Fteams");
   const [teams, members, taskTeams] = await Promise.all([listTeamsOf(user.id), membersOfMyTeams(user.id), listTaskTeamsOf(user.id)]);
   const viewer = { userId: user.id, role: user.role };
-  const [codes, invitations] = await Promise.all([
+  const [codes, invitations, runActions] = await Promise.all([
     Promise.all(teams.map((t) => (t.role === "OWNER" ? getJoinCode(user.id, t.id) : null))),
     Promise.all(teams.map((t) => listTeamInvitations(viewer, t.id))),
+    Promise.all(teams.map((t) => listTeamRunActions(viewer, t.id))),
   ]);
   return (
     <div className="space-y-8">
@@ -153,7 +187,7 @@ export default async function TeamsPage() {
         ) : (
           <ul className="divide-y divide-zinc-100">
             {teams.map((team, i) => (
-              <TeamItem key={team.id} team={team} members={members.get(team.id) ?? []} joinCode={codes[i]} invitations={invitations[i]} viewerId={user.id} />
+              <TeamItem key={team.id} team={team} members={members.get(team.id) ?? []} joinCode={codes[i]} invitations={invitations[i]} runActions={runActions[i]} viewerId={user.id} />
             ))}
           </ul>
         )}
