@@ -63,9 +63,9 @@ export function TeamMemberButton({ step, teamId, teamName, userId, memberName }:
           </button>
         </>
       )}
-      <span aria-live="polite" className="basis-full text-right text-xs">
+      <div aria-live="polite" className="basis-full text-left text-xs">
         {state.status === "error" && <Notice kind="error">{state.message}</Notice>}
-      </span>
+      </div>
     </form>
   );
 }
