@@ -25,6 +25,7 @@ type Rule =
   | "the link's holder (token)"
   | "members of the run's team"
   | "members of the team"
+  | "owners of the team"
   | "the task's organizers and site admins"
   | "site admins";
 
@@ -96,8 +97,11 @@ const ACTIONS: Record<string, ActionEntry> = {
   createTaskAction: { file: "app/tasks/new/actions.ts", rule: "site admins", calls: ["createTask"], tests: "lib/services/teams-tasks.test.ts" },
   createTeamAction: { file: "app/teams/actions.ts", rule: "signed-in users", calls: ["createTeam"], tests: "lib/services/teams-tasks.test.ts" },
   joinTeamAction: { file: "app/teams/actions.ts", rule: "signed-in users", calls: ["joinTeam"], tests: "lib/services/teams-tasks.test.ts" },
-  createTeamInvitationAction: { file: "app/teams/actions.ts", rule: "members of the team", calls: ["createTeamInvitation"] },
-  revokeTeamInvitationAction: { file: "app/teams/actions.ts", rule: "members of the team", calls: ["revokeTeamInvitation"] },
+  createTeamInvitationAction: { file: "app/teams/actions.ts", rule: "owners of the team", calls: ["createTeamInvitation"] },
+  revokeTeamInvitationAction: { file: "app/teams/actions.ts", rule: "owners of the team", calls: ["revokeTeamInvitation"] },
+  removeTeamMemberAction: { file: "app/teams/actions.ts", rule: "owners of the team", calls: ["removeTeamMember"], tests: "lib/services/team-membership.test.ts" },
+  leaveTeamAction: { file: "app/teams/actions.ts", rule: "members of the team", calls: ["leaveTeam"], tests: "lib/services/team-membership.test.ts" },
+  makeTeamOwnerAction: { file: "app/teams/actions.ts", rule: "owners of the team", calls: ["makeTeamOwner"], tests: "lib/services/team-membership.test.ts" },
 };
 
 /** Files under `dir` (recursive) whose name passes `keep`. */

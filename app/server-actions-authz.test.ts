@@ -130,6 +130,18 @@ async function run(team: "memberTeam" | "rivalTeam", fields: { disqualified?: bo
 }
 const runState = (t: Target) => db().submission.findUniqueOrThrow({ where: { id: t.runId! }, select: { withdrawnAt: true, disqualifiedAt: true, hiddenAt: true, finalSelectedAt: true, status: true } });
 
+/**
+ * A fresh team with the scenario's `member` in it, as its owner ("owner": [member, other]) or
+ * as a plain MEMBER ("member": [founder, member, other]).
+ */
+async function ownedBy(who: Who, memberRole: "owner" | "member"): Promise<Target> {
+  const founder = await makeUser(db(), `Founder ${tag(who)}`);
+  const other = await makeUser(db(), `Other ${tag(who)}`);
+  const members = memberRole === "owner" ? [users.member, other.id] : [founder.id, users.member, other.id];
+  const team = await makeTeam(db(), "Probe team", members);
+  return { teamId: team.id, founder: founder.id, other: other.id };
+}
+
 /** A fresh published task of one phase (no gold key) organized by the organizer. */
 async function freshTask(): Promise<Target> {
   const { task, phase } = await makeTaskWithPhase(db(), { organizerIds: [users.organizer] });
@@ -590,6 +602,73 @@ const PROBES: Probe[] = [
     args: (t) => [{ status: "idle" }, form({ teamId: ids.memberTeam!, invitationId: t.invitationId! })],
     state: (t) => db().teamInvitation.findUniqueOrThrow({ where: { id: t.invitationId! }, select: { revokedAt: true } }),
     expect: membersOnly,
+  },
+  // Owners only (issue 23 F4): the `member` is a plain MEMBER of these teams, so everyone is refused.
+  {
+    file: "app/teams/actions.ts",
+    action: "createTeamInvitationAction",
+    about: "a link to a team where the member is not an owner",
+    target: async (who) => ({ teamId: (await ownedBy(who, "member")).teamId! }),
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId!, maxUses: "5" })],
+    state: (t) => db().teamInvitation.count({ where: { teamId: t.teamId! } }),
+    expect: { ...membersOnly, member: "refused" },
+  },
+  {
+    file: "app/teams/actions.ts",
+    action: "revokeTeamInvitationAction",
+    about: "a link of a team where the member is not an owner",
+    target: async (who) => {
+      const t = await ownedBy(who, "member");
+      return { ...t, invitationId: (await createTeamInvitation(viewerOf(t.founder!), t.teamId!)).invitation.id };
+    },
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId!, invitationId: t.invitationId! })],
+    state: (t) => db().teamInvitation.findUniqueOrThrow({ where: { id: t.invitationId! }, select: { revokedAt: true } }),
+    expect: { ...membersOnly, member: "refused" },
+  },
+  {
+    file: "app/teams/actions.ts",
+    action: "removeTeamMemberAction",
+    about: "another member of a team the member owns",
+    target: async (who) => ownedBy(who, "owner"),
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId!, userId: t.other! })],
+    state: (t) => db().teamMember.count({ where: { teamId: t.teamId!, userId: t.other! } }),
+    expect: membersOnly,
+  },
+  {
+    file: "app/teams/actions.ts",
+    action: "removeTeamMemberAction",
+    about: "another member of a team where the member is not an owner",
+    target: async (who) => ownedBy(who, "member"),
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId!, userId: t.other! })],
+    state: (t) => db().teamMember.count({ where: { teamId: t.teamId!, userId: t.other! } }),
+    expect: { ...membersOnly, member: "refused" },
+  },
+  {
+    file: "app/teams/actions.ts",
+    action: "leaveTeamAction",
+    about: "a team the member is in (each viewer can only leave their own teams)",
+    target: async (who) => ownedBy(who, "member"),
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId! })],
+    state: (t) => db().teamMember.count({ where: { teamId: t.teamId! } }),
+    expect: membersOnly,
+  },
+  {
+    file: "app/teams/actions.ts",
+    action: "makeTeamOwnerAction",
+    about: "another member of a team the member owns",
+    target: async (who) => ownedBy(who, "owner"),
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId!, userId: t.other! })],
+    state: (t) => db().teamMember.findUniqueOrThrow({ where: { teamId_userId: { teamId: t.teamId!, userId: t.other! } }, select: { role: true } }),
+    expect: membersOnly,
+  },
+  {
+    file: "app/teams/actions.ts",
+    action: "makeTeamOwnerAction",
+    about: "another member of a team where the member is not an owner",
+    target: async (who) => ownedBy(who, "member"),
+    args: (t) => [{ status: "idle" }, form({ teamId: t.teamId!, userId: t.other! })],
+    state: (t) => db().teamMember.findUniqueOrThrow({ where: { teamId_userId: { teamId: t.teamId!, userId: t.other! } }, select: { role: true } }),
+    expect: { ...membersOnly, member: "refused" },
   },
 ];
 

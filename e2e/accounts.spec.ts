@@ -1,7 +1,10 @@
 /**
  * Invitations and account changes (issue 11 §1, §4, §5), end to end:
- * - a team owner makes an invitation link on /teams; a second user opens it signed out, signs
- *   in, comes back and joins; the owner revokes the link and a third user is refused;
+ * - a team owner makes an invitation link for two people on /teams; a second user opens it
+ *   signed out, signs in, comes back and joins; the owner revokes the link and a third user is
+ *   refused;
+ * - a single-use link (the default) lets one person in and then refuses the next; the owner
+ *   removes that member (confirming first) and, alone again, leaves the team (issue 23 F4);
  * - an organizer invites a co-organizer by email from the console's Organizers card; the
  *   invitee opens the mailed link, accepts, and sees the "Manage task" link;
  * - a user changes their email address through the mailed confirmation link and signs in with
@@ -77,6 +80,8 @@ test("a team invitation link lets a second user join; once revoked, a third user
   await page.getByRole("button", { name: "Create team" }).click();
   const team = page.getByRole("listitem", { name: `Team ${teamName}` });
   await expect(team).toBeVisible();
+  // Single-use unless the owner says otherwise: this link is for up to two people.
+  await team.getByLabel(`How many people can use the new invitation link for ${teamName}`).fill("2");
   await team.getByRole("button", { name: `Create an invitation link for ${teamName}` }).click();
   const linkField = team.getByTestId("new-invitation-link");
   await expect(linkField).toBeVisible();
@@ -101,7 +106,8 @@ test("a team invitation link lets a second user join; once revoked, a third user
   await page.reload();
   const row = team.getByTestId("team-invitation-row");
   await expect(row).toHaveCount(1);
-  await expect(row.getByRole("cell").nth(3)).toHaveText("1");
+  await expect(row.getByRole("cell").nth(3)).toHaveText("1 of 2");
+  await expect(row.getByRole("cell").nth(4)).toHaveText("active");
   await expect(team.getByTestId("team-members")).toContainText(second.name);
   await row.getByRole("button", { name: /^Revoke the invitation link/ }).click();
   await expect(row.getByRole("cell").nth(4)).toHaveText("revoked");
@@ -114,6 +120,62 @@ test("a team invitation link lets a second user join; once revoked, a third user
   await late.goto("/teams");
   await expect(late.getByRole("listitem", { name: `Team ${teamName}` })).toHaveCount(0);
   await late.context().close();
+});
+
+test("a single-use link lets one person in and refuses the next; the owner removes the member, then leaves", async ({ page, browser }) => {
+  const owner = await createUser({ label: "singleowner" });
+  const second = await createUser({ label: "singlejoiner" });
+  const third = await createUser({ label: "singlelate" });
+  const teamName = `E2E single ${uniqueTag()}`;
+
+  await signInPage(page, owner);
+  await page.goto("/teams");
+  await page.getByLabel("Team name").fill(teamName);
+  await page.getByRole("button", { name: "Create team" }).click();
+  const team = page.getByRole("listitem", { name: `Team ${teamName}` });
+  await expect(team).toBeVisible();
+  await expect(team.getByLabel(`How many people can use the new invitation link for ${teamName}`)).toHaveValue("1");
+  await team.getByRole("button", { name: `Create an invitation link for ${teamName}` }).click();
+  const linkField = team.getByTestId("new-invitation-link");
+  await expect(linkField).toBeVisible();
+  const link = await linkField.inputValue();
+
+  const joiner = await pageFor(browser, second);
+  await joiner.goto(link);
+  await joiner.getByRole("button", { name: "Join team" }).click();
+  await expect(joiner).toHaveURL(/\/teams$/);
+  await expect(joiner.getByRole("listitem", { name: `Team ${teamName}` })).toBeVisible();
+  await joiner.context().close();
+
+  const late = await pageFor(browser, third);
+  await late.goto(link);
+  await expect(late.getByRole("main").getByRole("alert")).toHaveText(
+    "This team invitation link has already been used as many times as it allows. Ask an owner of the team for a new one.",
+  );
+  await expect(late.getByRole("button", { name: "Join team" })).toHaveCount(0);
+  await late.context().close();
+
+  await page.reload();
+  const row = team.getByTestId("team-invitation-row");
+  await expect(row.getByRole("cell").nth(3)).toHaveText("1 of 1");
+  await expect(row.getByRole("cell").nth(4)).toHaveText("used up");
+
+  // Remove asks first; Cancel keeps the member.
+  const members = team.getByTestId("team-member-row");
+  await expect(members).toHaveCount(2);
+  await team.getByRole("button", { name: `Remove: ${second.name}` }).click();
+  await expect(team.getByText(`Remove ${second.name} from ${teamName}? Their runs stay the team's.`)).toBeVisible();
+  await team.getByRole("button", { name: "Cancel" }).click();
+  await expect(members).toHaveCount(2);
+  await team.getByRole("button", { name: `Remove: ${second.name}` }).click();
+  await team.getByRole("button", { name: "Yes, remove" }).click();
+  await expect(members).toHaveCount(1);
+  await expect(team.getByTestId("team-members")).not.toContainText(second.name);
+
+  // Alone in the team, the owner may leave it.
+  await team.getByRole("button", { name: `Leave ${teamName}` }).click();
+  await team.getByRole("button", { name: "Yes, leave" }).click();
+  await expect(page.getByRole("listitem", { name: `Team ${teamName}` })).toHaveCount(0);
 });
 
 test("an organizer invites a co-organizer by email, who accepts and can manage the task", async ({ page, browser }) => {

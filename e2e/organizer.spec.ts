@@ -8,7 +8,7 @@
  *   other users cannot create tasks or reach the manage page; the organizer sets a phase's
  *   participant analysis and team per-document scores, and changes the team a participant
  *   submits for in the task (one team per user per task);
- * - a user creates a team and a second user joins it with the join code.
+ * - a user creates a team and a second user joins it with the join code (shown to owners only).
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -326,7 +326,7 @@ test.describe.serial("teams", () => {
     await fillAndSubmit(page, "Team name", teamName, "Create team");
     await expect(page.getByText(`Team “${teamName}” created.`)).toBeVisible();
     const team = page.getByTestId("team-item").filter({ hasText: teamName });
-    await expect(team).toContainText("you are its owner");
+    await expect(team).toContainText("you are an owner");
     await expect(team.getByTestId("join-code")).toHaveText(/^[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}$/);
     joinCode = (await team.getByTestId("join-code").textContent()) ?? "";
 
@@ -349,8 +349,18 @@ test.describe.serial("teams", () => {
     const team = page.getByTestId("team-item").filter({ hasText: teamName });
     await expect(team).toContainText("you are a member");
     await expect(team).toContainText("2 members");
-    await expect(team.getByTestId("team-members")).toHaveText(`${owner.name} (owner), ${joiner.name}`);
-    await expect(team.getByTestId("join-code")).toHaveText(joinCode);
+    const rows = team.getByTestId("team-member-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0).getByRole("cell").nth(0)).toHaveText(owner.name);
+    await expect(rows.nth(0).getByRole("cell").nth(1)).toHaveText("owner");
+    await expect(rows.nth(1).getByRole("cell").nth(0)).toHaveText(`${joiner.name} (you)`);
+    await expect(rows.nth(1).getByRole("cell").nth(1)).toHaveText("member");
+    // A plain member can leave, but cannot remove anyone, let people in, or see the join code (issue 23 F4).
+    await expect(team.getByRole("button", { name: `Leave ${teamName}` })).toBeVisible();
+    await expect(team.getByRole("button", { name: /^Remove: / })).toHaveCount(0);
+    await expect(team.getByRole("button", { name: /^Make owner: / })).toHaveCount(0);
+    await expect(team.getByRole("button", { name: `Create an invitation link for ${teamName}` })).toHaveCount(0);
+    await expect(team.getByTestId("join-code")).toHaveCount(0);
   });
 
   test("the teams page asks anonymous visitors to sign in", async ({ page }) => {

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { createTeamInvitation, revokeTeamInvitation } from "../../lib/services/team-invitations";
+import { leaveTeam, makeTeamOwner, removeTeamMember } from "../../lib/services/team-membership";
 import { createTeam, joinTeam } from "../../lib/services/teams";
 import { runAction, type ActionFailure } from "../_components/task-action-result";
 
@@ -70,23 +71,23 @@ export async function joinTeamAction(previous: TeamFormState, formData: FormData
 /** State of a team's "Create invitation link" button: the link, shown once after creation. */
 export type TeamInvitationState =
   | { status: "idle" }
-  | { status: "created"; url: string; expiresAt: string; attempt: number }
+  | { status: "created"; url: string; expiresAt: string; maxUses: number; attempt: number }
   | ({ status: "error"; attempt: number } & ActionFailure);
 
 /**
- * Makes an invitation link for a team (form field `teamId`); `createTeamInvitation` checks
- * that the viewer is a member.
+ * Makes an invitation link for a team (form fields `teamId`, `maxUses`: how many people may
+ * join through it, default 1); `createTeamInvitation` checks that the viewer is an owner.
  *
- * @returns the link (shown once) and its expiry, or the error
+ * @returns the link (shown once), its expiry and use limit, or the error
  */
 export async function createTeamInvitationAction(previous: TeamInvitationState, formData: FormData): Promise<TeamInvitationState> {
   const attempt = previous.status === "idle" ? 1 : previous.attempt + 1;
   return runAction<TeamInvitationState>(
     "creating a team invitation link",
     async (viewer) => {
-      const { url, invitation } = await createTeamInvitation(viewer, field(formData, "teamId"));
+      const { url, invitation } = await createTeamInvitation(viewer, field(formData, "teamId"), new Date(), { maxUses: field(formData, "maxUses") });
       revalidatePath("/teams");
-      return { status: "created", url, expiresAt: invitation.expiresAt.toISOString(), attempt };
+      return { status: "created", url, expiresAt: invitation.expiresAt.toISOString(), maxUses: invitation.maxUses, attempt };
     },
     (failure) => ({ status: "error", attempt, ...failure }),
   );
@@ -97,7 +98,7 @@ export type RevokeTeamInvitationState = { status: "idle" } | { status: "revoked"
 
 /**
  * Revokes one of a team's invitation links (form fields `teamId`, `invitationId`);
- * `revokeTeamInvitation` checks that the viewer is a member of the team.
+ * `revokeTeamInvitation` checks that the viewer is an owner of the team.
  */
 export async function revokeTeamInvitationAction(_previous: RevokeTeamInvitationState, formData: FormData): Promise<RevokeTeamInvitationState> {
   return runAction<RevokeTeamInvitationState>(
@@ -106,6 +107,54 @@ export async function revokeTeamInvitationAction(_previous: RevokeTeamInvitation
       await revokeTeamInvitation(viewer, field(formData, "teamId"), field(formData, "invitationId"));
       revalidatePath("/teams");
       return { status: "revoked" };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
+}
+
+/** State of a member button (Remove, Leave, Make owner): the outcome of the last attempt. */
+export type TeamMemberActionState = { status: "idle" } | { status: "done" } | ({ status: "error" } & ActionFailure);
+
+/**
+ * Removes a member from a team (form fields `teamId`, `userId`); `removeTeamMember` checks
+ * that the viewer is an owner.
+ */
+export async function removeTeamMemberAction(_previous: TeamMemberActionState, formData: FormData): Promise<TeamMemberActionState> {
+  return runAction<TeamMemberActionState>(
+    "removing a team member",
+    async (viewer) => {
+      await removeTeamMember(viewer, { teamId: field(formData, "teamId"), userId: field(formData, "userId") });
+      revalidatePath("/teams");
+      return { status: "done" };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
+}
+
+/** Leaves a team (form field `teamId`); `leaveTeam` applies the last-owner rule. */
+export async function leaveTeamAction(_previous: TeamMemberActionState, formData: FormData): Promise<TeamMemberActionState> {
+  return runAction<TeamMemberActionState>(
+    "leaving a team",
+    async (viewer) => {
+      await leaveTeam(viewer, { teamId: field(formData, "teamId") });
+      revalidatePath("/teams");
+      return { status: "done" };
+    },
+    (failure) => ({ status: "error", ...failure }),
+  );
+}
+
+/**
+ * Makes a member an owner of the team (form fields `teamId`, `userId`); `makeTeamOwner`
+ * checks that the viewer is an owner.
+ */
+export async function makeTeamOwnerAction(_previous: TeamMemberActionState, formData: FormData): Promise<TeamMemberActionState> {
+  return runAction<TeamMemberActionState>(
+    "making a member owner",
+    async (viewer) => {
+      await makeTeamOwner(viewer, { teamId: field(formData, "teamId"), userId: field(formData, "userId") });
+      revalidatePath("/teams");
+      return { status: "done" };
     },
     (failure) => ({ status: "error", ...failure }),
   );

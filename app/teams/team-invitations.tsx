@@ -8,17 +8,33 @@ import {
   type RevokeTeamInvitationState,
   type TeamInvitationState,
 } from "./actions";
+import { MAX_INVITATION_USES } from "../../lib/validations/team";
 
 /**
- * "Create invitation link" for one team: makes a link and shows it once (like an API token),
- * in a read-only field to copy. The list of links is rendered by the page.
+ * "Create invitation link" for one team (owners): how many people may use it (1 unless the
+ * owner says more), then makes the link and shows it once (like an API token), in a read-only
+ * field to copy. The list of links is rendered by the page.
  */
 export function CreateTeamInvitationForm({ teamId, teamName }: { teamId: string; teamName: string }) {
   const [state, action, pending] = useActionState<TeamInvitationState, FormData>(createTeamInvitationAction, { status: "idle" });
   return (
     <div className="space-y-2">
-      <form action={action}>
+      <form action={action} className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="teamId" value={teamId} />
+        <label className="text-sm text-zinc-700">
+          Can be used by up to{" "}
+          <input
+            type="number"
+            name="maxUses"
+            min={1}
+            max={MAX_INVITATION_USES}
+            defaultValue={1}
+            required
+            aria-label={`How many people can use the new invitation link for ${teamName}`}
+            className="w-16 rounded-md border border-zinc-300 px-2 py-1 text-sm tabular-nums"
+          />{" "}
+          people
+        </label>
         <button type="submit" disabled={pending} className={secondaryButton} aria-label={`Create an invitation link for ${teamName}`}>
           {pending ? "Creating…" : "Create invitation link"}
         </button>
@@ -26,7 +42,7 @@ export function CreateTeamInvitationForm({ teamId, teamName }: { teamId: string;
       <div aria-live="polite">
         {state.status === "created" && (
           <Notice kind="success">
-            <p className="font-medium">Invitation link created. Copy it now: it will not be shown again. It works until {state.expiresAt.slice(0, 16).replace("T", " ")} UTC, for anyone who opens it signed in, until you revoke it.</p>
+            <p className="font-medium">Invitation link created. Copy it now: it will not be shown again. It lets {state.maxUses === 1 ? "one person" : `up to ${state.maxUses} people`} join, signed in, until {state.expiresAt.slice(0, 16).replace("T", " ")} UTC or until you revoke it.</p>
             <input
               readOnly
               value={state.url}

@@ -25,6 +25,7 @@ import { formatUtc } from "../validations/time";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Db, type Prisma, type SelectionRule } from "./db";
 import { loadPhase } from "./phases";
+import { assertMayActForTeam } from "./team-membership";
 
 /** A run the team marked as final. */
 export interface FinalRun {
@@ -183,6 +184,7 @@ export async function setFinalSelection(viewer: Viewer, submissionId: string, se
   const db = defaultDb();
   const { run, access } = await loadRun(user, submissionId, db, now);
   if (!access.isTeamMember) throw new ForbiddenError("Only members of the run's team can choose its final runs.");
+  await assertMayActForTeam(user.userId, run.phase.taskId, run.teamId, "choose final runs", db);
   if (selected && run.isBaseline) throw new ForbiddenError("Baselines are reference runs of the organizers; they cannot be a team's final run.");
   const closed = closedReason(run, now);
   if (closed !== null) {

@@ -43,6 +43,7 @@
  * concurrent change a 409 rather than a second event.
  */
 import { assertCanChangeTask, assertTaskWritable } from "./task-state";
+import { assertMayActForTeam } from "./team-membership";
 import { z } from "zod";
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
 import { canManageTask, PHASE_VISIBILITY_SELECT, requireSignedIn, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
@@ -137,6 +138,7 @@ export async function withdrawSubmission(viewer: Viewer, id: string, options: { 
   const db = defaultDb();
   const { run, access } = await loadRun(user, id, db);
   if (!access.isTeamMember) throw new ForbiddenError("Only members of the run's team can withdraw it.");
+  await assertMayActForTeam(user.userId, run.phase.taskId, run.teamId, "withdraw runs", db);
   if (run.isBaseline) throw new ForbiddenError("Baselines are reference points set by the organizers; they cannot be withdrawn.");
   if (run.withdrawnAt) throw new ConflictError(`This run was already withdrawn on ${formatUtc(run.withdrawnAt)}.`);
   if (run.disqualifiedAt) throw new ConflictError("This run was disqualified by the organizers; a disqualified run cannot be withdrawn.");

@@ -1,12 +1,13 @@
 /**
- * Team invitation links against a real database (issue 11 §4): who may make, list and revoke
- * them, the token (only its sha256 stored, shown once), joining through a link (uses counted,
- * joining twice a no-op), expiry and revocation (410 saying which), the audit rows, and the
- * join code still working beside the links.
+ * Team invitation links against a real database (issue 11 §4, issue 23 F4): who may make
+ * (owners), list (members) and revoke (owners) them, the token (only its sha256 stored, shown
+ * once), joining through a link (uses counted up to the link's limit, single-use by default,
+ * joining twice a no-op), expiry, revocation and use-up (410 saying which), the audit rows,
+ * and the join code still working beside the links.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
-import { ConflictError, GoneError, NotFoundError, UnauthorizedError } from "../errors";
+import { ConflictError, ForbiddenError, GoneError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { sha256Hex } from "../storage";
 import {
   MAX_ACTIVE_TEAM_INVITATIONS,
@@ -50,11 +51,11 @@ function tokenOf(url: string): string {
 }
 
 describe("createTeamInvitation", () => {
-  it("a member (owner or not) makes a link valid 14 days; only the token's sha256 is stored; audited as team.invitation_create", async () => {
+  it("an owner makes a single-use link valid 14 days; only the token's sha256 is stored; audited as team.invitation_create", async () => {
     const f = await setup();
-    const made = await createTeamInvitation(f.member.viewer, f.team.id, T0);
+    const made = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
     const token = tokenOf(made.url);
-    expect(made.invitation).toMatchObject({ status: "active", uses: 0, revokedAt: null, createdBy: { id: f.member.id, name: "Member" } });
+    expect(made.invitation).toMatchObject({ status: "active", uses: 0, maxUses: 1, revokedAt: null, createdBy: { id: f.owner.id, name: "Owner" } });
     expect(made.invitation.expiresAt.getTime() - T0.getTime()).toBe(TEAM_INVITATION_TTL_MS);
     expect(TEAM_INVITATION_TTL_MS).toBe(14 * 24 * 3600 * 1000);
     const row = await f.db.teamInvitation.findUniqueOrThrow({ where: { id: made.invitation.id } });
@@ -64,10 +65,25 @@ describe("createTeamInvitation", () => {
     expect(JSON.stringify(await listTeamInvitations(f.owner.viewer, f.team.id, T0))).not.toContain(token);
     const events = await f.db.auditEvent.findMany({ where: { targetType: "team", targetId: f.team.id, action: "team.invitation_create" } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actorId: f.member.id, data: { invitationId: made.invitation.id } });
+    expect(events[0]).toMatchObject({ actorId: f.owner.id, data: { invitationId: made.invitation.id, maxUses: 1 } });
 
     await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    // Members see the links but cannot make any.
     expect(await listTeamInvitations(f.member.viewer, f.team.id, T0)).toHaveLength(2);
+  });
+
+  it("a MEMBER cannot make a link (403, nothing stored or audited); maxUses out of 1–50 is a 422", async () => {
+    const f = await setup();
+    const refused = await rejection(createTeamInvitation(f.member.viewer, f.team.id, T0, { maxUses: 5 }));
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    expect(refused.message).toBe("Only the team's owners can create invitation links.");
+    for (const maxUses of [0, 51, 2.5, "many", -1]) {
+      expect(await rejection(createTeamInvitation(f.owner.viewer, f.team.id, T0, { maxUses }))).toBeInstanceOf(ValidationError);
+    }
+    expect(await f.db.teamInvitation.count({ where: { teamId: f.team.id } })).toBe(0);
+    expect(await f.db.auditEvent.count({ where: { targetId: f.team.id, action: "team.invitation_create" } })).toBe(0);
+    // A form's string is accepted.
+    expect((await createTeamInvitation(f.owner.viewer, f.team.id, T0, { maxUses: "3" })).invitation.maxUses).toBe(3);
   });
 
   it("outsiders, site admins and unknown teams get the same 404; anonymous viewers a 401", async () => {
@@ -100,7 +116,7 @@ describe("createTeamInvitation", () => {
 describe("acceptTeamInvitation", () => {
   it("joins the team as a MEMBER, counts the use, audits team.join via invitation; a second time is a no-op said so", async () => {
     const f = await setup();
-    const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0, { maxUses: 2 });
     const token = tokenOf(url);
     const preview = await previewTeamInvitation(f.outsider.viewer, token, T0);
     expect(preview).toMatchObject({ team: { id: f.team.id, name: f.team.name, memberCount: 2 }, invitedBy: { name: "Owner" }, status: "active", alreadyMember: false });
@@ -121,18 +137,54 @@ describe("acceptTeamInvitation", () => {
     expect(await f.db.auditEvent.count({ where: { targetType: "team", targetId: f.team.id, action: "team.join" } })).toBe(1);
     expect((await previewTeamInvitation(f.outsider.viewer, token, T0)).alreadyMember).toBe(true);
 
-    // The link works for any number of people.
+    // A link for two people lets a second one in, and then no one.
     const third = await makeUser(f.db, "Third");
     await acceptTeamInvitation(third.viewer, token, T0);
     expect((await f.db.teamInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).uses).toBe(2);
     expect((await listTeamsOf(third.id)).map((t) => t.id)).toEqual([f.team.id]);
+    const fourth = await makeUser(f.db, "Fourth");
+    const usedUp = await rejection(acceptTeamInvitation(fourth.viewer, token, T0));
+    expect(usedUp).toBeInstanceOf(GoneError);
+    expect(usedUp.message).toBe("This team invitation link has already been used as many times as it allows. Ask an owner of the team for a new one.");
+    expect(await f.db.teamMember.count({ where: { teamId: f.team.id, userId: fourth.id } })).toBe(0);
+    expect((await previewTeamInvitation(fourth.viewer, token, T0)).status).toBe("used");
+    expect((await listTeamInvitations(f.owner.viewer, f.team.id, T0))[0]).toMatchObject({ uses: 2, maxUses: 2, status: "used" });
+    // Someone already in the team is still told so.
+    expect(await acceptTeamInvitation(third.viewer, token, T0)).toMatchObject({ joined: false });
+  });
+
+  it("a single-use link (the default) lets one person in; the second is refused (410) and nothing changes", async () => {
+    const f = await setup();
+    const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const token = tokenOf(url);
+    expect(await acceptTeamInvitation(f.outsider.viewer, token, T0)).toMatchObject({ joined: true });
+    const second = await makeUser(f.db, "Second");
+    const refused = await rejection(acceptTeamInvitation(second.viewer, token, T0));
+    expect(refused.httpStatus).toBe(410);
+    expect(refused.message).toContain("already been used");
+    expect(await f.db.teamMember.count({ where: { teamId: f.team.id, userId: second.id } })).toBe(0);
+    expect((await f.db.teamInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).uses).toBe(1);
+    expect(await f.db.auditEvent.count({ where: { targetId: f.team.id, action: "team.join" } })).toBe(1);
+  });
+
+  it("two people racing for the last use of a link: one joins, the other is refused", async () => {
+    const f = await setup();
+    const { url } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
+    const a = await makeUser(f.db, "Racer A");
+    const b = await makeUser(f.db, "Racer B");
+    const results = await Promise.allSettled([acceptTeamInvitation(a.viewer, tokenOf(url), T0), acceptTeamInvitation(b.viewer, tokenOf(url), T0)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const failed = results.find((r) => r.status === "rejected");
+    expect(failed && failed.status === "rejected" ? (failed.reason as Error) : null).toBeInstanceOf(GoneError);
+    expect(await f.db.teamMember.count({ where: { teamId: f.team.id, userId: { in: [a.id, b.id] } } })).toBe(1);
   });
 
   it("a revoked link says it was revoked (410); revoking twice is a 409; audited as team.invitation_revoke", async () => {
     const f = await setup();
     const { url, invitation } = await createTeamInvitation(f.owner.viewer, f.team.id, T0);
     expect(await rejection(revokeTeamInvitation(f.outsider.viewer, f.team.id, invitation.id, T0))).toBeInstanceOf(NotFoundError);
-    const revoked = await revokeTeamInvitation(f.member.viewer, f.team.id, invitation.id, T0);
+    expect(await rejection(revokeTeamInvitation(f.member.viewer, f.team.id, invitation.id, T0))).toBeInstanceOf(ForbiddenError);
+    const revoked = await revokeTeamInvitation(f.owner.viewer, f.team.id, invitation.id, T0);
     expect(revoked).toMatchObject({ id: invitation.id, status: "revoked", revokedAt: T0 });
     const refused = await rejection(acceptTeamInvitation(f.outsider.viewer, tokenOf(url), T0));
     expect(refused).toBeInstanceOf(GoneError);
@@ -142,7 +194,7 @@ describe("acceptTeamInvitation", () => {
     expect(await rejection(revokeTeamInvitation(f.owner.viewer, f.team.id, invitation.id, T0))).toBeInstanceOf(ConflictError);
     const events = await f.db.auditEvent.findMany({ where: { targetType: "team", targetId: f.team.id, action: "team.invitation_revoke" } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actorId: f.member.id, data: { invitationId: invitation.id } });
+    expect(events[0]).toMatchObject({ actorId: f.owner.id, data: { invitationId: invitation.id } });
   });
 
   it("an expired link says it expired (410); a link of another team cannot be revoked through this one (404)", async () => {

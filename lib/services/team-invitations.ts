@@ -1,23 +1,23 @@
 /**
- * Team invitation links (issue 11 §4): a member of a team makes a link that lets whoever opens
- * it, signed in, join the team; the link can be revoked.
+ * Team invitation links (issue 11 §4, issue 23 F4): an owner of a team makes a link that lets
+ * whoever opens it, signed in, join the team; the link can be revoked.
  *
  * The contract:
- * - **Who.** Any member of the team (OWNER or MEMBER) may make, list and revoke the team's
- *   links: the same rule as the join code, which every member is shown and may pass on
- *   (`getJoinCode` in `./teams.ts`). Site admins and task organizers have no say over teams.
- *   Anyone else gets the 404 of a team that does not exist (a team's existence is not secret,
- *   but its links are).
+ * - **Who.** Only the team's OWNERs may make and revoke links (a MEMBER gets a 403); any
+ *   member may list them. Site admins and task organizers have no say over teams. Anyone
+ *   else gets the 404 of a team that does not exist (a team's existence is not secret, but
+ *   its links are).
  * - **Token.** 32 random bytes in base64url (43 characters); only its sha256 (lower-case hex)
  *   is stored. The link `${NEXTAUTH_URL}/invite/team/<token>` is returned once, at creation
  *   (like an API token): it cannot be shown again, only revoked and replaced.
- * - **Validity.** {@link TEAM_INVITATION_TTL_MS} (14 days) from creation, until revoked. A
- *   link may be used by any number of people; `uses` counts the people who joined through it.
+ * - **Validity.** {@link TEAM_INVITATION_TTL_MS} (14 days) from creation, until revoked or
+ *   used up. A link lets one person join unless its owner chose more when making it
+ *   (`maxUses`, 1–{@link MAX_INVITATION_USES}); `uses` counts the people who joined through it.
  *   At most {@link MAX_ACTIVE_TEAM_INVITATIONS} working links per team.
  * - **Joining** ({@link acceptTeamInvitation}) follows `joinTeam`'s rules: the user becomes a
  *   MEMBER; a user already in the team changes nothing (and is told so; `uses` is not
  *   counted). There is no team size limit. The join code keeps working beside the links.
- * - **Errors.** An unknown token is a 404; a revoked or expired link is a 410
+ * - **Errors.** An unknown token is a 404; a revoked, expired or used-up link is a 410
  *   ({@link GoneError}) that says which.
  * - **Audit.** `team.invitation_create`, `team.invitation_revoke` (targetType "team", data
  *   `{invitationId}`), and `team.join` with data `{via: "invitation", invitationId}`.
@@ -26,9 +26,14 @@ import { randomBytes } from "node:crypto";
 import { loadEnv } from "../env";
 import { ConflictError, GoneError, NotFoundError } from "../errors";
 import { requireSignedIn, type Viewer } from "../permissions";
+import { parseInput } from "../validations/parse";
+import { createTeamInvitationSchema, MAX_INVITATION_USES } from "../validations/team";
 import { sha256Hex } from "../storage";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Db } from "./db";
+import { assertTeamOwner } from "./team-membership";
+
+export { MAX_INVITATION_USES };
 
 /** How long a team invitation link works: 14 days, in milliseconds. */
 export const TEAM_INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -55,7 +60,7 @@ export function siteUrl(path: string): string {
 }
 
 /** The state of a link at a given time. */
-export type TeamInvitationStatus = "active" | "expired" | "revoked";
+export type TeamInvitationStatus = "active" | "expired" | "revoked" | "used";
 
 /** A team's invitation link as its members see it in the list (never the token). */
 export interface TeamInvitationView {
@@ -65,6 +70,8 @@ export interface TeamInvitationView {
   revokedAt: Date | null;
   /** how many people joined through it */
   uses: number;
+  /** how many people may join through it (1 = single-use) */
+  maxUses: number;
   /** who made it ("deleted user" once their account is gone), or null when unknown */
   createdBy: { id: string; name: string } | null;
   status: TeamInvitationStatus;
@@ -83,15 +90,17 @@ const VIEW_SELECT = {
   expiresAt: true,
   revokedAt: true,
   uses: true,
+  maxUses: true,
   createdBy: { select: { id: true, name: true } },
 } as const;
 
-function statusOf(row: { revokedAt: Date | null; expiresAt: Date }, now: Date): TeamInvitationStatus {
+function statusOf(row: { revokedAt: Date | null; expiresAt: Date; uses: number; maxUses: number }, now: Date): TeamInvitationStatus {
   if (row.revokedAt) return "revoked";
-  return row.expiresAt.getTime() <= now.getTime() ? "expired" : "active";
+  if (row.expiresAt.getTime() <= now.getTime()) return "expired";
+  return row.uses >= row.maxUses ? "used" : "active";
 }
 
-function toView(row: { id: string; createdAt: Date; expiresAt: Date; revokedAt: Date | null; uses: number; createdBy: { id: string; name: string } | null }, now: Date): TeamInvitationView {
+function toView(row: { id: string; createdAt: Date; expiresAt: Date; revokedAt: Date | null; uses: number; maxUses: number; createdBy: { id: string; name: string } | null }, now: Date): TeamInvitationView {
   return { ...row, status: statusOf(row, now) };
 }
 
@@ -102,29 +111,34 @@ async function assertMember(userId: string, teamId: string, db: Db): Promise<voi
 }
 
 /**
- * Makes an invitation link for a team (members only). Audited as `team.invitation_create`.
+ * Makes an invitation link for a team (owners only). Audited as `team.invitation_create`
+ * with `{invitationId, expiresAt, maxUses}`.
  *
  * @param actor the viewer
  * @param teamId the team
  * @param now the current time (tests)
+ * @param options `maxUses`: how many people may join through the link (1–{@link MAX_INVITATION_USES},
+ *   default 1; a form's string is accepted)
  * @returns the link (only here) and its listing
- * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the team does not
- *   exist or the viewer is not a member; ConflictError (409) when the team already has
- *   {@link MAX_ACTIVE_TEAM_INVITATIONS} working links
+ * @throws UnauthorizedError (401) when anonymous; ValidationError (422) for a bad `maxUses`;
+ *   NotFoundError (404) when the team does not exist or the viewer is not a member;
+ *   ForbiddenError (403) when the viewer is a MEMBER, not an owner; ConflictError (409) when
+ *   the team already has {@link MAX_ACTIVE_TEAM_INVITATIONS} working links
  */
-export async function createTeamInvitation(actor: Viewer, teamId: string, now: Date = new Date()): Promise<CreatedTeamInvitation> {
+export async function createTeamInvitation(actor: Viewer, teamId: string, now: Date = new Date(), options: { maxUses?: unknown } = {}): Promise<CreatedTeamInvitation> {
   const viewer = requireSignedIn(actor, "Please sign in to invite people to your team.");
   const db = defaultDb();
-  await assertMember(viewer.userId, teamId, db);
+  await assertTeamOwner(viewer.userId, teamId, "create invitation links", db);
+  const { maxUses } = parseInput(createTeamInvitationSchema, { teamId, maxUses: options.maxUses }, "invitation link");
   const { token, tokenHash } = newLinkToken();
   const row = await db.$transaction(async (tx) => {
     await lockKey(tx, `team-invitations:${teamId}`);
-    const active = await tx.teamInvitation.count({ where: { teamId, revokedAt: null, expiresAt: { gt: now } } });
+    const active = await tx.teamInvitation.count({ where: { teamId, revokedAt: null, expiresAt: { gt: now }, uses: { lt: tx.teamInvitation.fields.maxUses } } });
     if (active >= MAX_ACTIVE_TEAM_INVITATIONS) {
       throw new ConflictError(`This team already has ${MAX_ACTIVE_TEAM_INVITATIONS} working invitation links; revoke one first.`);
     }
     const created = await tx.teamInvitation.create({
-      data: { teamId, tokenHash, createdById: viewer.userId, createdAt: now, expiresAt: new Date(now.getTime() + TEAM_INVITATION_TTL_MS) },
+      data: { teamId, tokenHash, createdById: viewer.userId, createdAt: now, expiresAt: new Date(now.getTime() + TEAM_INVITATION_TTL_MS), maxUses },
       select: VIEW_SELECT,
     });
     await recordAudit(tx, {
@@ -132,7 +146,7 @@ export async function createTeamInvitation(actor: Viewer, teamId: string, now: D
       action: "team.invitation_create",
       targetType: "team",
       targetId: teamId,
-      data: { invitationId: created.id, expiresAt: created.expiresAt },
+      data: { invitationId: created.id, expiresAt: created.expiresAt, maxUses },
     });
     return created;
   });
@@ -162,18 +176,19 @@ export async function listTeamInvitations(actor: Viewer, teamId: string, now: Da
 }
 
 /**
- * Revokes one of a team's invitation links (members only): it stops working at once, for
+ * Revokes one of a team's invitation links (owners only): it stops working at once, for
  * good. Audited as `team.invitation_revoke`.
  *
  * @returns the link as listed after the change
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) when the team does not
- *   exist, the viewer is not a member, or the team has no link with this id; ConflictError
- *   (409) when the link was already revoked
+ *   exist, the viewer is not a member, or the team has no link with this id; ForbiddenError
+ *   (403) when the viewer is a MEMBER, not an owner; ConflictError (409) when the link was
+ *   already revoked
  */
 export async function revokeTeamInvitation(actor: Viewer, teamId: string, invitationId: string, now: Date = new Date()): Promise<TeamInvitationView> {
   const viewer = requireSignedIn(actor, "Please sign in to manage your team's invitation links.");
   const db = defaultDb();
-  await assertMember(viewer.userId, teamId, db);
+  await assertTeamOwner(viewer.userId, teamId, "revoke invitation links", db);
   const found = isUuid(invitationId) ? await db.teamInvitation.findFirst({ where: { id: invitationId, teamId }, select: { id: true } }) : null;
   if (!found) throw new NotFoundError("This team has no such invitation link.");
   return db.$transaction(async (tx) => {
@@ -204,6 +219,8 @@ async function findByToken(token: string, db: Db) {
       teamId: true,
       expiresAt: true,
       revokedAt: true,
+      uses: true,
+      maxUses: true,
       createdBy: { select: { name: true } },
       team: { select: { id: true, name: true, _count: { select: { members: true } } } },
     },
@@ -213,6 +230,7 @@ async function findByToken(token: string, db: Db) {
 const UNKNOWN_LINK = "This team invitation link is unknown. Check that you copied all of it, or ask the team for a new one.";
 const REVOKED_LINK = "This team invitation link was revoked by the team. Ask a member for a new one.";
 const EXPIRED_LINK = "This team invitation link has expired. Ask a member of the team for a new one.";
+const USED_LINK = "This team invitation link has already been used as many times as it allows. Ask an owner of the team for a new one.";
 
 /**
  * What an invitation link leads to, for its page. Reading it uses nothing up.
@@ -256,7 +274,7 @@ export interface TeamInvitationAcceptance {
  * @param now the current time (tests)
  * @returns the team, whether the viewer joined now, and a sentence saying so
  * @throws UnauthorizedError (401) when anonymous; NotFoundError (404) for an unknown token;
- *   GoneError (410) for a revoked or expired link (the message says which)
+ *   GoneError (410) for a revoked, expired or used-up link (the message says which)
  */
 export async function acceptTeamInvitation(viewer: Viewer, token: string, now: Date = new Date()): Promise<TeamInvitationAcceptance> {
   const user = requireSignedIn(viewer, "Please sign in (or sign up) to join this team.");
@@ -266,15 +284,23 @@ export async function acceptTeamInvitation(viewer: Viewer, token: string, now: D
   const team = { id: row.team.id, name: row.team.name };
   return db.$transaction(async (tx) => {
     await lockKey(tx, `team-join:${team.id}:${user.userId}`);
-    const current = await tx.teamInvitation.findUniqueOrThrow({ where: { id: row.id }, select: { revokedAt: true, expiresAt: true } });
+    const current = await tx.teamInvitation.findUniqueOrThrow({ where: { id: row.id }, select: { revokedAt: true, expiresAt: true, uses: true, maxUses: true } });
+    const existing = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.userId } }, select: { userId: true } });
     const status = statusOf(current, now);
     if (status === "revoked") throw new GoneError(REVOKED_LINK);
     if (status === "expired") throw new GoneError(EXPIRED_LINK);
-    const existing = await tx.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.userId } }, select: { userId: true } });
     if (existing) return { team, joined: false, message: `You are already a member of “${team.name}”.` };
-    // Counted only while the link still works (a revocation racing this join wins or loses as a whole).
-    const counted = await tx.teamInvitation.updateMany({ where: { id: row.id, revokedAt: null, expiresAt: { gt: now } }, data: { uses: { increment: 1 } } });
-    if (counted.count !== 1) throw new GoneError(REVOKED_LINK);
+    if (status === "used") throw new GoneError(USED_LINK);
+    // Counted only while the link still works: a revocation or another join racing this one
+    // (the row lock of the UPDATE orders them) wins or loses as a whole.
+    const counted = await tx.teamInvitation.updateMany({
+      where: { id: row.id, revokedAt: null, expiresAt: { gt: now }, uses: { lt: tx.teamInvitation.fields.maxUses } },
+      data: { uses: { increment: 1 } },
+    });
+    if (counted.count !== 1) {
+      const after = await tx.teamInvitation.findUniqueOrThrow({ where: { id: row.id }, select: { revokedAt: true } });
+      throw new GoneError(after.revokedAt ? REVOKED_LINK : USED_LINK);
+    }
     await tx.teamMember.create({ data: { teamId: team.id, userId: user.userId, role: "MEMBER" } });
     await recordAudit(tx, { actorId: user.userId, action: "team.join", targetType: "team", targetId: team.id, data: { via: "invitation", invitationId: row.id } });
     return { team, joined: true, message: `You joined “${team.name}”.` };

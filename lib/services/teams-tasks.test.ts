@@ -68,6 +68,8 @@ describe("teams", () => {
     const joined = await joinTeam(joiner.id, code.toLowerCase());
     expect(joined).toMatchObject({ id: team.id, role: "MEMBER", memberCount: 2 });
     expect((await joinTeam(joiner.id, code)).memberCount).toBe(2);
+    // A MEMBER cannot pass the code on (only owners let people in).
+    expect((await rejection(getJoinCode(joiner.id, team.id))).httpStatus).toBe(403);
     expect((await listTeamsOf(joiner.id)).map((t) => t.id)).toEqual([team.id]);
     const wrong = code.replace(/^./, (c) => (c === "A" ? "B" : "A"));
     expect((await rejection(joinTeam(joiner.id, wrong))).httpStatus).toBe(404);

@@ -111,14 +111,17 @@ async function teamNameTaken(name: string, db: Db): Promise<boolean> {
 }
 
 /**
- * The join code of a team, for one of its members to pass on.
+ * The join code of a team, for one of its owners to pass on (like invitation links, which
+ * only owners make: a MEMBER cannot let others in).
  *
  * @returns the formatted code ("ABCD-EFGH-IJKL-MNOP")
- * @throws NotFoundError (404) when the team does not exist or the user is not a member
+ * @throws NotFoundError (404) when the team does not exist or the user is not a member;
+ *   ForbiddenError (403) when the user is a MEMBER, not an owner
  */
 export async function getJoinCode(userId: string, teamId: string): Promise<string> {
   const member = await defaultDb().teamMember.findUnique({ where: { teamId_userId: { teamId, userId } } });
   if (!member) throw new NotFoundError("No such team among yours.");
+  if (member.role !== "OWNER") throw new ForbiddenError("Only the team's owners can see its join code.");
   return formatJoinCode(joinCodeFor(teamId));
 }
 
@@ -316,8 +319,27 @@ function namesTeam(team: { id: string; name: string }, ref: string): boolean {
 }
 
 /** The 403 for a user who names another team than the one recorded for them in the task. */
-function teamFixedError(teamName: string): ForbiddenError {
-  return new ForbiddenError(`You submit for team "${teamName}" in this task; ask the organizers to change it.`);
+function teamFixedError(teamName: string, what?: string, otherTeam?: string): ForbiddenError {
+  const act = what && otherTeam ? `, so you cannot ${what} for team "${otherTeam}" here` : "";
+  return new ForbiddenError(`You submit for team "${teamName}" in this task${act}; ask the organizers to change it.`);
+}
+
+/**
+ * The rule of one team per user per task, for submitting and for acting: a user with a team
+ * recorded in a task (their first run there fixed it, see {@link claimTaskTeam}) may submit,
+ * withdraw runs and choose final runs in that task for that team only. Called by
+ * {@link claimTaskTeam} (submissions) and by `assertMayActForTeam` (./team-membership.ts:
+ * withdrawals, final runs).
+ *
+ * @param recorded the team recorded for the user in the task, or null (no record: any team of theirs)
+ * @param team the team the user acts for
+ * @param what what they want to do, e.g. "withdraw runs" (named in the message; without it,
+ *   the submission's message)
+ * @throws ForbiddenError (403) "You submit for team X in this task[, so you cannot … for team
+ *   Y here]; ask the organizers to change it." when the recorded team is not `team`
+ */
+export function assertActingTeam(recorded: { id: string; name: string } | null, team: { id: string; name?: string }, what?: string): void {
+  if (recorded && recorded.id !== team.id) throw teamFixedError(recorded.name, what, team.name);
 }
 
 /**
@@ -386,7 +408,7 @@ export async function claimTaskTeam(tx: Tx, taskId: string, userId: string, team
   await lockKey(tx, `task-participant:${taskId}:${userId}`);
   const recorded = await taskTeamOf(taskId, userId, tx);
   if (recorded) {
-    if (recorded.team.id !== team.id) throw teamFixedError(recorded.team.name);
+    assertActingTeam(recorded.team, team);
     return false;
   }
   await tx.taskParticipant.create({ data: { taskId, userId, teamId: team.id } });

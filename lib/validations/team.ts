@@ -23,3 +23,28 @@ export const joinCodeSchema = z
 
 /** Joining a team. */
 export const joinTeamSchema = z.object({ code: joinCodeSchema });
+
+/** A member change on a team: the team and the member (both ids). */
+export const teamMemberChangeSchema = z.object({
+  teamId: z.guid({ error: "not a team id" }),
+  userId: z.guid({ error: "not a user id" }),
+});
+
+/** Leaving a team: the team's id. */
+export const leaveTeamSchema = z.object({ teamId: z.guid({ error: "not a team id" }) });
+
+/** Most people one invitation link may let in. */
+export const MAX_INVITATION_USES = 50;
+
+/**
+ * Creating an invitation link: the team and how many people may join through it (1 = a
+ * single-use link, the default; at most {@link MAX_INVITATION_USES}). Form values arrive as
+ * strings and are coerced; an empty value means the default.
+ */
+export const createTeamInvitationSchema = z.object({
+  teamId: z.guid({ error: "not a team id" }),
+  maxUses: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? 1 : typeof v === "string" ? Number(v.trim()) : v),
+    z.number({ error: "must be a whole number" }).int({ error: "must be a whole number" }).min(1, { error: "at least 1" }).max(MAX_INVITATION_USES, { error: `at most ${MAX_INVITATION_USES}` }),
+  ),
+});

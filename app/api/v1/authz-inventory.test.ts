@@ -35,6 +35,7 @@ vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }))
 import { createApiToken } from "../../../lib/auth/api-tokens";
 import { useTestDatabase } from "../../../lib/db/test-db";
 import { uploadGoldKey } from "../../../lib/services/gold";
+import { createTeamInvitation } from "../../../lib/services/team-invitations";
 import { addOrganizer, createTask } from "../../../lib/services/tasks";
 import { makeTeam, makeUser, SMALL_KEY } from "../../../lib/services/test-fixtures";
 import { scoreSubmission } from "../../../lib/worker/scoring-job";
@@ -77,6 +78,9 @@ const ids = {
   organizerInvitation: "",
   document: "",
   teamInvitation: "",
+  /** a team the member is in as a plain MEMBER (its founder owns it), and a link of it */
+  ledTeam: "",
+  ledInvitation: "",
 };
 const tokens: Record<Exclude<Who, "anonymous">, string> = { bystander: "", rival: "", member: "", organizer: "", admin: "" };
 
@@ -164,6 +168,9 @@ const PROBES: Probe[] = [
   { route: "GET /api/v1/teams/:teamId/invitations", path: () => `/api/v1/teams/${ids.memberTeam}/invitations`, expect: { ...membersOnly, member: "ok" } },
   { route: "POST /api/v1/teams/:teamId/invitations", path: () => `/api/v1/teams/${ids.memberTeam}/invitations`, expect: membersOnly },
   { route: "DELETE /api/v1/teams/:teamId/invitations/:id", path: () => `/api/v1/teams/${ids.memberTeam}/invitations/${ids.teamInvitation}`, expect: membersOnly },
+  // Only owners make and revoke links (issue 23 F4): the member is a plain MEMBER of the led team.
+  { route: "POST /api/v1/teams/:teamId/invitations", path: () => `/api/v1/teams/${ids.ledTeam}/invitations`, json: { maxUses: 3 }, expect: { ...membersOnly, member: "denied" } },
+  { route: "DELETE /api/v1/teams/:teamId/invitations/:id", path: () => `/api/v1/teams/${ids.ledTeam}/invitations/${ids.ledInvitation}`, expect: { ...membersOnly, member: "denied" } },
 
   // Last: archiving (the draft task; an admin may archive it, which would end the probes of its draft state).
   { route: "POST /api/v1/tasks/:slug/archive", path: () => `/api/v1/tasks/${ids.draftSlug}/archive`, expect: draftAdminsOnly },
@@ -313,6 +320,10 @@ beforeAll(async () => {
   ids.organizerInvitation = invite.invitation.id;
   const link = await ok<{ invitation: { id: string } }>("POST /api/v1/teams/:teamId/invitations", `/api/v1/teams/${ids.memberTeam}/invitations`, tokens.member);
   ids.teamInvitation = link.invitation.id;
+  // Last: once in two teams, the member's uploads elsewhere would have to name one.
+  const founder = await makeUser(db, "Led team founder");
+  ids.ledTeam = (await makeTeam(db, "Led", [founder.id, users.member.id])).id;
+  ids.ledInvitation = (await createTeamInvitation(founder.viewer, ids.ledTeam)).invitation.id;
 }, 120_000);
 
 describe("authorization inventory", () => {

@@ -21,7 +21,7 @@ async function load(token: string): Promise<{ preview: TeamInvitationPreview } |
 /**
  * The page a team invitation link opens (`/invite/team/<token>`): the team, who invited, and
  * a Join button for a signed-in user; signed-out visitors are asked to sign in (or sign up)
- * and come back here. A revoked or expired link says so. Opening the page joins nothing.
+ * and come back here. A revoked, expired or used-up link says so. Opening the page joins nothing.
  */
 export default async function TeamInvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
@@ -43,6 +43,17 @@ export default async function TeamInvitationPage({ params }: { params: Promise<{
             </p>
             {result.preview.status === "revoked" && <Notice kind="error">This team invitation link was revoked by the team. Ask a member for a new one.</Notice>}
             {result.preview.status === "expired" && <Notice kind="error">This team invitation link has expired. Ask a member of the team for a new one.</Notice>}
+            {result.preview.status === "used" &&
+              (result.preview.alreadyMember ? (
+                <Notice kind="info">
+                  You are already a member of this team.{" "}
+                  <Link href="/teams" className="font-medium underline">
+                    Your teams
+                  </Link>
+                </Notice>
+              ) : (
+                <Notice kind="error">This team invitation link has already been used as many times as it allows. Ask an owner of the team for a new one.</Notice>
+              ))}
             {result.preview.status === "active" &&
               (!viewer ? (
                 <p className="text-sm">

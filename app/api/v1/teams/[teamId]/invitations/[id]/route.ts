@@ -2,11 +2,11 @@
  * `DELETE /api/v1/teams/{teamId}/invitations/{id}`: revokes one of the team's invitation
  * links (issue 11 §4); it stops working at once, for good. No body.
  *
- * Auth: bearer token (or the session cookie from this site) of a member of the team (any
- * role). Audited (`team.invitation_revoke`).
+ * Auth: bearer token (or the session cookie from this site) of an OWNER of the team (a
+ * MEMBER gets 403). Audited (`team.invitation_revoke`).
  *
- * Answers 200 `{"invitation": {id, createdAt, expiresAt, revokedAt, uses, createdBy, status}}`.
- * Errors (JSON `{"error": {"code", "message", ...}}`): 401 anonymous or bad token; 404 unknown
+ * Answers 200 `{"invitation": {id, createdAt, expiresAt, revokedAt, uses, maxUses, createdBy, status}}`.
+ * Errors (JSON `{"error": {"code", "message", ...}}`): 401 anonymous or bad token; 403 a MEMBER; 404 unknown
  * team, not a member, or no such link of this team; 409 already revoked.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../../lib/http";
