@@ -176,7 +176,8 @@ export async function enqueueScoring(submissionIds: readonly string[], options: 
     sent += ids.length;
   }
   if (sent > 0) {
-    await rebalanceScoreQueue(boss);
+    // The jobs are stored: a failed rebalance only leaves the order to the next one (reconciler).
+    await rebalanceScoreQueue(boss).catch((error: unknown) => console.error(`queue rebalance failed (the reconciler retries): ${error instanceof Error ? error.message : String(error)}`));
     await boss.getDb().executeSql(`SELECT pg_notify($1, '')`, [SCORE_NOTIFY_CHANNEL]);
   }
 }
