@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "./db/test-db";
-import { activeJobs, cancelJobs, enqueueAfterCommit, enqueueScoring, getBoss, listenForScoring, SCORE_QUEUE, stopBoss } from "./queue";
+import { activeJobs, cancelJobs, enqueueAfterCommit, enqueueScoring, getBoss, listenForScoring, rebalanceScoreQueue, SCORE_QUEUE, stopBoss, type ScoreJobData } from "./queue";
 import { RESPONSE, createPhase, createSubmission, jobsOf } from "./worker/scoring-job.fixtures";
 
 const testDb = useTestDatabase();
@@ -86,5 +86,58 @@ describe("enqueueAfterCommit", () => {
       process.env.DATABASE_URL = saved;
       log.mockRestore();
     }
+  });
+});
+
+describe("fair per team (rebalanceScoreQueue)", () => {
+  it("team A enqueues 5 runs, then team B 1: B's run is fetched right after A's first, before A's second", async () => {
+    const boss = await getBoss();
+    // Leave only this test's jobs waiting (earlier tests may leave some).
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'cancelled' WHERE name = $1 AND state IN ('created', 'retry')`, [SCORE_QUEUE]);
+    const a = await createPhase(testDb.prisma);
+    const b = await createPhase(testDb.prisma);
+    expect(a.teamId).not.toBe(b.teamId);
+    const aIds: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      aIds.push(await createSubmission(testDb.prisma, a, RESPONSE));
+      await enqueueScoring([aIds[i]]);
+    }
+    const bId = await createSubmission(testDb.prisma, b, RESPONSE);
+    await enqueueScoring([bId]);
+
+    const priorities = async () => {
+      const { rows } = await boss.getDb().executeSql(`SELECT singleton_key, priority FROM pgboss.job WHERE name = $1 AND state = 'created'`, [SCORE_QUEUE]);
+      return Object.fromEntries(rows.map((r: { singleton_key: string; priority: number }) => [r.singleton_key, r.priority]));
+    };
+    expect(await priorities()).toEqual({ [aIds[0]]: 0, [aIds[1]]: -1, [aIds[2]]: -2, [aIds[3]]: -3, [aIds[4]]: -4, [bId]: 0 });
+
+    const next = async () => {
+      const [job] = (await boss.fetch<ScoreJobData>(SCORE_QUEUE)) ?? [];
+      return job?.data.submissionId;
+    };
+    expect(await next()).toBe(aIds[0]);
+    expect(await next()).toBe(bId);
+    expect(await next()).toBe(aIds[1]);
+
+    // A third team arriving while A has two running and three waiting goes first; A's waiting
+    // runs keep their order.
+    const c = await createPhase(testDb.prisma);
+    const cId = await createSubmission(testDb.prisma, c, RESPONSE);
+    await enqueueScoring([cId]);
+    expect(await priorities()).toEqual({ [aIds[2]]: -2, [aIds[3]]: -3, [aIds[4]]: -4, [cId]: 0 });
+    expect(await next()).toBe(cId);
+    expect(await next()).toBe(aIds[2]);
+
+    // When A's running jobs end, a rebalance moves its waiting ones up (nothing of A runs ahead
+    // of aIds[3] but aIds[2]).
+    const { rows: active } = await boss.getDb().executeSql(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active' AND singleton_key = ANY($2::text[])`, [SCORE_QUEUE, aIds.slice(0, 2)]);
+    await boss.complete(SCORE_QUEUE, active.map((r: { id: string }) => r.id));
+    expect(await rebalanceScoreQueue(boss)).toBe(2);
+    expect(await priorities()).toEqual({ [aIds[3]]: -1, [aIds[4]]: -2 });
+    expect(await next()).toBe(aIds[3]);
+    expect(await next()).toBe(aIds[4]);
+    expect(await next()).toBeUndefined();
+    const { rows: left } = await boss.getDb().executeSql(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'`, [SCORE_QUEUE]);
+    await boss.cancel(SCORE_QUEUE, left.map((r: { id: string }) => r.id));
   });
 });

@@ -17,6 +17,17 @@
  * (`WORKER_POLL_SECONDS`) remains for missed notifications and for retries, whose delay
  * pg-boss does not announce.
  *
+ * **Fair per team.** Jobs are fetched by pg-boss' order, `priority desc, created_on`, and
+ * {@link rebalanceScoreQueue} keeps every waiting job's priority at minus the number of its
+ * team's live jobs ahead of it (the team's running jobs first, then its waiting ones by age):
+ * a team's first waiting run has priority 0 when the team has nothing running, its next one
+ * -1, and so on. So the next slot goes to the team with the fewest runs ahead of its oldest
+ * waiting one, ties by age: a round robin over teams, and a team that submits five runs
+ * cannot make another team's single run wait behind more than one of them. The priorities are
+ * recomputed after every enqueue, by every reconciler pass, and by a worker after each job
+ * ends; they only order waiting jobs, so no job is dropped, delayed for ever (a team's k-th
+ * run waits at most behind every other team's first k), or fetched twice.
+ *
  * **pg-boss 10 caveat (stately).** While a submission's job is `active`, a newer `created`
  * job for the same submission cannot be fetched: pg-boss' fetch fails on its unique index,
  * and so returns nothing for the whole queue until the active job ends. Hence:
@@ -164,7 +175,41 @@ export async function enqueueScoring(submissionIds: readonly string[], options: 
     );
     sent += ids.length;
   }
-  if (sent > 0) await boss.getDb().executeSql(`SELECT pg_notify($1, '')`, [SCORE_NOTIFY_CHANNEL]);
+  if (sent > 0) {
+    // The jobs are stored: a failed rebalance only leaves the order to the next one (reconciler).
+    await rebalanceScoreQueue(boss).catch((error: unknown) => console.error(`queue rebalance failed (the reconciler retries): ${error instanceof Error ? error.message : String(error)}`));
+    await boss.getDb().executeSql(`SELECT pg_notify($1, '')`, [SCORE_NOTIFY_CHANNEL]);
+  }
+}
+
+/**
+ * Sets each waiting scoring job's priority to minus the number of its team's live jobs ahead of
+ * it (running ones first, then waiting ones by creation): the fair-per-team order of the file
+ * comment. Jobs a fetch holds at that moment are skipped (`SKIP LOCKED`, never a wait or a
+ * deadlock with pg-boss or another process); the next call fixes them. Jobs whose submission
+ * row is gone keep their priority.
+ *
+ * @param boss the pg-boss instance
+ * @returns how many jobs got a new priority
+ * @throws when the database is unreachable
+ */
+export async function rebalanceScoreQueue(boss: PgBoss): Promise<number> {
+  const { rows } = await boss.getDb().executeSql(
+    `WITH live AS (
+       SELECT j.id, (row_number() OVER (PARTITION BY s.team_id ORDER BY (j.state = 'active') DESC, j.created_on, j.id) - 1)::int AS ahead
+         FROM ${BOSS_SCHEMA}.job j JOIN submissions s ON s.id::text = j.singleton_key
+        WHERE j.name = $1 AND j.state IN ('created', 'retry', 'active')
+     ), target AS (
+       SELECT j.id, live.ahead FROM ${BOSS_SCHEMA}.job j JOIN live ON live.id = j.id
+        WHERE j.name = $1 AND j.state IN ('created', 'retry') AND j.priority <> -live.ahead
+        FOR UPDATE OF j SKIP LOCKED
+     )
+     UPDATE ${BOSS_SCHEMA}.job j SET priority = -target.ahead
+       FROM target WHERE j.name = $1 AND j.id = target.id
+     RETURNING j.id`,
+    [SCORE_QUEUE],
+  );
+  return rows.length;
 }
 
 /**

@@ -5,7 +5,8 @@
  *
  * 1. attacks (./attacks.ts): hostile uploads, 100 concurrent uploads against a daily limit, a
  *    sign-in flood;
- * 2. failures of the site's own parts (./recovery.ts), last since they disturb it: kill -9 of
+ * 2. scoring fairness (./fairness.ts): a normal run right after another team's slow runs;
+ * 3. failures of the site's own parts (./recovery.ts), last since they disturb it: kill -9 of
  *    the worker mid-scoring, a Postgres restart.
  *
  * One site for both: starting a site (Postgres, migrations, `next start`, the worker) is
@@ -18,6 +19,7 @@
  */
 import { after, before } from "node:test";
 import { attacks } from "./attacks";
+import { fairness } from "./fairness";
 import { startSite, type Site } from "./harness";
 import { failures, FAILURES_ENV } from "./recovery";
 
@@ -44,4 +46,5 @@ after(
 );
 
 attacks(getSite);
+fairness(getSite);
 failures(getSite);

@@ -82,6 +82,18 @@ describe("upload pool", () => {
     expect((await rejection(validateUpload(encode(""), "e.conll", shared))).message).toContain("e.conll:1:1: expected a file with coreference annotation");
   });
 
+  it("refuses a document with more mentions than 2 per token (+20) with a 422 naming file, line and counts; accepts one at the bound", { timeout: 30_000 }, async () => {
+    // Document "dense" (line 4): 10 tokens, the first carrying `n` one-word mentions.
+    const dense = (n: number) =>
+      ["#begin document (ok); part 0", "John\t(0)", "#end document", "#begin document (dense); part 0", `w\t${Array.from({ length: n }, (_, i) => `(${i})`).join("|")}`, ...Array(9).fill("w\t-"), "#end document", ""].join("\n");
+    expect(await validateUpload(encode(dense(40)), "ok.conll", shared)).toMatchObject({ documents: 2, tokens: 11, mentions: 41 });
+    const error = (await rejection(validateUpload(encode(dense(41)), "dense.conll", shared))) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.httpStatus).toBe(422);
+    expect(error.formatErrors[0]).toMatchObject({ file: "dense.conll", line: 4, column: 1, found: '41 mentions on 10 tokens in document "dense"' });
+    expect(error.message).toContain("dense.conll:4:1: expected at most 2 mentions per token in a document (40 for its 10 tokens");
+  });
+
   it("answers the documents of an upload: their ids as the scorer matches them, and the line each begins on", { timeout: 30_000 }, async () => {
     const read = await readUpload(encode(conllKey(["(a); part 000", "(b)", "(a); part 1"])), "r.conll", shared);
     expect(read.documents).toEqual([

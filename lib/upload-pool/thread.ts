@@ -2,8 +2,10 @@
  * The task of an upload-checking thread (loaded by `entry.mjs`, run by the pool in
  * `pool.ts`). Two jobs, both with the scorer's readers and their default limits (`readCorpus`,
  * format from the file name), answering with small data only, never the corpus:
- * - an **upload**: read the file, answer its counts and its documents' ids (with the line of
- *   each `#begin document`), for the document check against the gold key;
+ * - an **upload**: read the file, refuse a document with more mentions than the density bound
+ *   allows (`scoring/formats/density.ts`: 2 per token, gold keys and runs alike), answer its
+ *   counts and its documents' ids (with the line of each `#begin document`), for the document
+ *   check against the gold key;
  * - a **gold key's document ids**: unpack a stored gold key (checksum verified), read it and
  *   answer the ids of its documents only (`Document.id`, the identity the scorer matches key
  *   and response documents by: `scoring/evaluate.ts`). Nothing else of the gold leaves the thread.
@@ -12,7 +14,7 @@
  * loop never waits for it, and so that a file that takes too long or needs too much memory
  * can be stopped by ending the thread.
  */
-import { DEFAULT_LIMITS, FormatError, readCorpus } from "../../scoring/formats/index";
+import { checkMentionDensity, DEFAULT_LIMITS, FormatError, readCorpus } from "../../scoring/formats/index";
 import type { FormatProblem } from "../errors";
 import { unpackFile } from "../storage";
 import { corpusStats, type UploadStats } from "./stats";
@@ -73,6 +75,7 @@ export default function checkUpload(input: CheckInput | null): CheckOutcome {
   try {
     const corpus = readCorpus(input.bytes, input.fileName, { limits: DEFAULT_LIMITS });
     if (corpus.documents.length === 0) return { kind: "empty" };
+    checkMentionDensity(corpus);
     return { kind: "stats", stats: corpusStats(corpus), documents: corpus.documents.map((d) => ({ id: d.id, line: d.line })) };
   } catch (error) {
     if (error instanceof FormatError) return { kind: "format", problem: error.toJSON() };

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ScoringConfigError, scoringConfig } from "./config";
+import { ScoringConfigError, scoringBudget, scoringConfig } from "./config";
 
 describe("scoringConfig", () => {
   it("has defaults that re-queue a dead worker's run within 30 s and cap a scoring thread's heap", () => {
     expect(scoringConfig({})).toEqual({
       timeoutMs: 600_000,
+      baseMs: 30_000,
+      msPerMb: 10_000,
       maxMemoryMb: 1536,
       heartbeatMs: 5000,
       heartbeatStaleMs: 20_000,
@@ -69,5 +71,20 @@ describe("scoringConfig", () => {
       "SCORING_HEARTBEAT_STALE_MS (9999) must be at least twice WORKER_HEARTBEAT_MS (5000); otherwise one late heartbeat would take a live worker's submission away from it",
     ]);
     expect(scoringConfig({ WORKER_HEARTBEAT_MS: "5000", SCORING_HEARTBEAT_STALE_MS: "10000" }).heartbeatStaleMs).toBe(10_000);
+  });
+
+  it("scales a run's time budget with its size: base + per MB per setting, capped at the timeout", () => {
+    const config = scoringConfig({});
+    expect(scoringBudget(config, 0, 1)).toEqual({ ms: 30_000, mb: 0, settings: 1, capped: false });
+    expect(scoringBudget(config, 2_500_000, 1)).toEqual({ ms: 55_000, mb: 2.5, settings: 1, capped: false });
+    expect(scoringBudget(config, 2_500_000, 4)).toEqual({ ms: 130_000, mb: 2.5, settings: 4, capped: false });
+    expect(scoringBudget(config, 100_000_000, 1)).toEqual({ ms: 600_000, mb: 100, settings: 1, capped: true });
+    expect(scoringBudget(scoringConfig({ SCORING_BASE_MS: "1000", SCORING_MS_PER_MB: "500" }), 3_000_000, 2).ms).toBe(4000);
+    // The default base never exceeds a smaller timeout; an explicit one may not.
+    expect(scoringConfig({ SCORING_TIMEOUT_MS: "4000", SCORING_STALE_MS: "5000" }).baseMs).toBe(4000);
+    expect(() => scoringConfig({ SCORING_TIMEOUT_MS: "4000", SCORING_STALE_MS: "5000", SCORING_BASE_MS: "4001" })).toThrow(
+      "SCORING_BASE_MS (4001) must be at most SCORING_TIMEOUT_MS (4000), the cap of every run's time budget",
+    );
+    expect(() => scoringConfig({ SCORING_MS_PER_MB: "-1" })).toThrow("SCORING_MS_PER_MB: expected a whole number from 0 to");
   });
 });

@@ -6,7 +6,9 @@
  *
  * | variable | default | meaning |
  * |---|---|---|
- * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | wall-clock limit for parsing + scoring one submission, all its dataset files together: per dataset the gold key and the file read once, then scored under every setting of the task's evaluation profile (1, or 4 for `crac`: the primary setting and 3 variants), then analysed (in a scoring thread that is terminated when it runs over) |
+ * | `SCORING_TIMEOUT_MS` | 600000 (10 min) | the largest time budget of a run (its own budget scales with its size: `SCORING_BASE_MS`, `SCORING_MS_PER_MB`): wall-clock limit for parsing + scoring one submission, all its dataset files together: per dataset the gold key and the file read once, then scored under every setting of the task's evaluation profile (1, or 4 for `crac`: the primary setting and 3 variants), then analysed (in a scoring thread that is terminated when it runs over) |
+ * | `SCORING_BASE_MS` | 30000 (at most the timeout) | a run's own time budget starts here (see {@link scoringBudget}) |
+ * | `SCORING_MS_PER_MB` | 10000 | and grows by this much per MB (10^6 bytes, uncompressed) of the gold keys and run files it scores, per evaluation setting, up to `SCORING_TIMEOUT_MS` |
  * | `SCORING_MAX_MEMORY_MB` | 1536 | heap cap of each scoring thread (the two corpora, the primary report and one variant evaluation at a time); a run that needs more fails with stage `scoring` ("Scoring needs more than N MB of memory"), and the worker lives on |
  * | `WORKER_HEARTBEAT_MS` | 5000 | how often a worker refreshes `heartbeat_at` of the rows it is scoring (and notices a claim taken away from it) |
  * | `SCORING_HEARTBEAT_STALE_MS` | 20000 | a SCORING row whose heartbeat is older than this has lost its worker: the reconciler re-queues it and cancels its job; at least twice the heartbeat interval |
@@ -24,7 +26,12 @@ const MINUTE = 60_000;
 
 /** The validated settings. */
 export interface ScoringConfig {
+  /** the cap of every run's time budget ({@link scoringBudget}) */
   timeoutMs: number;
+  /** a run's time budget before its size is counted */
+  baseMs: number;
+  /** budget per MB (10^6 bytes, uncompressed) of gold key plus run file, per evaluation setting */
+  msPerMb: number;
   maxMemoryMb: number;
   heartbeatMs: number;
   heartbeatStaleMs: number;
@@ -69,6 +76,8 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
     return value;
   };
   const timeoutMs = num("SCORING_TIMEOUT_MS", 1000, 24 * 60 * MINUTE, 10 * MINUTE);
+  const baseMs = num("SCORING_BASE_MS", 0, 24 * 60 * MINUTE, Math.min(30_000, timeoutMs));
+  const msPerMb = num("SCORING_MS_PER_MB", 0, 24 * 60 * MINUTE, 10_000);
   const maxMemoryMb = num("SCORING_MAX_MEMORY_MB", 64, 1024 * 1024, 1536);
   const heartbeatMs = num("WORKER_HEARTBEAT_MS", 100, 10 * MINUTE, 5000);
   const heartbeatStaleMs = num("SCORING_HEARTBEAT_STALE_MS", 200, 60 * MINUTE, 20_000);
@@ -80,6 +89,9 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
   const pollSeconds = num("WORKER_POLL_SECONDS", 0.5, 3600, 2, false);
   const testDelayMs = source.NODE_ENV === "test" ? num("COREFBOARD_TEST_SCORE_DELAY_MS", 0, 10 * MINUTE, 0) : 0;
   const testDelaySystem = source.NODE_ENV === "test" ? source.COREFBOARD_TEST_SCORE_DELAY_SYSTEM?.trim() || undefined : undefined;
+  if (baseMs > timeoutMs) {
+    problems.push(`SCORING_BASE_MS (${baseMs}) must be at most SCORING_TIMEOUT_MS (${timeoutMs}), the cap of every run's time budget`);
+  }
   if (heartbeatStaleMs < 2 * heartbeatMs) {
     problems.push(
       `SCORING_HEARTBEAT_STALE_MS (${heartbeatStaleMs}) must be at least twice WORKER_HEARTBEAT_MS (${heartbeatMs}); otherwise one late heartbeat would take a live worker's submission away from it`,
@@ -98,6 +110,8 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
   if (problems.length) throw new ScoringConfigError(problems);
   return {
     timeoutMs,
+    baseMs,
+    msPerMb,
     maxMemoryMb,
     heartbeatMs,
     heartbeatStaleMs,
@@ -110,4 +124,35 @@ export function scoringConfig(source: Record<string, string | undefined> = proce
     testDelayMs,
     ...(testDelaySystem ? { testDelaySystem } : {}),
   };
+}
+
+/** A run's time budget and what it was computed from (for the message of a run over it). */
+export interface ScoringBudget {
+  /** milliseconds */
+  ms: number;
+  /** uncompressed MB (10^6 bytes) of gold keys and run files counted */
+  mb: number;
+  /** evaluation settings each file is scored under */
+  settings: number;
+  /** true when the cap (`SCORING_TIMEOUT_MS`) set the budget */
+  capped: boolean;
+}
+
+/**
+ * The wall-clock budget of one run: `baseMs + msPerMb * settings * MB`, at most `timeoutMs`.
+ * So a normal run that goes astray frees its slot soon, while a large real run (a big test set,
+ * or a profile with several settings) keeps the time it needs. Scoring reads key and run at
+ * about 0.1-0.6 s per MB under one setting (LitBank 13 MB key against itself: 0.09 s/MB; GUM
+ * CorefUD with singletons, 10 MB: 0.59 s/MB, on this 2-core machine), so the default 10 s per
+ * MB leaves a margin of about 17 over the slowest real corpus.
+ *
+ * @param config the scoring settings (`timeoutMs`, `baseMs`, `msPerMb`)
+ * @param bytes uncompressed bytes of the gold keys and run files to score (all datasets)
+ * @param settings evaluation settings each file is scored under (1, or 4 for `crac`)
+ * @returns the budget in milliseconds, with the figures it came from
+ */
+export function scoringBudget(config: Pick<ScoringConfig, "timeoutMs" | "baseMs" | "msPerMb">, bytes: number, settings: number): ScoringBudget {
+  const mb = bytes / 1e6;
+  const scaled = Math.ceil(config.baseMs + config.msPerMb * settings * mb);
+  return { ms: Math.min(config.timeoutMs, scaled), mb, settings, capped: scaled >= config.timeoutMs };
 }

@@ -16,12 +16,15 @@
  *    which wakes the workers. Submissions whose job waits for a retry are left alone, so
  *    backoff is respected.
  *
+ * 4. The waiting jobs' priorities are recomputed (fair per team, `rebalanceScoreQueue` in
+ *    `lib/queue.ts`).
+ *
  * So a run whose worker was killed is scored again within about heartbeat threshold +
  * reconcile interval (20 + 5 s by default) after its last heartbeat, by any live worker.
  */
 import type PgBoss from "pg-boss";
 import { getPrisma, type PrismaClient } from "../db/client";
-import { activeJobs, cancelJobs, enqueueScoring, getBoss, submissionsWithLiveJobs } from "../queue";
+import { activeJobs, cancelJobs, enqueueScoring, getBoss, rebalanceScoreQueue, submissionsWithLiveJobs } from "../queue";
 import { failStaleExhausted, liveClaimIds, requeueStale } from "../submission-states";
 import { scoringConfig, type ScoringConfig } from "./config";
 
@@ -85,6 +88,9 @@ export async function reconcile(options: ReconcileOptions = {}): Promise<Reconci
     await enqueueScoring(missing, { boss });
     enqueued += missing.length;
   }
+
+  // Fair per team: recompute the waiting jobs' priorities (jobs that ended since, or skipped rows).
+  await rebalanceScoreQueue(boss);
 
   return { reset: reset.length, failed: failed.length, cancelledJobs: abandoned.length, enqueued };
 }

@@ -166,6 +166,24 @@ describe("scoreSubmission", () => {
     expect(await scoreSubmission(next, WORKER)).toMatchObject({ status: "SCORED" });
   });
 
+  it("a run's time budget scales with its size: a big run over a small per-MB allowance ends FAILED saying why, and is scored under a larger one", async () => {
+    const f = await createPhase(testDb.prisma);
+    const text = bigResponse(300_000);
+    const mb = Buffer.byteLength(text) / 1e6;
+    expect(mb).toBeGreaterThan(3);
+    // 100 ms + 1 ms per MB: far too little for parsing 300,000 mentions.
+    const tight = await createSubmission(testDb.prisma, f, text);
+    expect(await scoreSubmission(tight, { workerId: "test", config: { ...CONFIG, baseMs: 100, msPerMb: 1 } })).toMatchObject({ status: "FAILED", errorStage: "scoring" });
+    const row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id: tight } });
+    expect(row.status).toBe("FAILED");
+    expect(row.errorMessage).toMatch(
+      /^Scoring took longer than the limit of 0\.1 seconds and was stopped\. A run's limit is 100 ms plus 1 ms per MB of gold key and run file, at most 20 seconds; this run has \d\.\d\d MB\. Check/,
+    );
+    // The same base with 5 s per MB: the run's size buys it the time it needs (capped at 20 s).
+    const roomy = await createSubmission(testDb.prisma, f, text);
+    expect(await scoreSubmission(roomy, { workerId: "test", config: { ...CONFIG, baseMs: 100, msPerMb: 5000 } })).toMatchObject({ status: "SCORED" });
+  });
+
   it("a run over the memory cap ends FAILED (scoring), saying how much it may use; the pool replaces the thread", async () => {
     const pool = createScoringPool({ threads: 1, maxMemoryMb: 64 });
     try {

@@ -74,7 +74,7 @@ import { BLANC_COREF, BLANC_NONCOREF, macroScoreRows, scoreRowsFromJson, type Do
 import { COUNT_METRIC_NAMES } from "../validations/metrics";
 import { unpackFile } from "../storage";
 import { claimSubmission, ErrorStage, finishClaim, releaseClaim, type Claim } from "../submission-states";
-import { scoringConfig, type ScoringConfig } from "./config";
+import { scoringBudget, scoringConfig, type ScoringBudget, type ScoringConfig } from "./config";
 import { ScoringOutOfMemoryError, ScoringTimeoutError, sharedScoringPool, type ScoringPool } from "./scoring-pool";
 import type { ThreadInput, ThreadResult } from "./scoring-thread";
 import { metricsToJson, type Counts, type MetricScores, type Report, type Warning } from "../../scoring/index";
@@ -255,7 +255,7 @@ const RUN_SELECT = {
   scorerVersion: true,
   evaluation: true,
   warnings: true,
-  files: { select: { datasetId: true, fileName: true, sha256: true, gzip: true, goldKeyId: true } },
+  files: { select: { datasetId: true, fileName: true, sha256: true, gzip: true, size: true, goldKeyId: true } },
   phase: {
     select: {
       id: true,
@@ -331,8 +331,12 @@ async function loadAndScore(
     else toScore.push({ dataset, gold, file });
   }
 
-  // One time budget for the whole job: each thread call gets what is left of it.
+  // One time budget for the whole job, scaled by its size (`scoringBudget`): each thread call
+  // gets what is left of it.
   const settings = 1 + profile.variants.length;
+  const goldSizes = toScore.length === 0 ? [] : await prisma.goldKey.findMany({ where: { id: { in: toScore.map((t) => t.gold.id) } }, select: { size: true } });
+  const bytes = goldSizes.reduce((sum, g) => sum + g.size, 0) + toScore.reduce((sum, t) => sum + t.file.size, 0);
+  const budget = scoringBudget(config, bytes, settings);
   const started = performance.now();
   const rescored: DatasetScored[] = [];
   for (const { dataset, gold, file } of toScore) {
@@ -347,17 +351,17 @@ async function loadAndScore(
       `The stored copy of your file${several ? ` for ${label}` : ""} is damaged (its checksum does not match). Please submit it again. This does not count against your submission limit.`,
     );
     const input = threadInput(profile, { keyBytes, keyFile: gold.fileName, responseBytes, responseFile: file.fileName }, task);
-    const remaining = config.timeoutMs - (performance.now() - started);
+    const remaining = budget.ms - (performance.now() - started);
     let result: ThreadResult;
     try {
-      if (remaining <= 0) throw new ScoringTimeoutError(config.timeoutMs);
+      if (remaining <= 0) throw new ScoringTimeoutError(budget.ms);
       result = await pool.run(input, { timeoutMs: remaining, signal });
     } catch (error) {
       const covers = limitScope(toScore.length, settings);
       if (error instanceof ScoringTimeoutError) {
         throw new ScoringFailure(
           ErrorStage.scoring,
-          `Scoring took longer than the limit of ${formatDuration(config.timeoutMs)} and was stopped${several ? ` while scoring ${label}` : ""}.${covers} Check that the ${several ? "files are system outputs" : "file is a system output"} for this phase's documents (not much larger than the test set); if ${several ? "they are" : "it is"}, tell the organizers.`,
+          `Scoring took longer than the limit of ${formatDuration(budget.ms)} and was stopped${several ? ` while scoring ${label}` : ""}.${covers} ${budgetRule(config, budget)} Check that the ${several ? "files are system outputs" : "file is a system output"} for this phase's documents (not much larger than the test set); if ${several ? "they are" : "it is"}, tell the organizers.`,
         );
       }
       if (error instanceof ScoringOutOfMemoryError) {
@@ -392,7 +396,7 @@ async function loadAndScore(
 }
 
 /** A run's file as the job reads it. */
-type RunFileRow = { datasetId: string; fileName: string; sha256: string; gzip: Uint8Array; goldKeyId: string | null };
+type RunFileRow = { datasetId: string; fileName: string; sha256: string; gzip: Uint8Array; size: number; goldKeyId: string | null };
 
 /** The sentence saying what the time and memory limits cover (empty for one file under one setting). */
 function limitScope(files: number, settings: number): string {
@@ -677,6 +681,21 @@ async function recordEvaluation(tx: Tx, submissionId: string, evaluation: RunEva
       warnings: JSON.parse(JSON.stringify(warnings)) as Prisma.InputJsonArray,
     },
   });
+}
+
+/** The sentence saying how a run's time limit was computed from its size. */
+function budgetRule(config: ScoringConfig, budget: ScoringBudget): string {
+  const mb = budget.mb < 10 ? budget.mb.toFixed(2) : budget.mb.toFixed(1);
+  const perSetting = budget.settings > 1 ? ` per evaluation setting (${budget.settings})` : "";
+  return (
+    `A run's limit is ${shortDuration(config.baseMs)} plus ${shortDuration(config.msPerMb)} per MB of gold key and run file${perSetting}, at most ${shortDuration(config.timeoutMs)}; ` +
+    `this run has ${mb} MB${budget.capped ? ", so it got the most" : ""}.`
+  );
+}
+
+/** Like {@link formatDuration}, with milliseconds below a second. */
+function shortDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : formatDuration(ms);
 }
 
 function formatDuration(ms: number): string {

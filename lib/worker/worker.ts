@@ -21,6 +21,8 @@
  * - A bad job never stops the worker: a malformed payload is logged and completed, a
  *   scoring failure is recorded on the submission, an infrastructure error is logged and
  *   retried by pg-boss.
+ * - **Fair per team**: each job, as it starts, has the waiting jobs' priorities recomputed
+ *   (`rebalanceScoreQueue` in `lib/queue.ts`), so that teams take turns for the scoring slots.
  * - **Significance**: one more poller takes `board-significance` jobs and computes a board's
  *   significance markers and intervals (`lib/services/board-significance.ts`); every SCORED
  *   run asks for its phase's default boards, so pages read them instead of bootstrapping.
@@ -30,7 +32,7 @@
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { getPrisma } from "../db/client";
-import { getBoss, listenForScoring, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
+import { getBoss, listenForScoring, rebalanceScoreQueue, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
 import { pruneBoardChanges } from "../services/board-cache";
 import { computeBoardSignificance, requestDefaultBoards } from "../services/board-significance";
 import { isUuid } from "../services/db";
@@ -136,6 +138,9 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       log(`job=${job.id} status=DISCARDED reason="payload has no valid submissionId" ms=0`);
       return { status: "DISCARDED" };
     }
+    // Jobs that ended since the last rebalance (this poller's previous one among them) no longer
+    // count against their team: move the team's waiting runs up (fair per team, `lib/queue.ts`).
+    void rebalanceScoreQueue(boss).catch((error: unknown) => log(`queue rebalance failed (the reconciler retries): ${message(error)}`));
     const entry: Running = { jobId: job.id, submissionId, controller: new AbortController(), done: Promise.resolve() };
     const done = scoreSubmission(submissionId, {
       workerId,
@@ -251,7 +256,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
     })());
 
   log(
-    `worker ${workerId} ready: concurrency=${concurrency} timeout_ms=${config.timeoutMs} max_memory_mb=${config.maxMemoryMb} ` +
+    `worker ${workerId} ready: concurrency=${concurrency} timeout_ms=${config.timeoutMs} (per run: ${config.baseMs} + ${config.msPerMb}/MB, capped) max_memory_mb=${config.maxMemoryMb} ` +
       `heartbeat_ms=${config.heartbeatMs} heartbeat_stale_ms=${config.heartbeatStaleMs} stale_ms=${config.staleAfterMs} reconcile_ms=${config.reconcileIntervalMs}`,
   );
   return { workerId, inFlight, stop };

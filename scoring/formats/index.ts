@@ -14,6 +14,7 @@ import type { Input } from "./text.js";
 export { FormatError } from "../types.js";
 export { readConll2012 } from "./conll2012.js";
 export { DEFAULT_LIMITS, type ReadLimits } from "./limits.js";
+export { checkMentionDensity, maxMentionsFor, MAX_MENTIONS_PER_TOKEN, MENTION_DENSITY_FLOOR } from "./density.js";
 export { readCorefUD } from "./conllu.js";
 export { readJsonLines } from "./jsonlines.js";
 
