@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   "team.invitation_revoke",
   "user.email_change_request",
   "user.email_change",
+  "user.email_confirm",
   "user.delete",
 ] as const satisfies readonly AuditAction[];
 

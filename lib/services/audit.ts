@@ -50,6 +50,7 @@ export type AuditAction =
   | "team.invitation_revoke"
   | "user.email_change_request"
   | "user.email_change"
+  | "user.email_confirm"
   | "user.delete";
 
 /** What one audit event records. */

@@ -26,8 +26,9 @@
  *   account's mail, or an operator with the admin CLI, gets the link.
  * - **Setting the password** ({@link resetPassword}) follows sign-up's rules
  *   (`newPasswordSchema`), stores an argon2id hash (`lib/auth/password.ts`), bumps the user's
- *   session version (every session of the account ends, as with "sign out everywhere"), and
- *   clears the account's failed sign-in counter (the owner proved they read its mail).
+ *   session version (every session of the account ends, as with "sign out everywhere"),
+ *   clears the account's failed sign-in counter and marks an unconfirmed address confirmed
+ *   (the owner proved they read its mail).
  * - **Audit.** `user.password_reset_request` when a token is made for an account (never for
  *   unknown addresses; actor null, as nobody is signed in), `user.password_reset` when one is
  *   used (actor the account's user).
@@ -215,10 +216,12 @@ export async function resetPassword(token: string, newPassword: string, options:
       where: { userId: found.userId, usedAt: null, expiresAt: { gt: now } },
       data: { expiresAt: now },
     });
-    const before = await tx.user.findUniqueOrThrow({ where: { id: found.userId }, select: { passwordHash: true } });
+    const before = await tx.user.findUniqueOrThrow({ where: { id: found.userId }, select: { passwordHash: true, emailConfirmedAt: true } });
     const updated = await tx.user.update({
       where: { id: found.userId },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
+      // The link was read from the account's mailbox: that confirms the address too (an
+      // unconfirmed account someone else made with this address now belongs to its owner).
+      data: { passwordHash, sessionVersion: { increment: 1 }, emailConfirmedAt: before.emailConfirmedAt ?? now },
       select: { id: true, email: true },
     });
     await recordAudit(tx, {
