@@ -45,7 +45,7 @@ import { createPasswordResetLink } from "../lib/services/password-reset";
 import { createTeamInvitation, newLinkToken } from "../lib/services/team-invitations";
 import { joinCodeFor } from "../lib/services/teams";
 import { insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser } from "../lib/services/test-fixtures";
-import { signUp } from "../lib/services/users";
+import { createUser } from "../lib/services/users";
 import { addDataset } from "../lib/services/datasets";
 import { phaseValuesFromPhase, type PhaseFormValues } from "./_components/task-phase-form-data";
 import { openPhase, sessionCookie, setupScenario, SMALL_KEY, withCookies } from "./api/v1/test-helpers";
@@ -117,7 +117,7 @@ const tag = (who: Who) => `${who}-${Date.now().toString(36)}-${(unique++).toStri
 
 /** A fresh account with a password (the `member` of the account probes). */
 async function account(who: Who): Promise<Target> {
-  const user = await signUp(`owner-${tag(who)}@example.org`, "Account Owner", PASSWORD);
+  const user = await createUser({ email: `owner-${tag(who)}@example.org`, name: "Account Owner", password: PASSWORD });
   return { userId: user.id };
 }
 const owner = (t: Target, who: Who) => (who === "member" ? t.userId! : who === "anonymous" ? null : users[who]);
