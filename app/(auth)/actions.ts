@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { RateLimitedError } from "../../lib/errors";
 import { clientAddress } from "../../lib/rate-limit";
 import { InvalidConfirmationLinkError, confirmEmailAddress } from "../../lib/services/email-confirmation";
-import { UserInputError, signUp } from "../../lib/services/users";
+import { SIGN_UP_ANSWER_MIN_MS, UserInputError, signUp } from "../../lib/services/users";
 import { InvalidResetLinkError, requestPasswordReset, resetPassword } from "../../lib/services/password-reset";
 
 /** Result of {@link signUpAction}: the one answer for every accepted sign-up, or field errors. */
@@ -13,14 +13,18 @@ export type SignUpResult = { ok: true; message: string } | { ok: false; errors: 
 /**
  * Signs up from the sign-up form (fields `email`, `name`, `password`): a new address gets an
  * unconfirmed account and a confirmation link by mail; a registered one gets a notice to its
- * owner. The answer is the same either way, and nobody is signed in.
+ * owner. The answer is the same either way, comes no sooner than `SIGN_UP_ANSWER_MIN_MS` (half
+ * a second) after the request so that its time does not tell the cases apart either, and
+ * nobody is signed in.
  *
  * @returns `{ok: true, message}` ("Check your e-mail. …"), or the message for each bad field
  *   (`form` for a rate-limit refusal, "… Try again at 14:05 (UTC).", or anything else)
  */
 export async function signUpAction(formData: FormData): Promise<SignUpResult> {
   try {
-    const { message } = await signUp(textField(formData, "email"), textField(formData, "name"), textField(formData, "password"), clientAddress(await headers()));
+    const { message } = await signUp(textField(formData, "email"), textField(formData, "name"), textField(formData, "password"), clientAddress(await headers()), {
+      answerAfterMs: SIGN_UP_ANSWER_MIN_MS,
+    });
     return { ok: true, message };
   } catch (error) {
     if (error instanceof UserInputError) return { ok: false, errors: error.fields };

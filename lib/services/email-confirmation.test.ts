@@ -31,7 +31,7 @@ const path = await import("node:path");
 const { ConflictError, ForbiddenError, RateLimitedError, UnauthorizedError } = await import("../errors");
 const { sha256Hex } = await import("../storage");
 const { EMAIL_NOT_CONFIRMED, EmailNotConfirmedError } = await import("../permissions");
-const { createUser, getUserByEmail, signUp, verifyCredentials } = await import("./users");
+const { SIGN_UP_ANSWER_MIN_MS, createUser, getUserByEmail, signUp, verifyCredentials } = await import("./users");
 const {
   CONFIRMATION_MAIL_SUBJECT,
   CONFIRMATION_MAILS_PER_HOUR,
@@ -125,7 +125,7 @@ describe("signUp", () => {
     expect(mailed.mock.calls.filter(([m]) => m.to === fresh).map(([m]) => m.subject)).toEqual([CONFIRMATION_MAIL_SUBJECT]);
   });
 
-  it("the sign-up action gives the same result for both, and signs nobody in (no session is made: the result is the message only)", async () => {
+  it("the sign-up action gives the same result for both, no sooner than SIGN_UP_ANSWER_MIN_MS, and signs nobody in (no session is made: the result is the message only)", async () => {
     const registered = await createUser({ email: address("action-owner"), password: PASSWORD });
     const form = (email: string) => {
       const data = new FormData();
@@ -134,10 +134,17 @@ describe("signUp", () => {
       data.set("password", "a long enough password");
       return data;
     };
+    let started = performance.now();
     const forNew = await signUpAction(form(address("action-new")));
+    const newMs = performance.now() - started;
+    started = performance.now();
     const forTaken = await signUpAction(form(registered.email));
+    const takenMs = performance.now() - started;
     expect(forNew).toEqual({ ok: true, message: SIGN_UP_REQUESTED });
     expect(forTaken).toEqual(forNew);
+    // Both answer no sooner than the floor (the work itself takes far less here).
+    expect(newMs).toBeGreaterThanOrEqual(SIGN_UP_ANSWER_MIN_MS - 1);
+    expect(takenMs).toBeGreaterThanOrEqual(SIGN_UP_ANSWER_MIN_MS - 1);
     expect(await signUpAction(form("not an address"))).toMatchObject({ ok: false, errors: { email: expect.any(String) } });
   });
 

@@ -16,6 +16,7 @@
  * - Deleted accounts (`users.deleted_at`, see `lib/services/account.ts`) keep their row (their
  *   runs stay with their teams, as "deleted user") but never sign in and have no session.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { getPrisma } from "../db/client";
 import { ValidationError } from "../errors";
 import { UserRole } from "../generated/prisma/enums";
@@ -80,6 +81,22 @@ export interface SignedInUser extends PublicUser {
 const publicFields = { id: true, email: true, name: true, role: true } as const;
 
 /**
+ * The least time the sign-up form takes to answer an accepted sign-up, in milliseconds: more
+ * than a password hash and a new account's database writes take on a server that is not
+ * overloaded (a few tens of milliseconds; 20–120 ms measured on a busy 2-core machine), so
+ * that new and registered addresses answer alike. A person does not notice half a second.
+ */
+export const SIGN_UP_ANSWER_MIN_MS = 500;
+
+/** Options of {@link signUp}. */
+export interface SignUpOptions {
+  /** the current time (tests); default now */
+  now?: Date;
+  /** answer an accepted sign-up no sooner than this many milliseconds after it began; default 0 */
+  answerAfterMs?: number;
+}
+
+/**
  * Registers a new user with the USER role, unconfirmed, and mails a confirmation link
  * (`./email-confirmation.ts`); when the address already has an account, nothing changes and
  * its owner is mailed a notice (with a sign-in and a password-reset link) instead. The
@@ -99,13 +116,18 @@ const publicFields = { id: true, email: true, name: true, role: true } as const;
  * @param password at least 10 characters
  * @param address the client's address key (`clientAddress()` in `lib/rate-limit.ts`); null
  *   or omitted: no per-client-address limit (scripts)
- * @param now the current time (tests)
+ * @param options `now`: the current time (tests); `answerAfterMs`: answer an accepted sign-up
+ *   no sooner than this many milliseconds after it began (the sign-up form passes
+ *   {@link SIGN_UP_ANSWER_MIN_MS}), so that the database writes a new account costs do not
+ *   show in the answer's time
  * @returns `{message: SIGN_UP_REQUESTED}`, the same for every accepted sign-up
  * @throws UserInputError (422) when a field is invalid; RateLimitedError (429, "Too many
  *   sign-up attempts for this email address. Try again at 14:05 (UTC).", or "… from your
  *   network address …") when a limit is used up
  */
-export async function signUp(email: string, name: string, password: string, address?: string | null, now: Date = new Date()): Promise<{ message: string }> {
+export async function signUp(email: string, name: string, password: string, address?: string | null, options: SignUpOptions = {}): Promise<{ message: string }> {
+  const started = performance.now();
+  const now = options.now ?? new Date();
   const parsed = signUpSchema.safeParse({ email, name, password });
   if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
   // A refusal by either limit keeps the points taken: refused attempts count too.
@@ -124,6 +146,8 @@ export async function signUp(email: string, name: string, password: string, addr
     await perEmail.refund();
     throw error;
   }
+  const left = (options.answerAfterMs ?? 0) - (performance.now() - started);
+  if (left > 0) await sleep(left);
   return { message: SIGN_UP_REQUESTED };
 }
 
