@@ -44,6 +44,8 @@ const ACTIONS: Record<string, ActionEntry> = {
   signUpAction: { file: "app/(auth)/actions.ts", rule: "anyone", calls: ["signUp"], tests: "lib/services/users.test.ts" },
   requestPasswordResetAction: { file: "app/(auth)/actions.ts", rule: "anyone", calls: ["requestPasswordReset"], tests: "lib/services/password-reset.test.ts" },
   resetPasswordAction: { file: "app/(auth)/actions.ts", rule: "the link's holder (token)", calls: ["resetPassword"], tests: "lib/services/password-reset.test.ts" },
+  confirmAccountAction: { file: "app/(auth)/actions.ts", rule: "the link's holder (token)", calls: ["confirmEmailAddress"], tests: "lib/services/email-confirmation.test.ts" },
+  resendConfirmationAction: { file: "app/account/confirmation-actions.ts", rule: "the signed-in account itself", calls: ["resendEmailConfirmation"], tests: "lib/services/email-confirmation.test.ts" },
   createTokenAction: { file: "app/account/actions.ts", rule: "the signed-in account itself", calls: ["createOwnApiToken"], tests: "lib/services/account.test.ts" },
   revokeTokenAction: { file: "app/account/actions.ts", rule: "the signed-in account itself", calls: ["revokeOwnApiToken"], tests: "lib/services/account.test.ts" },
   changePasswordAction: { file: "app/account/actions.ts", rule: "the signed-in account itself", calls: ["changePassword"], tests: "lib/services/users.test.ts" },

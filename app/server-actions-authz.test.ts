@@ -45,7 +45,7 @@ import { createPasswordResetLink } from "../lib/services/password-reset";
 import { createTeamInvitation, newLinkToken } from "../lib/services/team-invitations";
 import { joinCodeFor } from "../lib/services/teams";
 import { insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser } from "../lib/services/test-fixtures";
-import { signUp } from "../lib/services/users";
+import { createUser } from "../lib/services/users";
 import { addDataset } from "../lib/services/datasets";
 import { phaseValuesFromPhase, type PhaseFormValues } from "./_components/task-phase-form-data";
 import { openPhase, sessionCookie, setupScenario, SMALL_KEY, withCookies } from "./api/v1/test-helpers";
@@ -117,7 +117,7 @@ const tag = (who: Who) => `${who}-${Date.now().toString(36)}-${(unique++).toStri
 
 /** A fresh account with a password (the `member` of the account probes). */
 async function account(who: Who): Promise<Target> {
-  const user = await signUp(`owner-${tag(who)}@example.org`, "Account Owner", PASSWORD);
+  const user = await createUser({ email: `owner-${tag(who)}@example.org`, name: "Account Owner", password: PASSWORD });
   return { userId: user.id };
 }
 const owner = (t: Target, who: Who) => (who === "member" ? t.userId! : who === "anonymous" ? null : users[who]);
@@ -288,6 +288,48 @@ const PROBES: Probe[] = [
     args: () => [{ status: "idle" }, form({ token: newLinkToken().token })],
     state: (t) => db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { email: true } }),
     expect: everyone("refused"),
+  },
+  {
+    file: "app/(auth)/actions.ts",
+    action: "confirmAccountAction",
+    about: "with the mailed token of an unconfirmed account (the token is the credential)",
+    target: async (who) => {
+      const { userId } = await account(who);
+      await db().user.update({ where: { id: userId! }, data: { emailConfirmedAt: null } });
+      const { token, tokenHash } = newLinkToken();
+      await db().emailConfirmationToken.create({ data: { userId: userId!, tokenHash, expiresAt: new Date(Date.now() + 3600_000) } });
+      return { userId: userId!, token };
+    },
+    args: (t) => [{ status: "idle" }, form({ token: t.token! })],
+    state: (t) => db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { emailConfirmedAt: true } }),
+    expect: everyone("ok"),
+  },
+  {
+    file: "app/(auth)/actions.ts",
+    action: "confirmAccountAction",
+    about: "with a wrong token",
+    target: async (who) => {
+      const { userId } = await account(who);
+      await db().user.update({ where: { id: userId! }, data: { emailConfirmedAt: null } });
+      return { userId: userId! };
+    },
+    args: () => [{ status: "idle" }, form({ token: newLinkToken().token })],
+    state: (t) => db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { emailConfirmedAt: true } }),
+    expect: everyone("refused"),
+  },
+  {
+    file: "app/account/confirmation-actions.ts",
+    action: "resendConfirmationAction",
+    about: "a new confirmation link for an unconfirmed account (the other viewers' own accounts are confirmed)",
+    target: async (who) => {
+      const { userId } = await account(who);
+      await db().user.update({ where: { id: userId! }, data: { emailConfirmedAt: null } });
+      return { userId: userId! };
+    },
+    as: owner,
+    args: () => [{ status: "idle" }, form({})],
+    state: (t) => db().emailConfirmationToken.count({ where: { userId: t.userId! } }),
+    expect: membersOnly,
   },
   {
     file: "app/account/actions.ts",
@@ -781,7 +823,7 @@ afterAll(() => {
 describe("server action authorization inventory", () => {
   it("every server action has a probe, and every probe names a server action", async () => {
     const actions = await serverActions();
-    expect(actions.length).toBeGreaterThanOrEqual(39);
+    expect(actions.length).toBeGreaterThanOrEqual(41);
     const probed = new Set(PROBES.map((p) => `${p.file}#${p.action}`));
     expect(actions.filter((a) => !probed.has(a)), "server actions without a probe").toEqual([]);
     expect([...probed].filter((p) => !actions.includes(p)), "probes of server actions that do not exist").toEqual([]);

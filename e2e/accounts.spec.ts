@@ -13,41 +13,14 @@
  *
  * Mail: the server has no SMTP, so `lib/mail.ts` logs each mail and, with `MAIL_OUTBOX_FILE`
  * set, appends it to that file as a JSON line; this spec reads the links from there. The
- * server must be started with `MAIL_OUTBOX_FILE` = {@link outboxFile} (playwright.config.ts).
+ * server must be started with `MAIL_OUTBOX_FILE` = `e2eOutboxFile()` (playwright.config.ts);
+ * `e2e/helpers/mail.ts` reads it.
  */
-import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createUser, signInPage, type TestUser } from "./helpers/accounts";
 import { addOrganizer, createTask } from "./helpers/tasks";
-import { BASE_URL, e2eOutboxFile, uniqueTag } from "./helpers/server";
-
-/** The test outbox the server writes (`MAIL_OUTBOX_FILE`). */
-const outboxFile = (): string => e2eOutboxFile();
-
-/** The first link of the newest mail to `to` whose link matches `pattern` (waits for it to arrive). */
-async function mailedLink(to: string, pattern: RegExp): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        let text = "";
-        try {
-          text = await readFile(outboxFile(), "utf8");
-        } catch {
-          return "";
-        }
-        const mails = text
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .map((line) => JSON.parse(line) as { to: string; links: string[] });
-        link = mails.filter((m) => m.to === to).flatMap((m) => m.links).filter((l) => pattern.test(l)).at(-1) ?? "";
-        return link;
-      },
-      { message: `a mail to ${to} with a link like ${pattern}` },
-    )
-    .not.toBe("");
-  return link;
-}
+import { mailedLink } from "./helpers/mail";
+import { BASE_URL, uniqueTag } from "./helpers/server";
 
 /** A page in a fresh browser context (its own cookies), signed in as `user` unless null. */
 async function pageFor(browser: Browser, user: TestUser | null): Promise<Page> {

@@ -1,11 +1,13 @@
 /**
- * Accounts: sign-up, sign-out (a copied session cookie dies with it), sign-in, a wrong
+ * Accounts: sign-up (one answer for new and registered addresses, the confirmation link from
+ * the test outbox, the resend button), sign-out (a copied session cookie dies with it), sign-in, a wrong
  * password, the lockout after too many wrong passwords, the password change, "sign out
  * everywhere" (which revokes the API tokens too), and API tokens on the account page (created
  * with the current password, last use listed, revoked).
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { anonymousContext, createToken, createUser } from "./helpers/accounts";
+import { confirmationLink, outboxMails } from "./helpers/mail";
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const account = { name: `E2E User ${run}`, email: `e2e-${run}@example.org`, password: "a sturdy passphrase" };
@@ -34,7 +36,7 @@ async function expectSignedOut(page: Page) {
 }
 
 test.describe.serial("accounts", () => {
-  test("sign up (with inline validation errors first), landing signed in on the account page", async ({ page }) => {
+  test("sign up (with inline validation errors first): check your e-mail, nobody signed in; unconfirmed on the account page until the mailed link is confirmed", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("link", { name: "Sign up" }).click();
     await expect(page).toHaveURL(/\/signup/);
@@ -48,18 +50,56 @@ test.describe.serial("accounts", () => {
 
     await page.getByLabel("Password").fill(account.password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText(/Check your e-mail\./)).toBeVisible();
+    await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+    const first = await confirmationLink(account.email);
+
+    // Unconfirmed: signing in works, and the account page asks to confirm (a new link on request).
+    await signIn(page, account.email, account.password);
     await expect(page.getByTestId("signed-in-as")).toContainText(account.name);
+    await page.goto("/account");
+    const notice = page.getByTestId("confirm-email-notice");
+    await expect(notice).toContainText("Please confirm your e-mail address");
+    await notice.getByRole("button", { name: "Send a new confirmation link" }).click();
+    await expect(notice.getByText(/We have sent a new confirmation link/)).toBeVisible();
+    await expect.poll(() => confirmationLink(account.email)).not.toBe(first);
+    const link = await confirmationLink(account.email);
+
+    // The earlier link no longer works; the new one confirms once.
+    await page.goto(first);
+    await expect(page.getByText(/This confirmation link is invalid, already used or expired/)).toBeVisible();
+    await page.goto(link);
+    await page.getByRole("button", { name: "Confirm e-mail address" }).click();
+    await expect(page.getByText(`Your e-mail address ${account.email} is confirmed`)).toBeVisible();
+    await page.goto(link);
+    await expect(page.getByText(/This confirmation link is invalid, already used or expired/)).toBeVisible();
+
+    await page.goto("/account");
     await expect(page.getByTestId("profile-email")).toHaveText(account.email);
+    await expect(page.getByTestId("confirm-email-notice")).toHaveCount(0);
   });
 
-  test("the same email cannot sign up twice", async ({ page }) => {
+  test("the same answer twice, and the owner gets a notice; the account is unchanged", async ({ page }) => {
+    const noticesBefore = (await outboxMails()).filter((m) => m.to === account.email && m.links.some((l) => l.endsWith("/forgot-password"))).length;
     await page.goto("/signup");
     await page.getByLabel("Name").fill("Someone Else");
     await page.getByLabel("Email").fill(account.email);
     await page.getByLabel("Password").fill("another passphrase");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText("An account with this email address already exists.")).toBeVisible();
+    await expect(page.getByText(/Check your e-mail\./)).toBeVisible();
+    await expect(page.getByText("An account with this email address already exists.")).toHaveCount(0);
+    await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
+    // The owner is told, with a sign-in and a password-reset link.
+    await expect
+      .poll(async () => (await outboxMails()).filter((m) => m.to === account.email && m.links.some((l) => l.endsWith("/forgot-password"))).length)
+      .toBe(noticesBefore + 1);
+    const notice = (await outboxMails()).filter((m) => m.to === account.email).at(-1)!;
+    expect(notice.subject).toBe("Someone tried to sign up to Corefboard with your e-mail address");
+    expect(notice.links.map((l) => new URL(l).pathname)).toEqual(["/signin", "/forgot-password"]);
+    // The second sign-up's password does not sign in (the next test signs in with the first).
+    await signIn(page, account.email, "another passphrase");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong email or password.");
+    await expect(page.getByTestId("signed-in-as")).toHaveCount(0);
   });
 
   test("sign out, then sign in again with the new account", async ({ page, browser }) => {

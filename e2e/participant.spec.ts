@@ -1,6 +1,6 @@
 /**
- * A participant's path: sign up, open a phase's submit page (quota box), have an invalid run
- * rejected with its line number, upload a valid run through the form (progress bar to
+ * A participant's path: sign up (confirming the address from the mailed link, then signing
+ * in), open a phase's submit page (quota box), have an invalid run rejected with its line number, upload a valid run through the form (progress bar to
  * 100 %), land on the submission page, watch the status go to SCORED without a reload, check
  * every number of the metric table against the scorer library, and find the run on the
  * leaderboard.

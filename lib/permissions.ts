@@ -28,6 +28,9 @@
  *   whose leaderboard is hidden (ORGANIZERS) unless the phase's `teamDocumentScores` is on
  *   ({@link canViewDocumentScores}).
  * - Gold keys (even their metadata) are visible to the task's organizers only.
+ * - An account that signed up itself may sign in at once, but submits runs and creates teams
+ *   only once its e-mail address is confirmed ({@link requireConfirmedEmail}); accounts made by
+ *   an operator are confirmed when made.
  *
  * A service that needs several answers about one viewer and one task in the same request
  * loads them once with {@link taskStanding} (or {@link submissionAccess}) instead of calling
@@ -396,4 +399,33 @@ export async function canViewGold(viewer: Viewer, taskId: string, db: Db = defau
 export function requireSignedIn(viewer: Viewer, message = "Please sign in first."): SignedInViewer {
   if (!viewer) throw new UnauthorizedError(message);
   return viewer;
+}
+
+/** The refusal of {@link requireConfirmedEmail}. */
+export const EMAIL_NOT_CONFIRMED =
+  "Please confirm your e-mail address first: open the link in the mail we sent you when you signed up. No mail? Ask for a new link on your account page (/account).";
+
+/**
+ * The signed-in user has not confirmed their e-mail address yet: a {@link ForbiddenError}
+ * (403) with the message {@link EMAIL_NOT_CONFIRMED} and, in its JSON body, `reason:
+ * "email_not_confirmed"` and `resendAt: "/account"` (where a new link is asked for).
+ */
+export class EmailNotConfirmedError extends ForbiddenError {
+  override readonly details = { reason: "email_not_confirmed", resendAt: "/account" };
+  constructor() {
+    super(EMAIL_NOT_CONFIRMED);
+  }
+}
+
+/**
+ * Throws unless the user's e-mail address is confirmed (`users.email_confirmed_at` set): the
+ * one rule for what an unconfirmed account may not do yet (submit runs, create teams).
+ * An unknown user passes (the caller's own lookups answer that).
+ *
+ * @param userId the signed-in user
+ * @throws EmailNotConfirmedError (403, "Please confirm your e-mail address first: …")
+ */
+export async function requireConfirmedEmail(userId: string, db: Db = defaultDb()): Promise<void> {
+  const row = await db.user.findUnique({ where: { id: userId }, select: { emailConfirmedAt: true } });
+  if (row && row.emailConfirmedAt === null) throw new EmailNotConfirmedError();
 }

@@ -20,7 +20,7 @@ const {
 } = await import("./rate-limit");
 const { RateLimitedError } = await import("./errors");
 const { errorResponse } = await import("./http");
-const { signUp, verifyCredentials } = await import("./services/users");
+const { createUser, verifyCredentials } = await import("./services/users");
 
 const db = useTestDatabase();
 afterEach(() => {
@@ -178,7 +178,7 @@ describe("consumeRateLimit", () => {
 describe("sign-in limits", () => {
   it("locks an account after 10 failures, with the window's end as the retry time; other accounts go on", async () => {
     const email = `${unique("lock")}@example.org`;
-    await signUp(email, "Lock", "the right password");
+    await createUser({ email: email, name: "Lock", password: "the right password" });
     for (let i = 0; i < 10; i++) await expect(verifyCredentials(email, "wrong password", "192.0.2.1")).resolves.toBeNull();
     const { createHash } = await import("node:crypto");
     const row = (await counter(`sign-in-account:${createHash("sha256").update(email).digest("hex")}`))!;
@@ -193,7 +193,7 @@ describe("sign-in limits", () => {
     expect(shown).toBe(new Date(Math.ceil(retryAt / 60_000) * 60_000).toISOString().slice(11, 16));
 
     const other = `${unique("free")}@example.org`;
-    const user = await signUp(other, "Free", "the right password");
+    const user = await createUser({ email: other, name: "Free", password: "the right password" });
     await expect(verifyCredentials(other, "the right password", "192.0.2.1")).resolves.toMatchObject({ id: user.id });
   });
 
@@ -205,7 +205,7 @@ describe("sign-in limits", () => {
 
   it("counts only failures: a right password gives its point back", async () => {
     const email = `${unique("reward")}@example.org`;
-    await signUp(email, "Reward", "the right password");
+    await createUser({ email: email, name: "Reward", password: "the right password" });
     for (let i = 0; i < 9; i++) await verifyCredentials(email, "wrong password", null);
     for (let i = 0; i < 3; i++) await expect(verifyCredentials(email, "the right password", null)).resolves.toMatchObject({ email });
     await expect(verifyCredentials(email, "wrong password", null)).resolves.toBeNull(); // the 10th failure
@@ -214,7 +214,7 @@ describe("sign-in limits", () => {
 
   it("refuses a flood of 200 concurrent wrong passwords after at most 10 hashes", async () => {
     const email = `${unique("flood")}@example.org`;
-    await signUp(email, "Flood", "the right password");
+    await createUser({ email: email, name: "Flood", password: "the right password" });
     const before = argon2Calls.verify;
     const results = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => verifyCredentials(email, `guess ${i}`, "192.0.2.77")));
     expect(argon2Calls.verify - before).toBeLessThanOrEqual(10);
@@ -230,7 +230,7 @@ describe("sign-in limits", () => {
     const address = addressKey("2001:db8:77::1");
     for (let i = 0; i < 5; i++) await verifyCredentials(`${unique("spray")}@example.org`, "wrong password", address);
     const email = `${unique("victim")}@example.org`;
-    await signUp(email, "Victim", "the right password");
+    await createUser({ email: email, name: "Victim", password: "the right password" });
     const error = await refusal(verifyCredentials(email, "the right password", addressKey("2001:db8:77::abcd")));
     expect(error.message).toMatch(/^Too many sign-in attempts from your network address\. Try again at (\d{4}-\d\d-\d\d )?\d\d:\d\d \(UTC\)\.$/);
     const { createHash } = await import("node:crypto");
@@ -243,7 +243,7 @@ describe("sign-in limits", () => {
     const { MAX_WAITING_CHECKS, hashPassword, verifyPassword } = await import("./auth/password");
     process.env.PASSWORD_HASH_CONCURRENCY = "1";
     const email = `${unique("busy")}@example.org`;
-    await signUp(email, "Busy", "the right password");
+    await createUser({ email: email, name: "Busy", password: "the right password" });
     const stored = await hashPassword("x-1234567890");
     let open!: () => void;
     argon2Calls.gate = new Promise<void>((resolve) => (open = resolve));

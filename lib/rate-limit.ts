@@ -12,6 +12,8 @@
  * |-------------------|------------------------------|----------------|------------------------------|
  * | `sign-in-account` | the email (stored as sha256) | 10 per 15 min  | `RATE_LIMIT_SIGN_IN_ACCOUNT` |
  * | `sign-in-ip`      | client address (IPv6: /64)   | 100 per 15 min | `RATE_LIMIT_SIGN_IN_IP`      |
+ * | `sign-up-ip`      | client address (IPv6: /64)   | 20 per hour    | `RATE_LIMIT_SIGN_UP_IP`      |
+ * | `sign-up-account` | the email (stored as sha256) | 5 per hour     | `RATE_LIMIT_SIGN_UP_ACCOUNT` |
  * | `team-create`     | the user's id                | 10 per day     | `RATE_LIMIT_TEAM_CREATE`     |
  *
  * A variable holds `<points>/<window>`, the window a whole number with a unit s, m, h or d:
@@ -53,10 +55,10 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-lim
 import { RateLimitedError } from "./errors";
 
 /** What is being limited; see the module header for keys and defaults. */
-export type RateLimitKind = "sign-in-account" | "sign-in-ip" | "sign-up-ip" | "team-create";
+export type RateLimitKind = "sign-in-account" | "sign-in-ip" | "sign-up-ip" | "sign-up-account" | "team-create";
 
 /** Every kind, in a fixed order. */
-export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ["sign-in-account", "sign-in-ip", "sign-up-ip", "team-create"];
+export const RATE_LIMIT_KINDS: readonly RateLimitKind[] = ["sign-in-account", "sign-in-ip", "sign-up-ip", "sign-up-account", "team-create"];
 
 /** A limit: at most `points` counted attempts per window of `durationSeconds`. */
 export interface RateLimitRule {
@@ -90,7 +92,13 @@ const KINDS: Record<RateLimitKind, KindSpec> = {
     variable: "RATE_LIMIT_SIGN_UP_IP",
     fallback: "20/1h",
     hashKey: false,
-    refusal: "Too many accounts were created from your network address.",
+    refusal: "Too many sign-up attempts from your network address.",
+  },
+  "sign-up-account": {
+    variable: "RATE_LIMIT_SIGN_UP_ACCOUNT",
+    fallback: "5/1h",
+    hashKey: true,
+    refusal: "Too many sign-up attempts for this email address.",
   },
   "team-create": {
     variable: "RATE_LIMIT_TEAM_CREATE",

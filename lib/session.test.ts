@@ -25,7 +25,7 @@ const { AuthHandler } = requireFromHere(path.join(path.dirname(requireFromHere.r
 };
 const { getCurrentUser, getViewer } = await import("./session");
 const { createApiToken, revokeApiToken } = await import("./auth/api-tokens");
-const { changePassword, revokeSessions, signUp } = await import("./services/users");
+const { changePassword, createUser, revokeSessions } = await import("./services/users");
 const { signOutEverywhere } = await import("./services/account");
 const { authOptions, usesSecureCookies } = await import("./auth/options");
 
@@ -92,7 +92,7 @@ function presentCookie(value: string | undefined) {
 }
 
 let n = 0;
-const newUser = (password = "0123456789") => signUp(`session${++n}@example.org`, `Session ${n}`, password);
+const newUser = (password = "0123456789") => createUser({ email: `session${++n}@example.org`, name: `Session ${n}`, password: password });
 
 describe("getCurrentUser", () => {
   it("is null without a cookie, or with one that is not a session token", async () => {

@@ -3,33 +3,56 @@
 import { headers } from "next/headers";
 import { RateLimitedError } from "../../lib/errors";
 import { clientAddress } from "../../lib/rate-limit";
-import { EmailTakenError, UserInputError, signUp } from "../../lib/services/users";
+import { InvalidConfirmationLinkError, confirmEmailAddress } from "../../lib/services/email-confirmation";
+import { SIGN_UP_ANSWER_MIN_MS, UserInputError, signUp } from "../../lib/services/users";
 import { InvalidResetLinkError, requestPasswordReset, resetPassword } from "../../lib/services/password-reset";
 
-/** Result of {@link signUpAction}: field errors to show inline, or success. */
-export type SignUpResult = { ok: true } | { ok: false; errors: Record<string, string> };
+/** Result of {@link signUpAction}: the one answer for every accepted sign-up, or field errors. */
+export type SignUpResult = { ok: true; message: string } | { ok: false; errors: Record<string, string> };
 
 /**
- * Creates an account from the sign-up form (fields `email`, `name`, `password`). The client
- * then signs in through next-auth with the same credentials.
+ * Signs up from the sign-up form (fields `email`, `name`, `password`): a new address gets an
+ * unconfirmed account and a confirmation link by mail; a registered one gets a notice to its
+ * owner. The answer is the same either way, comes no sooner than `SIGN_UP_ANSWER_MIN_MS` (half
+ * a second) after the request so that its time does not tell the cases apart either, and
+ * nobody is signed in.
  *
- * @returns `{ok: true}`, or the message for each bad field (`form` for anything else)
+ * @returns `{ok: true, message}` ("Check your e-mail. …"), or the message for each bad field
+ *   (`form` for a rate-limit refusal, "… Try again at 14:05 (UTC).", or anything else)
  */
 export async function signUpAction(formData: FormData): Promise<SignUpResult> {
-  const field = (key: string) => {
-    const value = formData.get(key);
-    return typeof value === "string" ? value : "";
-  };
   try {
-    await signUp(field("email"), field("name"), field("password"), clientAddress(await headers()));
-    return { ok: true };
+    const { message } = await signUp(textField(formData, "email"), textField(formData, "name"), textField(formData, "password"), clientAddress(await headers()), {
+      answerAfterMs: SIGN_UP_ANSWER_MIN_MS,
+    });
+    return { ok: true, message };
   } catch (error) {
-    if (error instanceof UserInputError || error instanceof EmailTakenError) return { ok: false, errors: error.fields };
-    // Too many accounts from this address, or the server is busy hashing passwords
-    // (lib/auth/password.ts): say when to try again.
+    if (error instanceof UserInputError) return { ok: false, errors: error.fields };
+    // Too many attempts for this address or from this network address, or the server is busy
+    // hashing passwords (lib/auth/password.ts): say when to try again.
     if (error instanceof RateLimitedError) return { ok: false, errors: { form: error.message } };
     console.error("sign-up failed", error);
     return { ok: false, errors: { form: "Something went wrong on our side. Please try again." } };
+  }
+}
+
+/** State of the confirm-account form. */
+export type ConfirmAccountState = { status: "idle" } | { status: "confirmed"; email: string } | { status: "error"; message: string };
+
+/**
+ * Confirms a new account's e-mail address (field `token`, from the mailed link). Needs no
+ * session: the link is the credential.
+ *
+ * @returns `confirmed` with the address, or `error` ("This confirmation link is invalid, …")
+ */
+export async function confirmAccountAction(_previous: ConfirmAccountState, formData: FormData): Promise<ConfirmAccountState> {
+  try {
+    const { email } = await confirmEmailAddress(textField(formData, "token"));
+    return { status: "confirmed", email };
+  } catch (error) {
+    if (error instanceof InvalidConfirmationLinkError) return { status: "error", message: error.message };
+    console.error("confirming an account failed", error);
+    return { status: "error", message: "Something went wrong on our side. Please try again." };
   }
 }
 

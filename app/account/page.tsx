@@ -6,7 +6,9 @@ import Link from "next/link";
 import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
 import { soleOrganizedTasks } from "../../lib/services/account";
+import { emailConfirmationState } from "../../lib/services/email-confirmation";
 import { ChangeEmailForm } from "./change-email-form";
+import { ConfirmEmailNotice } from "./confirm-email-notice";
 import { ChangePasswordForm } from "./change-password-form";
 import { CreateTokenForm } from "./create-token-form";
 import { DeleteAccountForm } from "./delete-account-form";
@@ -18,10 +20,16 @@ export const metadata: Metadata = { title: "Account" };
 export default async function AccountPage() {
   const user = await getCurrentUser();
   if (!user) redirect("/signin?callbackUrl=%2Faccount");
-  const [tokens, soleTasks] = await Promise.all([listApiTokens(user.id), soleOrganizedTasks(user.id)]);
+  const [tokens, soleTasks, confirmation] = await Promise.all([listApiTokens(user.id), soleOrganizedTasks(user.id), emailConfirmationState({ userId: user.id, role: user.role })]);
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Account</h1>
+
+      {!confirmation.confirmed && (
+        <Card title="Confirm your e-mail address">
+          <ConfirmEmailNotice email={confirmation.email} />
+        </Card>
+      )}
 
       <Card title="Profile">
         <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-y-2 text-sm sm:grid-cols-[8rem_minmax(0,1fr)]">

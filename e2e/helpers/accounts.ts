@@ -4,6 +4,7 @@
  * holding the next-auth session cookie, or a browser page signed in through the form).
  */
 import { expect, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
+import { confirmationLink } from "./mail";
 import { BASE_URL, runScript, uniqueTag } from "./server";
 
 /** A user created for a test; `password` lets it sign in. */
@@ -111,7 +112,10 @@ export async function signInThroughForm(page: Page, user: Pick<TestUser, "email"
 }
 
 /**
- * Signs up a new account through the sign-up form (ends signed in on the account page).
+ * Signs up a new account through the sign-up form, as a person does: the form answers "Check
+ * your e-mail", the confirmation link is read from the test outbox (`e2e/helpers/mail.ts`),
+ * opened and confirmed, then the account signs in through the sign-in form. Ends signed in on
+ * the account page.
  *
  * @returns the new user (its id is not known to the form: empty)
  */
@@ -123,6 +127,12 @@ export async function signUpThroughUi(page: Page, options: { label?: string } = 
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText(/Check your e-mail\./)).toBeVisible();
+  await page.goto(await confirmationLink(user.email));
+  await page.getByRole("button", { name: "Confirm e-mail address" }).click();
+  await expect(page.getByText(/is confirmed/)).toBeVisible();
+  await signInThroughForm(page, user);
+  await page.goto("/account");
   await expect(page).toHaveURL(/\/account$/);
   return user;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { sha256Hex } from "../storage";
-import { signUp, UserInputError } from "../services/users";
+import { createUser, UserInputError } from "../services/users";
 import {
   LAST_USED_RESOLUTION_MS,
   MAX_ACTIVE_TOKENS,
@@ -14,7 +14,7 @@ import {
 
 const db = useTestDatabase();
 let n = 0;
-const newUser = () => signUp(`user${++n}@example.org`, `User ${n}`, "0123456789");
+const newUser = () => createUser({ email: `user${++n}@example.org`, name: `User ${n}`, password: "0123456789" });
 
 describe("createApiToken", () => {
   it("returns a cfb_ token once and stores only its sha256", async () => {

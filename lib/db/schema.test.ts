@@ -4,14 +4,17 @@
  * what Prisma's own parser reads from schema.prisma, then round-trips rows through the
  * generated Prisma client.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { copyFile, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCatalog } from "./catalog";
 import { createPrisma, type PrismaClient } from "./client";
 import { startTemporaryPostgres, type EmbeddedPostgresHandle } from "./embedded";
-import { MIGRATIONS_TABLE, migrate } from "./migrate";
+import { MIGRATIONS_DIR, MIGRATIONS_TABLE, migrate } from "./migrate";
 import { shapeFromPrismaSchema } from "./prisma-shape";
 import { diffShapes, type DbShape } from "./shape";
 
@@ -28,7 +31,7 @@ let live: DbShape;
 
 beforeAll(async () => {
   server = await startTemporaryPostgres();
-  expect(await migrate(server.connectionString)).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership"]);
+  expect(await migrate(server.connectionString)).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership", "0012_email_confirmation"]);
   db = new pg.Client({ connectionString: server.connectionString });
   await db.connect();
   live = await readCatalog(db, { ignoreTables: [MIGRATIONS_TABLE] });
@@ -44,7 +47,7 @@ describe("migrations vs schema.prisma", () => {
     const expected = shapeFromPrismaSchema(SCHEMA_TEXT);
     expect(diffShapes(expected, live, DB_ONLY_INDEXES)).toEqual([]);
     // Guard against a vacuous pass.
-    expect(Object.keys(expected.tables)).toHaveLength(26);
+    expect(Object.keys(expected.tables)).toHaveLength(27);
     expect(expected.tables.scores.indexes).toEqual(["phase_id,variant,metric,f1 DESC"]);
   });
 
@@ -79,7 +82,32 @@ describe("migrations vs schema.prisma", () => {
     const url = new URL(server.connectionString);
     url.pathname = "/race";
     const runs = await Promise.all([migrate(url.href), migrate(url.href), migrate(url.href)]);
-    expect(runs.flat()).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership"]);
+    expect(runs.flat()).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership", "0012_email_confirmation"]);
+  });
+});
+
+describe("0012_email_confirmation", () => {
+  it("marks every account that exists when it runs confirmed (at its creation time); new rows start unconfirmed", async () => {
+    await db.query("CREATE DATABASE backfill");
+    const url = new URL(server.connectionString);
+    url.pathname = "/backfill";
+    // The migrations before 0012 only, then an account, then the rest.
+    const before = await mkdtemp(path.join(tmpdir(), "migrations-"));
+    for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith(".sql") && n < "0012")) await copyFile(path.join(MIGRATIONS_DIR, name), path.join(before, name));
+    expect(await migrate(url.href, { dir: before })).not.toContain("0012_email_confirmation");
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    try {
+      await client.query(`INSERT INTO users (email, name, created_at) VALUES ('old@example.org', 'Old', '2025-03-01T10:00:00Z')`);
+      expect(await migrate(url.href)).toContain("0012_email_confirmation");
+      const { rows } = await client.query<{ email_confirmed_at: Date }>(`SELECT email_confirmed_at FROM users WHERE email = 'old@example.org'`);
+      expect(rows[0]!.email_confirmed_at.toISOString()).toBe("2025-03-01T10:00:00.000Z");
+      await client.query(`INSERT INTO users (email, name) VALUES ('new@example.org', 'New')`);
+      const fresh = await client.query<{ email_confirmed_at: Date | null }>(`SELECT email_confirmed_at FROM users WHERE email = 'new@example.org'`);
+      expect(fresh.rows[0]!.email_confirmed_at).toBeNull();
+    } finally {
+      await client.end();
+    }
   });
 });
 

@@ -178,7 +178,7 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
   const organizer = await db.user.upsert({
     where: { email: DEMO_ORGANIZER_EMAIL },
     update: {},
-    create: { email: DEMO_ORGANIZER_EMAIL, name: "Corefboard demo organizer", role: "ADMIN" },
+    create: { email: DEMO_ORGANIZER_EMAIL, name: "Corefboard demo organizer", role: "ADMIN", emailConfirmedAt: new Date() },
   });
   const viewer: Viewer = { userId: organizer.id, role: "ADMIN" };
   const created: DemoLoadResult["created"] = { task: false, gold: false, published: false, team: false, baselines: [] };

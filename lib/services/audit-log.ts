@@ -61,6 +61,7 @@ export const AUDIT_ACTIONS = [
   "team.invitation_revoke",
   "user.email_change_request",
   "user.email_change",
+  "user.email_confirm",
   "user.delete",
   "user.api_token_create",
   "user.api_token_revoke",

@@ -53,6 +53,7 @@ export type AuditAction =
   | "team.invitation_revoke"
   | "user.email_change_request"
   | "user.email_change"
+  | "user.email_confirm"
   | "user.delete"
   | "user.api_token_create"
   | "user.api_token_revoke";

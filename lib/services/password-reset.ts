@@ -28,8 +28,8 @@
  *   (`newPasswordSchema`), stores an argon2id hash (`lib/auth/password.ts`), bumps the user's
  *   session version (every session of the account ends, as with "sign out everywhere"),
  *   revokes every API token of the account in the same transaction (whoever had the account's
- *   sessions may have minted tokens), and clears the account's failed sign-in counter (the
- *   owner proved they read its mail).
+ *   sessions may have minted tokens), clears the account's failed sign-in counter and marks an
+ *   unconfirmed address confirmed (the owner proved they read its mail).
  * - **Audit.** `user.password_reset_request` when a token is made for an account (never for
  *   unknown addresses; actor null, as nobody is signed in), `user.password_reset` when one is
  *   used (actor the account's user).
@@ -220,10 +220,12 @@ export async function resetPassword(token: string, newPassword: string, options:
       where: { userId: found.userId, usedAt: null, expiresAt: { gt: now } },
       data: { expiresAt: now },
     });
-    const before = await tx.user.findUniqueOrThrow({ where: { id: found.userId }, select: { passwordHash: true } });
+    const before = await tx.user.findUniqueOrThrow({ where: { id: found.userId }, select: { passwordHash: true, emailConfirmedAt: true } });
     const updated = await tx.user.update({
       where: { id: found.userId },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
+      // The link was read from the account's mailbox: that confirms the address too (an
+      // unconfirmed account someone else made with this address now belongs to its owner).
+      data: { passwordHash, sessionVersion: { increment: 1 }, emailConfirmedAt: before.emailConfirmedAt ?? now },
       select: { id: true, email: true },
     });
     const apiTokensRevoked = await revokeAllApiTokens(tx, { userId: found.userId, actorId: found.userId, reason: "password_reset", now });

@@ -40,7 +40,7 @@
  * and the task's organizers only; for everybody else it is a 404 like an unknown run.
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
+import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireConfirmedEmail, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { archiveKind, pairArchiveFiles, readArchive } from "../archive";
 import { packFileAsync, sha256Hex } from "../storage";
@@ -286,6 +286,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   const viewer = requireSignedIn(input.viewer, "Please sign in (or use an API token) to submit.");
   const now = input.now ?? new Date();
   const db = defaultDb();
+  await requireConfirmedEmail(viewer.userId, db);
   const phase = await loadPhase(input.phaseId, db);
   // A draft task does not exist for anyone but its organizers; an archived one is read-only.
   if (phase.task.status === "DRAFT" && !(await canManageTask(viewer, phase.taskId, db))) throw new NotFoundError("No such phase.");

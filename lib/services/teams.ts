@@ -20,7 +20,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { loadEnv } from "../env";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { assertCanManageTask, type Viewer } from "../permissions";
+import { assertCanManageTask, requireConfirmedEmail, type Viewer } from "../permissions";
 import { consumeRateLimit } from "../rate-limit";
 import { parseInput } from "../validations/parse";
 import { joinCodeSchema, teamNameSchema } from "../validations/team";
@@ -86,6 +86,7 @@ export function formatJoinCode(code: string): string {
  *   first: every attempt counts); ValidationError (422) for a bad or taken name
  */
 export async function createTeam(userId: string, name: string): Promise<TeamSummary> {
+  await requireConfirmedEmail(userId);
   await consumeRateLimit("team-create", userId);
   const teamName = parseInput(teamNameSchema, name, "team name");
   const db = defaultDb();

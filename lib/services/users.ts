@@ -1,5 +1,5 @@
 /**
- * User accounts: sign-up, sign-in checks, password changes, session revocation, and account
+ * User accounts: sign-up (with e-mail confirmation, `./email-confirmation.ts`), sign-in checks, password changes, session revocation, and account
  * creation for the admin CLI.
  *
  * - Emails are stored lower-cased; every lookup normalizes first.
@@ -17,6 +17,7 @@
  * - Deleted accounts (`users.deleted_at`, see `lib/services/account.ts`) keep their row (their
  *   runs stay with their teams, as "deleted user") but never sign in and have no session.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { getPrisma } from "../db/client";
 import { ValidationError } from "../errors";
 import { UserRole } from "../generated/prisma/enums";
@@ -32,6 +33,7 @@ import {
 } from "../auth/schemas";
 import { revokeAllApiTokens } from "../auth/token-revocation";
 import { consumeRateLimit, reserveSignInAttempt } from "../rate-limit";
+import { SIGN_UP_REQUESTED, issueEmailConfirmation, mailEmailConfirmation, mailSignUpNotice } from "./email-confirmation";
 import { z } from "zod";
 import { isUniqueViolation, isUuid } from "./db";
 
@@ -63,6 +65,7 @@ const EMAIL_TAKEN = "An account with this email address already exists.";
  * The email address already belongs to an account: a {@link ValidationError} (422) on the
  * `email` field whose message names the address, with `fields` as in {@link UserInputError}.
  * Not a UserInputError, so that callers can tell it apart (the admin CLI exits 1, not 2).
+ * Thrown by {@link createUser} only: sign-up never tells whether an address is registered.
  */
 export class EmailTakenError extends ValidationError {
   readonly fields = { email: EMAIL_TAKEN };
@@ -80,29 +83,92 @@ export interface SignedInUser extends PublicUser {
 const publicFields = { id: true, email: true, name: true, role: true } as const;
 
 /**
- * Registers a new user with the USER role. Accounts made per client address are limited
- * (`sign-up-ip`, RATE_LIMIT_SIGN_UP_IP, default 20 an hour): new accounts would otherwise be a
- * way around every per-user rule (quotas per team, one team per task). The point is taken
- * after the fields are valid and before the password is hashed, and given back when no
- * account is made (email taken, or an error).
+ * The least time the sign-up form takes to answer an accepted sign-up, in milliseconds: more
+ * than a password hash and a new account's database writes take on a server that is not
+ * overloaded (a few tens of milliseconds; 20–120 ms measured on a busy 2-core machine), so
+ * that new and registered addresses answer alike. A person does not notice half a second.
+ */
+export const SIGN_UP_ANSWER_MIN_MS = 500;
+
+/** Options of {@link signUp}. */
+export interface SignUpOptions {
+  /** the current time (tests); default now */
+  now?: Date;
+  /** answer an accepted sign-up no sooner than this many milliseconds after it began; default 0 */
+  answerAfterMs?: number;
+}
+
+/**
+ * Registers a new user with the USER role, unconfirmed, and mails a confirmation link
+ * (`./email-confirmation.ts`); when the address already has an account, nothing changes and
+ * its owner is mailed a notice (with a sign-in and a password-reset link) instead. The
+ * answer is the same either way ({@link SIGN_UP_REQUESTED}), the password is hashed either
+ * way, and the mail is sent in the background, so neither the answer nor its time says which
+ * case happened (a new account costs a few database writes more: milliseconds, not the
+ * hashing or mail time). Nobody is signed in.
+ *
+ * Limits, both taken after the fields are valid and before the password is hashed, and kept
+ * whatever happens next (only a server error gives them back), so that they reveal nothing:
+ * per email address (`sign-up-account`, RATE_LIMIT_SIGN_UP_ACCOUNT, default 5 an hour: no
+ * flood of mails to one mailbox), then per client address (`sign-up-ip`, RATE_LIMIT_SIGN_UP_IP,
+ * default 20 an hour: new accounts would otherwise be a way around every per-user rule).
  *
  * @param email normalized (trimmed, lower-cased) before storing
  * @param name display name, 1–100 characters
  * @param password at least 10 characters
  * @param address the client's address key (`clientAddress()` in `lib/rate-limit.ts`); null
- *   or omitted: no per-address limit (scripts)
- * @returns the new user
- * @throws UserInputError when a field is invalid; EmailTakenError when the email is registered;
- *   RateLimitedError (429) when the address made too many accounts ("Try again at …")
+ *   or omitted: no per-client-address limit (scripts)
+ * @param options `now`: the current time (tests); `answerAfterMs`: answer an accepted sign-up
+ *   no sooner than this many milliseconds after it began (the sign-up form passes
+ *   {@link SIGN_UP_ANSWER_MIN_MS}), so that the database writes a new account costs do not
+ *   show in the answer's time
+ * @returns `{message: SIGN_UP_REQUESTED}`, the same for every accepted sign-up
+ * @throws UserInputError (422) when a field is invalid; RateLimitedError (429, "Too many
+ *   sign-up attempts for this email address. Try again at 14:05 (UTC).", or "… from your
+ *   network address …") when a limit is used up
  */
-export async function signUp(email: string, name: string, password: string, address?: string | null): Promise<PublicUser> {
+export async function signUp(email: string, name: string, password: string, address?: string | null, options: SignUpOptions = {}): Promise<{ message: string }> {
+  const started = performance.now();
+  const now = options.now ?? new Date();
   const parsed = signUpSchema.safeParse({ email, name, password });
   if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
-  const grant = address ? await consumeRateLimit("sign-up-ip", address) : null;
+  // A refusal by either limit keeps the points taken: refused attempts count too.
+  const perEmail = await consumeRateLimit("sign-up-account", parsed.data.email);
+  const perAddress = address ? await consumeRateLimit("sign-up-ip", address) : null;
   try {
-    return await insertUser(parsed.data.email, parsed.data.name, parsed.data.password, UserRole.USER);
+    const passwordHash = await hashPassword(parsed.data.password);
+    const made = await insertUnconfirmedUser(parsed.data.email, parsed.data.name, passwordHash, now);
+    const mail = made ? mailEmailConfirmation(parsed.data.email, made.url) : mailSignUpNotice(parsed.data.email);
+    void mail.catch((error: unknown) => {
+      console.error(`sign-up: could not send the ${made ? "confirmation" : "notice"} mail: ${error instanceof Error ? error.message : String(error)}`);
+    });
   } catch (error) {
-    await grant?.refund();
+    // Not handled (database down, hashing slots full): not an attempt of the user's.
+    await perAddress?.refund();
+    await perEmail.refund();
+    throw error;
+  }
+  const left = (options.answerAfterMs ?? 0) - (performance.now() - started);
+  if (left > 0) await sleep(left);
+  return { message: SIGN_UP_REQUESTED };
+}
+
+/**
+ * Makes an unconfirmed account and its confirmation token in one transaction.
+ *
+ * @returns the confirmation link, or null when the address already has an account (also when
+ *   a concurrent sign-up took it first)
+ */
+async function insertUnconfirmedUser(email: string, name: string, passwordHash: string, now: Date): Promise<{ url: string } | null> {
+  const prisma = getPrisma();
+  if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) return null;
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const user = await tx.user.create({ data: { email, name, passwordHash, role: UserRole.USER, emailConfirmedAt: null }, select: { id: true } });
+      return issueEmailConfirmation(tx, user.id, now);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
     throw error;
   }
 }
@@ -118,7 +184,8 @@ export interface CreateUserInput {
 }
 
 /**
- * Creates an account on an operator's behalf (admin CLI), optionally with the ADMIN role.
+ * Creates an account on an operator's behalf (admin CLI, seeds, tests), optionally with the
+ * ADMIN role. The account is confirmed (`emailConfirmedAt` set): an operator vouches for it.
  *
  * @returns the new user
  * @throws UserInputError when a field is invalid; EmailTakenError when the email is registered
@@ -130,15 +197,13 @@ export async function createUser(input: CreateUserInput): Promise<PublicUser> {
   if (!parsed.success) throw new UserInputError(fieldErrors(parsed.error));
   const { email, password } = parsed.data;
   const name = parsed.data.name ?? email.slice(0, email.indexOf("@"));
-  return insertUser(email, name, password, input.admin ? UserRole.ADMIN : UserRole.USER);
-}
-
-async function insertUser(email: string, name: string, password: string, role: UserRole): Promise<PublicUser> {
+  const role = input.admin ? UserRole.ADMIN : UserRole.USER;
   const prisma = getPrisma();
   if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) throw new EmailTakenError(email);
   const passwordHash = await hashPassword(password);
   try {
-    return await prisma.user.create({ data: { email, name, passwordHash, role }, select: publicFields });
+    // An operator made it: confirmed (no mail to confirm).
+    return await prisma.user.create({ data: { email, name, passwordHash, role, emailConfirmedAt: new Date() }, select: publicFields });
   } catch (error) {
     // Lost a race with a concurrent sign-up for the same address.
     if (isUniqueViolation(error)) throw new EmailTakenError(email);

@@ -186,7 +186,7 @@ export interface PhaseOptions {
  */
 export async function createPhase(db: PrismaClient, options: PhaseOptions = {}): Promise<PhaseFixture> {
   const tag = randomUUID().slice(0, 8);
-  const user = await db.user.create({ data: { email: `u-${tag}@example.org`, name: `User ${tag}` } });
+  const user = await db.user.create({ data: { email: `u-${tag}@example.org`, name: `User ${tag}`, emailConfirmedAt: new Date() } });
   const team = await db.team.create({ data: { name: `Team ${tag}` } });
   const task = await db.task.create({
     data: {

@@ -1,15 +1,18 @@
 "use client";
 
-import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
+import Link from "next/link";
 import { useState, useTransition, type FormEvent } from "react";
 import { Field, Notice, primaryButton } from "../../_components/ui";
 import { signUpAction } from "../actions";
 
-/** Sign-up form: creates the account (server action), then signs in and moves on. */
+/**
+ * Sign-up form: asks the server action to sign up, then shows its one answer ("Check your
+ * e-mail …"), the same whether or not the address was registered. Nobody is signed in: the
+ * person confirms the address from the mail, then signs in.
+ */
 export function SignUpForm({ callbackPath }: { callbackPath: string }) {
-  const router = useRouter();
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [done, setDone] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -21,18 +24,22 @@ export function SignUpForm({ callbackPath }: { callbackPath: string }) {
         setErrors(result.errors);
         return;
       }
-      const signedIn = await signIn("credentials", {
-        email: String(formData.get("email") ?? ""),
-        password: String(formData.get("password") ?? ""),
-        redirect: false,
-      });
-      if (!signedIn?.ok) {
-        setErrors({ form: "Your account was created, but signing in failed. Please sign in." });
-        return;
-      }
-      router.replace(callbackPath);
-      router.refresh();
+      setErrors({});
+      setDone(result.message);
     });
+  }
+
+  if (done) {
+    return (
+      <div className="space-y-4" aria-live="polite">
+        <Notice kind="success">{done}</Notice>
+        <p className="text-sm">
+          <Link href={`/signin?callbackUrl=${encodeURIComponent(callbackPath)}`} className="font-medium text-zinc-900 underline">
+            Go to sign in
+          </Link>
+        </p>
+      </div>
+    );
   }
 
   return (
