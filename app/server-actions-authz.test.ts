@@ -383,15 +383,6 @@ const PROBES: Probe[] = [
   },
   {
     file: "app/tasks/[slug]/manage/actions.ts",
-    action: "uploadGoldAction",
-    about: "a phase's gold key",
-    target: freshTask,
-    args: (t) => [{ status: "idle" }, form({ phaseId: t.phaseId!, dataset: "", file: new File([SMALL_KEY], "key.conll", { type: "text/plain" }) })],
-    state: (t) => db().goldKey.count({ where: { phaseId: t.phaseId! } }),
-    expect: organizersOnly,
-  },
-  {
-    file: "app/tasks/[slug]/manage/actions.ts",
     action: "setParticipantTeamAction",
     about: "the member's team in the task",
     // The organizer records the member team; the admin then clears the record (each a change).
