@@ -5,20 +5,18 @@
  * inside the process's memory budget for upload bodies.
  */
 import { uploadBodyBudget } from "./body-budget";
-import { apiRoute } from "./http";
 import { readMultipartUpload, uploadReservation, type MultipartUpload, type MultipartUploadLimits } from "./multipart-upload";
-import { MULTIPART_ALLOWANCE_BYTES } from "./http";
+import { MULTIPART_ALLOWANCE_BYTES, type apiRoute } from "./http";
 import { createNonce, securityContextFromEnv, securityHeaders } from "./security-headers";
 
 /**
- * {@link apiRoute} for an upload route, whose answers (errors included) also carry the security
- * headers proxy.ts sets on every other answer (a fresh CSP nonce each).
+ * Wraps an upload route (an {@link apiRoute}, which answers every error itself) so that its
+ * answers also carry the security headers proxy.ts sets on every other answer (a fresh CSP
+ * nonce each).
  *
- * @param context a label for log lines, e.g. "POST /api/v1/phases/:phaseId/gold"
- * @param handler the handler proper
+ * @param route the route handler, e.g. `apiRoute("POST /api/v1/phases/:phaseId/gold", …)`
  */
-export function uploadRoute<C>(context: string, handler: (request: Request, ctx: C) => Promise<Response>): (request: Request, ctx: C) => Promise<Response> {
-  const route = apiRoute(context, handler);
+export function withSecurityHeaders<C>(route: (request: Request, ctx: C) => Promise<Response>): (request: Request, ctx: C) => Promise<Response> {
   return async (request, ctx) => {
     const response = await route(request, ctx);
     for (const [name, value] of Object.entries(securityHeaders(createNonce(), securityContextFromEnv()))) response.headers.set(name, value);

@@ -32,8 +32,8 @@
  * files; 503 too many uploads being checked or in flight (Retry-After). Every refusal stores nothing.
  */
 import { loadEnv } from "../../../../../../lib/env";
-import { apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
-import { uploadRoute, withUploadBody } from "../../../../../../lib/upload-route";
+import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
+import { withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
 import { assertCanManageTask, requireSignedIn } from "../../../../../../lib/permissions";
 import { uploadGoldKey } from "../../../../../../lib/services/gold";
 import { loadPhase } from "../../../../../../lib/services/phases";
@@ -42,22 +42,24 @@ import { assertUploadSize } from "../../../../../../lib/services/uploads";
 export const dynamic = "force-dynamic";
 
 /** Uploads a gold key; see the file comment for fields and answers. */
-export const POST = uploadRoute("POST /api/v1/phases/:phaseId/gold", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
-  const { phaseId } = await ctx.params;
-  const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload gold keys.");
-  const maxFile = loadEnv().UPLOAD_MAX_BYTES;
-  const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
-  // Cheap refusals before the body is read: too large by its declared length, unknown phase,
-  // not an organizer. The service checks all of these again.
-  assertContentLength(request, limit);
-  const phase = await loadPhase(phaseId);
-  await assertCanManageTask(viewer, phase.taskId);
+export const POST = withSecurityHeaders(
+  apiRoute("POST /api/v1/phases/:phaseId/gold", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+    const { phaseId } = await ctx.params;
+    const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload gold keys.");
+    const maxFile = loadEnv().UPLOAD_MAX_BYTES;
+    const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
+    // Cheap refusals before the body is read: too large by its declared length, unknown phase,
+    // not an organizer. The service checks all of these again.
+    assertContentLength(request, limit);
+    const phase = await loadPhase(phaseId);
+    await assertCanManageTask(viewer, phase.taskId);
 
-  // The body is streamed (busboy) within the limit and the shared memory budget (503 when
-  // too many uploads are in flight); never buffered by the proxy (see proxy.ts).
-  const result = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "gold key file" }, async ({ file, fields }) => {
-    assertUploadSize(file.bytes.byteLength, maxFile);
-    return uploadGoldKey(viewer, phaseId, file.name || "gold", file.bytes, { datasetId: fields.dataset ?? null });
-  });
-  return jsonResponse(result, { status: result.unchanged ? 200 : 201 });
-});
+    // The body is streamed (busboy) within the limit and the shared memory budget (503 when
+    // too many uploads are in flight); never buffered by the proxy (see proxy.ts).
+    const result = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "gold key file" }, async ({ file, fields }) => {
+      assertUploadSize(file.bytes.byteLength, maxFile);
+      return uploadGoldKey(viewer, phaseId, file.name || "gold", file.bytes, { datasetId: fields.dataset ?? null });
+    });
+    return jsonResponse(result, { status: result.unchanged ? 200 : 201 });
+  }),
+);

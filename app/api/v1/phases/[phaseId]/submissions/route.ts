@@ -43,8 +43,8 @@
  * has its own quota, named in the message); 403 a team the caller is not in. Every refusal stores nothing and uses no quota.
  */
 import { loadEnv } from "../../../../../../lib/env";
-import { apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
-import { uploadRoute, withUploadBody } from "../../../../../../lib/upload-route";
+import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
+import { withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
 import { requireSignedIn } from "../../../../../../lib/permissions";
 import { assertPhaseOpen, loadPhase } from "../../../../../../lib/services/phases";
 import { createSubmission } from "../../../../../../lib/services/submissions";
@@ -53,34 +53,36 @@ import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "../../../../../../
 export const dynamic = "force-dynamic";
 
 /** Uploads a submission; see the file comment for fields and answers. */
-export const POST = uploadRoute("POST /api/v1/phases/:phaseId/submissions", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
-  const { phaseId } = await ctx.params;
-  const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) or sign in to submit.");
-  const maxFile = loadEnv().UPLOAD_MAX_BYTES;
-  const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
-  // Cheap refusals before the body is read: too large by its declared length, unknown or
-  // closed phase. The service checks all of these again.
-  assertContentLength(request, limit);
-  const phase = await loadPhase(phaseId);
-  assertPhaseOpen(phase, new Date());
+export const POST = withSecurityHeaders(
+  apiRoute("POST /api/v1/phases/:phaseId/submissions", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+    const { phaseId } = await ctx.params;
+    const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) or sign in to submit.");
+    const maxFile = loadEnv().UPLOAD_MAX_BYTES;
+    const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
+    // Cheap refusals before the body is read: too large by its declared length, unknown or
+    // closed phase. The service checks all of these again.
+    assertContentLength(request, limit);
+    const phase = await loadPhase(phaseId);
+    assertPhaseOpen(phase, new Date());
 
-  // The body is streamed (busboy) within the limit and the shared memory budget (503 when
-  // too many uploads are in flight); never buffered by the proxy (see proxy.ts).
-  const created = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES }, async ({ file, fields }) => {
-    assertUploadSize(file.bytes.byteLength, maxFile);
-    return createSubmission({
-      viewer,
-      phaseId,
-      fileName: file.name || "upload",
-      bytes: file.bytes,
-      systemName: fields.systemName ?? "",
-      description: fields.description,
-      paperUrl: fields.paperUrl,
-      codeUrl: fields.codeUrl,
-      team: fields.team,
-      track: fields.track,
-      acknowledgeWarnings: fields[ACKNOWLEDGE_WARNINGS_FIELD],
+    // The body is streamed (busboy) within the limit and the shared memory budget (503 when
+    // too many uploads are in flight); never buffered by the proxy (see proxy.ts).
+    const created = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES }, async ({ file, fields }) => {
+      assertUploadSize(file.bytes.byteLength, maxFile);
+      return createSubmission({
+        viewer,
+        phaseId,
+        fileName: file.name || "upload",
+        bytes: file.bytes,
+        systemName: fields.systemName ?? "",
+        description: fields.description,
+        paperUrl: fields.paperUrl,
+        codeUrl: fields.codeUrl,
+        team: fields.team,
+        track: fields.track,
+        acknowledgeWarnings: fields[ACKNOWLEDGE_WARNINGS_FIELD],
+      });
     });
-  });
-  return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });
-});
+    return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });
+  }),
+);
