@@ -132,7 +132,7 @@ function manyFieldsBody(fields: number, totalBytes: number): { boundary: string;
 }
 
 /** Sends one body; the answer's status and time (status 0: no answer, with the error). */
-async function sendBody(url: string, body: Uint8Array, headers: Record<string, string>): Promise<{ status: number; ms: number; text: string }> {
+async function sendBody(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; ms: number; text: string }> {
   const t0 = performance.now();
   try {
     const response = await fetch(url, { method: "POST", body, headers, signal: AbortSignal.timeout(120_000) });
