@@ -119,7 +119,7 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
  * A `multipart/form-data` body of `fields` tiny text fields, about `totalBytes` long (the F1
  * body: hundreds of thousands of parts, each cheap to send and costly to parse).
  */
-function manyFieldsBody(fields: number, totalBytes: number): { boundary: string; body: Buffer } {
+function manyFieldsBody(fields: number, totalBytes: number): { boundary: string; body: Uint8Array<ArrayBuffer> } {
   const boundary = "b";
   const head = (i: number) => `--${boundary}\r\nContent-Disposition: form-data; name="${i.toString(36)}"\r\n\r\n`;
   const fixed = head(fields).length + 2;
@@ -128,7 +128,7 @@ function manyFieldsBody(fields: number, totalBytes: number): { boundary: string;
   const parts: string[] = [];
   for (let i = 0; i < fields; i++) parts.push(`${head(i)}${value}\r\n`);
   parts.push(`--${boundary}--\r\n`);
-  return { boundary, body: Buffer.from(parts.join("")) };
+  return { boundary, body: new TextEncoder().encode(parts.join("")) };
 }
 
 /** Sends one body; the answer's status and time (status 0: no answer, with the error). */
