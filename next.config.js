@@ -1,5 +1,9 @@
-/** Largest request body: the upload limit (UPLOAD_MAX_BYTES) plus room for the form's other fields. */
-const uploadBodyLimit = Number(process.env.UPLOAD_MAX_BYTES || 50 * 1024 * 1024) + 1024 * 1024;
+/**
+ * Largest body of a server action and of any request the proxy runs for: 1 MB (issue 23 F1/F2).
+ * The same number as PROXY_BODY_MAX_BYTES in proxy.ts (proxy.test.ts checks it). Uploads do not
+ * go through server actions or the proxy: the upload routes stream their bodies themselves.
+ */
+const smallBodyLimit = 1024 * 1024;
 
 /**
  * Next.js configuration. The repository is ESM ("type": "module"), so this file is too.
@@ -32,14 +36,13 @@ const nextConfig = {
   // (scripts/serve.ts reads the same variable).
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
-  // Gold keys are uploaded through a server action (the manage page); allow uploads up to the
-  // configured limit plus room for the form's other fields. The services enforce the limit.
-  // proxy.ts runs before every request and makes Next buffer the request body, cut at 10 MB
-  // by default: the same room as server actions, so that large uploads arrive whole (bigger
-  // bodies are refused from their Content-Length first: 413).
+  // Server actions take small forms only (no file uploads: runs and gold keys go to the upload
+  // routes, which stream them). proxy.ts makes Next buffer the body of every request it runs
+  // for, up to proxyClientMaxBodySize: 1 MB too, and the proxy refuses a larger declared
+  // Content-Length itself (413). The upload routes are outside its matcher.
   experimental: {
-    serverActions: { bodySizeLimit: uploadBodyLimit },
-    proxyClientMaxBodySize: uploadBodyLimit,
+    serverActions: { bodySizeLimit: smallBodyLimit },
+    proxyClientMaxBodySize: smallBodyLimit,
   },
   reactStrictMode: true,
   // `npm test` type-checks the whole repository (tsc --noEmit); skipping Next's second check

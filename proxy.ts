@@ -9,6 +9,15 @@
  * - A path that cannot name anything (undecodable percent-escapes, control characters; see
  *   `malformedPathReason`) is answered 404 here, before Next tries to decode it (which would
  *   be a 500): the API's JSON 404 under `/api/`, else the site's not-found page.
+ * - Bodies (issue 23 F1/F2): Next buffers the body of every request the proxy runs for, up to
+ *   `experimental.proxyClientMaxBodySize` in next.config.js ({@link PROXY_BODY_MAX_BYTES}, 1 MB;
+ *   past it Next keeps only the first bytes and discards the rest). A body declared larger
+ *   (`Content-Length`) is answered 413 here (`requestRefusal`). The two upload routes
+ *   ({@link UPLOAD_ROUTE_PATTERN}) are left out of the matcher: they stream their bodies
+ *   themselves with their own limit and memory budget (`lib/multipart-upload.ts`,
+ *   `lib/body-budget.ts`) and set the security headers themselves (`lib/upload-route.ts`).
+ * - Cross-origin server actions (a POST with a `Next-Action` header whose `Origin` is not the
+ *   site's) are answered 403 here; Next itself would answer 500.
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { NotFoundError } from "./lib/errors";
@@ -21,6 +30,83 @@ import { createNonce, malformedPathReason, securityContextFromEnv, securityHeade
  */
 const NOT_FOUND_PATH = "/_malformed-path";
 
+/**
+ * The largest request body (bytes) the proxy lets through on the paths it runs for; the same
+ * number as `proxyClientMaxBodySize` and `serverActions.bodySizeLimit` in next.config.js
+ * (proxy.test.ts checks that they agree).
+ */
+export const PROXY_BODY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The upload routes the proxy does not run for (they read their own bodies, streaming):
+ * `POST /api/v1/phases/{phaseId}/submissions` and `…/gold`, for phase ids of id characters
+ * only (a malformed id still goes through the proxy's 404).
+ */
+export const UPLOAD_ROUTE_PATTERN = /^\/api\/v1\/phases\/[A-Za-z0-9_-]+\/(?:submissions|gold)\/?$/;
+
+/** A refusal the proxy answers itself, before Next reads the request. */
+export interface ProxyRefusal {
+  status: 403 | 413;
+  code: "forbidden" | "too_large";
+  message: string;
+}
+
+/** What {@link requestRefusal} looks at. */
+export interface ProxyRequestFacts {
+  method: string;
+  /** the path as sent (percent-encoded), without the query */
+  path: string;
+  headers: Pick<Headers, "get">;
+  /** the site's public URL (NEXTAUTH_URL), when set */
+  siteUrl?: string;
+}
+
+/** The host (`name[:port]`) of a URL, or null when it does not parse. */
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the proxy refuses a request itself, and how:
+ *
+ * - 403 `forbidden`: a POST with a `Next-Action` header (a server action call) whose `Origin`
+ *   header is present and names another host than the request's `Host` (or `X-Forwarded-Host`)
+ *   and the site's public URL; an `Origin` of "null" or that does not parse is another site's.
+ * - 413 `too_large`: a request whose declared `Content-Length` is over
+ *   {@link PROXY_BODY_MAX_BYTES} (the upload routes never reach the proxy).
+ *
+ * @returns the refusal, or null to let the request through
+ */
+export function requestRefusal(facts: ProxyRequestFacts): ProxyRefusal | null {
+  const { method, headers } = facts;
+  if (method === "POST" && headers.get("next-action") !== null) {
+    const origin = headers.get("origin");
+    if (origin !== null) {
+      const originHost = hostOf(origin);
+      const allowed = new Set<string>();
+      for (const h of [headers.get("x-forwarded-host"), headers.get("host")]) if (h) allowed.add(h.split(",")[0]!.trim().toLowerCase());
+      const site = facts.siteUrl ? hostOf(facts.siteUrl) : null;
+      if (site) allowed.add(site.toLowerCase());
+      if (originHost === null || !allowed.has(originHost.toLowerCase())) {
+        return { status: 403, code: "forbidden", message: "Cross-site form submissions are not accepted." };
+      }
+    }
+  }
+  const declared = headers.get("content-length");
+  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > PROXY_BODY_MAX_BYTES) {
+    return {
+      status: 413,
+      code: "too_large",
+      message: `The request body is ${(Number(declared) / (1024 * 1024)).toFixed(1)} MB; the largest accepted here is 1 MB (uploads go to POST /api/v1/phases/{phaseId}/submissions).`,
+    };
+  }
+  return null;
+}
+
 /** The proxy: see the file comment. */
 export function proxy(request: NextRequest): Response {
   const context = securityContextFromEnv();
@@ -28,10 +114,19 @@ export function proxy(request: NextRequest): Response {
   const isStaticAsset = path.startsWith("/_next/static/");
   const nonce = isStaticAsset ? null : createNonce();
   const headers = securityHeaders(nonce, context);
+  const isApi = path === "/api" || path.startsWith("/api/");
 
-  const reason = isStaticAsset ? null : malformedPathReason(path);
+  const refusal = requestRefusal({ method: request.method, path, headers: request.headers, siteUrl: process.env.NEXTAUTH_URL });
+  const reason = isStaticAsset || refusal ? null : malformedPathReason(path);
   let response: Response;
-  if (reason !== null && (path === "/api" || path.startsWith("/api/"))) {
+  if (refusal !== null) {
+    response = isApi
+      ? new Response(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }), {
+          status: refusal.status,
+          headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+        })
+      : new Response(refusal.message, { status: refusal.status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  } else if (reason !== null && isApi) {
     response = new Response(JSON.stringify(new NotFoundError(`No API route ${request.method} ${path}. ${reason}`).toJSON()), {
       status: 404,
       headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
@@ -50,6 +145,7 @@ export function proxy(request: NextRequest): Response {
 }
 
 export const config = {
-  // Every path, static files included (they get the headers without a policy).
-  matcher: "/:path*",
+  // Every path, static files included (they get the headers without a policy), except the
+  // upload routes (UPLOAD_ROUTE_PATTERN; Next needs the matcher as a literal string).
+  matcher: "/((?!api/v1/phases/[A-Za-z0-9_-]+/(?:submissions|gold)/?$).*)",
 };

@@ -74,7 +74,6 @@ const ACTIONS: Record<string, ActionEntry> = {
     tests: "lib/services/task-editing.test.ts",
   },
   addPhaseAction: { file: "app/tasks/[slug]/manage/actions.ts", rule: "the task's organizers and site admins", calls: ["addPhase"] },
-  uploadGoldAction: { file: "app/tasks/[slug]/manage/actions.ts", rule: "the task's organizers and site admins", calls: ["uploadGoldKey"] },
   setParticipantTeamAction: { file: "app/tasks/[slug]/manage/actions.ts", rule: "the task's organizers and site admins", calls: ["setParticipantTeam"], tests: "lib/services/teams-tasks.test.ts" },
   updateTaskAnalysisAction: {
     file: "app/tasks/[slug]/manage/actions.ts",

@@ -3,12 +3,11 @@
  * spec moved to app/api/v1/phases/[phaseId]/submissions/route.test.ts, which calls the route
  * handler with real tokens and sessions against the test database).
  *
- * Because proxy.ts runs before every request, Next buffers each request body and cuts it at
- * `experimental.proxyClientMaxBodySize` (next.config.js: UPLOAD_MAX_BYTES + 1 MB, so 3 MB on
- * the e2e server). An upload larger than that reaches the route cut short, but with its
- * Content-Length, from which the route refuses it with the JSON 413 before reading the body.
- * Only Next's server does that buffering; the Vitest test checks the 413 itself (and that the
- * body is not read) at the handler.
+ * proxy.ts does not run for the upload routes (its matcher leaves them out, so that Next does
+ * not buffer their bodies: issue 23), and the route streams the body itself. An upload larger
+ * than UPLOAD_MAX_BYTES (2 MB on the e2e server) is refused from its Content-Length with the
+ * JSON 413 before the body is read. The Vitest test checks the 413 itself (and that the body
+ * is not read) at the handler; this one checks it through Next's server.
  */
 import { expect, test } from "@playwright/test";
 import { bearer } from "./helpers/accounts";

@@ -4,6 +4,10 @@
  *
  * a. three hostile ~48 MB uploads in parallel while pages are probed;
  * c. 100 concurrent API uploads from 5 teams with a daily limit of 7;
+ * F1. a 47 MB multipart body of ~800,000 fields sent to `/signup` as a server action call
+ *    while pages are probed (issue 23);
+ * F2. 24 concurrent 52 MB bodies to `/`, `/tasks/nope` and `/api/v1/nope`, watching the web
+ *    server's memory (issue 23);
  * e. a flood of 200 wrong passwords for one account while the home page is probed
  *    (last: it may leave 127.0.0.1 rate-limited).
  *
@@ -11,11 +15,13 @@
  * Run with `npm run test:resilience` (node's test runner through tsx).
  */
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { seconds, readRuns, scoredLogCounts, waitForRuns } from "./checks";
 import { errorOf, getCsrf, signIn, uploadRun, type SignInResult, type UploadResult } from "./clients";
-import { sleep, type Site } from "./harness";
+import { descendants, sleep, type Site } from "./harness";
 import { writeHostileConll } from "./hostile";
 import { formatReport, pages, startProbe, warmUp, type ProbeReport } from "./probe";
 import { createAccount, createScoredTask, createTeamWith, RUN, useDatabase } from "./seed";
@@ -46,6 +52,95 @@ async function quietBaseline(baseUrl: string, pages: string[]): Promise<ProbeRep
   const probe = await startProbe(baseUrl, pages);
   await sleep(BASELINE_MS);
   return probe.stop();
+}
+
+/**
+ * The worst probe latency under the body attacks (F1, F2) may be at most this many times the
+ * quiet baseline's p95, measured on the same site just before. Before the fix a 47 MB server
+ * action body froze every request for 2.2 s (baseline 7–14 ms: ~200×).
+ */
+const WORST_RATIO = 25;
+
+/** The most the web server's resident memory may grow during the F2 bodies (bytes). */
+const F2_RSS_GROWTH_MAX = 400 * 2 ** 20;
+
+/**
+ * The pid of the process listening on the site's port (`next start`'s server, a descendant
+ * of serve), from /proc/net/tcp{,6} and the descendants' open sockets (Linux).
+ *
+ * @throws Error when no descendant of serve listens on the port
+ */
+function webServerPid(site: Site): number {
+  const portHex = site.port.toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // local_address "0100007F:1F90", state 0A = LISTEN, inode in column 10
+      if (f.length > 9 && f[1]!.endsWith(`:${portHex}`) && f[3] === "0A") inodes.add(f[9]!);
+    }
+  }
+  for (const pid of [site.servePid, ...descendants(site.servePid)]) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m && inodes.has(m[1]!)) return pid;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  throw new Error(`no process of serve (pid ${site.servePid}) listens on port ${site.port}`);
+}
+
+/** A process's resident memory (VmRSS of /proc/PID/status), in bytes. */
+function rssBytes(pid: number): number {
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(kb) * 1024;
+}
+
+/** Megabytes with one decimal, for figures. */
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
+/**
+ * A `multipart/form-data` body of `fields` tiny text fields, about `totalBytes` long (the F1
+ * body: hundreds of thousands of parts, each cheap to send and costly to parse).
+ */
+function manyFieldsBody(fields: number, totalBytes: number): { boundary: string; body: Uint8Array<ArrayBuffer> } {
+  const boundary = "b";
+  const head = (i: number) => `--${boundary}\r\nContent-Disposition: form-data; name="${i.toString(36)}"\r\n\r\n`;
+  const fixed = head(fields).length + 2;
+  const valueLength = Math.max(1, Math.floor(totalBytes / fields) - fixed);
+  const value = "x".repeat(valueLength);
+  const parts: string[] = [];
+  for (let i = 0; i < fields; i++) parts.push(`${head(i)}${value}\r\n`);
+  parts.push(`--${boundary}--\r\n`);
+  return { boundary, body: new TextEncoder().encode(parts.join("")) };
+}
+
+/** Sends one body; the answer's status and time (status 0: no answer, with the error). */
+async function sendBody(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; ms: number; text: string }> {
+  const t0 = performance.now();
+  try {
+    const response = await fetch(url, { method: "POST", body, headers, signal: AbortSignal.timeout(120_000) });
+    const text = await response.text();
+    return { status: response.status, ms: performance.now() - t0, text };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - t0, text: String(error) };
+  }
 }
 
 /**
@@ -175,6 +270,92 @@ export function attacks(getSite: () => Site): void {
       const scoreCounts = new Set(again.map((r) => r.scores));
       assert.ok(scoreCounts.size === 1 && !scoreCounts.has(0), `every run has the same non-zero number of scores (got ${[...scoreCounts].join(", ")})`);
       assert.deepEqual([...logged].filter(([, n]) => n !== 1).map(([id, n]) => `${id} scored ${n}×`), [], "the worker scored each run exactly once");
+    });
+
+    test(`F1. a 47 MB multipart server-action body of ~800,000 fields to /signup: refused (413) early; pages' worst latency within ${WORST_RATIO}× the quiet baseline's p95`, { timeout: 180_000 }, async (t) => {
+      const task = await createScoredTask(1);
+      const PAGES = pages(task.slug);
+      const { boundary, body } = manyFieldsBody(800_000, 47 * 2 ** 20);
+      t.diagnostic(`body: ${mb(body.length)} MB, 800000 fields`);
+      await warmUp(site.baseUrl, [...PAGES, "/signup"]);
+      const baseline = await quietBaseline(site.baseUrl, PAGES);
+      t.diagnostic(formatReport(`pages ${PAGES.join(" ")} before (baseline)`, baseline));
+      const headers = {
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Next-Action": randomBytes(21).toString("hex"),
+        Origin: site.baseUrl,
+        Accept: "text/x-component",
+      };
+      const probe = await startProbe(site.baseUrl, PAGES);
+      let answers: Awaited<ReturnType<typeof sendBody>>[];
+      let report: ProbeReport;
+      try {
+        // Twice, one after the other, then a second of quiet for whatever the bodies left behind.
+        answers = [await sendBody(`${site.baseUrl}/signup`, body, headers), await sendBody(`${site.baseUrl}/signup`, body, headers)];
+        await sleep(1000);
+      } finally {
+        report = await probe.stop();
+      }
+      for (const [i, a] of answers.entries()) t.diagnostic(`body ${i + 1}: ${a.status} after ${a.ms.toFixed(0)} ms: ${a.text.slice(0, 160)}`);
+      t.diagnostic(formatReport(`pages ${PAGES.join(" ")} during`, report));
+      for (const a of answers) assert.equal(a.status, 413, `the body is refused with 413: got ${a.status}: ${a.text.slice(0, 200)}`);
+      assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
+      const bound = Math.round(WORST_RATIO * baseline.p95);
+      assert.ok(report.max <= bound, `the probes' worst latency ${report.max} ms must stay within ${WORST_RATIO}× the quiet baseline's p95 ${baseline.p95} ms (${bound} ms)`);
+    });
+
+    test(`F2. 24 concurrent 52 MB bodies to /, /tasks/nope and /api/v1/nope: all refused; the web server's RSS grows by < 400 MB and comes back; pages' worst latency within ${WORST_RATIO}× baseline`, { timeout: 240_000 }, async (t) => {
+      const task = await createScoredTask(1);
+      const PAGES = pages(task.slug);
+      const pid = webServerPid(site);
+      const body = new Uint8Array(52 * 2 ** 20).fill(0x61); // one buffer, sent 24 times
+      await warmUp(site.baseUrl, PAGES);
+      const baseline = await quietBaseline(site.baseUrl, PAGES);
+      t.diagnostic(formatReport(`pages ${PAGES.join(" ")} before (baseline)`, baseline));
+      const rssBefore = rssBytes(pid);
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => {
+        try {
+          rssPeak = Math.max(rssPeak, rssBytes(pid));
+        } catch {
+          // the server is gone: the assertions below say so
+        }
+      }, 50);
+      const targets = ["/", "/tasks/nope", "/api/v1/nope"];
+      const probe = await startProbe(site.baseUrl, PAGES);
+      let answers: (Awaited<ReturnType<typeof sendBody>> & { path: string })[];
+      let report: ProbeReport;
+      const t0 = Date.now();
+      try {
+        answers = await Promise.all(
+          Array.from({ length: 24 }, async (_, i) => {
+            const target = targets[i % targets.length]!;
+            return { path: target, ...(await sendBody(`${site.baseUrl}${target}`, body, { "Content-Type": "application/octet-stream" })) };
+          }),
+        );
+        await sleep(500);
+      } finally {
+        report = await probe.stop();
+        clearInterval(sampler);
+      }
+      const wallMs = Date.now() - t0;
+      // Give the memory a few seconds to come back (garbage collection is lazy).
+      let rssAfter = rssBytes(pid);
+      for (let i = 0; i < 20 && rssAfter - rssBefore > F2_RSS_GROWTH_MAX / 4; i++) {
+        await sleep(500);
+        rssAfter = rssBytes(pid);
+      }
+      const statuses = new Map<string, number>();
+      for (const a of answers) statuses.set(`${a.path} ${a.status}`, (statuses.get(`${a.path} ${a.status}`) ?? 0) + 1);
+      t.diagnostic(`24 bodies answered in ${seconds(wallMs)} s: ${[...statuses].map(([k, n]) => `${n}× ${k}`).join(", ")}`);
+      t.diagnostic(`web server (pid ${pid}) RSS: before ${mb(rssBefore)} MB, peak ${mb(rssPeak)} MB (+${mb(rssPeak - rssBefore)}), after ${mb(rssAfter)} MB (+${mb(rssAfter - rssBefore)})`);
+      t.diagnostic(formatReport(`pages ${PAGES.join(" ")} during`, report));
+      for (const a of answers) assert.equal(a.status, 413, `${a.path}: the body is refused with 413: got ${a.status}: ${a.text.slice(0, 200)}`);
+      assert.ok(rssPeak - rssBefore < F2_RSS_GROWTH_MAX, `the web server's RSS grew by ${mb(rssPeak - rssBefore)} MB (at most ${mb(F2_RSS_GROWTH_MAX)} MB)`);
+      assert.ok(rssAfter - rssBefore <= F2_RSS_GROWTH_MAX / 4, `the web server's RSS comes back (still +${mb(rssAfter - rssBefore)} MB; at most ${mb(F2_RSS_GROWTH_MAX / 4)} MB)`);
+      assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
+      const bound = Math.round(WORST_RATIO * baseline.p95);
+      assert.ok(report.max <= bound, `the probes' worst latency ${report.max} ms must stay within ${WORST_RATIO}× the quiet baseline's p95 ${baseline.p95} ms (${bound} ms)`);
     });
 
     test(`e. sign-in flood: 200 concurrent wrong passwords lock the account (the right password is refused too, with a 'try again at …' message); home page p95 within ${P95_RATIO}× the quiet baseline's`, { timeout: 180_000 }, async (t) => {

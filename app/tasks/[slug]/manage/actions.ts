@@ -2,7 +2,6 @@
 
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "../../../../lib/errors";
-import { uploadGoldKey, type GoldKeyMeta } from "../../../../lib/services/gold";
 import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/services/task-evaluation";
 import { archiveTask, publishTask, unarchiveTask } from "../../../../lib/services/task-lifecycle";
@@ -199,50 +198,6 @@ export async function addPhaseAction(previous: AddPhaseState, formData: FormData
     },
     (failure) => ({ attempt, values, status: "error", ...failure }),
     errors,
-  );
-}
-
-/** One dataset of a gold upload as the form reports it. */
-export interface GoldUploadDataset {
-  name: string;
-  version: number;
-  fileName: string;
-  unchanged: boolean;
-}
-
-/** State of a gold-upload form. */
-export type GoldUploadState =
-  | { status: "idle" }
-  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number; unchanged: boolean; message: string; datasets: GoldUploadDataset[] }
-  | ({ status: "error" } & ActionFailure);
-
-/**
- * Uploads a gold key for a phase (form fields `phaseId`, `file`, and `dataset`: the dataset's
- * id or name, or empty for the phase's only dataset or an archive with a file per dataset).
- * `uploadGoldKey` checks that the viewer organizes the phase's task, the size limit, the
- * dataset and the format; nothing is stored when a check fails.
- *
- * @returns the active version's metadata, how many submissions were re-queued, whether every
- *   file was identical to its dataset's active version (then nothing changed), each dataset's
- *   version afterwards, and the service's message; or the error (format errors with file,
- *   line, column, expected and found; a format the dataset or the task's evaluation profile
- *   cannot take, as the `file` field's error; a missing or unknown dataset as `dataset`'s)
- */
-export async function uploadGoldAction(_previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
-  return runAction<GoldUploadState>(
-    "uploading a gold key",
-    async (viewer) => {
-      const file = formData.get("file");
-      if (!(file instanceof File) || (file.size === 0 && file.name === "")) {
-        return { status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] };
-      }
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const result = await uploadGoldKey(viewer, formString(formData, "phaseId"), file.name, bytes, { datasetId: formString(formData, "dataset") });
-      if (!result.unchanged) revalidateTaskPages();
-      const datasets = result.datasets.map((d) => ({ name: d.dataset.name, version: d.gold.version, fileName: d.gold.fileName, unchanged: d.unchanged }));
-      return { status: "uploaded", gold: result.gold, requeued: result.requeued, unchanged: result.unchanged, message: result.message, datasets };
-    },
-    (failure) => ({ status: "error", ...failure }),
   );
 }
 

@@ -1,29 +1,97 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { FormatProblem } from "../../../../lib/errors";
 import type { GoldKeyMeta } from "../../../../lib/services/gold";
 import { Notice, SelectField, primaryButton, secondaryButton } from "../../../_components/ui";
-import { uploadGoldAction, type GoldUploadDataset, type GoldUploadState } from "./actions";
+
+/** One dataset of a gold upload as the form reports it. */
+interface GoldUploadDataset {
+  name: string;
+  version: number;
+  fileName: string;
+  unchanged: boolean;
+}
+
+/** State of the form: idle, sending (with the share sent: null while unknown), or the answer. */
+type GoldUploadState =
+  | { status: "idle" }
+  | { status: "uploading"; percent: number | null }
+  | { status: "uploaded"; gold: GoldKeyMeta; requeued: number; unchanged: boolean; message: string; datasets: GoldUploadDataset[] }
+  | { status: "error"; message: string; fieldErrors: Record<string, string>; formatErrors: FormatProblem[] };
+
+/** The answer of `POST /api/v1/phases/{phaseId}/gold` (200/201), as far as the form reads it. */
+interface GoldUploadAnswer {
+  gold: GoldKeyMeta;
+  datasets: { dataset: { name: string }; gold: { version: number; fileName: string }; unchanged: boolean }[];
+  requeued: number;
+  unchanged: boolean;
+  message: string;
+}
 
 /**
- * Calls the upload action; a request that fails before the action runs (e.g. over the
- * server's request-body limit) becomes an error message instead of a crashed page.
+ * The form's state for an answer of the gold upload route: the upload's result on 200/201,
+ * else the API error's message, field errors (`fieldErrors: [{path, message}]`) and format
+ * problems (`errors`/`formatErrors`).
+ *
+ * @param status the HTTP status (0: the request did not reach the server)
+ * @param body the parsed JSON answer, or null
+ * @param size the file's size in bytes, for the message when nothing came back
  */
-async function upload(previous: GoldUploadState, formData: FormData): Promise<GoldUploadState> {
-  try {
-    return await uploadGoldAction(previous, formData);
-  } catch {
-    const file = formData.get("file");
-    const size = file instanceof File ? ` (${(file.size / (1024 * 1024)).toFixed(2)} MB)` : "";
-    return {
-      status: "error",
-      message: `The upload${size} did not reach the server or was refused, for example because it is larger than the server accepts for form uploads. Please try again, or ask the site operator about the upload limit.`,
-      fieldErrors: {},
-      formatErrors: [],
-    };
+function stateFromAnswer(status: number, body: unknown, size: number | null): GoldUploadState {
+  if ((status === 200 || status === 201) && body && typeof body === "object" && "gold" in body) {
+    const answer = body as GoldUploadAnswer;
+    const datasets = (answer.datasets ?? []).map((d) => ({ name: d.dataset.name, version: d.gold.version, fileName: d.gold.fileName, unchanged: d.unchanged }));
+    return { status: "uploaded", gold: answer.gold, requeued: answer.requeued, unchanged: answer.unchanged, message: answer.message, datasets };
   }
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  const shown = size === null ? "" : ` (${(size / (1024 * 1024)).toFixed(2)} MB)`;
+  const message =
+    typeof error?.message === "string"
+      ? error.message
+      : status === 0
+        ? `The upload${shown} did not reach the server. Please check your connection and try again.`
+        : `The upload${shown} failed (HTTP ${status}). Please try again.`;
+  const list = (Array.isArray(error?.errors) ? error.errors : Array.isArray(error?.formatErrors) ? error.formatErrors : []) as unknown[];
+  const formatErrors = list.filter((p): p is FormatProblem => typeof p === "object" && p !== null && "line" in p);
+  const fieldErrors: Record<string, string> = {};
+  if (Array.isArray(error?.fieldErrors)) {
+    for (const f of error.fieldErrors as { path?: unknown; message?: unknown }[]) {
+      if (typeof f.path === "string" && typeof f.message === "string") fieldErrors[f.path] = f.message;
+    }
+  }
+  return { status: "error", message, fieldErrors, formatErrors };
+}
+
+/**
+ * The upload's progress bar, labelled with its stage ("Uploading the gold key", then
+ * "Uploaded; checking the file" once every byte is sent); the percentage is its value text.
+ */
+function GoldUploadProgress({ id, percent }: { id: string; percent: number | null }) {
+  const stage = percent === 100 ? "Uploaded; checking the file" : "Uploading the gold key";
+  const valueText = percent === null ? "…" : `${percent} %`;
+  return (
+    <div className="space-y-1" data-testid="gold-upload-progress">
+      <div className="flex justify-between gap-3 text-xs text-zinc-700">
+        <span id={id}>{stage}</span>
+        <span className="tabular-nums" aria-hidden="true">
+          {valueText}
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-labelledby={id}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? undefined}
+        aria-valuetext={percent === null ? undefined : valueText}
+        className="h-2 w-full overflow-hidden rounded-full bg-zinc-200"
+      >
+        <div className="h-full bg-zinc-900 transition-[width]" style={{ width: `${percent ?? 0}%` }} />
+      </div>
+    </div>
+  );
 }
 
 /** The statistics of a newly uploaded gold key version. */
@@ -114,6 +182,10 @@ export interface GoldUploadDatasetOption {
  * the file is sent only on Confirm. (The server still decides: a byte-identical file changes
  * nothing and re-scores no run, and says so.)
  *
+ * The file is sent with XMLHttpRequest to `POST /api/v1/phases/{phaseId}/gold` (the session
+ * cookie authenticates; the route streams the body within the upload limit), so that a
+ * progress bar shows how much is sent; server actions take small forms only (1 MB).
+ *
  * @param datasets the phase's datasets in order; with one, the dataset choice is hidden
  * @param needsHeads the task's evaluation profile matches mentions by heads, so gold must be `.conllu`
  * @param impact from `goldUploadImpact`: how many runs a new version re-queues, and whether the phase has an active gold key
@@ -131,7 +203,8 @@ export function GoldUploadForm({
   datasets: GoldUploadDatasetOption[];
   impact?: { runs: number; hasActiveGold: boolean };
 }) {
-  const [state, action, pending] = useActionState<GoldUploadState, FormData>(upload, { status: "idle" });
+  const [state, setState] = useState<GoldUploadState>({ status: "idle" });
+  const pending = state.status === "uploading";
   const [confirming, setConfirming] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const inputId = `gold-file-${phaseId}`;
@@ -147,9 +220,29 @@ export function GoldUploadForm({
   const send = () => {
     const form = formRef.current;
     if (!form) return;
+    if (pending) return;
     setConfirming(false);
     const data = new FormData(form);
-    startTransition(() => action(data));
+    const file = data.get("file");
+    const size = file instanceof File ? file.size : null;
+    if (!(file instanceof File) || (file.size === 0 && file.name === "")) {
+      setState({ status: "error", message: "Please choose a gold key file.", fieldErrors: { file: "choose a file" }, formatErrors: [] });
+      return;
+    }
+    // The file and the dataset go to the upload route; the session cookie authenticates.
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/v1/phases/${encodeURIComponent(phaseId)}/gold`);
+    xhr.responseType = "json";
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) setState({ status: "uploading", percent: Math.min(100, Math.floor((e.loaded / e.total) * 100)) });
+    };
+    xhr.upload.onload = () => setState({ status: "uploading", percent: 100 });
+    xhr.onload = () => setState(stateFromAnswer(xhr.status, xhr.response, size));
+    xhr.onerror = () => setState(stateFromAnswer(0, null, size));
+    xhr.onabort = () => setState({ status: "idle" });
+    setState({ status: "uploading", percent: null });
+    xhr.send(data);
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     // The form is sent here, not by a form action: a re-upload waits for the confirmation.
@@ -160,7 +253,6 @@ export function GoldUploadForm({
   return (
     <div className="space-y-3">
       <form ref={formRef} onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
-        <input type="hidden" name="phaseId" value={phaseId} />
         {several ? (
           <div className="sm:w-64">
             <SelectField
@@ -200,6 +292,7 @@ export function GoldUploadForm({
           {pending ? "Uploading…" : "Upload gold key"}
         </button>
       </form>
+      {state.status === "uploading" && <GoldUploadProgress id={`gold-progress-${phaseId}`} percent={state.percent} />}
       {confirming && (
         <div role="alertdialog" aria-labelledby={`gold-confirm-${phaseId}`} className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm sm:flex-row sm:items-center" data-testid="gold-upload-confirm">
           <p id={`gold-confirm-${phaseId}`} className="text-amber-900">

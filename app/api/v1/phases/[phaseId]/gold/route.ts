@@ -23,15 +23,17 @@
  *
  * Errors (JSON `{"error": {"code", "message", ...}}`): 401 no or bad token; 403 not an
  * organizer; 404 unknown phase; 409 the phase's datasets changed during the upload (upload
- * again); 413 over UPLOAD_MAX_BYTES (refused from Content-Length before the body is read);
- * 415 not multipart; 422 `dataset` missing (several datasets, a plain file) or unknown (the
+ * again); 413 over UPLOAD_MAX_BYTES (refused from Content-Length before the body is read, else
+ * as soon as the streamed body passes it), too many or too long form fields; 415 not
+ * multipart; 400 a malformed or cut-off body; 422 `dataset` missing (several datasets, a plain file) or unknown (the
  * message lists the datasets), a file of another format than its dataset's or that the
  * evaluation profile cannot score (field `file`), an unreadable file (`errors: [{file, line,
  * column, expected, found, message}]`), a broken or hostile archive or one holding unknown
- * files; 503 too many uploads being checked (Retry-After). Every refusal stores nothing.
+ * files; 503 too many uploads being checked or in flight (Retry-After). Every refusal stores nothing.
  */
 import { loadEnv } from "../../../../../../lib/env";
-import { apiRoute, apiViewer, assertContentLength, formFile, formText, jsonResponse, MULTIPART_ALLOWANCE_BYTES, readMultipart, type RouteContext } from "../../../../../../lib/http";
+import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
+import { withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
 import { assertCanManageTask, requireSignedIn } from "../../../../../../lib/permissions";
 import { uploadGoldKey } from "../../../../../../lib/services/gold";
 import { loadPhase } from "../../../../../../lib/services/phases";
@@ -40,21 +42,24 @@ import { assertUploadSize } from "../../../../../../lib/services/uploads";
 export const dynamic = "force-dynamic";
 
 /** Uploads a gold key; see the file comment for fields and answers. */
-export const POST = apiRoute("POST /api/v1/phases/:phaseId/gold", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
-  const { phaseId } = await ctx.params;
-  const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload gold keys.");
-  const maxFile = loadEnv().UPLOAD_MAX_BYTES;
-  const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
-  // Cheap refusals before the body is read: too large by its declared length, unknown phase,
-  // not an organizer. The service checks all of these again.
-  assertContentLength(request, limit);
-  const phase = await loadPhase(phaseId);
-  await assertCanManageTask(viewer, phase.taskId, undefined, "No such phase.");
+export const POST = withSecurityHeaders(
+  apiRoute("POST /api/v1/phases/:phaseId/gold", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+    const { phaseId } = await ctx.params;
+    const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload gold keys.");
+    const maxFile = loadEnv().UPLOAD_MAX_BYTES;
+    const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
+    // Cheap refusals before the body is read: too large by its declared length, unknown phase,
+    // not an organizer. The service checks all of these again.
+    assertContentLength(request, limit);
+    const phase = await loadPhase(phaseId);
+    await assertCanManageTask(viewer, phase.taskId, undefined, "No such phase.");
 
-  const form = await readMultipart(request, limit);
-  const file = formFile(form, "file");
-  assertUploadSize(file.size, maxFile);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const result = await uploadGoldKey(viewer, phaseId, file.name || "gold", bytes, { datasetId: formText(form, "dataset") ?? null });
-  return jsonResponse(result, { status: result.unchanged ? 200 : 201 });
-});
+    // The body is streamed (busboy) within the limit and the shared memory budget (503 when
+    // too many uploads are in flight); never buffered by the proxy (see proxy.ts).
+    const result = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "gold key file" }, async ({ file, fields }) => {
+      assertUploadSize(file.bytes.byteLength, maxFile);
+      return uploadGoldKey(viewer, phaseId, file.name || "gold", file.bytes, { datasetId: fields.dataset ?? null });
+    });
+    return jsonResponse(result, { status: result.unchanged ? 200 : 201 });
+  }),
+);

@@ -23,6 +23,8 @@ vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 import { revalidatePath } from "next/cache";
 import { revokeTokenAction } from "../../../../../account/actions";
 import { listApiTokens } from "../../../../../../lib/auth/api-tokens";
+import { uploadBodyBudget } from "../../../../../../lib/body-budget";
+import { MULTIPART_ALLOWANCE_BYTES } from "../../../../../../lib/http";
 import { useTestDatabase } from "../../../../../../lib/db/test-db";
 import { enqueueScoring } from "../../../../../../lib/queue";
 import {
@@ -214,11 +216,38 @@ describe("POST /api/v1/phases/{id}/submissions", () => {
     expect(big.message).toMatch(/^The upload is 3(\.\d)? MB; the largest accepted file is 2 MB\.$/);
     expect(big.maxBytes).toBe(UPLOAD_MAX_BYTES);
 
-    // Within the multipart allowance, but the file itself is over UPLOAD_MAX_BYTES.
+    // Within the multipart allowance, but the file itself is over UPLOAD_MAX_BYTES: refused as
+    // soon as the streamed file passes the limit (`size`: the bytes read by then).
     const justOver = new Uint8Array(UPLOAD_MAX_BYTES + 1000).fill("x".charCodeAt(0));
     const file = await expectError(await submit(phaseId, token, justOver), 413, "too_large");
-    expect(file).toMatchObject({ maxBytes: UPLOAD_MAX_BYTES, size: UPLOAD_MAX_BYTES + 1000 });
+    expect(file.maxBytes).toBe(UPLOAD_MAX_BYTES);
+    expect(file.size).toBeGreaterThan(UPLOAD_MAX_BYTES);
+    expect(file.message).toMatch(/^The upload is over 2(\.\d+)? MB; the largest accepted file is 2 MB\.$/);
     expect(await submissionCount(testDb.prisma, phaseId)).toBe(0);
+  });
+
+  it("memory budget: with every upload byte reserved a new upload gets 503 with Retry-After, nothing stored; it goes through once the bytes are back; answers carry the security headers", async () => {
+    const { task, users } = await setupScenario(testDb.prisma, { users: { budget: { token: true } }, task: {} });
+    const phaseId = task!.phases.test!.id;
+    const token = users.budget.token!;
+    const budget = uploadBodyBudget(UPLOAD_MAX_BYTES + MULTIPART_ALLOWANCE_BYTES);
+    const release = budget.reserve(budget.totalBytes);
+    let busy: Response;
+    try {
+      busy = await submit(phaseId, token, SMALL_RESPONSE);
+    } finally {
+      release();
+    }
+    expect(Number(busy.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    await expectError(busy, 503, "service_busy");
+    expect(await submissionCount(testDb.prisma, phaseId)).toBe(0);
+    expect(budget.reserved, "the refused upload reserved nothing").toBe(0);
+
+    const ok = await submit(phaseId, token, SMALL_RESPONSE);
+    expect(ok.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(ok.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
+    await accepted(ok);
+    expect(budget.reserved, "the bytes are given back after the upload").toBe(0);
   });
 
   it("phase window, unknown phase, content type: 409, 404, 415", async () => {

@@ -28,7 +28,9 @@
  * was not "true": `warnings`, `unmatched` and `missing` (counts) and `acknowledgeWith:
  * "acknowledgeWarnings=true"` (resend the same request with that field to submit anyway);
  * 413 body or file over UPLOAD_MAX_BYTES (refused from Content-Length before the body is
- * read); 415 not multipart; 422 bad fields (`fieldErrors`; a missing, unknown or unexpected
+ * read, else as soon as the streamed body passes it), more than 32 form fields or a field over
+ * 16 KiB; 415 not multipart; 400 a malformed or cut-off body; 503 too many uploads in flight
+ * (the shared memory budget, `lib/body-budget.ts`; Retry-After); 422 bad fields (`fieldErrors`; a missing, unknown or unexpected
  * `track` is a field error on `track` whose message lists the phase's tracks; it is checked
  * before the file is read), an unreadable file (`errors:
  * [{file, line, column, expected, found, message}]`; in an archive `file` is the name inside
@@ -41,7 +43,8 @@
  * has its own quota, named in the message); 403 a team the caller is not in. Every refusal stores nothing and uses no quota.
  */
 import { loadEnv } from "../../../../../../lib/env";
-import { apiRoute, apiViewer, assertContentLength, formFile, formText, jsonResponse, MULTIPART_ALLOWANCE_BYTES, readMultipart, type RouteContext } from "../../../../../../lib/http";
+import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
+import { withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
 import { requireSignedIn } from "../../../../../../lib/permissions";
 import { assertPhaseOpen, loadPhase } from "../../../../../../lib/services/phases";
 import { createSubmission } from "../../../../../../lib/services/submissions";
@@ -50,33 +53,36 @@ import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "../../../../../../
 export const dynamic = "force-dynamic";
 
 /** Uploads a submission; see the file comment for fields and answers. */
-export const POST = apiRoute("POST /api/v1/phases/:phaseId/submissions", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
-  const { phaseId } = await ctx.params;
-  const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) or sign in to submit.");
-  const maxFile = loadEnv().UPLOAD_MAX_BYTES;
-  const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
-  // Cheap refusals before the body is read: too large by its declared length, unknown or
-  // closed phase. The service checks all of these again.
-  assertContentLength(request, limit);
-  const phase = await loadPhase(phaseId);
-  assertPhaseOpen(phase, new Date());
+export const POST = withSecurityHeaders(
+  apiRoute("POST /api/v1/phases/:phaseId/submissions", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
+    const { phaseId } = await ctx.params;
+    const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) or sign in to submit.");
+    const maxFile = loadEnv().UPLOAD_MAX_BYTES;
+    const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
+    // Cheap refusals before the body is read: too large by its declared length, unknown or
+    // closed phase. The service checks all of these again.
+    assertContentLength(request, limit);
+    const phase = await loadPhase(phaseId);
+    assertPhaseOpen(phase, new Date());
 
-  const form = await readMultipart(request, limit);
-  const file = formFile(form, "file");
-  assertUploadSize(file.size, maxFile);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const created = await createSubmission({
-    viewer,
-    phaseId,
-    fileName: file.name || "upload",
-    bytes,
-    systemName: formText(form, "systemName") ?? "",
-    description: formText(form, "description"),
-    paperUrl: formText(form, "paperUrl"),
-    codeUrl: formText(form, "codeUrl"),
-    team: formText(form, "team"),
-    track: formText(form, "track"),
-    acknowledgeWarnings: formText(form, ACKNOWLEDGE_WARNINGS_FIELD),
-  });
-  return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });
-});
+    // The body is streamed (busboy) within the limit and the shared memory budget (503 when
+    // too many uploads are in flight); never buffered by the proxy (see proxy.ts).
+    const created = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES }, async ({ file, fields }) => {
+      assertUploadSize(file.bytes.byteLength, maxFile);
+      return createSubmission({
+        viewer,
+        phaseId,
+        fileName: file.name || "upload",
+        bytes: file.bytes,
+        systemName: fields.systemName ?? "",
+        description: fields.description,
+        paperUrl: fields.paperUrl,
+        codeUrl: fields.codeUrl,
+        team: fields.team,
+        track: fields.track,
+        acknowledgeWarnings: fields[ACKNOWLEDGE_WARNINGS_FIELD],
+      });
+    });
+    return jsonResponse(created, { status: 202, headers: { Location: `/api/v1/submissions/${created.id}` } });
+  }),
+);

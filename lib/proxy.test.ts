@@ -1,0 +1,80 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import nextConfig from "../next.config.js";
+import { config, PROXY_BODY_MAX_BYTES, requestRefusal, UPLOAD_ROUTE_PATTERN, type ProxyRequestFacts } from "../proxy";
+
+function facts(method: string, headers: Record<string, string>, path = "/signup", siteUrl = "https://board.example.org"): ProxyRequestFacts {
+  return { method, path, headers: new Headers(headers), siteUrl };
+}
+
+describe("requestRefusal: cross-origin server actions", () => {
+  it("refuses a server action whose Origin is another site's with 403", () => {
+    const got = requestRefusal(facts("POST", { "next-action": "abc", origin: "https://evil.example", host: "board.example.org" }));
+    expect(got).toMatchObject({ status: 403, code: "forbidden" });
+  });
+
+  it("refuses an Origin of null or one that does not parse", () => {
+    expect(requestRefusal(facts("POST", { "next-action": "abc", origin: "null", host: "board.example.org" }))?.status).toBe(403);
+    expect(requestRefusal(facts("POST", { "next-action": "abc", origin: "::", host: "board.example.org" }))?.status).toBe(403);
+  });
+
+  it("lets through a server action from the request's host, the forwarded host or the site's URL", () => {
+    expect(requestRefusal(facts("POST", { "next-action": "abc", origin: "http://localhost:3000", host: "localhost:3000" }))).toBeNull();
+    expect(requestRefusal(facts("POST", { "next-action": "abc", origin: "https://front.example", host: "127.0.0.1:3000", "x-forwarded-host": "front.example" }))).toBeNull();
+    expect(requestRefusal(facts("POST", { "next-action": "abc", origin: "https://board.example.org", host: "127.0.0.1:3000" }))).toBeNull();
+    expect(requestRefusal(facts("POST", { "next-action": "abc", origin: "https://BOARD.example.org", host: "x" }))).toBeNull();
+  });
+
+  it("lets through a server action without Origin, and cross-origin requests that are not server actions", () => {
+    expect(requestRefusal(facts("POST", { "next-action": "abc", host: "board.example.org" }))).toBeNull();
+    expect(requestRefusal(facts("POST", { origin: "https://evil.example", host: "board.example.org" }))).toBeNull();
+    expect(requestRefusal(facts("GET", { "next-action": "abc", origin: "https://evil.example", host: "board.example.org" }))).toBeNull();
+  });
+});
+
+describe("requestRefusal: bodies", () => {
+  it("refuses a declared body over the proxy's limit with 413, on any path, and takes one at the limit", () => {
+    for (const path of ["/", "/tasks/nope", "/api/v1/nope", "/signup"]) {
+      expect(requestRefusal(facts("POST", { "content-length": String(PROXY_BODY_MAX_BYTES + 1) }, path))).toMatchObject({ status: 413, code: "too_large" });
+    }
+    expect(requestRefusal(facts("POST", { "content-length": String(PROXY_BODY_MAX_BYTES) }))).toBeNull();
+  });
+
+  it("refuses a 47 MB server action body from the site itself by its size", () => {
+    const got = requestRefusal(facts("POST", { "next-action": "abc", origin: "https://board.example.org", host: "board.example.org", "content-length": String(47 * 1024 * 1024) }));
+    expect(got?.status).toBe(413);
+  });
+});
+
+describe("proxy configuration", () => {
+  it("uses the same small body limit as next.config.js's server actions and proxy buffer", () => {
+    const experimental = (nextConfig as { experimental: { serverActions: { bodySizeLimit: number }; proxyClientMaxBodySize: number } }).experimental;
+    expect(experimental.serverActions.bodySizeLimit).toBe(PROXY_BODY_MAX_BYTES);
+    expect(experimental.proxyClientMaxBodySize).toBe(PROXY_BODY_MAX_BYTES);
+  });
+
+  it("leaves exactly the upload routes out of its matcher (the matcher's lookahead and UPLOAD_ROUTE_PATTERN agree)", () => {
+    // The regex Next itself makes of the matcher (as its build does).
+    const { getMiddlewareMatchers } = createRequire(import.meta.url)("next/dist/build/analysis/get-page-static-info.js") as {
+      getMiddlewareMatchers: (matcher: string, nextConfig: object) => { regexp: string }[];
+    };
+    const matcher = new RegExp(getMiddlewareMatchers(config.matcher, {})[0]!.regexp);
+    const cases: [string, boolean][] = [
+      ["/", true],
+      ["/signup", true],
+      ["/tasks/nope", true],
+      ["/api/v1/nope", true],
+      ["/api/v1/phases/cm123/submissions", false],
+      ["/api/v1/phases/cm_1-2/gold", false],
+      ["/api/v1/phases/cm123/gold/", false],
+      ["/api/v1/phases/%ZZ/gold", true],
+      ["/api/v1/phases/cm123/submissions/x", true],
+      ["/api/v1/phases/cm123/goldx", true],
+      ["/api/v1/phases/cm123/datasets", true],
+    ];
+    for (const [path, proxied] of cases) {
+      expect(matcher.test(path), path).toBe(proxied);
+      expect(UPLOAD_ROUTE_PATTERN.test(path), path).toBe(!proxied);
+    }
+  });
+});

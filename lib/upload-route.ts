@@ -1,0 +1,44 @@
+/**
+ * What the two upload routes (`POST /api/v1/phases/{phaseId}/submissions` and `…/gold`) share
+ * now that proxy.ts does not run for them (issue 23 F2: so that Next does not buffer their
+ * bodies): the security headers the proxy would have set, and reading the streamed body
+ * inside the process's memory budget for upload bodies.
+ */
+import { uploadBodyBudget } from "./body-budget";
+import { readMultipartUpload, uploadReservation, type MultipartUpload, type MultipartUploadLimits } from "./multipart-upload";
+import { MULTIPART_ALLOWANCE_BYTES, type apiRoute } from "./http";
+import { createNonce, securityContextFromEnv, securityHeaders } from "./security-headers";
+
+/**
+ * Wraps an upload route (an {@link apiRoute}, which answers every error itself) so that its
+ * answers also carry the security headers proxy.ts sets on every other answer (a fresh CSP
+ * nonce each).
+ *
+ * @param route the route handler, e.g. `apiRoute("POST /api/v1/phases/:phaseId/gold", …)`
+ */
+export function withSecurityHeaders<C>(route: (request: Request, ctx: C) => Promise<Response>): (request: Request, ctx: C) => Promise<Response> {
+  return async (request, ctx) => {
+    const response = await route(request, ctx);
+    for (const [name, value] of Object.entries(securityHeaders(createNonce(), securityContextFromEnv()))) response.headers.set(name, value);
+    return response;
+  };
+}
+
+/**
+ * Reserves the upload's bytes on the shared budget (`uploadBodyBudget`: its declared length,
+ * else the largest body it may send), reads its body streaming (`readMultipartUpload`), runs
+ * `work` with it, and gives the bytes back when `work` is done or anything failed (a refusal,
+ * the client going away).
+ *
+ * @throws ServiceBusyError (503, Retry-After) when the budget is used up, before the body is
+ *   read; whatever `readMultipartUpload` and `work` throw
+ */
+export async function withUploadBody<T>(request: Request, limits: MultipartUploadLimits, work: (upload: MultipartUpload) => Promise<T>): Promise<T> {
+  const budget = uploadBodyBudget(limits.maxFileBytes + (limits.allowance ?? MULTIPART_ALLOWANCE_BYTES));
+  const release = budget.reserve(uploadReservation(request, limits));
+  try {
+    return await work(await readMultipartUpload(request, limits));
+  } finally {
+    release();
+  }
+}
