@@ -18,7 +18,7 @@ import { resetPasswordAction } from "../(auth)/actions";
 import { LAST_USED_RESOLUTION_MS, listApiTokens } from "../../lib/auth/api-tokens";
 import { useTestDatabase } from "../../lib/db/test-db";
 import { createPasswordResetLink } from "../../lib/services/password-reset";
-import { signUp } from "../../lib/services/users";
+import { createUser } from "../../lib/services/users";
 import { callApi, expectError, expectJson, sessionCookie, withCookies } from "../api/v1/test-helpers";
 import { changePasswordAction, createTokenAction, revokeTokenAction, signOutEverywhereAction, type CreateTokenState } from "./actions";
 
@@ -36,7 +36,7 @@ function form(fields: Record<string, string>): FormData {
 /** A new account with {@link PASSWORD}, and a function that runs code with its (current) session cookie. */
 async function person() {
   serial += 1;
-  const user = await signUp(`tokens-${serial}-${Date.now().toString(36)}@example.org`, `Token Person ${serial}`, PASSWORD);
+  const user = await createUser({ email: `tokens-${serial}-${Date.now().toString(36)}@example.org`, name: `Token Person ${serial}`, password: PASSWORD });
   const asUser = async <T>(run: () => Promise<T>) => withCookies(await sessionCookie(testDb.prisma, user.id), run);
   return { user, asUser };
 }
