@@ -42,7 +42,8 @@ describe("0011_team_membership", () => {
     const owners = await link(owner, "a".repeat(64), 3);
     const members = await link(member, "b".repeat(64));
 
-    expect(await migrate(server.connectionString)).toEqual(["0011_team_membership"]);
+    // 0011 first (later migrations, if any, follow it).
+    expect((await migrate(server.connectionString))[0]).toBe("0011_team_membership");
     const rows = new Map((await db.query<{ id: string; max_uses: number; uses: number; revoked_at: Date | null }>(`SELECT id, max_uses, uses, revoked_at FROM team_invitations`)).rows.map((r) => [r.id, r]));
     expect(rows.get(owners)).toMatchObject({ max_uses: 50, uses: 3, revoked_at: null });
     expect(rows.get(members)!.revoked_at).not.toBeNull();
