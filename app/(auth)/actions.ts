@@ -1,6 +1,7 @@
 "use server";
 
 import { headers } from "next/headers";
+import type { LinkConfirmationState } from "../_components/link-confirmation";
 import { RateLimitedError } from "../../lib/errors";
 import { clientAddress } from "../../lib/rate-limit";
 import { InvalidConfirmationLinkError, confirmEmailAddress } from "../../lib/services/email-confirmation";
@@ -37,7 +38,7 @@ export async function signUpAction(formData: FormData): Promise<SignUpResult> {
 }
 
 /** State of the confirm-account form. */
-export type ConfirmAccountState = { status: "idle" } | { status: "confirmed"; email: string } | { status: "error"; message: string };
+export type ConfirmAccountState = LinkConfirmationState;
 
 /**
  * Confirms a new account's e-mail address (field `token`, from the mailed link). Needs no

@@ -5,6 +5,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import type { FormatProblem } from "../../lib/errors";
 import type { Warning } from "../../scoring/types";
 import { RunWarnings } from "./run-warnings";
+import { postFormWithProgress, UploadProgress } from "./upload-progress";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, TextAreaField } from "./ui";
 
 /** The form field that confirms an upload despite document warnings (`ACKNOWLEDGE_WARNINGS_FIELD` of `lib/services/uploads.ts`, which this client bundle does not import). */
@@ -140,35 +141,27 @@ export function RunUploadForm({
     if (busy) return;
     const data = new FormData(form);
     if (acknowledge) data.set(ACKNOWLEDGE_FIELD, "true");
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`);
-    xhr.responseType = "json";
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) setState({ phase: "uploading", percent: Math.min(100, Math.floor((e.loaded / e.total) * 100)) });
-    };
-    // The body is sent; the server now reads and checks the file.
-    xhr.upload.onload = () => setState({ phase: "uploading", percent: 100 });
-    xhr.onload = () => {
-      const body: unknown = xhr.response;
-      const id = (body as { id?: unknown } | null)?.id;
-      if (xhr.status === 202 && typeof id === "string") {
-        setState({ phase: "done", id });
-        router.push(`/submissions/${encodeURIComponent(id)}`);
-        return;
-      }
-      const error = (body as { error?: Record<string, unknown> } | null)?.error;
-      const warnings = warningsFrom(error);
-      if (xhr.status === 409 && error?.code === "conflict" && warnings.length > 0) {
-        setState({ phase: "confirm", warnings });
-        return;
-      }
-      setState({ phase: "failed", failure: failureFrom(xhr.status, body) });
-    };
-    xhr.onerror = () => setState({ phase: "failed", failure: failureFrom(0, null) });
-    xhr.onabort = () => setState({ phase: "idle" });
-    setState({ phase: "uploading", percent: null });
-    xhr.send(data);
+    postFormWithProgress(`/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`, data, {
+      // At 100 the body is sent; the server now reads and checks the file.
+      progress: (percent) => setState({ phase: "uploading", percent }),
+      answered: (status, body) => {
+        const id = (body as { id?: unknown } | null)?.id;
+        if (status === 202 && typeof id === "string") {
+          setState({ phase: "done", id });
+          router.push(`/submissions/${encodeURIComponent(id)}`);
+          return;
+        }
+        const error = (body as { error?: Record<string, unknown> } | null)?.error;
+        const warnings = warningsFrom(error);
+        if (status === 409 && error?.code === "conflict" && warnings.length > 0) {
+          setState({ phase: "confirm", warnings });
+          return;
+        }
+        setState({ phase: "failed", failure: failureFrom(status, body) });
+      },
+      failed: () => setState({ phase: "failed", failure: failureFrom(0, null) }),
+      aborted: () => setState({ phase: "idle" }),
+    });
   }
 
   const percent = state.phase === "uploading" ? state.percent : state.phase === "done" ? 100 : null;
@@ -242,7 +235,7 @@ export function RunUploadForm({
         <Field label="Code URL (optional)" name="codeUrl" type="url" placeholder="https://…" {...fieldError("codeUrl")} />
       </div>
 
-      {(state.phase === "uploading" || state.phase === "done") && <RunUploadProgress percent={percent} stage={stage} />}
+      {(state.phase === "uploading" || state.phase === "done") && <UploadProgress percent={percent} stage={stage} testIdPrefix="upload-" />}
       {failure && <RunUploadFailure failure={failure} />}
       {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={submitAnyway} />}
 
@@ -251,42 +244,6 @@ export function RunUploadForm({
       </button>
       </fieldset>
     </form>
-  );
-}
-
-/**
- * The upload progress bar. Its label is the stage (`uploadStage`, the text the submit button
- * shows too) and names the bar (`aria-labelledby`); the percentage beside it is the bar's
- * `aria-valuetext`, word for word. While the size is unknown the bar has no value
- * (indeterminate) and the percentage reads "…".
- *
- * @param percent 0–100, or null while unknown
- * @param stage e.g. "Uploading the file"
- */
-function RunUploadProgress({ percent, stage }: { percent: number | null; stage: string }) {
-  const valueText = percent === null ? "…" : `${percent} %`;
-  return (
-    <div className="space-y-1" data-testid="upload-progress">
-      <div className="flex justify-between gap-3 text-xs text-zinc-700">
-        <span id="upload-progress-label" data-testid="upload-stage">
-          {stage}
-        </span>
-        <span data-testid="upload-percent" className="tabular-nums" aria-hidden="true">
-          {valueText}
-        </span>
-      </div>
-      <div
-        role="progressbar"
-        aria-labelledby="upload-progress-label"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent ?? undefined}
-        aria-valuetext={percent === null ? undefined : valueText}
-        className="h-2 w-full overflow-hidden rounded-full bg-zinc-200"
-      >
-        <div className="h-full bg-zinc-900 transition-[width]" style={{ width: `${percent ?? 0}%` }} />
-      </div>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import type { LinkConfirmationState } from "../_components/link-confirmation";
 import { RateLimitedError, isDomainError } from "../../lib/errors";
 import {
   INVALID_EMAIL_CHANGE_LINK,
@@ -147,7 +148,7 @@ export async function requestEmailChangeAction(previous: ChangeEmailState, formD
 }
 
 /** State of the confirm-email button: done (with the new address), or the problem. */
-export type ConfirmEmailState = { status: "idle" } | { status: "confirmed"; email: string } | { status: "error"; message: string };
+export type ConfirmEmailState = LinkConfirmationState;
 
 /**
  * Confirms an email change (field `token`, from the mailed link). Needs no session; every

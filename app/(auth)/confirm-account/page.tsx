@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { INVALID_CONFIRMATION_LINK, describeEmailConfirmation } from "../../../lib/services/email-confirmation";
-import { Notice } from "../../_components/ui";
-import { ConfirmAccountForm } from "./confirm-account-form";
+import { LinkConfirmationForm } from "../../_components/link-confirmation";
+import { LinkConfirmationPage } from "../../_components/link-confirmation-page";
+import { confirmAccountAction } from "../actions";
 
 export const metadata: Metadata = { title: "Confirm your account", robots: { index: false, follow: false } };
 
@@ -16,22 +16,24 @@ export default async function ConfirmAccountPage({ searchParams }: { searchParam
   const token = typeof params.token === "string" ? params.token : "";
   const found = token ? await describeEmailConfirmation(token) : null;
   return (
-    <div className="mx-auto max-w-lg">
-      <h1 className="text-2xl font-semibold tracking-tight">Confirm your account</h1>
-      <div className="mt-6 rounded-lg border border-zinc-200 bg-white p-6 shadow-sm">
-        {found ? (
-          <ConfirmAccountForm token={token} email={found.email} />
-        ) : (
-          <div className="space-y-4">
-            <Notice kind="error">{INVALID_CONFIRMATION_LINK}</Notice>
-            <p className="text-sm">
-              <Link href="/account" className="font-medium text-zinc-900 underline">
-                Your account
-              </Link>
-            </p>
-          </div>
-        )}
-      </div>
-    </div>
+    <LinkConfirmationPage
+      title="Confirm your account"
+      invalidMessage={INVALID_CONFIRMATION_LINK}
+      form={
+        found && (
+          <LinkConfirmationForm
+            token={token}
+            action={confirmAccountAction}
+            question={
+              <>
+                Confirm that <strong>{found.email}</strong> is your e-mail address?
+              </>
+            }
+            submitLabel="Confirm e-mail address"
+            confirmed={{ before: "Your e-mail address ", after: " is confirmed: you can now submit runs and create teams.", signInLabel: "Sign in" }}
+          />
+        )
+      }
+    />
   );
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { INVALID_EMAIL_CHANGE_LINK, describeEmailChange } from "../../../lib/services/account";
-import { Notice } from "../../_components/ui";
-import { ConfirmEmailForm } from "./confirm-email-form";
+import { LinkConfirmationForm } from "../../_components/link-confirmation";
+import { LinkConfirmationPage } from "../../_components/link-confirmation-page";
+import { confirmEmailChangeAction } from "../actions";
 
 export const metadata: Metadata = { title: "Confirm your new email address", robots: { index: false, follow: false } };
 
@@ -16,22 +16,25 @@ export default async function ConfirmEmailPage({ searchParams }: { searchParams:
   const token = typeof params.token === "string" ? params.token : "";
   const change = token ? await describeEmailChange(token) : null;
   return (
-    <div className="mx-auto max-w-lg">
-      <h1 className="text-2xl font-semibold tracking-tight">Confirm your new email address</h1>
-      <div className="mt-6 rounded-lg border border-zinc-200 bg-white p-6 shadow-sm">
-        {change ? (
-          <ConfirmEmailForm token={token} newEmail={change.newEmail} />
-        ) : (
-          <div className="space-y-4">
-            <Notice kind="error">{INVALID_EMAIL_CHANGE_LINK}</Notice>
-            <p className="text-sm">
-              <Link href="/account" className="font-medium text-zinc-900 underline">
-                Your account
-              </Link>
-            </p>
-          </div>
-        )}
-      </div>
-    </div>
+    <LinkConfirmationPage
+      title="Confirm your new email address"
+      invalidMessage={INVALID_EMAIL_CHANGE_LINK}
+      form={
+        change && (
+          <LinkConfirmationForm
+            token={token}
+            action={confirmEmailChangeAction}
+            question={
+              <>
+                Change your account&apos;s email address to <strong>{change.newEmail}</strong>? You will be signed out everywhere and sign in with the new
+                address.
+              </>
+            }
+            submitLabel="Confirm new email address"
+            confirmed={{ before: "Your email address is now ", after: ". Every session of your account was signed out.", signInLabel: "Sign in with your new address" }}
+          />
+        )
+      }
+    />
   );
 }

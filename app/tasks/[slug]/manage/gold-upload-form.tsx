@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { FormatProblem } from "../../../../lib/errors";
 import type { GoldKeyMeta } from "../../../../lib/services/gold";
 import { Notice, SelectField, primaryButton, secondaryButton } from "../../../_components/ui";
+import { postFormWithProgress, UploadProgress } from "../../../_components/upload-progress";
 
 /** One dataset of a gold upload as the form reports it. */
 interface GoldUploadDataset {
@@ -62,36 +63,6 @@ function stateFromAnswer(status: number, body: unknown, size: number | null): Go
     }
   }
   return { status: "error", message, fieldErrors, formatErrors };
-}
-
-/**
- * The upload's progress bar, labelled with its stage ("Uploading the gold key", then
- * "Uploaded; checking the file" once every byte is sent); the percentage is its value text.
- */
-function GoldUploadProgress({ id, percent }: { id: string; percent: number | null }) {
-  const stage = percent === 100 ? "Uploaded; checking the file" : "Uploading the gold key";
-  const valueText = percent === null ? "…" : `${percent} %`;
-  return (
-    <div className="space-y-1" data-testid="gold-upload-progress">
-      <div className="flex justify-between gap-3 text-xs text-zinc-700">
-        <span id={id}>{stage}</span>
-        <span className="tabular-nums" aria-hidden="true">
-          {valueText}
-        </span>
-      </div>
-      <div
-        role="progressbar"
-        aria-labelledby={id}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent ?? undefined}
-        aria-valuetext={percent === null ? undefined : valueText}
-        className="h-2 w-full overflow-hidden rounded-full bg-zinc-200"
-      >
-        <div className="h-full bg-zinc-900 transition-[width]" style={{ width: `${percent ?? 0}%` }} />
-      </div>
-    </div>
-  );
 }
 
 /** The statistics of a newly uploaded gold key version. */
@@ -230,19 +201,12 @@ export function GoldUploadForm({
       return;
     }
     // The file and the dataset go to the upload route; the session cookie authenticates.
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/v1/phases/${encodeURIComponent(phaseId)}/gold`);
-    xhr.responseType = "json";
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) setState({ status: "uploading", percent: Math.min(100, Math.floor((e.loaded / e.total) * 100)) });
-    };
-    xhr.upload.onload = () => setState({ status: "uploading", percent: 100 });
-    xhr.onload = () => setState(stateFromAnswer(xhr.status, xhr.response, size));
-    xhr.onerror = () => setState(stateFromAnswer(0, null, size));
-    xhr.onabort = () => setState({ status: "idle" });
-    setState({ status: "uploading", percent: null });
-    xhr.send(data);
+    postFormWithProgress(`/api/v1/phases/${encodeURIComponent(phaseId)}/gold`, data, {
+      progress: (percent) => setState({ status: "uploading", percent }),
+      answered: (status, body) => setState(stateFromAnswer(status, body, size)),
+      failed: () => setState(stateFromAnswer(0, null, size)),
+      aborted: () => setState({ status: "idle" }),
+    });
   };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     // The form is sent here, not by a form action: a re-upload waits for the confirmation.
@@ -292,7 +256,7 @@ export function GoldUploadForm({
           {pending ? "Uploading…" : "Upload gold key"}
         </button>
       </form>
-      {state.status === "uploading" && <GoldUploadProgress id={`gold-progress-${phaseId}`} percent={state.percent} />}
+      {state.status === "uploading" && <UploadProgress percent={state.percent} stage={state.percent === 100 ? "Uploaded; checking the file" : "Uploading the gold key"} testIdPrefix="gold-upload-" labelId={`gold-progress-${phaseId}`} />}
       {confirming && (
         <div role="alertdialog" aria-labelledby={`gold-confirm-${phaseId}`} className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm sm:flex-row sm:items-center" data-testid="gold-upload-confirm">
           <p id={`gold-confirm-${phaseId}`} className="text-amber-900">
