@@ -1,9 +1,11 @@
+import { SMALL_BODY_MAX_BYTES } from "./lib/request-body-limits.mjs";
+
 /**
- * Largest body of a server action and of any request the proxy runs for: 1 MB (issue 23 F1/F2).
- * The same number as PROXY_BODY_MAX_BYTES in proxy.ts (proxy.test.ts checks it). Uploads do not
- * go through server actions or the proxy: the upload routes stream their bodies themselves.
+ * Largest body of a server action and of any request the proxy runs for: 1 MB (issue 23 F1/F2),
+ * from lib/request-body-limits.mjs. Uploads do not go through server actions or the proxy: the
+ * upload routes stream their bodies themselves.
  */
-const smallBodyLimit = 1024 * 1024;
+const smallBodyLimit = SMALL_BODY_MAX_BYTES;
 
 /**
  * Next.js configuration. The repository is ESM ("type": "module"), so this file is too.

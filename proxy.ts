@@ -12,7 +12,9 @@
  * - Bodies (issue 23 F1/F2): Next buffers the body of every request the proxy runs for, up to
  *   `experimental.proxyClientMaxBodySize` in next.config.js ({@link PROXY_BODY_MAX_BYTES}, 1 MB;
  *   past it Next keeps only the first bytes and discards the rest). A body declared larger
- *   (`Content-Length`) is answered 413 here (`requestRefusal`). The two upload routes
+ *   (`Content-Length`) is answered 413 here (`requestRefusal`), where `serve.ts`'s web server
+ *   has not already answered it before Next read the body (scripts/body-guard.mjs, which also
+ *   closes the connection unread). The two upload routes
  *   ({@link UPLOAD_ROUTE_PATTERN}) are left out of the matcher: they stream their bodies
  *   themselves with their own limit and memory budget (`lib/multipart-upload.ts`,
  *   `lib/body-budget.ts`) and set the security headers themselves (`lib/upload-route.ts`).
@@ -21,6 +23,7 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { NotFoundError } from "./lib/errors";
+import { declaredBodyRefusal } from "./lib/request-body-limits.mjs";
 import { createNonce, malformedPathReason, securityContextFromEnv, securityHeaders } from "./lib/security-headers";
 
 /**
@@ -31,18 +34,11 @@ import { createNonce, malformedPathReason, securityContextFromEnv, securityHeade
 const NOT_FOUND_PATH = "/_malformed-path";
 
 /**
- * The largest request body (bytes) the proxy lets through on the paths it runs for; the same
- * number as `proxyClientMaxBodySize` and `serverActions.bodySizeLimit` in next.config.js
- * (proxy.test.ts checks that they agree).
+ * The largest request body (bytes) the proxy lets through on the paths it runs for, and the
+ * upload routes it does not run for: lib/request-body-limits.mjs, the one source that
+ * next.config.js and the web server's body guard (scripts/body-guard.mjs) read too.
  */
-export const PROXY_BODY_MAX_BYTES = 1024 * 1024;
-
-/**
- * The upload routes the proxy does not run for (they read their own bodies, streaming):
- * `POST /api/v1/phases/{phaseId}/submissions` and `…/gold`, for phase ids of id characters
- * only (a malformed id still goes through the proxy's 404).
- */
-export const UPLOAD_ROUTE_PATTERN = /^\/api\/v1\/phases\/[A-Za-z0-9_-]+\/(?:submissions|gold)\/?$/;
+export { SMALL_BODY_MAX_BYTES as PROXY_BODY_MAX_BYTES, UPLOAD_ROUTE_PATTERN } from "./lib/request-body-limits.mjs";
 
 /** A refusal the proxy answers itself, before Next reads the request. */
 export interface ProxyRefusal {
@@ -96,14 +92,8 @@ export function requestRefusal(facts: ProxyRequestFacts): ProxyRefusal | null {
       }
     }
   }
-  const declared = headers.get("content-length");
-  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > PROXY_BODY_MAX_BYTES) {
-    return {
-      status: 413,
-      code: "too_large",
-      message: `The request body is ${(Number(declared) / (1024 * 1024)).toFixed(1)} MB; the largest accepted here is 1 MB (uploads go to POST /api/v1/phases/{phaseId}/submissions).`,
-    };
-  }
+  const tooLarge = declaredBodyRefusal(facts.path, headers.get("content-length"));
+  if (tooLarge !== null) return { status: 413, code: "too_large", message: tooLarge };
   return null;
 }
 

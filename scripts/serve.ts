@@ -638,9 +638,11 @@ export async function serve(argv: string[]): Promise<number> {
     const { NODE_ENV: _inherited, ...withoutNodeEnv } = childEnv;
     // next start runs in production mode, next dev in development mode, whatever NODE_ENV says.
     // The socket's address is appended to X-Forwarded-For (scripts/forwarded-for.mjs), so that
-    // sign-in limits per address cannot be dodged with a forged header. NODE_OPTIONS, not an
-    // argument: `next dev` runs its server in a child process.
-    const nodeOptions = [withoutNodeEnv.NODE_OPTIONS, preload("forwarded-for.mjs")].filter(Boolean).join(" ");
+    // sign-in limits per address cannot be dodged with a forged header; a body declared too
+    // large for its path is answered 413 and its connection closed unread, before Next reads
+    // it (scripts/body-guard.mjs). NODE_OPTIONS, not an argument: `next dev` runs its server in
+    // a child process.
+    const nodeOptions = [withoutNodeEnv.NODE_OPTIONS, preload("forwarded-for.mjs"), preload("body-guard.mjs")].filter(Boolean).join(" ");
     const webEnv: ChildEnv = options.dev
       ? { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions }
       : { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions, NODE_ENV: "production" };

@@ -10,9 +10,8 @@
  *    while pages are probed (issue 23);
  * F2. 24 concurrent 52 MB bodies to `/`, `/tasks/nope` and `/api/v1/nope`, then 8 more,
  *    watching the web server's memory (issue 23).
- * F1 and F2 come last: the server reads and drops about 1.7 GB of bodies for them. Run right
- * after F2, e's flood p95 was 10× its quiet baseline in one fresh-clone run (402 ms against
- * 39.5 ms; 2.7× in a local run), the likeliest cause being F2's aftermath.
+ * F1 and F2 come last: their clients send about 1.7 GB of bodies, and the machine's aftermath
+ * (page cache, allocator) moved e's flood p95 to 10× its baseline in one run before this order.
  *
  * Each test prints its figures (`ℹ` lines): latencies, validation times, throughput.
  * Run with `npm run test:resilience` (node's test runner through tsx).
@@ -20,6 +19,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { seconds, readRuns, scoredLogCounts, waitForRuns } from "./checks";
@@ -58,9 +58,10 @@ async function quietBaseline(baseUrl: string, pages: string[]): Promise<ProbeRep
 }
 
 /**
- * The worst probe latency under the server-action body attack (F1) may be at most this many times the
- * quiet baseline's p95, measured on the same site just before. Before the fix a 47 MB server
- * action body froze every request for 2.2 s (baseline 7–14 ms: ~200×).
+ * The worst probe latency under the oversized-body attacks (F1, F2) may be at most this many
+ * times the quiet baseline's p95, measured on the same site just before. Before the fixes a
+ * 47 MB server action body froze every request for 2.2 s (baseline 7–14 ms: ~200×), and 24
+ * bodies of 52 MB stalled probes for 1.7–4.6 s.
  */
 const WORST_RATIO = 25;
 
@@ -134,17 +135,26 @@ function manyFieldsBody(fields: number, totalBytes: number): { boundary: string;
   return { boundary, body: new TextEncoder().encode(parts.join("")) };
 }
 
-/** Sends one body; the answer's status and time (status 0: no answer, with the error). */
-async function sendBody(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Promise<{ status: number; ms: number; text: string }> {
+/**
+ * Sends one body with node:http, as fast as the machine's loopback takes it (fetch sends a
+ * 52 MB Uint8Array at about 25 MB/s, 25 times slower, so the attack would be the test
+ * client's own work); the answer's status and time (status 0: no answer, with the error).
+ */
+function sendBody(url: string, body: Uint8Array, headers: Record<string, string>): Promise<{ status: number; ms: number; text: string }> {
   const t0 = performance.now();
-  try {
-    const response = await fetch(url, { method: "POST", body, headers, signal: AbortSignal.timeout(120_000) });
-    const text = await response.text();
-    return { status: response.status, ms: performance.now() - t0, text };
-  } catch (error) {
-    const cause = error instanceof Error && error.cause ? `: ${String((error.cause as { code?: string }).code ?? "")} ${String(error.cause)}` : "";
-    return { status: 0, ms: performance.now() - t0, text: `${String(error)}${cause}` };
-  }
+  return new Promise((resolve) => {
+    const done = (status: number, text: string) => resolve({ status, ms: performance.now() - t0, text });
+    const request = http.request(url, { method: "POST", headers: { ...headers, "Content-Length": String(body.byteLength) }, timeout: 120_000 }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => done(response.statusCode ?? 0, text));
+      response.on("error", (error: NodeJS.ErrnoException) => done(response.statusCode ?? 0, text || `${error.code ?? ""} ${error.message}`));
+    });
+    request.on("timeout", () => request.destroy(new Error("no answer within 120 s")));
+    request.on("error", (error: NodeJS.ErrnoException) => done(0, `${error.code ?? ""} ${error.message}`));
+    request.end(body);
+  });
 }
 
 /**
@@ -354,13 +364,13 @@ export function attacks(getSite: () => Site): void {
       }
       for (const [i, a] of answers.entries()) t.diagnostic(`body ${i + 1}: ${a.status} after ${a.ms.toFixed(0)} ms: ${a.text.slice(0, 160)}`);
       t.diagnostic(formatReport(`pages ${PAGES.join(" ")} during`, report));
-      for (const a of answers) assert.equal(a.status, 413, `the body is refused with 413: got ${a.status}: ${a.text.slice(0, 200)}`);
+      for (const a of answers) assert.ok(refusedBody(a), `the body is refused (413, or the connection closed while it was sent): got ${a.status}: ${a.text.slice(0, 200)}`);
       assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
       const bound = Math.round(WORST_RATIO * baseline.p95);
       assert.ok(report.max <= bound, `the probes' worst latency ${report.max} ms must stay within ${WORST_RATIO}× the quiet baseline's p95 ${baseline.p95} ms (${bound} ms)`);
     });
 
-    test(`F2. 24 concurrent 52 MB bodies to /, /tasks/nope and /api/v1/nope: all refused; the web server's RSS grows by < 400 MB, and 8 more add less than half their size (memory reused, not kept); every page probe answered (latency printed, not bounded: see below)`, { timeout: 240_000 }, async (t) => {
+    test(`F2. 24 concurrent 52 MB bodies to /, /tasks/nope and /api/v1/nope: all refused; the web server's RSS grows by < 400 MB, and 8 more add less than half their size (memory reused, not kept); every page probe answered, the worst within ${WORST_RATIO}× the quiet baseline's p95`, { timeout: 240_000 }, async (t) => {
       const task = await createScoredTask(1);
       const PAGES = pages(task.slug);
       const pid = webServerPid(site);
@@ -414,13 +424,12 @@ export function attacks(getSite: () => Site): void {
       const secondBytes = 8 * body.byteLength;
       assert.ok(rssAfter - rssAfterFirst < secondBytes / 2, `8 more bodies (${mb(secondBytes)} MB) added ${mb(rssAfter - rssAfterFirst)} MB to the RSS (less than half expected: the memory is reused)`);
       assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
-      // Not asserted: the worst latency. Next reads every refused body to its end (it keeps 1 MB
-      // and drops the rest) before the proxy's 413 goes out, and reading 24 × 52 MB at once
-      // stalled a page probe for 3.1 s in a fresh-clone run (p95 100 ms; 261 ms at worst in a
-      // local run; 10 s stalls on a machine at load 16). Issue 23's target (< 1 s) needs a
-      // server in front of `next start` that stops reading a refused body; until then the
-      // figure is printed above and the issue stays open.
+      // The web server answers a declared oversized body 413 and closes the connection unread
+      // (scripts/body-guard.mjs). Before that, Next read every refused body to its end, and
+      // reading 24 × 52 MB at once stalled a page probe for 3.1–4.6 s in fresh-clone runs.
       t.diagnostic(`worst probe latency ${report.max} ms = ${(report.max / baseline.p95).toFixed(1)}× the quiet baseline's p95 (issue 23's target: < 1 s)`);
+      const bound = Math.round(WORST_RATIO * baseline.p95);
+      assert.ok(report.max <= bound, `the probes' worst latency ${report.max} ms must stay within ${WORST_RATIO}× the quiet baseline's p95 ${baseline.p95} ms (${bound} ms)`);
     });
   });
 }
