@@ -3,7 +3,7 @@
  * same transaction as the change itself. `data` holds ids, names and numbers, never file
  * content (gold keys in particular).
  */
-import type { Tx } from "./db";
+import { isUuid, type Tx } from "./db";
 import type { Prisma } from "../generated/prisma/client";
 
 /** Actions written by the services, as stored in `AuditEvent.action`. */
@@ -71,10 +71,28 @@ export interface AuditInput {
 }
 
 /**
- * Writes one audit event.
+ * The team an audit event concerns, as stored in `AuditEvent.teamId` (indexed with `at`, so a
+ * team's events are found without reading the whole log): the target of an event on a team
+ * (`targetType` "team"), else the `teamId` of the event's data (the run events
+ * `submission.*` record the run's team there). Null otherwise, and for an id that is not a
+ * UUID. Migration 0013 backfilled older events by the same rule.
+ *
+ * @param event the event as passed to {@link recordAudit}
+ * @returns the team's id, or null
+ */
+export function auditTeamId(event: Pick<AuditInput, "targetType" | "targetId" | "data">): string | null {
+  const id = event.targetType === "team" ? event.targetId : event.data?.teamId;
+  return typeof id === "string" && isUuid(id) ? id : null;
+}
+
+/**
+ * Writes one audit event, with the team it concerns ({@link auditTeamId}) in its own column.
  *
  * @param tx the transaction that makes the change being recorded
  * @param event actor, action, target and data
+ * @throws a Prisma foreign-key error when the team the event names does not exist (the
+ *   callers name the team they change, or the team of the run they change, in the same
+ *   transaction)
  */
 export async function recordAudit(tx: Tx, event: AuditInput): Promise<void> {
   await tx.auditEvent.create({
@@ -83,6 +101,7 @@ export async function recordAudit(tx: Tx, event: AuditInput): Promise<void> {
       action: event.action,
       targetType: event.targetType,
       targetId: event.targetId,
+      teamId: auditTeamId(event),
       data: JSON.parse(JSON.stringify(event.data ?? {})) as Prisma.InputJsonValue,
     },
   });

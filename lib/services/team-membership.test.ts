@@ -5,6 +5,7 @@
  * withdraw or choose final runs for it); and who withdrew or chose what, for the teams page.
  * The queue is mocked (uploads enqueue nothing real).
  */
+import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 // lib/__mocks__/queue.ts: enqueueScoring is a vi.fn.
@@ -197,5 +198,79 @@ describe("one team per user per task, for acting", () => {
     const outsider = await makeUser(w.db, "Outsider");
     expect(await rejection(listTeamRunActions(outsider.viewer, w.alpha.id))).toBeInstanceOf(NotFoundError);
     expect(await rejection(listTeamRunActions(null, w.alpha.id))).toBeInstanceOf(UnauthorizedError);
+  });
+
+  it("new audit events carry their team in the team_id column: run events the run's team, team events the team", async () => {
+    const w = await rivalWorld();
+    await setFinalSelection(w.owner.viewer, w.alphaRun.id, true);
+    await setFinalSelection(w.owner.viewer, w.alphaRun.id, false);
+    await withdrawSubmission(w.owner.viewer, w.alphaRun.id);
+    const alphaEvents = await w.db.auditEvent.findMany({ where: { teamId: w.alpha.id }, orderBy: { at: "asc" }, select: { action: true, targetId: true } });
+    expect(alphaEvents.map((e) => e.action).sort()).toEqual(
+      ["submission.create", "team.invitation_create", "team.join", "submission.final_select", "submission.final_unselect", "submission.withdraw"].sort(),
+    );
+    // Every run event on Alpha's run, and only those, names Alpha; Beta's upload names Beta.
+    const runEvents = await w.db.auditEvent.findMany({ where: { targetType: "submission" }, select: { targetId: true, teamId: true, data: true } });
+    expect(runEvents.length).toBeGreaterThan(4);
+    for (const e of runEvents) expect(e.teamId).toBe((e.data as { teamId: string }).teamId);
+    expect(runEvents.filter((e) => e.targetId === w.alphaRun.id).every((e) => e.teamId === w.alpha.id)).toBe(true);
+    expect(runEvents.filter((e) => e.teamId === w.beta.id)).toHaveLength(1);
+    // Events on no team (the task and phase set-up) have none.
+    expect(await w.db.auditEvent.count({ where: { targetType: { in: ["task", "phase"] }, teamId: { not: null } } })).toBe(0);
+  });
+});
+
+describe("listTeamRunActions's query", () => {
+  it("is served by the (team_id, at DESC, id) index, not a scan of the site's audit events", async () => {
+    const db = testDb.prisma;
+    const owner = await makeUser(db, "Indexed Owner");
+    const team = await makeTeam(db, "Indexed", [owner.id]);
+    // A site with 300 other teams and 30,000 run events, and 2,000 on this team's runs.
+    await db.$executeRaw`INSERT INTO teams (name) SELECT 'Other ' || g FROM generate_series(1, 300) g`;
+    await db.$executeRaw`
+      INSERT INTO audit_events (action, target_type, target_id, team_id, data, at)
+      SELECT (ARRAY['submission.create', 'submission.withdraw', 'submission.final_select'])[1 + g % 3], 'submission', gen_random_uuid()::text,
+             t.id, jsonb_build_object('teamId', t.id), now() - g * interval '1 minute'
+      FROM generate_series(1, 30000) g
+      JOIN (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM teams WHERE name LIKE 'Other %') t ON t.n = g % 300`;
+    await db.$executeRaw`
+      INSERT INTO audit_events (action, target_type, target_id, team_id, data, at)
+      SELECT 'submission.withdraw', 'submission', gen_random_uuid()::text, ${team.id}::uuid, jsonb_build_object('teamId', ${team.id}::text), now() - g * interval '1 minute'
+      FROM generate_series(1, 2000) g`;
+    await db.$executeRaw`ANALYZE audit_events`;
+
+    // The SQL the service sends for the audit events, caught on its way to Postgres.
+    const sent: { text: string; values: unknown[] }[] = [];
+    const originalQuery = pg.Client.prototype.query;
+    const query = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string; values?: unknown[] };
+      const text = typeof config === "string" ? config : config?.text;
+      if (text && /FROM "public"\."audit_events"/.test(text)) sent.push({ text, values: (typeof config === "string" ? (args[1] as unknown[]) : config.values) ?? [] });
+      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+    try {
+      // The run events are of runs that do not exist, so the list is empty; the query is what counts.
+      expect(await listTeamRunActions(owner.viewer, team.id)).toEqual([]);
+    } finally {
+      query.mockRestore();
+    }
+    expect(sent).toHaveLength(1);
+    const [{ text, values }] = sent;
+    expect(text).toContain('"team_id" = $');
+    expect(text).not.toContain("teamId");
+
+    const client = new pg.Client({ connectionString: testDb.connectionString });
+    await client.connect();
+    try {
+      // The same statement and parameters, explained (ANALYZE: as actually run).
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, FORMAT TEXT) ${text}`, values);
+      const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+      // An ordered scan of the team's entries that stops at the limit: no sort, no seq scan.
+      expect(plan).toMatch(/Limit[^\n]*\n\s*->\s+Index Scan using audit_events_team_id_at_id_idx on audit_events/);
+      expect(plan).toMatch(/Index Cond: \(team_id = '[0-9a-f-]+'::uuid\)/);
+      expect(plan).not.toMatch(/Seq Scan|Sort/);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -179,8 +179,10 @@ const RUN_ACTION_KINDS = { "submission.withdraw": "withdraw", "submission.final_
 /**
  * Who withdrew which of the team's runs and who marked or unmarked its final runs, and when,
  * newest first (members only). Read from the audit log (`submission.withdraw`,
- * `submission.final_select`, `submission.final_unselect`, whose data carry the team's id),
- * so it covers every such change since those events were written.
+ * `submission.final_select`, `submission.final_unselect`) by the events' `teamId` column
+ * (the run's team, set by recordAudit; migration 0013 filled it in for older events from
+ * their data), so it covers every such change since those events were written, and its cost
+ * follows the team's events (index `(team_id, at DESC, id)`), not the whole site's.
  *
  * @param actor the viewer; must be a member of the team
  * @param teamId the team
@@ -194,7 +196,9 @@ export async function listTeamRunActions(actor: Viewer, teamId: string, limit: n
   const db = defaultDb();
   if (!isUuid(teamId) || !(await roleIn(db, teamId, viewer.userId))) throw new NotFoundError("No such team among yours.");
   const events = await db.auditEvent.findMany({
-    where: { targetType: "submission", action: { in: Object.keys(RUN_ACTION_KINDS) }, data: { path: ["teamId"], equals: teamId } },
+    // By the indexed column (team_id, at DESC, id), not the data's teamId: Postgres walks the
+    // team's own events newest first until it has `take` run actions, however big the site.
+    where: { teamId, targetType: "submission", action: { in: Object.keys(RUN_ACTION_KINDS) } },
     orderBy: [{ at: "desc" }, { id: "asc" }],
     take: Math.max(1, Math.min(limit, MAX_TEAM_RUN_ACTIONS)),
     select: { at: true, action: true, targetId: true, actor: { select: { id: true, name: true } } },
