@@ -4,42 +4,22 @@
  * that no longer exists, or with a malformed id stay without one; the teams page's query
  * then finds the old events through the new index; deleting a team keeps its events.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTemporaryPostgres, type EmbeddedPostgresHandle } from "./embedded";
-import { migrate, MIGRATIONS_DIR } from "./migrate";
+import { describe, expect, it } from "vitest";
+import { migrate } from "./migrate";
+import { useDatabaseMigratedBefore } from "./test-db";
 
-let server: EmbeddedPostgresHandle;
-let db: pg.Client;
-let before: string;
-
-beforeAll(async () => {
-  server = await startTemporaryPostgres();
-  before = mkdtempSync(path.join(tmpdir(), "corefboard-migrations-"));
-  for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith(".sql") && n < "0013")) cpSync(path.join(MIGRATIONS_DIR, name), path.join(before, name));
-  await migrate(server.connectionString, { dir: before });
-  db = new pg.Client({ connectionString: server.connectionString });
-  await db.connect();
-}, 60_000);
-
-afterAll(async () => {
-  await db?.end();
-  await server?.stop();
-  if (before) rmSync(before, { recursive: true, force: true });
-});
+/** A database of its own with the migrations before 0013, on the run's shared Postgres. */
+const old = useDatabaseMigratedBefore("0013");
 
 describe("0013_audit_team", () => {
   it("files the existing events under their team and indexes them for the teams page", async () => {
-    const user = (await db.query<{ id: string }>(`INSERT INTO users (email, name) VALUES ('a@example.org', 'A') RETURNING id`)).rows[0]!.id;
-    const team = async (name: string) => (await db.query<{ id: string }>(`INSERT INTO teams (name) VALUES ($1) RETURNING id`, [name])).rows[0]!.id;
+    const user = (await old.db.query<{ id: string }>(`INSERT INTO users (email, name) VALUES ('a@example.org', 'A') RETURNING id`)).rows[0]!.id;
+    const team = async (name: string) => (await old.db.query<{ id: string }>(`INSERT INTO teams (name) VALUES ($1) RETURNING id`, [name])).rows[0]!.id;
     const crew = await team("Crew");
     const other = await team("Other");
     const gone = "00000000-0000-4000-8000-000000000000"; // a team id no row has (any more)
     const event = async (action: string, targetType: string, targetId: string, data: object) =>
-      (await db.query<{ id: string }>(`INSERT INTO audit_events (actor_id, action, target_type, target_id, data) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [user, action, targetType, targetId, JSON.stringify(data)])).rows[0]!.id;
+      (await old.db.query<{ id: string }>(`INSERT INTO audit_events (actor_id, action, target_type, target_id, data) VALUES ($1, $2, $3, $4, $5) RETURNING id`, [user, action, targetType, targetId, JSON.stringify(data)])).rows[0]!.id;
     const run = "11111111-1111-4111-8111-111111111111";
     const ids = {
       withdraw: await event("submission.withdraw", "submission", run, { phaseId: run, teamId: crew, systemName: "s" }),
@@ -54,8 +34,8 @@ describe("0013_audit_team", () => {
       numeric: await event("submission.withdraw", "submission", run, { teamId: 7 }),
     };
 
-    expect(await migrate(server.connectionString)).toEqual(["0013_audit_team"]);
-    const filed = new Map((await db.query<{ id: string; team_id: string | null }>(`SELECT id, team_id FROM audit_events`)).rows.map((r) => [r.id, r.team_id]));
+    expect(await migrate(old.connectionString)).toEqual(["0013_audit_team"]);
+    const filed = new Map((await old.db.query<{ id: string; team_id: string | null }>(`SELECT id, team_id FROM audit_events`)).rows.map((r) => [r.id, r.team_id]));
     expect(Object.fromEntries(Object.entries(ids).map(([k, id]) => [k, filed.get(id)]))).toEqual({
       withdraw: crew,
       select: crew,
@@ -70,18 +50,18 @@ describe("0013_audit_team", () => {
     });
 
     // The teams page's filter finds the old events by the column, through the new index.
-    await db.query("SET enable_seqscan = off"); // a 10-row table would be scanned whole otherwise
-    const plan = (await db.query<{ "QUERY PLAN": string }>(
+    await old.db.query("SET enable_seqscan = off"); // a 10-row table would be scanned whole otherwise
+    const plan = (await old.db.query<{ "QUERY PLAN": string }>(
       `EXPLAIN (COSTS OFF) SELECT id FROM audit_events WHERE team_id = $1 AND target_type = 'submission' ORDER BY at DESC, id LIMIT 50`, [crew],
     )).rows.map((r) => r["QUERY PLAN"]).join("\n");
-    await db.query("RESET enable_seqscan");
+    await old.db.query("RESET enable_seqscan");
     expect(plan).toContain("audit_events_team_id_at_id_idx");
-    expect((await db.query(`SELECT id FROM audit_events WHERE team_id = $1 AND target_type = 'submission' ORDER BY at DESC, id`, [crew])).rows.map((r) => r.id).sort()).toEqual([ids.withdraw, ids.select].sort());
+    expect((await old.db.query(`SELECT id FROM audit_events WHERE team_id = $1 AND target_type = 'submission' ORDER BY at DESC, id`, [crew])).rows.map((r) => r.id).sort()).toEqual([ids.withdraw, ids.select].sort());
 
     // A team id that names no team is refused; deleting a team keeps its events, unfiled.
-    await expect(db.query(`UPDATE audit_events SET team_id = $1 WHERE id = $2`, [gone, ids.task])).rejects.toThrow(/audit_events_team_id_fkey/);
-    await db.query(`DELETE FROM teams WHERE id = $1`, [other]);
-    const kept = (await db.query<{ team_id: string | null; data: { teamId: string } }>(`SELECT team_id, data FROM audit_events WHERE id = $1`, [ids.created])).rows[0]!;
+    await expect(old.db.query(`UPDATE audit_events SET team_id = $1 WHERE id = $2`, [gone, ids.task])).rejects.toThrow(/audit_events_team_id_fkey/);
+    await old.db.query(`DELETE FROM teams WHERE id = $1`, [other]);
+    const kept = (await old.db.query<{ team_id: string | null; data: { teamId: string } }>(`SELECT team_id, data FROM audit_events WHERE id = $1`, [ids.created])).rows[0]!;
     expect(kept).toEqual({ team_id: null, data: { teamId: other } });
   });
 });

@@ -11,11 +11,14 @@
  * starts a throwaway cluster of its own and migrates it, as before.
  */
 import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { createPrisma, disconnectPrisma, getPrisma, type PrismaClient } from "./client";
 import { startTemporaryPostgres } from "./embedded";
-import { migrate } from "./migrate";
+import { migrate, MIGRATIONS_DIR } from "./migrate";
 import { closeRateLimitStore } from "../rate-limit";
 
 /** Handle filled in by `beforeAll`. */
@@ -36,12 +39,15 @@ interface FileDatabase {
 /**
  * Copies the run's migrated template into a new database (`test-global-setup.ts`), or, when
  * the run has no shared server, starts and migrates a throwaway cluster.
+ *
+ * @param options `empty`: a database with no migration applied instead (created from
+ *   Postgres's own template), for tests that migrate it themselves
  */
-async function createFileDatabase(): Promise<FileDatabase> {
+async function createFileDatabase(options: { empty?: boolean } = {}): Promise<FileDatabase> {
   const shared = inject("TEST_POSTGRES");
   if (!shared) {
     const server = await startTemporaryPostgres();
-    await migrate(server.connectionString);
+    if (!options.empty) await migrate(server.connectionString);
     return { connectionString: server.connectionString, drop: () => server.stop() };
   }
   const name = `test_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -54,7 +60,7 @@ async function createFileDatabase(): Promise<FileDatabase> {
       await client.end();
     }
   };
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${shared.template}`));
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${options.empty ? "template0" : shared.template}`));
   const url = new URL(shared.adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -90,6 +96,43 @@ export function useTestDatabase(): TestDatabase {
     await disconnectPrisma();
     await closeRateLimitStore();
     await database?.drop();
+  }, 60_000);
+  return handle;
+}
+
+/** Handle of {@link useDatabaseMigratedBefore}, filled in by `beforeAll`. */
+export interface OldSchemaDatabase {
+  connectionString: string;
+  /** a connected client of the database */
+  db: pg.Client;
+}
+
+/**
+ * For a migration's own test: registers hooks that give the file a database of its own with
+ * every migration *before* `migration` applied (the files of `prisma/migrations` whose names
+ * sort before it), so that the test can write rows in the old shape and then apply the rest
+ * with `migrate(connectionString)`. On the run's shared Postgres when there is one, else on a
+ * throwaway cluster; dropped when the file ends.
+ *
+ * @param migration a migration's number or name prefix, e.g. "0013"
+ */
+export function useDatabaseMigratedBefore(migration: string): OldSchemaDatabase {
+  let database: FileDatabase | undefined;
+  let dir: string | undefined;
+  const handle = {} as OldSchemaDatabase;
+  beforeAll(async () => {
+    database = await createFileDatabase({ empty: true });
+    dir = mkdtempSync(path.join(tmpdir(), "corefboard-migrations-"));
+    for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith(".sql") && n < migration)) cpSync(path.join(MIGRATIONS_DIR, name), path.join(dir, name));
+    await migrate(database.connectionString, { dir });
+    handle.connectionString = database.connectionString;
+    handle.db = new pg.Client({ connectionString: database.connectionString });
+    await handle.db.connect();
+  }, 120_000);
+  afterAll(async () => {
+    await handle.db?.end();
+    await database?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
   return handle;
 }
