@@ -45,6 +45,19 @@ async function canConnect(port: number, user: string, password: string): Promise
 
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
 
+/** The durability settings of the server at `connectionString` (SHOW ...). */
+async function durability(connectionString: string): Promise<Record<string, string>> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const settings: Record<string, string> = {};
+    for (const name of ["fsync", "full_page_writes", "synchronous_commit"]) settings[name] = (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
+    return settings;
+  } finally {
+    await client.end();
+  }
+}
+
 describe("credentials file", () => {
   it("is written with mode 0600, read back, and refused when malformed", async () => {
     const file = path.join(await tempDir(), "sub", "pg.json");
@@ -82,6 +95,8 @@ describe("startEmbeddedPostgres credentials", () => {
       expect(stored!.password).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(first.connectionString).toBe(`postgresql://postgres:${stored!.password}@127.0.0.1:${first.port}/corefboard`);
       expect(await canConnect(first.port, "postgres", LEGACY_PASSWORD)).toBe(false);
+      // A kept cluster is durable (the throwaway one below is not).
+      expect(await durability(first.connectionString)).toEqual({ fsync: "on", full_page_writes: "on", synchronous_commit: "on" });
     } finally {
       await first.stop();
     }
@@ -138,9 +153,8 @@ describe("startEmbeddedPostgres credentials", () => {
     const server = await startTemporaryPostgres();
     const parent = path.dirname(server.dataDir);
     expect(JSON.parse(await readFile(credentialsFile(server.dataDir), "utf8")).port).toBe(server.port);
-    const client = new pg.Client({ connectionString: server.connectionString });
-    await client.connect();
-    await client.end();
+    // Non-durable settings for data that is thrown away; commits still wait for their WAL write.
+    expect(await durability(server.connectionString)).toEqual({ fsync: "off", full_page_writes: "off", synchronous_commit: "on" });
     await server.stop();
     await expect(stat(parent)).rejects.toThrow(/ENOENT/);
   }, 60_000);

