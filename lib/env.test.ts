@@ -23,7 +23,7 @@ describe("loadEnv", () => {
       NEXTAUTH_URL: "http://localhost:3000",
       PORT: 3000,
       UPLOAD_MAX_BYTES: 50 * 1024 * 1024,
-      WORKER_CONCURRENCY: 1,
+      WORKER_CONCURRENCY: 2,
       LOG_LEVEL: "info",
     });
     expect(env.DATABASE_URL).toBeUndefined();
@@ -44,6 +44,12 @@ describe("loadEnv", () => {
     expect(env.UPLOAD_MAX_BYTES).toBe(1024);
     expect(env.WORKER_CONCURRENCY).toBe(4);
     expect(env.NEXTAUTH_URL).toBe("http://localhost:8080");
+  });
+
+  it("WORKER_CONCURRENCY: two scoring slots by default (an empty value too); 1 stays allowed", () => {
+    expect(loadEnv({}).WORKER_CONCURRENCY).toBe(2);
+    expect(loadEnv({ WORKER_CONCURRENCY: "" }).WORKER_CONCURRENCY).toBe(2);
+    expect(loadEnv({ WORKER_CONCURRENCY: "1" }).WORKER_CONCURRENCY).toBe(1);
   });
 
   it("treats empty strings as unset", () => {

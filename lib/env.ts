@@ -76,8 +76,12 @@ const fields = z.object({
   UPLOAD_VALIDATION_TIMEOUT_MS: int(100, 3600 * 1000).default(30 * 1000),
   /** Heap limit of a checking thread (V8 old generation), in MB; a file that needs more gets 422. */
   UPLOAD_VALIDATION_MAX_MEMORY_MB: int(64, 65536).default(1024),
-  /** Scoring jobs one worker process runs at once. */
-  WORKER_CONCURRENCY: int(1, 64).default(1),
+  /**
+   * Scoring jobs one worker process runs at once (its scoring slots, each a thread). Default 2:
+   * one team scores one run at a time (`claimSubmission`), so with two slots a team's long run
+   * never makes another team's run wait (issue 23 F10). 1 is allowed (a small machine).
+   */
+  WORKER_CONCURRENCY: int(1, 64).default(2),
   /** Wall-clock limit for scoring one submission, in milliseconds. */
   SCORING_TIMEOUT_MS: int(1000, 24 * 3600 * 1000).default(10 * 60 * 1000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

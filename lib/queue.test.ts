@@ -4,7 +4,8 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "./db/test-db";
-import { activeJobs, cancelJobs, enqueueAfterCommit, enqueueScoring, getBoss, listenForScoring, rebalanceScoreQueue, SCORE_QUEUE, stopBoss, type ScoreJobData } from "./queue";
+import pg from "pg";
+import { activeJobs, cancelJobs, enqueueAfterCommit, enqueueScoring, getBoss, listenForScoring, REBALANCE_SQL, rebalanceScoreQueue, SCORE_QUEUE, stopBoss, submissionsWithWaitingJobs, type ScoreJobData } from "./queue";
 import { RESPONSE, createPhase, createSubmission, jobsOf } from "./worker/scoring-job.fixtures";
 
 const testDb = useTestDatabase();
@@ -139,5 +140,46 @@ describe("fair per team (rebalanceScoreQueue)", () => {
     expect(await next()).toBeUndefined();
     const { rows: left } = await boss.getDb().executeSql(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'`, [SCORE_QUEUE]);
     await boss.cancel(SCORE_QUEUE, left.map((r: { id: string }) => r.id));
+  });
+});
+
+describe("rebalanceScoreQueue's statement", () => {
+  it("looks each job's submission up by its id (an index lookup (no scan of all submissions), and ignores a job whose key is not a uuid", async () => {
+    const boss = await getBoss();
+    const client = new pg.Client({ connectionString: testDb.connectionString });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      // The test tables are tiny, where a scan is the planner's cheapest choice: forbid scans and
+      // hash/merge joins so that the plan shows whether a lookup by the primary key is possible
+      // at all (with `s.id::text = singleton_key` it is not: the plan keeps a seq scan).
+      await client.query("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off");
+      const plan = (await client.query(`EXPLAIN ${REBALANCE_SQL}`, [SCORE_QUEUE])).rows.map((r: { "QUERY PLAN": string }) => r["QUERY PLAN"]).join("\n");
+      // The primary key, or the unique (id, phase_id) index, which has id first: a lookup by id either way.
+      expect(plan).toMatch(/Index (Only )?Scan using submissions_(pkey|id_phase_id_key) on submissions s/);
+      expect(plan).toMatch(/Index Cond: \(id = \(jobs\.key\)::uuid\)/);
+      expect(plan).not.toMatch(/Seq Scan on submissions/);
+      await client.query("ROLLBACK");
+    } finally {
+      await client.end();
+    }
+
+    // A job whose singleton key is not a uuid would make the cast fail: it is left out.
+    await boss.send(SCORE_QUEUE, { submissionId: "x" }, { singletonKey: "not-a-uuid" });
+    await expect(rebalanceScoreQueue(boss)).resolves.toBeGreaterThanOrEqual(0);
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'cancelled' WHERE name = $1 AND singleton_key = 'not-a-uuid'`, [SCORE_QUEUE]);
+  });
+});
+
+describe("submissionsWithWaitingJobs", () => {
+  it("names the submissions with a created job, not those whose job runs", async () => {
+    const f = await createPhase(testDb.prisma);
+    const [waiting, running, none] = [await createSubmission(testDb.prisma, f, RESPONSE), await createSubmission(testDb.prisma, f, RESPONSE), await createSubmission(testDb.prisma, f, RESPONSE)];
+    const boss = await getBoss();
+    await enqueueScoring([waiting, running]);
+    const [job] = await jobsOf(boss, running);
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE id = $1`, [job.id]);
+    expect(await submissionsWithWaitingJobs(boss, [waiting, running, none])).toEqual(new Set([waiting]));
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'cancelled' WHERE name = $1 AND singleton_key = ANY($2::text[])`, [SCORE_QUEUE, [waiting, running]]);
   });
 });

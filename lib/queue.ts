@@ -194,11 +194,24 @@ export async function enqueueScoring(submissionIds: readonly string[], options: 
  * @throws when the database is unreachable
  */
 export async function rebalanceScoreQueue(boss: PgBoss): Promise<number> {
-  const { rows } = await boss.getDb().executeSql(
-    `WITH live AS (
-       SELECT j.id, (row_number() OVER (PARTITION BY s.team_id ORDER BY (j.state = 'active') DESC, j.created_on, j.id) - 1)::int AS ahead
-         FROM ${BOSS_SCHEMA}.job j JOIN submissions s ON s.id::text = j.singleton_key
+  const { rows } = await boss.getDb().executeSql(REBALANCE_SQL, [SCORE_QUEUE]);
+  return rows.length;
+}
+
+/**
+ * The statement of {@link rebalanceScoreQueue} (`$1`: the queue name); exported for the test
+ * that checks its plan. The live jobs are joined to their submissions by the primary key
+ * (`s.id = key::uuid`; comparing `s.id::text` instead would read every submission). A
+ * singleton key that is not a uuid (none is, today: it is always the submission id) is
+ * filtered out first, in a MATERIALIZED CTE so that the cast never sees it.
+ */
+export const REBALANCE_SQL = `WITH jobs AS MATERIALIZED (
+       SELECT j.id, j.state, j.created_on, j.singleton_key AS key FROM ${BOSS_SCHEMA}.job j
         WHERE j.name = $1 AND j.state IN ('created', 'retry', 'active')
+          AND j.singleton_key ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+     ), live AS (
+       SELECT jobs.id, (row_number() OVER (PARTITION BY s.team_id ORDER BY (jobs.state = 'active') DESC, jobs.created_on, jobs.id) - 1)::int AS ahead
+         FROM jobs JOIN submissions s ON s.id = jobs.key::uuid
      ), target AS (
        SELECT j.id, live.ahead FROM ${BOSS_SCHEMA}.job j JOIN live ON live.id = j.id
         WHERE j.name = $1 AND j.state IN ('created', 'retry') AND j.priority <> -live.ahead
@@ -206,11 +219,7 @@ export async function rebalanceScoreQueue(boss: PgBoss): Promise<number> {
      )
      UPDATE ${BOSS_SCHEMA}.job j SET priority = -target.ahead
        FROM target WHERE j.name = $1 AND j.id = target.id
-     RETURNING j.id`,
-    [SCORE_QUEUE],
-  );
-  return rows.length;
-}
+     RETURNING j.id`;
 
 /**
  * Enqueues scoring jobs after a commit. A failure is logged, not thrown: the rows are
@@ -238,6 +247,22 @@ export async function submissionsWithLiveJobs(boss: PgBoss, submissionIds: reado
   const { rows } = await boss.getDb().executeSql(
     `SELECT DISTINCT singleton_key FROM ${BOSS_SCHEMA}.job
       WHERE name = $1 AND state IN ('created', 'retry', 'active') AND singleton_key = ANY($2::text[])`,
+    [SCORE_QUEUE, submissionIds],
+  );
+  return new Set(rows.map((r: { singleton_key: string }) => r.singleton_key));
+}
+
+/**
+ * Which of `submissionIds` have a scoring job waiting to be fetched (state `created`; not one
+ * waiting for a retry, whose backoff may be long).
+ *
+ * @returns the subset of ids with a `created` job
+ */
+export async function submissionsWithWaitingJobs(boss: PgBoss, submissionIds: readonly string[]): Promise<Set<string>> {
+  if (submissionIds.length === 0) return new Set();
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT DISTINCT singleton_key FROM ${BOSS_SCHEMA}.job
+      WHERE name = $1 AND state = 'created' AND singleton_key = ANY($2::text[])`,
     [SCORE_QUEUE, submissionIds],
   );
   return new Set(rows.map((r: { singleton_key: string }) => r.singleton_key));

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "./db/test-db";
 import {
+  claimableQueuedIds,
   claimSubmission,
   ErrorStage,
   failStaleExhausted,
@@ -17,7 +18,7 @@ import {
   tooManyAttemptsMessage,
   type Claim,
 } from "./submission-states";
-import { RESPONSE, addGold, createPhase, createRun, createSubmission, type PhaseFixture } from "./worker/scoring-job.fixtures";
+import { RESPONSE, addGold, createPhase, createRun, createSubmission, withNewTeam, type PhaseFixture } from "./worker/scoring-job.fixtures";
 
 const testDb = useTestDatabase();
 
@@ -100,6 +101,91 @@ describe("claimSubmission", () => {
     await testDb.prisma.submission.update({ where: { id }, data: { status: "SCORED" } });
     expect(await claimSubmission(testDb.prisma, id, "w:1", LIMITS)).toEqual({ claimed: false, reason: "status is SCORED" });
     expect(await claimSubmission(testDb.prisma, "00000000-0000-4000-8000-000000000000", "w:1", LIMITS)).toEqual({ claimed: false, reason: "no such submission" });
+  });
+});
+
+describe("claimSubmission: one run per team at a time", () => {
+  it("a second run of the team is refused while the first is scored (QUEUED, attempts unchanged); another team's run is claimed; after the finish the second is claimed", async () => {
+    const f = await createPhase(testDb.prisma);
+    const first = await submission(f);
+    const second = await submission(f);
+    const otherTeam = await submission(await withNewTeam(testDb.prisma, f));
+    const claim = await claimed(first, "w:1");
+    expect(claim.teamId).toBe(f.teamId);
+
+    expect(await claimSubmission(testDb.prisma, second, "w:2", LIMITS)).toEqual({
+      claimed: false,
+      reason: `its team is scoring another run (submission ${first})`,
+      busyWith: first,
+    });
+    expect(await row(second)).toMatchObject({ status: "QUEUED", attempts: 0, workerId: null, startedAt: null });
+    expect(await claimed(otherTeam, "w:2")).toMatchObject({ submissionId: otherTeam, attempts: 1 });
+    // The team's run being scored is not held back by itself (a delivered-twice job).
+    expect(await claimSubmission(testDb.prisma, first, "w:3", LIMITS)).toEqual({ claimed: false, reason: "being scored by another worker" });
+
+    expect(await finishClaim(testDb.prisma, claim, { status: "FAILED", stage: ErrorStage.validation, message: "x", location: null })).toBe(true);
+    expect(await claimed(second, "w:2")).toMatchObject({ submissionId: second, attempts: 1 });
+  });
+
+  it("a released claim (row back to QUEUED) no longer holds the team", async () => {
+    const f = await createPhase(testDb.prisma);
+    const [a, b] = [await submission(f), await submission(f)];
+    const claim = await claimed(a);
+    expect(await claimSubmission(testDb.prisma, b, "w:2", LIMITS)).toMatchObject({ claimed: false, busyWith: a });
+    expect(await releaseClaim(testDb.prisma, claim)).toBe(true);
+    expect(await claimed(b, "w:2")).toMatchObject({ submissionId: b });
+    expect(await claimSubmission(testDb.prisma, a, "w:3", LIMITS)).toMatchObject({ claimed: false, busyWith: b });
+  });
+
+  it("a stale claim (dead worker: old heartbeat, or claimed too long ago) does not block its team", async () => {
+    const f = await createPhase(testDb.prisma);
+    const [dead, stuck, next] = [await submission(f), await submission(f), await submission(f)];
+    await claimed(dead, "dead:1");
+    await ageHeartbeat(dead, 25_000);
+    await claimed(stuck, "stuck:1");
+    expect(await claimSubmission(testDb.prisma, next, "w:2", LIMITS)).toMatchObject({ claimed: false, busyWith: stuck });
+    await testDb.prisma.$executeRaw`UPDATE submissions SET started_at = now() - interval '1 hour' WHERE id = ${stuck}::uuid`;
+    expect(await claimed(next, "w:2")).toMatchObject({ submissionId: next, attempts: 1 });
+    // The take-over of a stale row is held back by the team's live claim like a QUEUED row.
+    expect(await claimSubmission(testDb.prisma, dead, "w:3", LIMITS)).toMatchObject({ claimed: false, busyWith: next });
+    expect(await row(dead)).toMatchObject({ status: "SCORING", workerId: "dead:1", attempts: 1 });
+  });
+
+  it("claims of one team racing from several clients: exactly one wins each round; other teams are not held back", async () => {
+    const clients = [testDb.prisma, ...Array.from({ length: 5 }, () => testDb.newClient())];
+    for (let round = 0; round < 5; round++) {
+      const f = await createPhase(testDb.prisma);
+      const ids: string[] = [];
+      for (let i = 0; i < clients.length; i++) ids.push(await submission(f));
+      const g = await withNewTeam(testDb.prisma, f);
+      const others: string[] = [];
+      for (let i = 0; i < clients.length; i++) others.push(await submission(await withNewTeam(testDb.prisma, g)));
+      const results = await Promise.all([
+        ...ids.map((id, i) => claimSubmission(clients[i], id, `w:${i}`, LIMITS)),
+        ...others.map((id, i) => claimSubmission(clients[i], id, `v:${i}`, LIMITS)),
+      ]);
+      const ours = results.slice(0, ids.length);
+      const won = ours.filter((r) => r.claimed);
+      expect(won, `round ${round}`).toHaveLength(1);
+      const winner = won[0]!.claimed ? won[0]!.claim.submissionId : "";
+      for (const r of ours) if (!r.claimed) expect(r.busyWith).toBe(winner);
+      expect(results.slice(ids.length).every((r) => r.claimed)).toBe(true);
+      const scoring = await testDb.prisma.submission.count({ where: { teamId: f.teamId, status: "SCORING" } });
+      expect(scoring).toBe(1);
+      expect(await testDb.prisma.submission.count({ where: { id: { in: ids }, status: "QUEUED", attempts: 0 } })).toBe(ids.length - 1);
+    }
+  });
+
+  it("claimableQueuedIds lists the QUEUED runs of teams without a live claim, oldest first", async () => {
+    const f = await createPhase(testDb.prisma);
+    const [busy, waiting] = [await submission(f), await submission(f)];
+    const g = await withNewTeam(testDb.prisma, f);
+    const [free1, free2] = [await submission(g), await submission(g)];
+    await claimed(busy);
+    const ours = (found: string[]) => found.filter((id) => [busy, waiting, free1, free2].includes(id));
+    expect(ours(await claimableQueuedIds(testDb.prisma, STALE))).toEqual([free1, free2]);
+    await ageHeartbeat(busy, 25_000);
+    expect(ours(await claimableQueuedIds(testDb.prisma, STALE))).toEqual([waiting, free1, free2]);
   });
 });
 
@@ -282,11 +368,12 @@ describe("requeueSubmissions", () => {
 
 describe("reconciler steps", () => {
   it("requeueStale and failStaleExhausted take stale rows only; liveClaimIds names the live ones", async () => {
+    // One team each: a team's runs are claimed one at a time.
     const f = await createPhase(testDb.prisma);
     const live = await submission(f);
-    const dead = await submission(f);
-    const exhausted = await submission(f);
-    const mine = await submission(f);
+    const dead = await submission(await withNewTeam(testDb.prisma, f));
+    const exhausted = await submission(await withNewTeam(testDb.prisma, f));
+    const mine = await submission(await withNewTeam(testDb.prisma, f));
     for (const id of [live, dead, exhausted, mine]) await claimed(id, "w:1");
     await testDb.prisma.submission.update({ where: { id: exhausted }, data: { attempts: 5 } });
     for (const id of [dead, exhausted, mine]) await ageHeartbeat(id, 30_000);

@@ -22,6 +22,11 @@
  * was taken away, or a claim overtaken by a re-queue writes nothing: a submission is scored
  * exactly once per claim that finishes, and every finish replaces the previous scores.
  *
+ * **One run per team.** {@link claimSubmission} does not claim a row while another run of
+ * its team is SCORING under a live claim: it answers `busyWith` and leaves the row QUEUED,
+ * `attempts` unchanged (the worker completes that job as deferred, `lib/worker/worker.ts`).
+ * So a team never holds two scoring slots, whatever it submits (issue 23 F10).
+ *
  * **Staleness.** A live worker refreshes `heartbeat_at` of its claims every
  * `WORKER_HEARTBEAT_MS`. A SCORING row is stale, its worker presumed dead, when its
  * heartbeat is older than `SCORING_HEARTBEAT_STALE_MS`, or when it was claimed longer ago
@@ -36,7 +41,7 @@
  */
 import type { PrismaClient } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
-import { DB_NULL, type Db, type Tx } from "./services/db";
+import { DB_NULL, lockKey, type Db, type Tx } from "./services/db";
 
 /** Where a FAILED submission failed (`submissions.error_stage`). */
 export const ErrorStage = {
@@ -55,6 +60,8 @@ export type ErrorStage = (typeof ErrorStage)[keyof typeof ErrorStage];
 export interface Claim {
   submissionId: string;
   phaseId: string;
+  /** the submission's team (one run per team is scored at a time) */
+  teamId: string;
   /** the claiming worker, `host:pid` */
   workerId: string;
   /** the row's `attempts` after the claim (1 for the first claim since the last re-queue) */
@@ -72,7 +79,10 @@ export interface Staleness {
 }
 
 /** What {@link claimSubmission} found. */
-export type ClaimResult = { claimed: true; claim: Claim } | { claimed: false; reason: string };
+export type ClaimResult =
+  | { claimed: true; claim: Claim }
+  /** `busyWith`: set when the row is claimable but its team's run `busyWith` is being scored (one run per team at a time) */
+  | { claimed: false; reason: string; busyWith?: string };
 
 /**
  * How a claim ends: SCORED with the versions that produced the scores, or FAILED.
@@ -110,17 +120,33 @@ function heldBy(claim: Claim): Prisma.Sql {
     AND started_at = ${claim.startedAt}::timestamptz AND worker_id = ${claim.workerId}`;
 }
 
+/** Interactive-transaction limits of a claim (it waits for the team's lock: other claims of the team, milliseconds each). */
+const CLAIM_TX = { maxWait: 10_000, timeout: 15_000 };
+
 /**
  * QUEUED → SCORING for `workerId`, or a take-over of a stale SCORING row that has been
  * claimed fewer than `maxAttempts` times (the reconciler fails the others). One UPDATE, so
  * of two workers claiming the same row at once exactly one wins.
  *
- * @param db client or transaction
+ * **One run per team.** A row is not claimed while another run of its team is SCORING under
+ * a live claim (not stale by `options`): the result is then `{ claimed: false, busyWith }`
+ * and the row stays QUEUED with its `attempts` unchanged, so that one team never holds two
+ * scoring slots (issue 23 F10). A stale claim does not count (its worker is presumed dead).
+ * The check is race-free across pollers and processes: every claim takes a transaction
+ * advisory lock on the team (`score-team:<team id>`) before its UPDATE, and the UPDATE,
+ * a statement of its own under READ COMMITTED, sees every claim committed by the lock's
+ * previous holders.
+ *
+ * @param db client (a transaction is opened here) or a transaction (the team's lock is then
+ *   held until the caller commits)
  * @param submissionId the submission
  * @param workerId the claiming worker (`host:pid`)
  * @param options staleness thresholds and the attempt limit (`SCORING_MAX_ATTEMPTS`)
  * @returns the claim, or why nothing was claimed ("no such submission", "being scored by
- *   another worker", "status is SCORED", ...)
+ *   another worker", "status is SCORED", ...); `busyWith` (the id of the team's run being
+ *   scored) when the only reason is the team's other run: the caller should try again once
+ *   that run has finished
+ * @throws database errors
  */
 export async function claimSubmission(
   db: Db,
@@ -128,18 +154,38 @@ export async function claimSubmission(
   workerId: string,
   options: Staleness & { maxAttempts: number },
 ): Promise<ClaimResult> {
-  const rows = await db.$queryRaw<{ attempts: number; started_at: string; phase_id: string }[]>`
+  if ("$transaction" in db) return db.$transaction((tx) => claimInTransaction(tx, submissionId, workerId, options), CLAIM_TX);
+  return claimInTransaction(db, submissionId, workerId, options);
+}
+
+/** {@link claimSubmission} inside a transaction. */
+async function claimInTransaction(tx: Tx, submissionId: string, workerId: string, options: Staleness & { maxAttempts: number }): Promise<ClaimResult> {
+  const [team] = await tx.$queryRaw<{ team_id: string }[]>`SELECT team_id::text FROM submissions WHERE id = ${submissionId}::uuid`;
+  if (!team) return { claimed: false, reason: "no such submission" };
+  await lockKey(tx, `score-team:${team.team_id}`);
+  const rows = await tx.$queryRaw<{ attempts: number; started_at: string; phase_id: string }[]>`
     UPDATE submissions
        SET status = 'SCORING', started_at = now(), heartbeat_at = now(), worker_id = ${workerId}, attempts = attempts + 1
-     WHERE id = ${submissionId}::uuid
+     WHERE id = ${submissionId}::uuid AND team_id = ${team.team_id}::uuid
        AND (status = 'QUEUED' OR (${staleCondition(options)} AND attempts < ${options.maxAttempts}))
+       AND NOT EXISTS (SELECT 1 FROM submissions o
+                        WHERE o.team_id = ${team.team_id}::uuid AND o.id <> ${submissionId}::uuid
+                          AND o.status = 'SCORING' AND NOT (${staleCondition(options)}))
      RETURNING attempts, started_at::text, phase_id::text`;
   if (rows.length === 1) {
     const r = rows[0];
-    return { claimed: true, claim: { submissionId, phaseId: r.phase_id, workerId, attempts: r.attempts, startedAt: r.started_at } };
+    return { claimed: true, claim: { submissionId, phaseId: r.phase_id, teamId: team.team_id, workerId, attempts: r.attempts, startedAt: r.started_at } };
   }
-  const row = await db.submission.findUnique({ where: { id: submissionId }, select: { status: true } });
+  const [row] = await tx.$queryRaw<{ status: string; claimable: boolean; busy_with: string | null }[]>`
+    SELECT status::text,
+           (status = 'QUEUED' OR (${staleCondition(options)} AND attempts < ${options.maxAttempts})) AS claimable,
+           (SELECT o.id::text FROM submissions o
+             WHERE o.team_id = ${team.team_id}::uuid AND o.id <> ${submissionId}::uuid
+               AND o.status = 'SCORING' AND NOT (${staleCondition(options)})
+             ORDER BY o.started_at LIMIT 1) AS busy_with
+      FROM submissions WHERE id = ${submissionId}::uuid`;
   if (!row) return { claimed: false, reason: "no such submission" };
+  if (row.claimable && row.busy_with) return { claimed: false, reason: `its team is scoring another run (submission ${row.busy_with})`, busyWith: row.busy_with };
   if (row.status === "SCORING") return { claimed: false, reason: "being scored by another worker" };
   return { claimed: false, reason: `status is ${row.status}` };
 }
@@ -322,6 +368,25 @@ export async function requeueStale(db: Db, options: Staleness & { skipIds?: read
      WHERE ${staleCondition(options)}
        AND NOT (id::text = ANY(${[...(options.skipIds ?? [])]}::text[]))
      RETURNING id::text`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Reconciler step: the QUEUED submissions that can be claimed now, oldest first: those whose
+ * team has no run SCORING under a live claim (not stale by `stale`). The others would only be
+ * refused by {@link claimSubmission} (one run per team); the worker that finishes the team's
+ * run enqueues the team's next one, and once the team has no live claim they are listed here.
+ *
+ * @param db client or transaction
+ * @param stale staleness thresholds (a stale claim does not hold its team back)
+ * @returns submission ids, by `created_at` then id
+ */
+export async function claimableQueuedIds(db: Db, stale: Staleness): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT s.id::text FROM submissions s
+     WHERE s.status = 'QUEUED'
+       AND NOT EXISTS (SELECT 1 FROM submissions o WHERE o.team_id = s.team_id AND o.status = 'SCORING' AND NOT (${staleCondition(stale)}))
+     ORDER BY s.created_at, s.id`;
   return rows.map((r) => r.id);
 }
 

@@ -5,10 +5,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { SCORE_QUEUE, enqueueScoring, getBoss, stopBoss, submissionsWithLiveJobs } from "../queue";
+import { claimSubmission, releaseClaim } from "../submission-states";
 import { scoringConfig, type ScoringConfig } from "./config";
-import { reconcile, tooManyAttemptsMessage } from "./reconciler";
+import { enqueueTeamNext, reconcile, tooManyAttemptsMessage } from "./reconciler";
 import { scoreSubmission } from "./scoring-job";
-import { RESPONSE, createPhase, createSubmission, jobState, jobsOf, simulateDeadWorker } from "./scoring-job.fixtures";
+import { RESPONSE, createPhase, createSubmission, jobState, jobsOf, simulateDeadWorker, withNewTeam } from "./scoring-job.fixtures";
 
 const testDb = useTestDatabase();
 afterAll(() => stopBoss(1000));
@@ -20,7 +21,8 @@ describe("reconcile", () => {
   it("resets a stale SCORING row to QUEUED and enqueues it; it is scored afterwards", async () => {
     const f = await createPhase(testDb.prisma);
     const stale = await createSubmission(testDb.prisma, f, RESPONSE);
-    const fresh = await createSubmission(testDb.prisma, f, RESPONSE);
+    // Another team's: a live claim of the stale row's own team would hold its re-queued run back.
+    const fresh = await createSubmission(testDb.prisma, await withNewTeam(testDb.prisma, f), RESPONSE);
     // Rows claimed before heartbeats existed: their age counts from started_at.
     await testDb.prisma.submission.update({ where: { id: stale }, data: { status: "SCORING", attempts: 1, startedAt: new Date(Date.now() - 3600_000) } });
     await testDb.prisma.submission.update({ where: { id: fresh }, data: { status: "SCORING", attempts: 1, startedAt: new Date() } });
@@ -48,7 +50,7 @@ describe("reconcile", () => {
     const f = await createPhase(testDb.prisma);
     const boss = await getBoss();
     const dead = await createSubmission(testDb.prisma, f, RESPONSE);
-    const live = await createSubmission(testDb.prisma, f, RESPONSE);
+    const live = await createSubmission(testDb.prisma, await withNewTeam(testDb.prisma, f), RESPONSE);
     const config = { ...CONFIG, heartbeatStaleMs: 20_000 };
     // Both jobs have run for a minute (longer than the heartbeat threshold, far less than
     // SCORING_STALE_MS): only the heartbeat tells the dead worker from the live one.
@@ -132,5 +134,55 @@ describe("reconcile", () => {
     await enqueueScoring([id, id]);
     const { rows } = await boss.getDb().executeSql(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND singleton_key = $2`, [SCORE_QUEUE, id]);
     expect(rows[0].n).toBe(1);
+  });
+});
+
+describe("one run per team at a time", () => {
+  it("reconcile leaves the QUEUED runs of a team with a live claim without a job (they would only be deferred); once the claim ends, the next pass enqueues them", async () => {
+    const f = await createPhase(testDb.prisma);
+    const boss = await getBoss();
+    const scoring = await createSubmission(testDb.prisma, f, RESPONSE);
+    const waiting = await createSubmission(testDb.prisma, f, RESPONSE);
+    const other = await createSubmission(testDb.prisma, await withNewTeam(testDb.prisma, f), RESPONSE);
+    const claim = await claimSubmission(testDb.prisma, scoring, "live:1", CONFIG);
+    if (!claim.claimed) throw new Error(claim.reason);
+
+    await reconcile({ boss, config: CONFIG });
+    expect(await submissionsWithLiveJobs(boss, [waiting, other])).toEqual(new Set([other]));
+    await reconcile({ boss, config: CONFIG });
+    expect(await jobsOf(boss, waiting)).toEqual([]);
+
+    // The claim's worker died: once its heartbeat is stale, the team's run is enqueued again.
+    await testDb.prisma.$executeRaw`UPDATE submissions SET heartbeat_at = now() - interval '1 hour' WHERE id = ${scoring}::uuid`;
+    await reconcile({ boss, config: CONFIG });
+    expect(await submissionsWithLiveJobs(boss, [waiting])).toEqual(new Set([waiting]));
+    await testDb.prisma.submission.updateMany({ where: { id: { in: [scoring, waiting, other] } }, data: { status: "FAILED" } });
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'cancelled' WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state < 'completed'`, [SCORE_QUEUE, [scoring, waiting, other]]);
+  });
+
+  it("enqueueTeamNext: the team's oldest QUEUED run without a job, none while one waits or the team has a live claim", async () => {
+    const f = await createPhase(testDb.prisma);
+    const boss = await getBoss();
+    const [first, second, third] = [
+      await createSubmission(testDb.prisma, f, RESPONSE),
+      await createSubmission(testDb.prisma, f, RESPONSE),
+      await createSubmission(testDb.prisma, f, RESPONSE),
+    ];
+    const claim = await claimSubmission(testDb.prisma, first, "live:1", CONFIG);
+    if (!claim.claimed) throw new Error(claim.reason);
+    // The team's run is still being scored: nothing (its end enqueues the next).
+    expect(await enqueueTeamNext({ teamId: f.teamId, boss, stale: CONFIG })).toBeNull();
+    await releaseClaim(testDb.prisma, claim.claim);
+    await testDb.prisma.submission.update({ where: { id: first }, data: { status: "SCORED" } });
+
+    expect(await enqueueTeamNext({ teamId: f.teamId, boss, stale: CONFIG })).toBe(second);
+    expect(await submissionsWithLiveJobs(boss, [second, third])).toEqual(new Set([second]));
+    // second's job waits: it will be fetched, nothing more is needed.
+    expect(await enqueueTeamNext({ teamId: f.teamId, boss, stale: CONFIG })).toBeNull();
+    // second's job runs (and, say, is deferred): third is the oldest without a job.
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = $1 AND singleton_key = $2`, [SCORE_QUEUE, second]);
+    expect(await enqueueTeamNext({ teamId: f.teamId, boss, stale: CONFIG })).toBe(third);
+    await testDb.prisma.submission.updateMany({ where: { id: { in: [second, third] } }, data: { status: "FAILED" } });
+    await boss.getDb().executeSql(`UPDATE pgboss.job SET state = 'cancelled' WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state < 'completed'`, [SCORE_QUEUE, [second, third]]);
   });
 });

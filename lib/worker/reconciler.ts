@@ -14,7 +14,11 @@
  *    job would block the queue (see the stately caveat in `lib/queue.ts`).
  * 3. Every QUEUED submission without a live job (waiting, retrying or running) is enqueued,
  *    which wakes the workers. Submissions whose job waits for a retry are left alone, so
- *    backoff is respected.
+ *    backoff is respected. So are those whose team has a run SCORING under a live claim: a
+ *    worker would only defer them (one run per team at a time, `claimSubmission`); the
+ *    worker that ends the team's run enqueues the team's next one ({@link enqueueTeamNext}),
+ *    and should that not happen (it died, or the enqueue failed), the team has no live claim
+ *    any more and this step enqueues them.
  *
  * 4. The waiting jobs' priorities are recomputed (fair per team, `rebalanceScoreQueue` in
  *    `lib/queue.ts`).
@@ -24,8 +28,8 @@
  */
 import type PgBoss from "pg-boss";
 import { getPrisma, type PrismaClient } from "../db/client";
-import { activeJobs, cancelJobs, enqueueScoring, getBoss, rebalanceScoreQueue, submissionsWithLiveJobs } from "../queue";
-import { failStaleExhausted, liveClaimIds, requeueStale } from "../submission-states";
+import { activeJobs, cancelJobs, enqueueScoring, getBoss, rebalanceScoreQueue, submissionsWithLiveJobs, submissionsWithWaitingJobs } from "../queue";
+import { claimableQueuedIds, failStaleExhausted, liveClaimIds, requeueStale, type Staleness } from "../submission-states";
 import { scoringConfig, type ScoringConfig } from "./config";
 
 export { tooManyAttemptsMessage } from "../submission-states";
@@ -74,15 +78,12 @@ export async function reconcile(options: ReconcileOptions = {}): Promise<Reconci
   const abandoned = running.filter((j) => !live.has(j.submissionId));
   await cancelJobs(boss, abandoned.map((j) => j.jobId));
 
-  // Oldest first, so that pg-boss (which fetches by creation) keeps submission order.
-  const queued = await prisma.submission.findMany({
-    where: { status: "QUEUED" },
-    select: { id: true },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  });
+  // Oldest first, so that pg-boss (which fetches by creation) keeps submission order; not
+  // those of a team with a run being scored (they would only be deferred: one run per team).
+  const queued = await claimableQueuedIds(prisma, config);
   let enqueued = 0;
   for (let i = 0; i < queued.length; i += 1000) {
-    const ids = queued.slice(i, i + 1000).map((p) => p.id);
+    const ids = queued.slice(i, i + 1000);
     const withJob = await submissionsWithLiveJobs(boss, ids);
     const missing = ids.filter((id) => !withJob.has(id));
     await enqueueScoring(missing, { boss });
@@ -93,4 +94,46 @@ export async function reconcile(options: ReconcileOptions = {}): Promise<Reconci
   await rebalanceScoreQueue(boss);
 
   return { reset: reset.length, failed: failed.length, cancelledJobs: abandoned.length, enqueued };
+}
+
+/**
+ * Enqueues a team's next run once its run being scored has ended (one run per team at a time,
+ * `claimSubmission`): the oldest of the team's QUEUED submissions that has no live job, unless
+ * one of them already has a job waiting (that one will be fetched and claimed). The enqueue
+ * wakes every worker (`NOTIFY`), so a deferred run starts within moments, not at the next
+ * reconcile. A run left out here (a job still finishing its deferral) is enqueued by the
+ * reconciler, which does so for every QUEUED run of a team with no live claim.
+ *
+ * @param options `teamId`; `prisma` and `boss` default to the shared instances; `stale` (the
+ *   staleness thresholds): when given, nothing is enqueued while the team has a run SCORING
+ *   under a live claim (another worker's), whose end enqueues the next one instead
+ * @returns the id enqueued, or null when none was needed
+ * @throws database errors
+ */
+export async function enqueueTeamNext(options: { teamId: string; prisma?: PrismaClient; boss?: PgBoss; stale?: Staleness }): Promise<string | null> {
+  const prisma = options.prisma ?? getPrisma();
+  const boss = options.boss ?? (await getBoss());
+  if (options.stale && (await liveClaimsOfTeam(prisma, options.teamId, options.stale)) > 0) return null;
+  const queued = (
+    await prisma.submission.findMany({
+      where: { teamId: options.teamId, status: "QUEUED" },
+      select: { id: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: 1000,
+    })
+  ).map((s) => s.id);
+  if (queued.length === 0) return null;
+  const waiting = await submissionsWithWaitingJobs(boss, queued);
+  if (waiting.size > 0) return null;
+  const live = await submissionsWithLiveJobs(boss, queued);
+  const next = queued.find((id) => !live.has(id));
+  if (!next) return null;
+  await enqueueScoring([next], { boss });
+  return next;
+}
+
+/** How many runs of the team are SCORING under a live claim. */
+async function liveClaimsOfTeam(prisma: PrismaClient, teamId: string, stale: Staleness): Promise<number> {
+  const scoring = await prisma.submission.findMany({ where: { teamId, status: "SCORING" }, select: { id: true } });
+  return (await liveClaimIds(prisma, scoring.map((s) => s.id), stale)).size;
 }

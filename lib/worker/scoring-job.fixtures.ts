@@ -231,6 +231,16 @@ export async function createPhase(db: PrismaClient, options: PhaseOptions = {}):
 }
 
 /**
+ * The same phase for another team: a new team row, and `f` with its `teamId`. Runs of one
+ * team are scored one at a time (`claimSubmission`), so tests that claim several runs at once
+ * give each its own team.
+ */
+export async function withNewTeam(db: PrismaClient, f: PhaseFixture): Promise<PhaseFixture> {
+  const team = await db.team.create({ data: { name: `Team ${randomUUID().slice(0, 8)}` } });
+  return { ...f, teamId: team.id };
+}
+
+/**
  * Adds gold key `version` (file name `fileName`, default `key-vN.conll`) to a dataset of the
  * phase (default its first) and makes it that dataset's only active one.
  *

@@ -305,28 +305,26 @@ describe("scoreSubmission", () => {
   it("an infrastructure error puts the row back to QUEUED and rethrows; on the final attempt it ends FAILED (platform)", async () => {
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    const flaky = new Proxy(testDb.prisma, {
-      get(target, prop, receiver) {
-        if (prop === "$transaction") return () => Promise.reject(new Error("connection reset by peer"));
-        return Reflect.get(target, prop, receiver);
-      },
-    });
-    await expect(scoreSubmission(id, { ...WORKER, prisma: flaky })).rejects.toThrow("connection reset by peer");
+    // Every transaction after the claim's (the claim is one too: the team's lock) fails.
+    const failing = (fail: (call: number) => boolean) => {
+      let calls = 0;
+      return new Proxy(testDb.prisma, {
+        get(target, prop, receiver) {
+          if (prop === "$transaction" && fail(calls++)) return () => Promise.reject(new Error("connection reset by peer"));
+          return Reflect.get(target, prop, receiver);
+        },
+      });
+    };
+    await expect(scoreSubmission(id, { ...WORKER, prisma: failing((call) => call > 0) })).rejects.toThrow("connection reset by peer");
     let row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "QUEUED", attempts: 1, errorStage: null });
 
-    await expect(scoreSubmission(id, { ...WORKER, prisma: flaky, finalAttempt: true })).rejects.toThrow("connection reset by peer");
+    await expect(scoreSubmission(id, { ...WORKER, prisma: failing((call) => call > 0), finalAttempt: true })).rejects.toThrow("connection reset by peer");
     row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
     // The final-attempt FAILED write goes through the broken transaction too, so the row
     // falls back to QUEUED (for the reconciler). When only the score write fails, it ends FAILED:
     expect(row).toMatchObject({ status: "QUEUED", attempts: 2 });
-    let calls = 0;
-    const failsOnce = new Proxy(testDb.prisma, {
-      get(target, prop, receiver) {
-        if (prop === "$transaction" && calls++ === 0) return () => Promise.reject(new Error("connection reset by peer"));
-        return Reflect.get(target, prop, receiver);
-      },
-    });
+    const failsOnce = failing((call) => call === 1);
     await expect(scoreSubmission(id, { ...WORKER, prisma: failsOnce, finalAttempt: true })).rejects.toThrow();
     row = await testDb.prisma.submission.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "FAILED", errorStage: "platform", attempts: 3 });

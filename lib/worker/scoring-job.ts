@@ -6,7 +6,9 @@
  *    whose worker went silent), records the worker id, `started_at` and `heartbeat_at`, and
  *    increments `attempts`. A job whose claim finds nothing to do (already SCORED, FAILED,
  *    or held by a live worker) returns `SKIPPED`: pg-boss delivering a job twice can never
- *    score a submission twice. While the job runs, the worker refreshes the heartbeat
+ *    score a submission twice. A row whose team has another run SCORING under a live claim is
+ *    not claimed: `DEFERRED`, the row stays QUEUED with its attempts (one run per team at a
+ *    time, `claimSubmission`). While the job runs, the worker refreshes the heartbeat
  *    (`lib/worker/worker.ts`).
  * 2. **Load** the run's files (one SubmissionFile row per dataset it covers), the phase's
  *    datasets (`listDatasets`, in order), their active gold keys (`findActiveGoldKeys`) and
@@ -99,7 +101,13 @@ export type ScoreOutcome =
     }
   | { status: "FAILED"; submissionId: string; attempt: number; errorStage: ErrorStage; errorMessage: string }
   /** Nothing done: the row was not claimable (`reason` says why), or the claim was lost. */
-  | { status: "SKIPPED"; submissionId: string; reason: string };
+  | { status: "SKIPPED"; submissionId: string; reason: string }
+  /**
+   * Nothing done yet: the row stays QUEUED (`attempts` unchanged) because its team's run
+   * `busyWith` is being scored (one run per team at a time, `claimSubmission`). The run is
+   * enqueued again when that one ends (`enqueueTeamNext` in `reconciler.ts`).
+   */
+  | { status: "DEFERRED"; submissionId: string; reason: string; busyWith: string };
 
 /** Options of {@link scoreSubmission}. */
 export interface ScoreOptions {
@@ -149,8 +157,8 @@ class ScoringFailure extends Error {
  *
  * @param submissionId the submission's id
  * @param options `workerId`; `prisma`, `config`, `pool`, `onClaim`, `signal`, `finalAttempt`
- * @returns SCORED or FAILED for the claim this call made, or SKIPPED when it made none or
- *   lost it
+ * @returns SCORED or FAILED for the claim this call made, SKIPPED when it made none or
+ *   lost it, DEFERRED when its team's other run is being scored
  * @throws on infrastructure errors (after putting the row back to QUEUED, or FAILED on the
  *   final attempt), and the signal's reason when `signal` aborts for anything but a lost
  *   claim (row back to QUEUED)
@@ -159,7 +167,10 @@ export async function scoreSubmission(submissionId: string, options: ScoreOption
   const prisma = options.prisma ?? getPrisma();
   const config = options.config ?? scoringConfig();
   const claimed = await claimSubmission(prisma, submissionId, options.workerId, config);
-  if (!claimed.claimed) return { status: "SKIPPED", submissionId, reason: claimed.reason };
+  if (!claimed.claimed) {
+    if (claimed.busyWith) return { status: "DEFERRED", submissionId, reason: claimed.reason, busyWith: claimed.busyWith };
+    return { status: "SKIPPED", submissionId, reason: claimed.reason };
+  }
   const { claim } = claimed;
   const attempt = claim.attempts;
   options.onClaim?.(claim);

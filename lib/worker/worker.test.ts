@@ -10,7 +10,7 @@ import { useTestDatabase } from "../db/test-db";
 import { enqueueScoring, getBoss, stopBoss } from "../queue";
 import { scoringConfig, type ScoringConfig } from "./config";
 import { reconcile } from "./reconciler";
-import { bigResponse, createPhase, createSubmission, jobState, jobsOf, RESPONSE, simulateDeadWorker } from "./scoring-job.fixtures";
+import { bigResponse, createPhase, createSubmission, jobState, jobsOf, RESPONSE, simulateDeadWorker, withNewTeam } from "./scoring-job.fixtures";
 import { startWorker, type WorkerHandle } from "./worker";
 
 const testDb = useTestDatabase();
@@ -98,9 +98,9 @@ const FAST: ScoringConfig = {
   shutdownTimeoutMs: 1000,
 };
 
-async function startInProcess(config: ScoringConfig): Promise<{ worker: WorkerHandle; lines: string[] }> {
+async function startInProcess(config: ScoringConfig, concurrency = 1): Promise<{ worker: WorkerHandle; lines: string[] }> {
   const lines: string[] = [];
-  const worker = await startWorker({ connectionString: testDb.connectionString, concurrency: 1, config, log: (line) => lines.push(line) });
+  const worker = await startWorker({ connectionString: testDb.connectionString, concurrency, config, log: (line) => lines.push(line) });
   inProcess.push(worker);
   return { worker, lines };
 }
@@ -183,6 +183,53 @@ describe("startWorker", () => {
     expect(["QUEUED", "SCORING"]).toContain(row.status);
     expect(row.attempts).toBeLessThanOrEqual(1);
     expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(0);
+  }, 60_000);
+});
+
+describe("one run per team at a time (two slots)", () => {
+  it("a team's second run is deferred (no attempt, no retry) while its first is scored; another team's run takes the free slot at once; the deferred run starts as soon as the first ends", async () => {
+    // The reconciler and polling are far slower than every wait below: only the end of the
+    // team's run (and NOTIFY) can start the deferred run in time. Started before the runs
+    // exist, so that its start-up reconcile does not enqueue them all at once.
+    const { lines } = await startInProcess({ ...FAST, testDelayMs: 4000, testDelaySystem: "slow run", reconcileIntervalMs: 60_000, pollSeconds: 30 }, 2);
+    const f = await createPhase(testDb.prisma);
+    const slow = await createSubmission(testDb.prisma, f, RESPONSE);
+    await testDb.prisma.submission.update({ where: { id: slow }, data: { systemName: "slow run" } });
+    const next = await createSubmission(testDb.prisma, f, RESPONSE);
+    const other = await createSubmission(testDb.prisma, await withNewTeam(testDb.prisma, f), RESPONSE);
+    const boss = await getBoss();
+    await enqueueScoring([slow]);
+    await waitFor("the slow run's claim", async () => (await status(slow)).status === "SCORING", 10_000);
+    await enqueueScoring([next]);
+    await waitFor("the deferral", async () => lines.some((l) => l.includes(`submission=${next} status=DEFERRED`)), 10_000).catch((e: Error) => {
+      throw new Error(`${e.message}\n${lines.join("\n")}`);
+    });
+    expect(lines.find((l) => l.includes(`submission=${next} status=DEFERRED`))).toMatch(new RegExp(`reason="its team is scoring another run \\(submission ${slow}\\)"`));
+    expect(await status(next)).toMatchObject({ status: "QUEUED", attempts: 0 });
+    expect((await jobsOf(boss, next)).map((j) => j.state)).toEqual(["completed"]);
+
+    // The other team's run gets the free slot while the slow run still holds its own.
+    await enqueueScoring([other]);
+    expect(await finished(other, 3000)).toMatchObject({ status: "SCORED", attempts: 1 });
+    expect(await status(slow)).toMatchObject({ status: "SCORING" });
+    expect(await status(next)).toMatchObject({ status: "QUEUED", attempts: 0 });
+
+    const slowRow = await finished(slow, 10_000);
+    expect(slowRow).toMatchObject({ status: "SCORED", attempts: 1 });
+    const nextRow = await finished(next, 5000);
+    expect(nextRow).toMatchObject({ status: "SCORED", attempts: 1 });
+    const times = await testDb.prisma.submission.findMany({ where: { id: { in: [slow, next] } }, select: { id: true, startedAt: true, scoredAt: true } });
+    const t = Object.fromEntries(times.map((r) => [r.id, r]));
+    // Never both at once, and the deferred run started promptly after the first ended.
+    expect(t[next].startedAt!.getTime()).toBeGreaterThanOrEqual(t[slow].scoredAt!.getTime());
+    expect(t[next].startedAt!.getTime() - t[slow].scoredAt!.getTime()).toBeLessThan(3000);
+    // No pg-boss retry was used: the deferral's job completed, a new one scored it.
+    const { rows } = await boss.getDb().executeSql(`SELECT state, retry_count FROM pgboss.job WHERE name = 'score-submission' AND singleton_key = $1 ORDER BY created_on`, [next]);
+    expect(rows).toEqual([
+      { state: "completed", retry_count: 0 },
+      { state: "completed", retry_count: 0 },
+    ]);
+    expect(lines.filter((l) => l.includes(`submission=${next} status=`)).map((l) => l.match(/status=(\w+)/)![1])).toEqual(["DEFERRED", "SCORED"]);
   }, 60_000);
 });
 

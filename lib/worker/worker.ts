@@ -4,10 +4,19 @@
  * start and periodically, and stops gracefully. Started by `scripts/worker.ts`
  * (`npm run worker`); any number of worker processes can run against one database.
  *
- * - **Concurrency**: `concurrency` pg-boss pollers, each taking one job at a time (pg-boss 10
- *   has no team size; one `work()` call is one sequential poller), and a pool of as many
- *   warm scoring threads (`scoring-pool.ts`), each with the heap cap `SCORING_MAX_MEMORY_MB`.
- *   A run over the cap or the time limit fails alone; its thread is replaced.
+ * - **Concurrency**: `concurrency` pg-boss pollers (`WORKER_CONCURRENCY`, default 2), each
+ *   taking one job at a time (pg-boss 10 has no team size; one `work()` call is one sequential
+ *   poller), and a pool of as many warm scoring threads (`scoring-pool.ts`), each with the heap
+ *   cap `SCORING_MAX_MEMORY_MB`. A run over the cap or the time limit fails alone; its thread
+ *   is replaced.
+ * - **One run per team at a time** (across every worker process): a job whose team already has
+ *   a run being scored is not claimed (`claimSubmission`); it is completed as `DEFERRED` (one
+ *   log line; no pg-boss retry and no attempt used), the row stays QUEUED without a job, and
+ *   the slot stays free for other teams. So one team's slow runs never hold more than one
+ *   slot, and with two slots another team's run starts at once. When a job that held a claim
+ *   ends (scored, failed, interrupted or errored), the worker enqueues the team's next QUEUED
+ *   run (`enqueueTeamNext` in `reconciler.ts`), which wakes every worker; the reconciler
+ *   enqueues the QUEUED runs of any team without a live claim, should that enqueue be lost.
  * - **No idle waits**: a poller that finished a job fetches the next one at once, and an
  *   idle poller is woken by `NOTIFY` when a job is enqueued (`listenForScoring` in
  *   `lib/queue.ts`, which reconnects after a lost connection). Polling every
@@ -17,7 +26,8 @@
  *   as stale, or by a new gold key) is aborted at once and writes nothing. When this process
  *   dies, its heartbeats stop, and the reconciler of any worker (this one restarted, or
  *   another) re-queues its rows once `SCORING_HEARTBEAT_STALE_MS` has passed.
- * - One log line per job: job id, submission, outcome, attempt, milliseconds.
+ * - One log line per job: job id, submission, outcome (SCORED, FAILED, SKIPPED, DEFERRED,
+ *   INTERRUPTED, ERROR), attempt, milliseconds.
  * - A bad job never stops the worker: a malformed payload is logged and completed, a
  *   scoring failure is recorded on the submission, an infrastructure error is logged and
  *   retried by pg-boss.
@@ -38,7 +48,7 @@ import { computeBoardSignificance, requestDefaultBoards } from "../services/boar
 import { isUuid } from "../services/db";
 import { heartbeatClaims, type Claim } from "../submission-states";
 import type { ScoringConfig } from "./config";
-import { reconcile } from "./reconciler";
+import { enqueueTeamNext, reconcile } from "./reconciler";
 import { ClaimLostError, scoreSubmission, type ScoreOutcome } from "./scoring-job";
 import { createScoringPool } from "./scoring-pool";
 
@@ -46,7 +56,7 @@ import { createScoringPool } from "./scoring-pool";
 export interface WorkerOptions {
   /** Postgres URL (the worker's Prisma client, pg-boss and the LISTEN connection use it). */
   connectionString: string;
-  /** Jobs run at once (`WORKER_CONCURRENCY`); also the number of scoring threads. */
+  /** Jobs run at once (`WORKER_CONCURRENCY`, default 2); also the number of scoring threads. At most one of a team's runs is scored at a time, whatever this is. */
   concurrency: number;
   config: ScoringConfig;
   /** Where log lines go (default `console.log`). */
@@ -128,6 +138,18 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       beating = undefined;
     }));
 
+  /** Set by `stop()`: an ended job no longer enqueues its team's next run (the other workers' reconcilers do). */
+  let stopping = false;
+  /** A job that held a claim of `teamId` ended: enqueue the team's next run (one run per team at a time). */
+  const waking = new Set<Promise<void>>();
+  const wakeTeam = (teamId: string) => {
+    const p: Promise<void> = enqueueTeamNext({ prisma, boss, teamId, stale: config })
+      .then(() => undefined)
+      .catch((error: unknown) => log(`team=${teamId}: enqueueing its next run failed (the reconciler retries): ${message(error)}`))
+      .finally(() => waking.delete(p));
+    waking.add(p);
+  };
+
   /** The significance poller's id (set once it runs), to wake it when a scored run asks for boards. */
   let significanceWorkId: string | undefined;
 
@@ -169,6 +191,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       throw error;
     } finally {
       running.delete(job.id);
+      if (entry.claim && !stopping) wakeTeam(entry.claim.teamId);
     }
     const ms = Date.now() - started;
     switch (outcome.status) {
@@ -189,6 +212,10 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
         break;
       case "SKIPPED":
         log(`job=${job.id} submission=${submissionId} status=SKIPPED reason="${outcome.reason}" ms=${ms}`);
+        break;
+      case "DEFERRED":
+        // The row stays QUEUED without a job: the end of the team's run enqueues it again.
+        log(`job=${job.id} submission=${submissionId} status=DEFERRED reason="${outcome.reason}" ms=${ms}`);
         break;
     }
     return { status: outcome.status };
@@ -236,6 +263,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopped ??= (async () => {
+      stopping = true;
       clearInterval(reconcileTimer);
       await listener.close();
       await boss.offWork(SCORE_QUEUE).catch(() => undefined);
@@ -250,7 +278,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
         await delay(200); // let pg-boss record the failed jobs (it does not await that)
       }
       clearInterval(heartbeatTimer);
-      await Promise.all([reconciling, beating]);
+      await Promise.all([reconciling, beating, ...waking]);
       await pool.destroy();
       await stopBoss(1000);
     })());
