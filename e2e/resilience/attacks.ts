@@ -21,13 +21,13 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { seconds, readRuns, scoredLogCounts, waitForRuns } from "./checks";
 import { errorOf, getCsrf, signIn, uploadRun, type SignInResult, type UploadResult } from "./clients";
 import { descendants, sleep, type Site } from "./harness";
 import { writeHostileConll } from "./hostile";
 import { formatReport, pages, startProbe, warmUp, type ProbeReport } from "./probe";
-import { createAccount, createScoredTask, createTeamWith, RUN, useDatabase } from "./seed";
+import { createAccount, createScoredTask, createTeamWith, RUN, useSuiteSite } from "./seed";
 
 /** How long one sign-in attempt of the flood may take before it counts as unanswered. */
 const FLOOD_TIMEOUT_MS = 60_000;
@@ -184,17 +184,8 @@ function refusedBody(answer: { status: number; text: string }): boolean {
  */
 export function attacks(getSite: () => Site): void {
   describe("attacks on a running site", () => {
-    let site: Site;
-    let closeDb: () => Promise<void> = async () => {};
-
-    before(() => {
-      site = getSite();
-      closeDb = useDatabase(site.databaseUrl);
-    });
-
-    after(async () => {
-      await closeDb().catch(() => undefined);
-    });
+    let site!: Site;
+    useSuiteSite(getSite, (s) => (site = s));
 
     test(`a. 3 hostile 48 MB uploads in parallel: each refused (422, or 503 busy) with a clear message, nothing stored, no quota used; pages keep p95 within ${P95_RATIO}× the quiet baseline's`, { timeout: 240_000 }, async (t) => {
       const task = await createScoredTask(1);

@@ -22,11 +22,11 @@
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { readRuns, scoredLogCounts, seconds, waitForRuns, type RunRow } from "./checks";
 import { uploadRun } from "./clients";
 import type { Site } from "./harness";
-import { createAccount, createScoredTask, createTeamWith, RUN, useDatabase } from "./seed";
+import { createAccount, createScoredTask, createTeamWith, RUN, useSuiteSite } from "./seed";
 
 /** Tokens of a hostile run's one document (two mentions each: 10,000 mentions, about 0.13 MB; a few seconds to score here). */
 const HOSTILE_TOKENS = 5000;
@@ -61,17 +61,8 @@ const between = (from: Date | null, to: Date | null) => (from && to ? to.getTime
  */
 export function fairness(getSite: () => Site): void {
   describe("scoring fairness", () => {
-    let site: Site;
-    let closeDb: () => Promise<void> = async () => {};
-
-    before(() => {
-      site = getSite();
-      closeDb = useDatabase(site.databaseUrl);
-    });
-
-    after(async () => {
-      await closeDb().catch(() => undefined);
-    });
+    let site!: Site;
+    useSuiteSite(getSite, (s) => (site = s));
 
     test(`fairness: a normal run submitted right after ${HOSTILE_RUNS} slow runs of another team is scored while the first still scores, starting within ${START_RATIO}× the quiet baseline; the other team scores one run at a time`, { timeout: 300_000 }, async (t) => {
       const task = await createScoredTask(null);

@@ -18,7 +18,8 @@ import { publishTask } from "../../lib/services/task-lifecycle";
 import { createTask, getTaskForViewer } from "../../lib/services/tasks";
 import { createTeam, getJoinCode, joinTeam } from "../../lib/services/teams";
 import { createUser } from "../../lib/services/users";
-import { ROOT } from "./harness";
+import { after, before } from "node:test";
+import { ROOT, type Site } from "./harness";
 
 const FIXTURES = path.join(ROOT, "scoring", "test", "fixtures", "reference-scorer", "data");
 
@@ -41,6 +42,27 @@ export function useDatabase(databaseUrl: string): () => Promise<void> {
     await closeRateLimitStore();
     await disconnectPrisma();
   };
+}
+
+/**
+ * For a suite's `describe` on the file's one site: registers `before`/`after` hooks that take
+ * the site from `getSite` (the file's own `before` has started it), hand it to `onSite`, and
+ * point this process's services at its database ({@link useDatabase}), closing their
+ * connections after the suite.
+ *
+ * @param getSite the file's site, once started
+ * @param onSite receives the site before the suite's first test
+ */
+export function useSuiteSite(getSite: () => Site, onSite: (site: Site) => void): void {
+  let closeDb: () => Promise<void> = async () => {};
+  before(() => {
+    const site = getSite();
+    onSite(site);
+    closeDb = useDatabase(site.databaseUrl);
+  });
+  after(async () => {
+    await closeDb().catch(() => undefined);
+  });
 }
 
 /** An account made by {@link createAccount}. */
