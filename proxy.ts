@@ -20,6 +20,8 @@
  *   `lib/body-budget.ts`) and set the security headers themselves (`lib/upload-route.ts`).
  * - Cross-origin server actions (a POST with a `Next-Action` header whose `Origin` is not the
  *   site's) are answered 403 here; Next itself would answer 500.
+ * - On next-auth's routes, a callback URL next-auth would answer with a 500 (query parameter
+ *   or cookie, e.g. `javascript:…`) is repaired first (`nextAuthCallbackRepair`).
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { NotFoundError } from "./lib/errors";
@@ -97,6 +99,55 @@ export function requestRefusal(facts: ProxyRequestFacts): ProxyRefusal | null {
   return null;
 }
 
+/** next-auth's cookie holding the callback URL (`__Secure-` prefixed on https sites). */
+const CALLBACK_URL_COOKIE = /^(?:__Secure-)?next-auth\.callback-url$/;
+
+/**
+ * Whether next-auth 4 takes `value` as a callback URL: an http(s) URL, or a path starting
+ * with "/" (its `assertConfig`, which answers anything else with a 500 "Server error" page,
+ * InvalidCallbackUrl). Which URLs it then goes to is `safeRedirectUrl`'s decision.
+ */
+function nextAuthTakes(value: string, origin: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value, value.startsWith("/") ? origin : undefined).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * On next-auth's routes (`/api/auth/…`), what the proxy repairs so that next-auth never
+ * answers 500 to a callback URL it refuses (issue 23 F9, e.g. `?callbackUrl=javascript:…`): a
+ * `callbackUrl` query parameter it would refuse becomes "/", and a callback-URL cookie it
+ * would refuse is dropped from the request's Cookie header.
+ *
+ * @param callbackUrl the request's `callbackUrl` query parameter, if any
+ * @param cookieHeader the request's Cookie header, if any
+ * @param origin the site's origin, for paths
+ * @returns `callbackUrl`: the replacement parameter, when it must change; `cookie`: the
+ *   Cookie header without the refused cookie, when it must change; null when nothing must
+ */
+export function nextAuthCallbackRepair(callbackUrl: string | null, cookieHeader: string | null, origin: string): { callbackUrl?: string; cookie?: string } | null {
+  const repair: { callbackUrl?: string; cookie?: string } = {};
+  if (callbackUrl !== null && callbackUrl !== "" && !nextAuthTakes(callbackUrl, origin)) repair.callbackUrl = "/";
+  if (cookieHeader) {
+    const pairs = cookieHeader.split(";");
+    const kept = pairs.filter((pair) => {
+      const at = pair.indexOf("=");
+      if (at === -1 || !CALLBACK_URL_COOKIE.test(pair.slice(0, at).trim())) return true;
+      let value = pair.slice(at + 1).trim();
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        return false;
+      }
+      return value === "" || nextAuthTakes(value, origin);
+    });
+    if (kept.length !== pairs.length) repair.cookie = kept.map((pair) => pair.trim()).join("; ");
+  }
+  return repair.callbackUrl === undefined && repair.cookie === undefined ? null : repair;
+}
+
 /** The proxy: see the file comment. */
 export function proxy(request: NextRequest): Response {
   const context = securityContextFromEnv();
@@ -128,7 +179,14 @@ export function proxy(request: NextRequest): Response {
     if (headers["Content-Security-Policy"]) requestHeaders.set("Content-Security-Policy", headers["Content-Security-Policy"]);
     else requestHeaders.delete("content-security-policy");
     const init = { request: { headers: requestHeaders } };
-    response = reason !== null ? NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), init) : NextResponse.next(init);
+    const authRepair = path.startsWith("/api/auth/") ? nextAuthCallbackRepair(request.nextUrl.searchParams.get("callbackUrl"), request.headers.get("cookie"), request.nextUrl.origin) : null;
+    if (authRepair?.cookie !== undefined) requestHeaders.set("cookie", authRepair.cookie);
+    if (reason !== null) response = NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), init);
+    else if (authRepair?.callbackUrl !== undefined) {
+      const repaired = request.nextUrl.clone();
+      repaired.searchParams.set("callbackUrl", authRepair.callbackUrl);
+      response = NextResponse.rewrite(repaired, init);
+    } else response = NextResponse.next(init);
   }
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;

@@ -286,3 +286,18 @@ test.describe.serial("accounts", () => {
     expect((await page.request.get("/api/v1/tasks", { headers: bearer })).status()).toBe(401);
   });
 });
+
+// Issue 23 F9, through next-auth's own routes (proxy.ts repairs what next-auth would refuse) (lib/auth/redirect.ts is unit-tested; next-auth's
+// handler itself only runs in the real server): a foreign or malformed callbackUrl is never a
+// 500, and never leads off the site.
+test("next-auth's sign-in route reduces a foreign or malformed callbackUrl to the site, never a 500", async ({ request, baseURL }) => {
+  for (const callbackUrl of ["https://evil.example/steal", "//evil.example", "/。evil", "/tasks?x=%E2%80%A8", "javascript:alert(1)"]) {
+    const response = await request.get(`/api/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`, { maxRedirects: 0 });
+    expect(response.status(), `${callbackUrl}: ${await response.text()}`).toBeLessThan(500);
+    const location = response.headers()["location"];
+    if (location) expect(new URL(location, baseURL).origin, `${callbackUrl} → ${location}`).toBe(new URL(baseURL!).origin);
+  }
+  // The same value in next-auth's callback-URL cookie (which a page on a sibling domain could set).
+  const withCookie = await request.get("/api/auth/csrf", { headers: { cookie: "next-auth.callback-url=javascript%3Aalert(1)" } });
+  expect(withCookie.status(), await withCookie.text()).toBe(200);
+});

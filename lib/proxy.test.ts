@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import nextConfig from "../next.config.js";
-import { config, PROXY_BODY_MAX_BYTES, requestRefusal, UPLOAD_ROUTE_PATTERN, type ProxyRequestFacts } from "../proxy";
+import { config, nextAuthCallbackRepair, PROXY_BODY_MAX_BYTES, requestRefusal, UPLOAD_ROUTE_PATTERN, type ProxyRequestFacts } from "../proxy";
 
 function facts(method: string, headers: Record<string, string>, path = "/signup", siteUrl = "https://board.example.org"): ProxyRequestFacts {
   return { method, path, headers: new Headers(headers), siteUrl };
@@ -76,5 +76,31 @@ describe("proxy configuration", () => {
       expect(matcher.test(path), path).toBe(proxied);
       expect(UPLOAD_ROUTE_PATTERN.test(path), path).toBe(!proxied);
     }
+  });
+});
+
+describe("nextAuthCallbackRepair: callback URLs next-auth would answer with a 500", () => {
+  const origin = "https://board.example.org";
+
+  it("turns a callbackUrl that is neither an http(s) URL nor a path into /", () => {
+    for (const bad of ["javascript:alert(1)", "mailto:x@y", "::", "data:text/html,x", "relative/path"]) {
+      expect(nextAuthCallbackRepair(bad, null, origin), bad).toEqual({ callbackUrl: "/" });
+    }
+  });
+
+  it("leaves what next-auth takes (its redirect callback then keeps the browser on the site)", () => {
+    for (const good of ["/account", "https://evil.example/x", "http://board.example.org/tasks", "//evil.example"]) {
+      expect(nextAuthCallbackRepair(good, null, origin), good).toBeNull();
+    }
+    expect(nextAuthCallbackRepair(null, null, origin)).toBeNull();
+    expect(nextAuthCallbackRepair("", "a=1; b=2", origin)).toBeNull();
+  });
+
+  it("drops a callback-URL cookie next-auth would refuse, keeping the other cookies", () => {
+    expect(nextAuthCallbackRepair(null, "a=1; next-auth.callback-url=javascript%3Aalert(1); b=2", origin)).toEqual({ cookie: "a=1; b=2" });
+    expect(nextAuthCallbackRepair(null, "__Secure-next-auth.callback-url=mailto%3Ax; s=1", origin)).toEqual({ cookie: "s=1" });
+    expect(nextAuthCallbackRepair(null, "next-auth.callback-url=%E0%A4%A", origin)).toEqual({ cookie: "" });
+    expect(nextAuthCallbackRepair(null, "next-auth.callback-url=https%3A%2F%2Fboard.example.org%2F; s=1", origin)).toBeNull();
+    expect(nextAuthCallbackRepair("javascript:x", "next-auth.callback-url=javascript%3Ax", origin)).toEqual({ callbackUrl: "/", cookie: "" });
   });
 });

@@ -130,7 +130,7 @@ export function parseServeArgs(argv: string[]): ServeOptions {
 }
 
 /** Folders and files whose changes call for a new `next build`, relative to the root. */
-const BUILD_INPUTS = ["app", "lib", "scoring", "public", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+const BUILD_INPUTS = ["app", "lib", "scoring", "public", "proxy.ts", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
 const SKIPPED_DIRS = new Set(["node_modules", "test", "tests", "fixtures", "bench", "__tests__"]);
 
 /**
