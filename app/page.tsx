@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "./_components/link";
 import { getViewer } from "../lib/session";
 import { listTasksForViewer } from "../lib/services/tasks";
 import { TaskCard } from "./_components/task-card";

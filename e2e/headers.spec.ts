@@ -9,6 +9,7 @@
  * - pages still run their scripts and hydrate under the policy, with no CSP violation
  *   reported by the browser: home, sign-in (the form signs in), a leaderboard with charts
  *   (recharts draws them in the browser), the manage page, a not-found page;
+ * - no link is prefetched on those pages (app/_components/link.tsx);
  * - no page can be framed, the signed-in manage page included (`frame-ancestors 'none'`);
  * - malformed path segments (`%00`, `%ZZ`, truncated UTF-8, …) answer 404: the site's
  *   not-found page, or the API's JSON 404; never 500.
@@ -186,6 +187,12 @@ test.describe.serial("security headers", () => {
   test("pages run their scripts and hydrate with no CSP violation", async ({ page }) => {
     test.setTimeout(90_000);
     const csp = watchCsp(page);
+    // Links do not prefetch (app/_components/link.tsx): none of these pages' links is fetched
+    // before it is followed.
+    const prefetched: string[] = [];
+    page.on("request", (request) => {
+      if (request.headers()["next-router-prefetch"]) prefetched.push(request.url());
+    });
     const visit = async (path: string, status = 200): Promise<string> => {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(status);
@@ -234,6 +241,7 @@ test.describe.serial("security headers", () => {
       document.body.append(img);
     });
     await expect.poll(async () => (await csp.violations()).join("\n")).toContain("img-src blocked http://blocked.test/pixel.png");
+    expect(prefetched, "links prefetched on the pages visited").toEqual([]);
   });
 
   test("the manage page cannot be framed, not even for its signed-in organizer", async ({ page }) => {

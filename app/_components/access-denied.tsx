@@ -2,7 +2,7 @@
  * The page for a viewer outside a page's audience (a hidden board, hidden results): a heading,
  * the service's reason, and for anonymous viewers a link to sign in and come back.
  */
-import Link from "next/link";
+import Link from "./link";
 import { Notice } from "./ui";
 
 /**

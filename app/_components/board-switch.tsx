@@ -3,7 +3,7 @@
  * tracks, issue 10 §5; its datasets, §4), the current one marked with `aria-current`. Plain
  * links: it works without JavaScript. Server-safe.
  */
-import Link from "next/link";
+import Link from "./link";
 
 /** One choice of a {@link BoardSwitch}. */
 export interface BoardSwitchChoice {

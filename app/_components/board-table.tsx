@@ -23,7 +23,7 @@
  * chosen"; on the organizers' board a hidden run is marked "hidden" and a run made after the
  * freeze "after the freeze". Server-safe.
  */
-import Link from "next/link";
+import Link from "./link";
 import { compareHref, metricHref, submissionHref } from "../../lib/hrefs";
 import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "../../lib/services/leaderboard";
 import type { BoardSignificance } from "../../lib/services/significance";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "./link";
 import { useActionState, type ReactNode } from "react";
 import { Notice, primaryButton } from "./ui";
 

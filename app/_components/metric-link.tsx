@@ -4,7 +4,7 @@
  * here for the components that import it from this file), not from lib/metrics-explained
  * (which pulls in the scorer), so client components may use it too.
  */
-import Link from "next/link";
+import Link from "./link";
 import type { ReactNode } from "react";
 import { metricHref } from "../../lib/hrefs";
 import { isLeaderboardMetric, METRIC_LABELS } from "../../lib/validations/metrics";

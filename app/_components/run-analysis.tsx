@@ -4,7 +4,7 @@
  * disclosure with the resolution rate. Server-safe: the data comes from `getRunAnalysis`,
  * which already left out what the viewer may not see.
  */
-import Link from "next/link";
+import Link from "./link";
 import type { RunAnalysisView } from "../../lib/services/analysis";
 import { ERROR_KIND_LABELS, ERROR_KIND_ORDER } from "./error-kinds";
 import { transposeDisclosure } from "../../lib/view-models/submission-view";

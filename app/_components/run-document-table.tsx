@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "./link";
 import { useMemo, useState } from "react";
 import type { MetricsJson } from "../../lib/services/scores";
 import type { SubmissionView } from "../../lib/services/submissions";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "./link";
 import { getCurrentUser } from "../../lib/session";
 import { SignOutButton, SiteMenu } from "./sign-out-button";
 

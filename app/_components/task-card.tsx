@@ -5,7 +5,7 @@
  * and runs the task has, the top score of its current phase ("Top CoNLL F1 78.12 %") and a
  * countdown ("test phase closes in 3 days"), all rendered on the server.
  */
-import Link from "next/link";
+import Link from "./link";
 import type { TaskListItem, TaskSummary } from "../../lib/services/tasks";
 import { formatPercent, UtcTime } from "./ui";
 

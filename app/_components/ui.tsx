@@ -2,7 +2,7 @@
  * Small shared form, table and layout pieces, styled with Tailwind. Server-safe (no hooks),
  * so client components use them too.
  */
-import Link from "next/link";
+import Link from "./link";
 import { Fragment, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 const controlClass =

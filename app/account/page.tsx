@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { listApiTokens } from "../../lib/auth/api-tokens";
 import { getCurrentUser } from "../../lib/session";
-import Link from "next/link";
+import Link from "../_components/link";
 import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
 import { soleOrganizedTasks } from "../../lib/services/account";

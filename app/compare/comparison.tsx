@@ -5,7 +5,7 @@
  * shaped by `compareView` (lib/view-models/compare-view.ts); the exact values are in the
  * hover texts. Both tables scroll sideways inside their own keyboard-reachable region.
  */
-import Link from "next/link";
+import Link from "../_components/link";
 import type { ReactNode } from "react";
 import type { BoardMetricsJson } from "../../lib/services/leaderboard";
 import type { RunComparison } from "../../lib/services/significance";

@@ -3,7 +3,7 @@
  * address, and they work without JavaScript): a phase, then two of its runs; or, when one
  * run is given, the run to compare it with. The options come from `lib/view-models/compare-view.ts`.
  */
-import Link from "next/link";
+import Link from "../_components/link";
 import type { ReactNode } from "react";
 import type { ComparePage } from "../../lib/services/compare";
 import { compareHref, comparableRunOptions, phaseOptions, phaseRunOptions, type PickerGroup, type PickerOption } from "../../lib/view-models/compare-view";

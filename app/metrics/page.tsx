@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../_components/link";
 import { getMetricExplanation, METRIC_IDS, shortCitation, type MetricExplanation } from "../../lib/metrics-explained";
 import { Table } from "../_components/ui";
 

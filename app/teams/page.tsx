@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import Link from "next/link";
+import Link from "../_components/link";
 import { listTeamInvitations, type TeamInvitationView } from "../../lib/services/team-invitations";
 import { getJoinCode, listTaskTeamsOf, listTeamsOf, membersOfMyTeams, type TeamMemberView, type TeamSummary } from "../../lib/services/teams";
 import { getCurrentUser } from "../../lib/session";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../_components/link";
 import { Notice } from "../../_components/ui";
 import { INVALID_RESET_LINK, isPasswordResetTokenUsable } from "../../../lib/services/password-reset";
 import { ResetPasswordForm } from "./reset-password-form";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../_components/link";
 import { redirect } from "next/navigation";
 import { getCurrentUser } from "../../../lib/session";
 import { safeCallbackPath } from "../../../lib/auth/redirect";

@@ -1,7 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import Link from "next/link";
+import Link from "../../_components/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
 import { Field, Notice, primaryButton } from "../../_components/ui";

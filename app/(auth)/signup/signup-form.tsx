@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "../../_components/link";
 import { useState, useTransition, type FormEvent } from "react";
 import { Field, Notice, primaryButton } from "../../_components/ui";
 import { signUpAction } from "../actions";

@@ -13,7 +13,7 @@
  */
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import Link from "next/link";
+import Link from "../link";
 import { useRouter } from "next/navigation";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { zoneForDates } from "../../../lib/validations/time";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../_components/link";
 import { notFound } from "next/navigation";
 import { createElement, Fragment, type ReactNode } from "react";
 import {

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../_components/link";
 import { metricF1Name } from "../../_components/metric-name";
 import { TaskLinkifiedText, TaskMarkdown } from "../../_components/task-markdown";
 import { secondaryButton } from "../../_components/ui";

@@ -5,7 +5,7 @@
  *
  *   <PhaseResultsLink phaseId={phase.id} viewer={viewer} />
  */
-import Link from "next/link";
+import Link from "../../_components/link";
 import type { Viewer } from "../../../lib/permissions";
 import { latestSnapshot } from "../../../lib/services/snapshots";
 import { UtcTime } from "../../_components/ui";

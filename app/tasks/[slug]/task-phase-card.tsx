@@ -1,5 +1,5 @@
 /** One phase on the task page: state, window, limits, tracks, rules (document check included) and the links the viewer may use. */
-import Link from "next/link";
+import Link from "../../_components/link";
 import type { ReactNode } from "react";
 import type { PhaseView } from "../../../lib/services/tasks";
 import { formatUtc } from "../../../lib/validations/time";

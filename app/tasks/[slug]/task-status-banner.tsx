@@ -3,7 +3,7 @@
  * of a draft, that only they see it (with a link to publish it); for everyone on an archived
  * task, that it is read-only. Nothing for a published task. Server-safe (no hooks).
  */
-import Link from "next/link";
+import Link from "../../_components/link";
 import type { TaskStatus } from "../../../lib/services/task-lifecycle";
 import { Notice, UtcTime } from "../../_components/ui";
 

@@ -7,7 +7,7 @@
  *
  * Usage (from the task page): `<YourStanding standing={await getTaskStanding(viewer, task.id)} />`.
  */
-import Link from "next/link";
+import Link from "../../_components/link";
 import type { PhaseStanding, TeamTaskStanding } from "../../../lib/services/standing";
 import type { QuotaStatus } from "../../../lib/services/quota";
 import { METRIC_LABELS } from "../../../lib/validations/metrics";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../_components/link";
 import { isDomainError } from "../../../../lib/errors";
 import { previewOrganizerInvitation, type OrganizerInvitationPreview } from "../../../../lib/services/organizer-invitations";
 import { getCurrentUser } from "../../../../lib/session";

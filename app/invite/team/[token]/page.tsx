@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../_components/link";
 import { isDomainError } from "../../../../lib/errors";
 import { previewTeamInvitation, type TeamInvitationPreview } from "../../../../lib/services/team-invitations";
 import { getViewer } from "../../../../lib/session";

@@ -4,7 +4,7 @@
  * count, a link to the run, and the organizer's controls. Scrolls sideways inside its container
  * on narrow screens.
  */
-import Link from "next/link";
+import Link from "../../../_components/link";
 import type { ReactNode } from "react";
 import type { ConsoleRun } from "../../../../lib/services/console-runs";
 import { isLeaderboardMetric, METRIC_LABELS } from "../../../../lib/validations/metrics";

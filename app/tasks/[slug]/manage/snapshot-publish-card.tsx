@@ -9,7 +9,7 @@
  *
  *   <SnapshotPublishCard phase={{ id: phase.id, name: phase.name }} readiness={await snapshotReadiness(viewer, phase.id, now)} />
  */
-import Link from "next/link";
+import Link from "../../../_components/link";
 import { useActionState } from "react";
 import type { SnapshotReadiness } from "../../../../lib/services/snapshots";
 import { CheckboxField, Notice, TextAreaField, UtcTime, primaryButton } from "../../../_components/ui";

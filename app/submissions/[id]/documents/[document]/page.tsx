@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { NotFoundError } from "../../../../../lib/errors";

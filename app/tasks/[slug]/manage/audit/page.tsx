@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { notFound } from "next/navigation";
 import { ValidationError } from "../../../../../lib/errors";
 import { describeAuditData, listTaskAuditEvents, parseAuditQuery, TASK_AUDIT_ACTIONS, type AuditPage, type AuditQueryInput } from "../../../../../lib/services/audit-log";

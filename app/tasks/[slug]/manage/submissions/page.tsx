@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { ValidationError } from "../../../../../lib/errors";
 import { CONSOLE_RUN_STATUSES, listConsoleRuns, parseConsoleRunsQuery, type ConsoleRunsPage, type ConsoleRunsQueryInput } from "../../../../../lib/services/console-runs";
 import { listTracksForOrganizers } from "../../../../../lib/services/tracks";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../_components/link";
 import { listTaskTeamStats, type TaskTeamsPage } from "../../../../../lib/services/console-runs";
 import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "../../../../../lib/services/teams";
 import { Card, Notice, secondaryButton, Table, UtcTime } from "../../../../_components/ui";

@@ -6,7 +6,7 @@
  * Plain links and a GET form: it works without JavaScript. Server-safe.
  */
 import Form from "next/form";
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import type { BoardControlsView } from "../../../../../../lib/view-models/leaderboard-view";
 import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
 import { BoardSwitch } from "../../../../../_components/board-switch";

@@ -5,7 +5,7 @@
  * from the view model (`leaderboardView(…).pager`). Works without JavaScript. Server-safe.
  */
 import Form from "next/form";
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import type { BoardPagerView } from "../../../../../../lib/view-models/leaderboard-view";
 import { secondaryButton } from "../../../../../_components/ui";
 

@@ -4,7 +4,7 @@
  * that they are being computed (no stale markers meanwhile); or why the board has none.
  * Server-safe.
  */
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import { metricHref } from "../../../../../../lib/hrefs";
 import type { LeaderboardMetric } from "../../../../../../lib/validations/metrics";
 import type { SignificanceView } from "../../../../../../lib/view-models/leaderboard-view";

@@ -13,7 +13,7 @@
  * `leaderboardView` (lib/view-models/leaderboard-view.ts); the parts live next to this file.
  */
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import { notFound } from "next/navigation";
 import { leaderboardHref, teamProgressHref } from "../../../../../../lib/hrefs";
 import { readBoardSignificance } from "../../../../../../lib/services/board-significance";

@@ -5,7 +5,7 @@
  */
 import { AccessDenied } from "../../../../../_components/access-denied";
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import { notFound } from "next/navigation";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../lib/errors";
 import { listSnapshots, type SnapshotList } from "../../../../../../lib/services/snapshots";

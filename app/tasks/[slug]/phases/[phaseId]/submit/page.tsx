@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "../../../../../_components/link";
 import { notFound } from "next/navigation";
 import { isDomainError } from "../../../../../../lib/errors";
 import { quotaForViewer, type QuotaStatus, type TrackQuota } from "../../../../../../lib/services/quota";
