@@ -14,7 +14,7 @@
  *
  * A client that is still sending when the socket closes may see the connection reset
  * instead of the 413 (a browser sending a form over 1 MB gets a network error; the site's
- * own forms stay far below). The refusal is logged once per request, as one line.
+ * own forms stay far below). Refusals are logged at most once a minute, with their count.
  *
  * It wraps `http.Server.prototype.emit` for the `request` event only; nothing else changes.
  */
@@ -59,8 +59,26 @@ export function refuseOversizedBody(request, response) {
   });
   const socket = request.socket;
   response.end(body, () => socket.destroy());
-  console.warn(`[body-guard] 413 ${request.method} ${path.slice(0, 200)} content-length=${request.headers["content-length"]}`);
+  logRefusal(`${request.method} ${path.slice(0, 200)} content-length=${request.headers["content-length"]}`);
   return true;
+}
+
+/** Refusals not yet logged, and when the last log line was written (ms since the epoch). */
+const refusals = { pending: 0, loggedAt: 0 };
+
+/**
+ * Logs refusals at most once a minute, as one line with their count and the latest one, so
+ * that a flood of refused requests (headers only, cheap to send) cannot grow the log with it.
+ *
+ * @param {string} latest what the latest refusal was (method, path, declared length)
+ */
+function logRefusal(latest) {
+  refusals.pending++;
+  const now = Date.now();
+  if (now - refusals.loggedAt < 60_000) return;
+  console.warn(`[body-guard] refused ${refusals.pending} oversized request bod${refusals.pending === 1 ? "y" : "ies"} unread since the last report; latest: ${latest}`);
+  refusals.pending = 0;
+  refusals.loggedAt = now;
 }
 
 const MARK = Symbol.for("corefboard.bodyGuard");

@@ -24,10 +24,13 @@ server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 
 let child: ChildProcess;
 let port: number;
+/** What the server process wrote to stderr (the guard's log). */
+let log = "";
 
 beforeAll(async () => {
   const guard = pathToFileURL(path.join(import.meta.dirname, "body-guard.mjs")).href;
   child = spawn(process.execPath, [`--import=${guard}`, "--input-type=module", "-e", SERVER], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
   const [line] = (await once(child.stdout!, "data")) as [Buffer];
   port = Number(line.toString().trim());
 });
@@ -105,6 +108,15 @@ describe("body guard (preloaded into the web server)", () => {
     expect(upload.answer).toMatch(/^HTTP\/1\.1 200 [^]*handled 3145728$/);
     const gold = await exchange("POST", "http://127.0.0.1/api/v1/phases/p1/gold/", 3 * 1024 * 1024);
     expect(gold.answer).toMatch(/handled 3145728$/);
+  });
+});
+
+describe("body guard log", () => {
+  it("reports refusals at most once a minute, so that a flood of them cannot grow the log", async () => {
+    for (let i = 0; i < 5; i++) await exchange("POST", "/", 2 * 1024 * 1024);
+    // The first refusal of the process (in the tests above, or here) is reported at once; the
+    // others wait for the next report, a minute later.
+    expect(log.match(/\[body-guard\] refused \d+ /g)).toEqual(["[body-guard] refused 1 "]);
   });
 });
 
