@@ -379,14 +379,17 @@ export async function requeueStale(db: Db, options: Staleness & { skipIds?: read
  *
  * @param db client or transaction
  * @param stale staleness thresholds (a stale claim does not hold its team back)
+ * @param options `teamId`: only that team's runs; `limit`: at most that many
  * @returns submission ids, by `created_at` then id
  */
-export async function claimableQueuedIds(db: Db, stale: Staleness): Promise<string[]> {
+export async function claimableQueuedIds(db: Db, stale: Staleness, options: { teamId?: string; limit?: number } = {}): Promise<string[]> {
+  const team = options.teamId === undefined ? Prisma.empty : Prisma.sql`AND s.team_id = ${options.teamId}::uuid`;
+  const limit = options.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${options.limit}`;
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT s.id::text FROM submissions s
-     WHERE s.status = 'QUEUED'
+     WHERE s.status = 'QUEUED' ${team}
        AND NOT EXISTS (SELECT 1 FROM submissions o WHERE o.team_id = s.team_id AND o.status = 'SCORING' AND NOT (${staleCondition(stale)}))
-     ORDER BY s.created_at, s.id`;
+     ORDER BY s.created_at, s.id ${limit}`;
   return rows.map((r) => r.id);
 }
 

@@ -104,24 +104,17 @@ export async function reconcile(options: ReconcileOptions = {}): Promise<Reconci
  * reconcile. A run left out here (a job still finishing its deferral) is enqueued by the
  * reconciler, which does so for every QUEUED run of a team with no live claim.
  *
- * @param options `teamId`; `prisma` and `boss` default to the shared instances; `stale` (the
- *   staleness thresholds): when given, nothing is enqueued while the team has a run SCORING
- *   under a live claim (another worker's), whose end enqueues the next one instead
+ * @param options `teamId`; `prisma` and `boss` default to the shared instances; `stale`, the
+ *   staleness thresholds: nothing is enqueued while the team has a run SCORING under a live
+ *   claim (another worker's), whose end enqueues the next one instead (`claimableQueuedIds`)
  * @returns the id enqueued, or null when none was needed
  * @throws database errors
  */
-export async function enqueueTeamNext(options: { teamId: string; prisma?: PrismaClient; boss?: PgBoss; stale?: Staleness }): Promise<string | null> {
+export async function enqueueTeamNext(options: { teamId: string; prisma?: PrismaClient; boss?: PgBoss; stale: Staleness }): Promise<string | null> {
   const prisma = options.prisma ?? getPrisma();
   const boss = options.boss ?? (await getBoss());
-  if (options.stale && (await liveClaimsOfTeam(prisma, options.teamId, options.stale)) > 0) return null;
-  const queued = (
-    await prisma.submission.findMany({
-      where: { teamId: options.teamId, status: "QUEUED" },
-      select: { id: true },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      take: 1000,
-    })
-  ).map((s) => s.id);
+  // Empty while the team has a run SCORING under a live claim.
+  const queued = await claimableQueuedIds(prisma, options.stale, { teamId: options.teamId, limit: 1000 });
   if (queued.length === 0) return null;
   const waiting = await submissionsWithWaitingJobs(boss, queued);
   if (waiting.size > 0) return null;
@@ -130,10 +123,4 @@ export async function enqueueTeamNext(options: { teamId: string; prisma?: Prisma
   if (!next) return null;
   await enqueueScoring([next], { boss });
   return next;
-}
-
-/** How many runs of the team are SCORING under a live claim. */
-async function liveClaimsOfTeam(prisma: PrismaClient, teamId: string, stale: Staleness): Promise<number> {
-  const scoring = await prisma.submission.findMany({ where: { teamId, status: "SCORING" }, select: { id: true } });
-  return (await liveClaimIds(prisma, scoring.map((s) => s.id), stale)).size;
 }
