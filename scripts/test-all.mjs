@@ -2,19 +2,20 @@
 // `npm test`: every check and test of the repository, then one closing line
 // "N passed, N failed" that CI reads.
 //   1. TypeScript type check (tsc --noEmit)          counted as one test
-//      Beside it, the app's production build for stages 3 and 4 (`serve.ts --build-only`,
-//      which builds only when .next is stale): each is mostly one thread, so on 2 cores the
-//      two take about as long as the longer one alone. A failed build counts as one failure.
 //   2. Unit tests (vitest, next to the code)          each test counted
-//      The site's projects here; the scoring library's project (pure computation) runs in
-//      stage 3 beside the browser tests, on one worker, filling the cores they leave idle.
 //   3. End-to-end tests (Playwright in Debian's Chromium, against the real app on a
 //      throwaway embedded Postgres)                   each test counted
 //      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
-//      SKIP_E2E=1 skips them on purpose (then stage 2 runs every Vitest project).
+//      SKIP_E2E=1 skips them on purpose.
+//   Stages 1-3 run side by side, each as soon as what it needs is done: the type check and
+//   the app's production build (`serve.ts --build-only`, which builds only when .next is
+//   stale; a failed build counts as one failure) from the start, the unit tests once the type
+//   check is done (on one worker when the browser tests run beside them), the browser tests
+//   once the build is done.
 //   4. Resilience tests (e2e/resilience: attacks, then failures, against one real site with
 //      its own server and Postgres; node's test runner)   each test counted
-//      SKIP_RESILIENCE=1 skips them. A suite that does not start or report counts as failed.
+//      Alone, after the rest. SKIP_RESILIENCE=1 skips them. A suite that does not start or
+//      report counts as failed.
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
@@ -124,36 +125,6 @@ function runLabelled(label, command, args) {
   });
 }
 
-const chromium = chromiumPath();
-const e2eWanted = process.env.SKIP_E2E !== "1" && existsSync(chromium);
-const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
-
-step(e2eWanted || resilienceWanted ? "type check (tsc --noEmit), beside the app's build" : "type check (tsc --noEmit)");
-const [tsc, build] = await Promise.all([
-  runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."]),
-  e2eWanted || resilienceWanted ? runLabelled("build", process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build-only"]) : null,
-]);
-if (tsc.code === 0) {
-  passed++;
-  console.log(`type check passed (${tsc.seconds.toFixed(1)} s)`);
-} else {
-  failed++;
-  console.log(`type check FAILED (${tsc.seconds.toFixed(1)} s)`);
-}
-if (build) {
-  stages.at(-1).detail = `tsc ${tsc.seconds.toFixed(1)} s, build ${build.seconds.toFixed(1)} s, side by side`;
-  if (build.code === 0) console.log(`app build done (${build.seconds.toFixed(1)} s)`);
-  else {
-    failed++;
-    console.log(`app build FAILED (${build.seconds.toFixed(1)} s)`);
-  }
-}
-
-/** The scoring library's Vitest project: pure computation, no database, no timing checks. */
-const SCORING_PROJECT = ["--project", "scoring"];
-/** The site's Vitest projects (vitest.config.ts): they share one test Postgres. */
-const SITE_PROJECTS = ["--project", "site", "--project", "site-mocked", "--project", "site-isolated"];
-
 /**
  * Runs `npx --no-install <argv>`: with `label`, its output lines prefixed (it runs beside
  * another stage); without, on the terminal.
@@ -210,27 +181,74 @@ async function runPlaywright(label) {
   if (status !== 0 && failed === failedBefore) failed++;
 }
 
-// The browser tests leave about a third of the 2 cores idle (the browser, the server and the
-// database wait on each other, one test at a time): the scoring library's unit tests, which
-// touch no database and check no timing, run beside them on one Vitest worker instead of
-// before them.
-step(e2eWanted ? "unit tests (vitest: the site's projects)" : "unit tests (vitest)");
-await runVitest(e2eWanted ? SITE_PROJECTS : []);
+const chromium = chromiumPath();
+const e2eWanted = process.env.SKIP_E2E !== "1" && existsSync(chromium);
+const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
 
-step(e2eWanted ? "end-to-end tests (Playwright), beside the scoring library's unit tests (vitest --project scoring)" : "end-to-end tests (Playwright)");
-if (process.env.SKIP_E2E === "1") {
-  console.log("skipping end-to-end tests: SKIP_E2E=1");
-} else if (!existsSync(chromium)) {
-  console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
-  if (process.env.CI) failed++;
-} else {
-  const started = performance.now();
-  const [, scoringSeconds] = await Promise.all([
-    runPlaywright("e2e"),
-    runVitest([...SCORING_PROJECT, "--maxWorkers=1"], "scoring").then(() => (performance.now() - started) / 1000),
-  ]);
-  stages.at(-1).detail = `the scoring unit tests took ${scoringSeconds.toFixed(1)} s of it`;
+// Stages 1-3 run as jobs side by side, each started as soon as what it needs is done, so that
+// the 2 cores stay busy: the type check and the build from the start; the unit tests once the
+// type check is done (they fill the cores the build, mostly one thread, leaves idle, then
+// those the browser tests leave idle: these wait on the browser, the server and the database
+// in turn, one test at a time, and keep about 1.4 of 2 cores busy), on one Vitest worker
+// beside the browser tests; the browser tests once the build is done. The resilience suite
+// (stage 4) runs alone afterwards: it compares latencies with a baseline it measures itself.
+step(
+  [
+    "type check (tsc --noEmit)",
+    e2eWanted || resilienceWanted ? "the app's build" : null,
+    e2eWanted ? "unit tests (vitest, on one worker beside the browser tests)" : "unit tests (vitest)",
+    e2eWanted ? "end-to-end tests (Playwright)" : null,
+  ]
+    .filter(Boolean)
+    .join(", ") + ", side by side",
+);
+const sideBySideStart = performance.now();
+/** The jobs of this stage: label, start and end in seconds from the stage's start. */
+const jobs = [];
+/** Runs `fn` as the job `label`, recording when it started and ended. */
+async function job(label, fn) {
+  const start = (performance.now() - sideBySideStart) / 1000;
+  const result = await fn();
+  jobs.push({ label, start, end: (performance.now() - sideBySideStart) / 1000 });
+  return result;
 }
+
+const tscJob = job("tsc", () => runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."])).then((tsc) => {
+  if (tsc.code === 0) {
+    passed++;
+    console.log(`type check passed (${tsc.seconds.toFixed(1)} s)`);
+  } else {
+    failed++;
+    console.log(`type check FAILED (${tsc.seconds.toFixed(1)} s)`);
+  }
+});
+const buildJob =
+  e2eWanted || resilienceWanted
+    ? job("build", () => runLabelled("build", process.execPath, ["--import", "tsx", "scripts/serve.ts", "--build-only"])).then((build) => {
+        if (build.code === 0) console.log(`app build done (${build.seconds.toFixed(1)} s)`);
+        else {
+          failed++;
+          console.log(`app build FAILED (${build.seconds.toFixed(1)} s)`);
+        }
+      })
+    : Promise.resolve();
+// Without the browser tests, Vitest takes the cores the config gives it (maxWorkers).
+const vitestJob = tscJob.then(() => job(e2eWanted ? "vitest (1 worker)" : "vitest", () => runVitest(e2eWanted ? ["--maxWorkers=1"] : [], "vitest")));
+const e2eJob = buildJob.then(async () => {
+  if (process.env.SKIP_E2E === "1") {
+    console.log("skipping end-to-end tests: SKIP_E2E=1");
+  } else if (!existsSync(chromium)) {
+    console.log(`skipping end-to-end tests: no Chromium at ${chromium} (apt-get install -y chromium-headless-shell, or set CHROMIUM_PATH)`);
+    if (process.env.CI) failed++;
+  } else {
+    await job("playwright", () => runPlaywright("e2e"));
+  }
+});
+await Promise.all([tscJob, buildJob, vitestJob, e2eJob]);
+stages.at(-1).detail = jobs
+  .sort((a, b) => a.start - b.start)
+  .map((j) => `${j.label} ${j.start.toFixed(0)}-${j.end.toFixed(0)} s`)
+  .join(", ");
 
 step("resilience tests (node --test e2e/resilience)");
 if (process.env.SKIP_RESILIENCE === "1") {
