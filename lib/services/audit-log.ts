@@ -65,6 +65,7 @@ export const AUDIT_ACTIONS = [
   "user.delete",
   "user.api_token_create",
   "user.api_token_revoke",
+  "user.role_change",
 ] as const satisfies readonly AuditAction[];
 
 // Fails to compile when an action is added to `AuditAction` but not to the list above.

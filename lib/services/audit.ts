@@ -56,7 +56,8 @@ export type AuditAction =
   | "user.email_confirm"
   | "user.delete"
   | "user.api_token_create"
-  | "user.api_token_revoke";
+  | "user.api_token_revoke"
+  | "user.role_change";
 
 /** What one audit event records. */
 export interface AuditInput {
