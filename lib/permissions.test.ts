@@ -5,7 +5,10 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "./db/test-db";
+import { ForbiddenError, NotFoundError } from "./errors";
 import {
+  assertCanManageTask,
+  canCreateTask,
   canManageTask,
   canViewDocumentScores,
   canViewErrorAnalysis,
@@ -23,7 +26,9 @@ import {
 import { defaultDatasetData } from "./services/datasets";
 import { getLeaderboard, leaderboardCsv } from "./services/leaderboard";
 import { getSubmissionForViewer } from "./services/submissions";
-import { getTaskForViewer } from "./services/tasks";
+import { setSiteRole } from "./services/site-roles";
+import { CREATE_TASK_REFUSED, createTask, getTaskForViewer } from "./services/tasks";
+import { getSessionUser } from "./services/users";
 import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type SubmissionFields } from "./services/test-fixtures";
 import { packFile } from "./storage";
 
@@ -106,6 +111,69 @@ describe("roles", () => {
     const helpers = await makeTeam(db, "Baseline helpers", [helper.id]);
     await insertSubmission(db, { phaseId: ids.organizersPhase, teamId: helpers.id, submitterId: helper.id, isBaseline: true });
     expect(await isTaskParticipant(helper.id, ids.taskId)).toBe(false);
+  });
+});
+
+describe("the site role ORGANIZER (may create tasks)", () => {
+  const taskInput = (slug: string) => ({
+    slug,
+    title: "An organizer's task",
+    description: "Made by an account with the organizer role.",
+    phases: [{ name: "test", opensAt: "2020-01-01T00:00:00Z", closesAt: "2099-01-01T00:00:00Z" }],
+  });
+
+  /** A user given the ORGANIZER role, with the viewer a session would build for them (role read back from the database). */
+  async function siteOrganizer(name: string) {
+    const made = await makeUser(testDb.prisma, name);
+    await setSiteRole(users.admin.viewer, made.id, "organizer");
+    const session = await getSessionUser(made.id, 0);
+    return { ...made, viewer: { userId: made.id, role: session!.role } as NonNullable<Viewer> };
+  }
+
+  it("canCreateTask: site admins and organizers; not plain users, not anonymous viewers", async () => {
+    const organizer = await siteOrganizer("Sam Site-Organizer");
+    expect(organizer.viewer.role).toBe("ORGANIZER");
+    expect(canCreateTask(viewers.admin)).toBe(true);
+    expect(canCreateTask(organizer.viewer)).toBe(true);
+    expect(canCreateTask(viewers.organizer)).toBe(false); // organizes a task, but has the USER role
+    expect(canCreateTask(viewers.bystander)).toBe(false);
+    expect(canCreateTask(null)).toBe(false);
+  });
+
+  it("an organizer creates a task and organizes it; a plain user is refused and nothing is made", async () => {
+    const organizer = await siteOrganizer("Olive Site-Organizer");
+    const { id } = await createTask(organizer.viewer, taskInput("organizer-made"));
+    expect(await isTaskOrganizer(organizer.id, id)).toBe(true);
+    expect(await canManageTask(organizer.viewer, id)).toBe(true);
+    expect((await testDb.prisma.taskOrganizer.findMany({ where: { taskId: id } })).map((o) => o.userId)).toEqual([organizer.id]);
+
+    const refused = await rejection(createTask(viewers.bystander, taskInput("user-made")));
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    expect(refused.message).toBe(CREATE_TASK_REFUSED);
+    expect((await rejection(createTask(null, taskInput("anonymous-made")))).httpStatus).toBe(401);
+    expect(await testDb.prisma.task.count({ where: { slug: { in: ["user-made", "anonymous-made"] } } })).toBe(0);
+  });
+
+  it("an organizer is not an organizer of anyone else's task, published or draft", async () => {
+    const organizer = await siteOrganizer("Oscar Site-Organizer");
+    expect(await isTaskOrganizer(organizer.id, ids.taskId)).toBe(false);
+    expect(await canManageTask(organizer.viewer, ids.taskId)).toBe(false);
+    expect(await canViewGold(organizer.viewer, ids.taskId)).toBe(false);
+    expect((await taskStanding(organizer.viewer, ids.taskId)).isOrganizer).toBe(false);
+    expect(await rejection(assertCanManageTask(organizer.viewer, ids.taskId))).toBeInstanceOf(ForbiddenError);
+    const { id: draftId } = await createTask(users.admin.viewer, taskInput("admins-draft"));
+    expect(await canManageTask(organizer.viewer, draftId)).toBe(false);
+    expect(await rejection(assertCanManageTask(organizer.viewer, draftId))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("a revoked organizer creates no more tasks, and keeps organizing the ones it made", async () => {
+    const organizer = await siteOrganizer("Rory Revoked");
+    const { id } = await createTask(organizer.viewer, taskInput("made-before-revoke"));
+    await setSiteRole(users.admin.viewer, organizer.id, "user");
+    const now = { userId: organizer.id, role: (await getSessionUser(organizer.id, 0))!.role };
+    expect(now.role).toBe("USER");
+    expect(await rejection(createTask(now, taskInput("made-after-revoke")))).toBeInstanceOf(ForbiddenError);
+    expect(await canManageTask(now, id)).toBe(true);
   });
 });
 

@@ -4,6 +4,10 @@
  *
  * Rules:
  * - Site admins (role ADMIN) count as organizers of every task.
+ * - Site admins and accounts with the site role ORGANIZER may create tasks
+ *   ({@link canCreateTask}); the creator becomes an organizer of the task it creates. An
+ *   ORGANIZER organizes those tasks (and any it is added to) only, not everyone's: it is not an
+ *   admin. Site admins grant and revoke the role (lib/services/site-roles.ts).
  * - The task's teams are the teams with at least one non-baseline submission (any status,
  *   any phase) in the task; the task's participants are the members of those teams
  *   ({@link isTaskParticipant}). Baselines are the organizers' reference runs: they make no
@@ -132,6 +136,21 @@ export function shownToOthers(submission: Omit<SubmissionVisibilityFacts, "teamI
 /** True when the viewer is a signed-in site admin (the role comes from `lib/session.ts`, which re-reads it each request). */
 export function isSiteAdmin(viewer: Viewer): viewer is SignedInViewer & { role: "ADMIN" } {
   return viewer?.role === "ADMIN";
+}
+
+/** The site roles that may create tasks ({@link canCreateTask}). */
+export const TASK_CREATOR_ROLES: readonly UserRole[] = ["ADMIN", "ORGANIZER"];
+
+/**
+ * Whether the viewer may create tasks: a signed-in site admin or an account with the site role
+ * ORGANIZER. Any user with a role may be passed (the role comes from `lib/session.ts`, which
+ * re-reads it each request, so a revoked role stops applying at the next request).
+ *
+ * @param viewer the viewer, or just their role (`{role}`); null for anonymous
+ * @returns false for anonymous viewers and plain users (USER)
+ */
+export function canCreateTask(viewer: { role: UserRole } | null): boolean {
+  return viewer !== null && TASK_CREATOR_ROLES.includes(viewer.role);
 }
 
 /**

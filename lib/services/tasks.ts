@@ -14,7 +14,7 @@
  * once (`closePhaseNow`) and deleted while no run exists in them (`deletePhase`).
  */
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
-import { assertCanManageTask, isSiteAdmin, leaderboardVisibleTo, taskStanding, type Viewer } from "../permissions";
+import { assertCanManageTask, canCreateTask, isSiteAdmin, leaderboardVisibleTo, taskStanding, type Viewer } from "../permissions";
 import { parseInput } from "../validations/parse";
 import {
   createTaskSchema,
@@ -136,11 +136,16 @@ export interface TaskListItem {
 
 const PHASE_ORDER = [{ opensAt: "asc" as const }, { name: "asc" as const }];
 
+/** The refusal of {@link createTask} for a signed-in account that may not create tasks. */
+export const CREATE_TASK_REFUSED =
+  "Only site admins and accounts with the organizer role can create tasks. Ask a site admin to give your account the organizer role.";
+
 /**
  * Creates a task with its phases, as a DRAFT: only its organizers see it until one of them
  * publishes it (`publishTask` in ./task-lifecycle.ts, which checks the gold keys, the dates and
- * the description). Only site admins create tasks; the creator becomes an organizer. Writes
- * `task.create` (with the phases) to the audit log.
+ * the description). Only site admins and accounts with the site role ORGANIZER create tasks
+ * (`canCreateTask`); the creator becomes an organizer. Writes `task.create` (with the phases)
+ * to the audit log.
  *
  * @param actor the acting user
  * @param input see `createTaskSchema` (slug, title, description, primaryMetric, the evaluation
@@ -149,12 +154,12 @@ const PHASE_ORDER = [{ opensAt: "asc" as const }, { name: "asc" as const }];
  *   with UTC times, display zone, limits, visibility, selection rule, participant analysis,
  *   team per-document scores, document check)
  * @returns the new task's id and slug
- * @throws UnauthorizedError (401), ForbiddenError (403, not an admin), ValidationError (422:
+ * @throws UnauthorizedError (401), ForbiddenError (403, neither a site admin nor an organizer), ValidationError (422:
  *   field errors, including a taken slug and an incomplete custom profile)
  */
 export async function createTask(actor: Viewer, input: unknown): Promise<{ id: string; slug: string }> {
-  if (!actor) throw new UnauthorizedError("Please sign in as a site admin to create a task.");
-  if (!isSiteAdmin(actor)) throw new ForbiddenError("Only site admins can create tasks.");
+  if (!actor) throw new UnauthorizedError("Please sign in as a site admin or an organizer to create a task.");
+  if (!canCreateTask(actor)) throw new ForbiddenError(CREATE_TASK_REFUSED);
   const data = parseInput(createTaskSchema, input, "task");
   const evaluation = evaluationColumns(data);
   const db = defaultDb();
