@@ -58,6 +58,10 @@ describe("create-user", () => {
     [["create-token", "--email", "x@example.org"]],
     [["reset-link"]],
     [["reset-link", "--email", "not an email"]],
+    [["grant", "--email", "x@example.org"]],
+    [["grant", "--role", "organizer"]],
+    [["grant", "--email", "x@example.org", "--role", "owner"]],
+    [["grant", "--email", "not an email", "--role", "organizer"]],
   ])("exits 2 on bad usage: %j", async (argv) => {
     const r = await admin(argv);
     expect(r.code).toBe(2);
@@ -70,6 +74,7 @@ describe("create-user", () => {
     const r = await admin(["--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/create-user/);
+    expect(r.stdout).toMatch(/grant/);
   });
 });
 
@@ -123,6 +128,56 @@ describe("reset-link", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no user with the email address ghost@example.org/);
     expect(r.stdout).toBe("");
+  });
+});
+
+describe("grant", () => {
+  /** The account's role and its role changes, as recorded. */
+  const recorded = async (email: string) => {
+    const user = await db.prisma.user.findUniqueOrThrow({ where: { email }, select: { id: true, role: true } });
+    const events = await db.prisma.auditEvent.findMany({ where: { action: "user.role_change", targetId: user.id }, orderBy: { at: "asc" }, select: { actorId: true, data: true } });
+    return { role: user.role, events };
+  };
+
+  it("grants the organizer role, revokes it with --role user, and says when nothing changes; each change audited without an actor", async () => {
+    await admin(["create-user", "--email", "chair@example.org", "--password", "0123456789"]);
+    const granted = await admin(["grant", "--email", "Chair@Example.org", "--role", "organizer"]);
+    expect(granted).toEqual({ code: 0, stdout: "chair@example.org is now an organizer (was a user)\n", stderr: "" });
+    expect(await recorded("chair@example.org")).toEqual({
+      role: "ORGANIZER",
+      events: [{ actorId: null, data: { email: "chair@example.org", from: "USER", to: "ORGANIZER", via: "cli" } }],
+    });
+
+    const again = await admin(["grant", "--email", "chair@example.org", "--role", "ORGANIZER"]);
+    expect(again).toMatchObject({ code: 0, stdout: "chair@example.org is already an organizer; nothing changed\n" });
+    const revoked = await admin(["grant", "--email", "chair@example.org", "--role", "user"]);
+    expect(revoked).toMatchObject({ code: 0, stdout: "chair@example.org is now a user (was an organizer)\n" });
+    expect((await recorded("chair@example.org")).events.map((e) => e.data)).toEqual([
+      { email: "chair@example.org", from: "USER", to: "ORGANIZER", via: "cli" },
+      { email: "chair@example.org", from: "ORGANIZER", to: "USER", via: "cli" },
+    ]);
+  });
+
+  it("makes an account made on the web an administrator", async () => {
+    await db.prisma.user.create({ data: { email: "signed-up@example.org", name: "Signed Up" } });
+    const r = await admin(["grant", "--email", "signed-up@example.org", "--role", "admin"]);
+    expect(r).toMatchObject({ code: 0, stdout: "signed-up@example.org is now an administrator (was a user)\n" });
+    expect((await recorded("signed-up@example.org")).role).toBe("ADMIN");
+  });
+
+  it("exits 1 for an unknown email, changing nothing", async () => {
+    const before = await db.prisma.auditEvent.count({ where: { action: "user.role_change" } });
+    const r = await admin(["grant", "--email", "Ghost@example.org", "--role", "organizer"]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "no user with the email address ghost@example.org\n" });
+    expect(await db.prisma.auditEvent.count({ where: { action: "user.role_change" } })).toBe(before);
+  });
+
+  it("exits 1 rather than demote the last admin", async () => {
+    await admin(["create-user", "--email", "sole-admin@example.org", "--password", "0123456789", "--admin"]);
+    await db.prisma.user.updateMany({ where: { role: "ADMIN", email: { not: "sole-admin@example.org" } }, data: { role: "USER" } });
+    const r = await admin(["grant", "--email", "sole-admin@example.org", "--role", "organizer"]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "sole-admin@example.org is the last site admin: make another account an admin first, so that the site keeps one.\n" });
+    expect(await recorded("sole-admin@example.org")).toEqual({ role: "ADMIN", events: [] });
   });
 });
 

@@ -5,19 +5,24 @@
  *   node --import tsx scripts/admin.ts create-user --email E --password-stdin [--name N] [--admin]
  *   node --import tsx scripts/admin.ts create-token --email E --name N
  *   node --import tsx scripts/admin.ts reset-link --email E
+ *   node --import tsx scripts/admin.ts grant --email E --role organizer|admin|user
  *
  * `create-token` prints the new token alone on one line of stdout (it is not stored and
  * cannot be shown again); `reset-link` prints a fresh password-reset link alone on one line
  * of stdout (`${NEXTAUTH_URL}/reset-password?token=…`, working once within one hour; set
  * NEXTAUTH_URL as the web server has it), for sites without SMTP; everything else goes to
- * stderr.
+ * stderr. `grant` gives an existing account a site role (lib/services/site-roles.ts):
+ * `organizer` may create tasks, `admin` manages the site (this is how an account made on the
+ * web becomes the first admin), `user` revokes either; it prints the change on stdout, is
+ * audited as `user.role_change` without an actor, and refuses to demote the last admin.
  *
  * With DATABASE_URL set, commands use that database. Otherwise they start the embedded
  * Postgres (EMBEDDED_PG_PORT, EMBEDDED_PG_DATA_DIR), or join the one `serve` is running, apply
  * pending migrations, and stop it again afterwards if they started it.
  *
  * Exit codes: 0 ok; 2 usage (unknown command or option, missing or invalid argument);
- * 1 anything else (email already registered, no such user, database failure), with a message.
+ * 1 anything else (email already registered, no such user, the last admin, database failure),
+ * with a message.
  */
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
@@ -27,8 +32,10 @@ import { migrate } from "../lib/db/migrate";
 import { disconnectPrisma } from "../lib/db/client";
 import { EmailTakenError, UserInputError, createUser, getUserByEmail } from "../lib/services/users";
 import { createApiToken } from "../lib/auth/api-tokens";
-import { NotFoundError } from "../lib/errors";
+import { ConflictError, NotFoundError } from "../lib/errors";
 import { createPasswordResetLink } from "../lib/services/password-reset";
+import { parseSiteRole, setSiteRoleByEmail } from "../lib/services/site-roles";
+import type { UserRole } from "../lib/generated/prisma/enums";
 
 /** Where the CLI writes; replaced in tests. */
 export interface AdminIo {
@@ -125,6 +132,27 @@ export async function runAdmin(argv: string[], io: AdminIo = processIo): Promise
       });
     });
 
+  program
+    .command("grant")
+    .description("give an account a site role: organizer (may create tasks), admin, or user (revokes both)")
+    .requiredOption("--email <email>", "the account's email address")
+    .requiredOption("--role <role>", "organizer, admin or user")
+    .action(async (opts: { email: string; role: string }) => {
+      const role = parseSiteRole(opts.role); // a bad role is a usage error, found before the database is opened
+      await withDatabase(io, async () => {
+        let change: Awaited<ReturnType<typeof setSiteRoleByEmail>>;
+        try {
+          change = await setSiteRoleByEmail(opts.email, role);
+        } catch (error) {
+          if (error instanceof NotFoundError) throw new CliError(`no user with the email address ${opts.email.trim().toLowerCase()}`, 1);
+          if (error instanceof ConflictError) throw new CliError(error.message, 1);
+          throw error;
+        }
+        const { user, from, to } = change;
+        io.stdout(change.changed ? `${user.email} is now ${A_ROLE[to]} (was ${A_ROLE[from]})\n` : `${user.email} is already ${A_ROLE[to]}; nothing changed\n`);
+      });
+    });
+
   try {
     if (argv.length === 0) throw new CliError(program.helpInformation(), 2);
     await program.parseAsync(argv, { from: "user" });
@@ -151,6 +179,9 @@ export async function runAdmin(argv: string[], io: AdminIo = processIo): Promise
     return 1;
   }
 }
+
+/** A role with its article, as `grant` prints it. */
+const A_ROLE: Readonly<Record<UserRole, string>> = { ADMIN: "an administrator", ORGANIZER: "an organizer", USER: "a user" };
 
 /** Runs `fn` with `DATABASE_URL` pointing at a migrated database; see the file comment. */
 async function withDatabase(io: AdminIo, fn: () => Promise<void>): Promise<void> {
