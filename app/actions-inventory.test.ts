@@ -27,6 +27,7 @@ type Rule =
   | "members of the team"
   | "owners of the team"
   | "the task's organizers and site admins"
+  | "site admins and organizers (site role)"
   | "site admins";
 
 interface ActionEntry {
@@ -95,7 +96,8 @@ const ACTIONS: Record<string, ActionEntry> = {
   inviteOrganizerAction: { file: "app/tasks/[slug]/manage/organizer-actions.ts", rule: "the task's organizers and site admins", calls: ["inviteOrganizer"] },
   revokeOrganizerInvitationAction: { file: "app/tasks/[slug]/manage/organizer-actions.ts", rule: "the task's organizers and site admins", calls: ["revokeOrganizerInvitation"] },
   publishSnapshotAction: { file: "app/tasks/[slug]/manage/snapshot-actions.ts", rule: "the task's organizers and site admins", calls: ["publishSnapshot"] },
-  createTaskAction: { file: "app/tasks/new/actions.ts", rule: "site admins", calls: ["createTask"], tests: "lib/services/teams-tasks.test.ts" },
+  createTaskAction: { file: "app/tasks/new/actions.ts", rule: "site admins and organizers (site role)", calls: ["createTask"], tests: "lib/services/teams-tasks.test.ts" },
+  setSiteRoleAction: { file: "app/admin/users/actions.ts", rule: "site admins", calls: ["setSiteRole"], tests: "lib/services/site-roles.test.ts" },
   createTeamAction: { file: "app/teams/actions.ts", rule: "signed-in users", calls: ["createTeam"], tests: "lib/services/teams-tasks.test.ts" },
   joinTeamAction: { file: "app/teams/actions.ts", rule: "signed-in users", calls: ["joinTeam"], tests: "lib/services/teams-tasks.test.ts" },
   createTeamInvitationAction: { file: "app/teams/actions.ts", rule: "owners of the team", calls: ["createTeamInvitation"] },

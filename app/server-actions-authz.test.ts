@@ -120,6 +120,12 @@ async function account(who: Who): Promise<Target> {
   const user = await createUser({ email: `owner-${tag(who)}@example.org`, name: "Account Owner", password: PASSWORD });
   return { userId: user.id };
 }
+/** A fresh account with the site role ORGANIZER (may create tasks); its id. */
+async function siteOrganizer(who: Who): Promise<string> {
+  const user = await makeUser(db(), `Site Organizer ${tag(who)}`);
+  await db().user.update({ where: { id: user.id }, data: { role: "ORGANIZER" } });
+  return user.id;
+}
 const owner = (t: Target, who: Who) => (who === "member" ? t.userId! : who === "anonymous" ? null : users[who]);
 
 /** A fresh run of a team in the task's main phase. */
@@ -585,7 +591,7 @@ const PROBES: Probe[] = [
     expect: organizersOnly,
   },
 
-  // New tasks: site admins only.
+  // New tasks: site admins and accounts with the organizer role (not a task's organizers as such).
   {
     file: "app/tasks/new/actions.ts",
     action: "createTaskAction",
@@ -595,6 +601,40 @@ const PROBES: Probe[] = [
       form({ slug: `new-${who}-${ids.tag}`, title: "A new task", description: "Made by a probe.", dataLicense: "", dataSource: "", primaryMetric: "conll", ...phaseFields({ ...(JSON.parse(ids.spareValues!) as PhaseFormValues), name: "test" }, "phases.0.") }),
     ],
     state: (t, who) => db().task.count({ where: { slug: `new-${who}-${ids.tag}` } }),
+    expect: { anonymous: "signin", bystander: "refused", rival: "refused", member: "refused", organizer: "refused", admin: "ok" },
+  },
+  {
+    file: "app/tasks/new/actions.ts",
+    action: "createTaskAction",
+    about: "a draft task, by an account with the organizer role (`member`: that account)",
+    target: async (who) => ({ userId: await siteOrganizer(who) }),
+    as: owner,
+    args: (t, who) => [
+      { status: "idle" },
+      form({ slug: `org-${who}-${ids.tag}`, title: "An organizer's task", description: "Made by a probe.", dataLicense: "", dataSource: "", primaryMetric: "conll", ...phaseFields({ ...(JSON.parse(ids.spareValues!) as PhaseFormValues), name: "test" }, "phases.0.") }),
+    ],
+    state: (t, who) => db().task.count({ where: { slug: `org-${who}-${ids.tag}` } }),
+    expect: { anonymous: "signin", bystander: "refused", rival: "refused", member: "ok", organizer: "refused", admin: "ok" },
+  },
+
+  // Site roles (/admin/users): site admins only; an account with the organizer role cannot raise itself.
+  {
+    file: "app/admin/users/actions.ts",
+    action: "setSiteRoleAction",
+    about: "giving a plain account the organizer role",
+    target: account,
+    args: (t) => [{ status: "idle" }, form({ userId: t.userId!, role: "organizer" })],
+    state: (t) => db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { role: true } }),
+    expect: { anonymous: "signin", bystander: "refused", rival: "refused", member: "refused", organizer: "refused", admin: "ok" },
+  },
+  {
+    file: "app/admin/users/actions.ts",
+    action: "setSiteRoleAction",
+    about: "making an account with the organizer role an admin (`member`: that account, on itself)",
+    target: async (who) => ({ userId: await siteOrganizer(who) }),
+    as: owner,
+    args: (t) => [{ status: "idle" }, form({ userId: t.userId!, role: "admin" })],
+    state: (t) => db().user.findUniqueOrThrow({ where: { id: t.userId! }, select: { role: true } }),
     expect: { anonymous: "signin", bystander: "refused", rival: "refused", member: "refused", organizer: "refused", admin: "ok" },
   },
 
