@@ -295,7 +295,7 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     const user = await createUser({ label: "participant" });
     const page = await pageAs(browser, user);
     await page.goto("/tasks/new");
-    await expect(page.getByText("Only site admins can create tasks.")).toBeVisible();
+    await expect(page.getByText("Only site admins and accounts with the organizer role can create tasks.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Create task" })).toHaveCount(0);
     expect((await page.goto(`/tasks/${slug}/manage`))?.status()).toBe(404);
     await page.goto(`/tasks/${slug}`);

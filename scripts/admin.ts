@@ -34,8 +34,7 @@ import { EmailTakenError, UserInputError, createUser, getUserByEmail } from "../
 import { createApiToken } from "../lib/auth/api-tokens";
 import { ConflictError, NotFoundError } from "../lib/errors";
 import { createPasswordResetLink } from "../lib/services/password-reset";
-import { parseSiteRole, setSiteRoleByEmail } from "../lib/services/site-roles";
-import type { UserRole } from "../lib/generated/prisma/enums";
+import { A_SITE_ROLE, parseSiteRole, setSiteRoleByEmail } from "../lib/services/site-roles";
 
 /** Where the CLI writes; replaced in tests. */
 export interface AdminIo {
@@ -149,7 +148,7 @@ export async function runAdmin(argv: string[], io: AdminIo = processIo): Promise
           throw error;
         }
         const { user, from, to } = change;
-        io.stdout(change.changed ? `${user.email} is now ${A_ROLE[to]} (was ${A_ROLE[from]})\n` : `${user.email} is already ${A_ROLE[to]}; nothing changed\n`);
+        io.stdout(change.changed ? `${user.email} is now ${A_SITE_ROLE[to]} (was ${A_SITE_ROLE[from]})\n` : `${user.email} is already ${A_SITE_ROLE[to]}; nothing changed\n`);
       });
     });
 
@@ -179,9 +178,6 @@ export async function runAdmin(argv: string[], io: AdminIo = processIo): Promise
     return 1;
   }
 }
-
-/** A role with its article, as `grant` prints it. */
-const A_ROLE: Readonly<Record<UserRole, string>> = { ADMIN: "an administrator", ORGANIZER: "an organizer", USER: "a user" };
 
 /** Runs `fn` with `DATABASE_URL` pointing at a migrated database; see the file comment. */
 async function withDatabase(io: AdminIo, fn: () => Promise<void>): Promise<void> {

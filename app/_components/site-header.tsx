@@ -1,4 +1,6 @@
 import Link from "./link";
+import { canCreateTask } from "../../lib/permissions";
+import type { UserRole } from "../../lib/services/db";
 import { getCurrentUser } from "../../lib/session";
 import { SignOutButton, SiteMenu } from "./sign-out-button";
 
@@ -8,13 +10,18 @@ interface NavLink {
   label: string;
 }
 
-/** The main navigation for this user: everyone sees Tasks and Metrics; signed-in users Teams and Account; site admins New task. */
-function navLinks(user: { role: string } | null): NavLink[] {
+/**
+ * The main navigation for this user: everyone sees Tasks and Metrics; signed-in users Teams and
+ * Account; site admins and organizers (site role) New task; site admins Users (/admin/users,
+ * where they grant roles).
+ */
+function navLinks(user: { role: UserRole } | null): NavLink[] {
   return [
     { href: "/tasks", label: "Tasks" },
     { href: "/metrics", label: "Metrics" },
     ...(user ? [{ href: "/teams", label: "Teams" }] : []),
-    ...(user?.role === "ADMIN" ? [{ href: "/tasks/new", label: "New task" }] : []),
+    ...(canCreateTask(user) ? [{ href: "/tasks/new", label: "New task" }] : []),
+    ...(user?.role === "ADMIN" ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(user ? [{ href: "/account", label: "Account" }] : []),
   ];
 }

@@ -7,6 +7,7 @@ import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui
 import { revokeTokenAction } from "./actions";
 import { soleOrganizedTasks } from "../../lib/services/account";
 import { emailConfirmationState } from "../../lib/services/email-confirmation";
+import { SITE_ROLE_LABELS } from "../../lib/services/site-roles";
 import { ChangeEmailForm } from "./change-email-form";
 import { ConfirmEmailNotice } from "./confirm-email-notice";
 import { ChangePasswordForm } from "./change-password-form";
@@ -38,7 +39,7 @@ export default async function AccountPage() {
           <dt className="text-zinc-500">Email</dt>
           <dd className="break-all" data-testid="profile-email">{user.email}</dd>
           <dt className="text-zinc-500">Role</dt>
-          <dd>{user.role === "ADMIN" ? "Administrator" : "User"}</dd>
+          <dd>{SITE_ROLE_LABELS[user.role]}</dd>
         </dl>
       </Card>
 

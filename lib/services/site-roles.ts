@@ -42,6 +42,9 @@ export const SITE_ROLE_NAMES: Readonly<Record<UserRole, string>> = { ADMIN: "adm
 /** A role as the pages show it. */
 export const SITE_ROLE_LABELS: Readonly<Record<UserRole, string>> = { ADMIN: "Administrator", ORGANIZER: "Organizer", USER: "User" };
 
+/** A role with its article, in sentences: "x is now an organizer". */
+export const A_SITE_ROLE: Readonly<Record<UserRole, string>> = { ADMIN: "an administrator", ORGANIZER: "an organizer", USER: "a user" };
+
 /** What each role may do, in a few words (the role controls' hint, the account page). */
 export const SITE_ROLE_DESCRIPTIONS: Readonly<Record<UserRole, string>> = {
   ADMIN: "manages the site: organizer of every task, grants roles",

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "../../_components/link";
 import { redirect } from "next/navigation";
 import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "../../../lib/services/task-evaluation";
+import { canCreateTask } from "../../../lib/permissions";
 import { getCurrentUser } from "../../../lib/session";
 import { DEFAULT_PRIMARY_METRIC } from "../../../lib/validations/metrics";
 import { DEFAULT_EVALUATION_PROFILE, MAX_PHASES } from "../../../lib/validations/task";
@@ -11,17 +12,17 @@ import { NewTaskForm } from "./new-task-form";
 
 export const metadata: Metadata = { title: "New task" };
 
-/** Creating a task (site admins only; others are told so). */
+/** Creating a task (site admins and organizers, the site role; others are told so). */
 export default async function NewTaskPage() {
   const user = await getCurrentUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent("/tasks/new")}`);
-  if (user.role !== "ADMIN") {
+  if (!canCreateTask(user)) {
     return (
       <div className="mx-auto max-w-xl space-y-4">
         <h1 className="text-2xl font-semibold tracking-tight">New task</h1>
         <Notice kind="info">
-          Only site admins can create tasks. If you are organizing a shared task, ask a site admin to create it and to add
-          you as an organizer.
+          Only site admins and accounts with the organizer role can create tasks. If you are organizing a shared task, ask a
+          site admin to give your account the organizer role, or to create the task and add you as an organizer.
         </Notice>
         <p className="text-sm">
           <Link href="/" className="font-medium text-zinc-900 underline">
