@@ -212,7 +212,7 @@ describe("listSiteAccounts", () => {
     const admin = await makeUser(db(), "Lister Admin", "ADMIN");
     const tag = `zq${Date.now().toString(36)}`;
     // 52 accounts whose email holds the tag, one of them an organizer of a task; one whose name holds it; one deleted.
-    const made = [];
+    const made: { id: string }[] = [];
     for (let i = 0; i < 52; i++) made.push(await db().user.create({ data: { email: `${tag}-${String(i).padStart(2, "0")}@example.org`, name: `Member ${i}` } }));
     await db().user.update({ where: { id: made[3]!.id }, data: { role: "ORGANIZER" } });
     await makeTaskWithPhase(db(), { organizerIds: [made[3]!.id] });

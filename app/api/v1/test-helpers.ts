@@ -255,7 +255,7 @@ export interface ScenarioUser {
   id: string;
   email: string;
   name: string;
-  role: "ADMIN" | "USER";
+  role: SignedInUser["role"];
   token: string | null;
 }
 
