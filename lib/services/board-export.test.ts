@@ -324,6 +324,6 @@ describe("partitionDisqualified", () => {
     const b = { id: "b", disqualified: { reason: "x" } };
     const c = { id: "c" };
     const d = { id: "d", disqualified: { reason: "y" } };
-    expect(partitionDisqualified([b, a, d, c])).toEqual({ listed: [a, c], disqualified: [b, d] });
+    expect(partitionDisqualified<{ id: string; disqualified?: unknown }>([b, a, d, c])).toEqual({ listed: [a, c], disqualified: [b, d] });
   });
 });
