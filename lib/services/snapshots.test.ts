@@ -5,8 +5,10 @@
  * numbering (also under concurrent publishes), immutability (the database trigger; a later gold
  * upload and re-score leave a published snapshot's bytes as they were, and the next snapshot says
  * what changed), and who may read them (anonymous readers of a public task, drafts, the
- * PARTICIPANTS and ORGANIZERS audiences). Runs and scores are written straight to the database
- * as the worker writes them; the queue is mocked.
+ * PARTICIPANTS and ORGANIZERS audiences); disqualified runs after the ranking in the page's
+ * boards and the CSV; the LaTeX and Markdown tables generated from the stored JSON, citing its
+ * sha256 (issue 24 §2). Runs and scores are written straight to the database as the worker
+ * writes them; the queue is mocked.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -17,6 +19,8 @@ vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }))
 
 import { GET as getNumberedJson } from "../../app/api/v1/phases/[phaseId]/results/[number]/route";
 import { GET as getNumberedCsv } from "../../app/api/v1/phases/[phaseId]/results/[number]/csv/route";
+import { GET as getNumberedLatex } from "../../app/api/v1/phases/[phaseId]/results/[number]/latex/route";
+import { GET as getNumberedMarkdown } from "../../app/api/v1/phases/[phaseId]/results/[number]/markdown/route";
 import { GET as listRoute, POST as publishRoute } from "../../app/api/v1/phases/[phaseId]/results/route";
 import { createApiToken } from "../auth/api-tokens";
 import { useTestDatabase } from "../db/test-db";
@@ -38,6 +42,8 @@ import {
   SNAPSHOT_NOTE_MAX,
   snapshotChanges,
   snapshotDownloadHeaders,
+  snapshotLatex,
+  snapshotMarkdown,
   snapshotReadiness,
   type SnapshotChange,
 } from "./snapshots";
@@ -269,16 +275,68 @@ describe("publishSnapshot: what is stored", () => {
     await f.db.submission.update({ where: { id: cheat }, data: { disqualifiedAt: new Date(), disqualifiedReason: "Trained on the test set.", disqualifiedById: f.organizer.id } });
 
     await publishSnapshot(f.organizer.viewer, f.phase.id);
-    const anonymous = await getSnapshot(null, f.phase.id, "1");
-    const rows = anonymous.boards[0].rows.map((r) => [r.systemName, r.rank, r.disqualified?.reason ?? null]);
-    expect(rows).toEqual([
+    // On the final board the disqualified run stands where its score puts it: above rank 2.
+    const row = await f.db.resultSnapshot.findUniqueOrThrow({ where: { phaseId_number: { phaseId: f.phase.id, number: 1 } } });
+    const stored = JSON.parse(row.json).boards[0].rows as { systemName: string; rank: number | null; disqualified: { reason: string } | null }[];
+    expect(stored.map((r) => [r.systemName, r.rank, r.disqualified?.reason ?? null])).toEqual([
       ["alpha-late", 1, null],
       ["gamma-cheat", null, "Trained on the test set."],
       ["beta-sys", 2, null],
       ["baseline", null, null],
     ]);
+    // The page's board lists it apart, after the ranking.
+    const anonymous = await getSnapshot(null, f.phase.id, "1");
+    expect(anonymous.boards[0].rows.map((r) => [r.systemName, r.rank])).toEqual([
+      ["alpha-late", 1],
+      ["beta-sys", 2],
+      ["baseline", null],
+    ]);
+    expect(anonymous.boards[0].disqualified.map((r) => [r.systemName, r.rank, r.disqualified?.reason])).toEqual([["gamma-cheat", null, "Trained on the test set."]]);
+    // So does the CSV: its last row, with the reason.
+    expect(csvRows(row.csv).rows.map((r) => [r.get("system"), r.get("rank"), r.get("disqualified")])).toEqual([
+      ["alpha-late", "1", ""],
+      ["beta-sys", "2", ""],
+      ["baseline", "", ""],
+      ["gamma-cheat", "", "Trained on the test set."],
+    ]);
     // The live board an anonymous reader sees still leaves out the run made after the freeze.
     expect((await getLeaderboard(f.phase.id, null)).rows.map((r) => r.systemName)).not.toContain("alpha-late");
+  });
+
+  it("a disqualified run with the top score is listed after the ranking, under its heading, on the page's board, in the CSV and in the LaTeX and Markdown tables", async () => {
+    const f = await setup();
+    const gamma = await makeTeam(f.db, "Gamma", [f.reader.id]);
+    const cheat = await f.run(gamma.id, f.reader.id, 0.99, { systemName: "gamma-cheat" });
+    await f.db.submission.update({ where: { id: cheat }, data: { disqualifiedAt: new Date(), disqualifiedReason: "Used the | test & keys.", disqualifiedById: f.organizer.id } });
+    await publishSnapshot(f.organizer.viewer, f.phase.id);
+
+    const view = await getSnapshot(null, f.phase.id, 1);
+    expect(view.boards[0].rows.map((r) => r.systemName)).toEqual(["alpha-sys", "beta-sys", "baseline"]);
+    expect(view.boards[0].disqualified.map((r) => r.systemName)).toEqual(["gamma-cheat"]);
+    const csv = (await getSnapshotFile(null, f.phase.id, 1, "csv")).body;
+    expect(csvRows(csv).rows.map((r) => r.get("system"))).toEqual(["alpha-sys", "beta-sys", "baseline", "gamma-cheat"]);
+
+    const latex = (await getSnapshotFile(null, f.phase.id, 1, "latex")).body;
+    const lines = latex.split("\n");
+    const first = lines.findIndex((l) => l.startsWith("1 & "));
+    const heading = lines.indexOf("\\multicolumn{5}{l}{\\textit{Disqualified}} \\\\");
+    const cheatLine = lines.findIndex((l) => l.includes("& gamma-cheat &"));
+    expect(first).toBeGreaterThan(0);
+    expect(lines[first]).toContain("& alpha-sys & \\textbf{80.00} &");
+    expect(heading).toBeGreaterThan(first);
+    expect(lines.slice(heading - 2, heading)).toEqual(["\\midrule", "% Disqualified: unranked, listed after the ranking"]);
+    expect(cheatLine).toBe(heading + 2);
+    expect(lines[heading + 1]).toBe(`% ${gamma.name} / gamma-cheat: Used the | test & keys.`);
+    expect(lines[cheatLine]).toBe(`-- & ${gamma.name} & gamma-cheat & 99.00 & 99.00 \\\\`);
+    expect(lines[cheatLine + 1]).toBe("\\bottomrule");
+
+    const markdown = (await getSnapshotFile(null, f.phase.id, 1, "markdown")).body;
+    const rank1 = markdown.indexOf("| 1 | ");
+    const dqHeading = markdown.indexOf("**Disqualified**");
+    expect(rank1).toBeGreaterThan(0);
+    expect(dqHeading).toBeGreaterThan(rank1);
+    expect(markdown.indexOf("gamma-cheat")).toBeGreaterThan(dqHeading);
+    expect(markdown).toContain(`| – | ${gamma.name} | gamma-cheat | 99.00 | 99.00 | Used the \\| test \\& keys. |`);
   });
 
   it("a phase with tracks: one board per track in the JSON, one CSV whose track column names each row's board", async () => {
@@ -410,6 +468,8 @@ describe("reading snapshots", () => {
       page: `/tasks/${f.task.slug}/phases/${f.phase.id}/results/1`,
       csv: `/api/v1/phases/${f.phase.id}/results/1/csv`,
       json: `/api/v1/phases/${f.phase.id}/results/1`,
+      latex: `/api/v1/phases/${f.phase.id}/results/1/latex`,
+      markdown: `/api/v1/phases/${f.phase.id}/results/1/markdown`,
     });
 
     const view = await getSnapshot(null, f.phase.id, "1");
@@ -441,6 +501,49 @@ describe("reading snapshots", () => {
     expect(await rejection(getSnapshot(null, "nope", 1))).toBeInstanceOf(NotFoundError);
     expect(await rejection(listSnapshots(null, "00000000-0000-4000-8000-000000000000"))).toBeInstanceOf(NotFoundError);
     expect(parseSnapshotNumber("12")).toBe(12);
+  });
+
+  it("the LaTeX and Markdown tables are generated from the stored JSON and cite its file name and sha256; one table per track", async () => {
+    const f = await setup();
+    const llm = await makeTrack(f.db, f.phase.id, "LLM", { position: 0 });
+    const open = await makeTrack(f.db, f.phase.id, "open_1", { position: 1 });
+    await f.db.submission.update({ where: { id: f.ids.alpha }, data: { trackId: llm.id } });
+    await f.db.submission.update({ where: { id: f.ids.beta }, data: { trackId: open.id } });
+    const published = await publishSnapshot(f.organizer.viewer, f.phase.id);
+    const row = await f.db.resultSnapshot.findUniqueOrThrow({ where: { phaseId_number: { phaseId: f.phase.id, number: 1 } } });
+    const jsonName = `${f.task.slug}-test-results-1.json`;
+
+    const latex = await getSnapshotFile(null, f.phase.id, 1, "latex");
+    expect(latex).toMatchObject({ fileName: `${f.task.slug}-test-results-1.tex`, contentType: "text/x-tex; charset=utf-8", publicResults: true });
+    expect(latex.sha256).toBe(sha256Hex(latex.body));
+    expect(latex.body).toBe(snapshotLatex(row.json, { fileName: jsonName, sha256: published.jsonSha256 }));
+    const tables = latex.body.split("\\end{tabular}\n").filter((t) => t.trim() !== "");
+    expect(tables).toHaveLength(2);
+    for (const [i, track] of ["LLM", "open_1"].entries()) {
+      expect(tables[i]).toContain(`% Track: ${track}\n`);
+      expect(tables[i]).toContain(`% Final results snapshot #1, published ${row.createdAt.toISOString()}; scorer version ${SCORER_VERSION}; gold keys: main v1\n`);
+      expect(tables[i]).toContain(`% Source: ${jsonName} (the snapshot's JSON export), sha256 ${row.jsonSha256}\n`);
+      expect(tables[i]).toContain(`% Generated: ${row.createdAt.toISOString()}\n`);
+    }
+    // The rows are the stored board's: Alpha ranked on LLM, Beta on open_1, the baseline on both.
+    expect(tables[0]).toContain(`\n1 & ${f.alpha.name} & alpha-sys & \\textbf{80.00} & \\textbf{80.00} \\\\\n-- & ${f.orgTeam.name} & baseline (baseline) & 50.00 & 50.00 \\\\\n`);
+    expect(tables[1]).toContain(`\n1 & ${f.beta.name} & beta-sys & \\textbf{60.00} & \\textbf{60.00} \\\\\n`);
+    // Gold file names and checksums stay the organizers'.
+    expect(latex.body).not.toContain(f.gold.sha256);
+
+    const markdown = await getSnapshotFile(null, f.phase.id, 1, "markdown");
+    expect(markdown).toMatchObject({ fileName: `${f.task.slug}-test-results-1.md`, contentType: "text/markdown; charset=utf-8" });
+    expect(markdown.sha256).toBe(sha256Hex(markdown.body));
+    expect(markdown.body).toBe(snapshotMarkdown(row.json, { fileName: jsonName, sha256: published.jsonSha256 }));
+    expect(markdown.body.indexOf("### LLM track\n")).toBeLessThan(markdown.body.indexOf("### open\\_1 track\n"));
+    expect(markdown.body.match(new RegExp(`Source: ${jsonName} \\(the snapshot's JSON export\\), sha256 ${row.jsonSha256}`, "g"))).toHaveLength(2);
+    expect(markdown.body.trimEnd().split("\n").at(-1)).toBe(
+      `Source: final results snapshot #1 of ${f.task.title} (test phase), published ${row.createdAt.toISOString()}: JSON export \`${jsonName}\`, sha256 \`${row.jsonSha256}\`.`,
+    );
+    expect(markdown.body).toContain(`| 1 | ${f.alpha.name} | alpha-sys | **80.00** | **80.00** |`);
+
+    // Anything but a snapshot document is refused (the stored JSON would be damaged).
+    expect(() => snapshotLatex("{}", { fileName: jsonName, sha256: "x" })).toThrow(/not a corefboard-results-snapshot\/1 document/);
   });
 
   it("a draft task's snapshots are its organizers' only (404 for everyone else)", async () => {
@@ -602,10 +705,28 @@ describe("the results routes (as Next calls them, with API tokens)", () => {
     expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(json.headers.get("x-content-sha256")).toBe(snapshot.jsonSha256);
 
+    for (const [kind, handler, type] of [
+      ["latex", getNumberedLatex, "text/x-tex; charset=utf-8"],
+      ["markdown", getNumberedMarkdown, "text/markdown; charset=utf-8"],
+    ] as const) {
+      const table = await handler(request("GET", `${path}/1/${kind}`, null), ctx({ phaseId: f.phase.id, number: "1" }));
+      expect(table.status).toBe(200);
+      const text = await table.text();
+      expect(text).toContain(`sha256 ${snapshot.jsonSha256}`);
+      expect(Object.fromEntries(table.headers)).toMatchObject({
+        "content-type": type,
+        "content-disposition": `attachment; filename="${f.task.slug}-test-results-1.${kind === "latex" ? "tex" : "md"}"`,
+        "x-content-sha256": sha256Hex(text),
+        "cache-control": "public, max-age=86400, immutable",
+      });
+    }
+
     for (const number of ["3", "x", "0"]) {
       const missing = await getNumberedCsv(request("GET", `${path}/${number}/csv`, null), ctx({ phaseId: f.phase.id, number }));
       expect(missing.status).toBe(404);
       expect(missing.headers.get("cache-control")).toBe("no-store");
+      expect((await getNumberedLatex(request("GET", `${path}/${number}/latex`, null), ctx({ phaseId: f.phase.id, number }))).status).toBe(404);
+      expect((await getNumberedMarkdown(request("GET", `${path}/${number}/markdown`, null), ctx({ phaseId: f.phase.id, number }))).status).toBe(404);
     }
 
     // Results for participants only: readable by a participant's token, never cached publicly.
@@ -614,6 +735,10 @@ describe("the results routes (as Next calls them, with API tokens)", () => {
     const privateCsv = await getNumberedCsv(request("GET", `${path}/1/csv`, member), ctx({ phaseId: f.phase.id, number: "1" }));
     expect(privateCsv.status).toBe(200);
     expect(privateCsv.headers.get("cache-control")).toBe("private, no-store");
+    expect((await getNumberedLatex(request("GET", `${path}/1/latex`, null), ctx({ phaseId: f.phase.id, number: "1" }))).status).toBe(401);
+    const privateMarkdown = await getNumberedMarkdown(request("GET", `${path}/1/markdown`, member), ctx({ phaseId: f.phase.id, number: "1" }));
+    expect(privateMarkdown.status).toBe(200);
+    expect(privateMarkdown.headers.get("cache-control")).toBe("private, no-store");
     expect(snapshotDownloadHeaders({ body: "", sha256: "a", fileName: "f.csv", contentType: "text/csv; charset=utf-8", publicResults: false })["Cache-Control"]).toBe(
       "private, no-store",
     );

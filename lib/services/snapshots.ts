@@ -58,6 +58,21 @@
  * one header, and the `track` column names the board each row is on (for a run that is its own
  * track; a baseline without a track, a reference row on every track's board, is listed once per
  * track with that track's name), so that ranks read per track.
+ *
+ * **Disqualified runs come last** (issue 24 §2): in every table rendered from a snapshot, each
+ * board's disqualified runs (unranked, with the organizers' reason) follow all its other rows
+ * instead of standing where their score would put them: on the permalink page under a
+ * "Disqualified" heading ({@link SnapshotBoard}`.disqualified`), in the CSV as the last rows of
+ * their board (their `disqualified` column holds the reason; snapshots published before this
+ * rule keep the CSV they were published with, byte for byte), and in the LaTeX and Markdown
+ * tables as a block of their own under a "Disqualified" heading.
+ *
+ * The LaTeX and Markdown tables (`GET …/results/{n}/latex` and `…/markdown`; issue 24 §2,
+ * `board-export.ts`) are not stored: they are generated on each request from the stored JSON
+ * export ({@link snapshotLatex}, {@link snapshotMarkdown}), one table per board, and cite that
+ * JSON's file name and sha256 (a `%` comment above each LaTeX table; the HTML comment above each
+ * Markdown table and a line under the last one), so a table in a paper can be traced to the
+ * published bytes.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -81,6 +96,7 @@ import {
   type LeaderboardRow,
   type RowDataset,
 } from "./leaderboard";
+import { boardLatex, boardMarkdown, markdownEscape, partitionDisqualified, type ExportBoard } from "./board-export";
 import { loadPhase, type PhaseWithTask } from "./phases";
 import { listTracks } from "./tracks";
 
@@ -169,13 +185,22 @@ interface StoredRow {
 
 /** A board as stored (`leaderboardJson` after a JSON round trip); the fields this module reads. */
 interface StoredBoard {
+  task?: { slug: string; title: string };
   metric: string;
+  /** the variant the board is ranked by (null: the primary setting; final boards are ranked by the primary setting) */
+  variant?: string | null;
   evaluation: BoardEvaluation;
   tracks: BoardTrack[];
   track: BoardTrack | null;
+  /** a phase with several datasets only (as `dataset` and `rankDataset`) */
   datasets?: BoardDataset[];
+  dataset?: BoardDataset | null;
+  rankDataset?: string | null;
+  allRuns?: boolean;
   tiePolicy: string;
-  phase: { selectionRule: string };
+  phase: { selectionRule: string; name?: string };
+  /** ISO 8601: the publication time */
+  generatedAt?: string;
   rows: StoredRow[];
 }
 
@@ -188,7 +213,11 @@ export interface SnapshotContent {
   boards: readonly unknown[];
 }
 
-/** A board of a snapshot, ready for `BoardTable` (dates as Dates, scores under `scores`). */
+/**
+ * A board of a snapshot, ready for `BoardTable` (dates as Dates, scores under `scores`): `rows`,
+ * every row but the disqualified ones, in board order; `disqualified`, those, in board order,
+ * for a table of their own below the ranking.
+ */
 export interface SnapshotBoard {
   /** the board's track, or null in a phase without tracks */
   track: BoardTrack | null;
@@ -199,7 +228,10 @@ export interface SnapshotBoard {
   datasets: BoardDataset[];
   tiePolicy: string;
   selectionRule: string;
+  /** the ranked runs, baselines and other rows that are not disqualified, in board order */
   rows: LeaderboardRow[];
+  /** the disqualified runs (unranked, each with its reason), in board order; [] for none */
+  disqualified: LeaderboardRow[];
 }
 
 /** Where a snapshot is read and downloaded (site-relative URLs). */
@@ -210,6 +242,10 @@ export interface SnapshotLinks {
   csv: string;
   /** the JSON export (`GET /api/v1/phases/{phaseId}/results/{n}`) */
   json: string;
+  /** the LaTeX tables, generated from the JSON export (`GET /api/v1/phases/{phaseId}/results/{n}/latex`) */
+  latex: string;
+  /** the Markdown tables, generated from the JSON export (`GET /api/v1/phases/{phaseId}/results/{n}/markdown`) */
+  markdown: string;
 }
 
 /**
@@ -221,7 +257,7 @@ export interface SnapshotLinks {
  */
 export function snapshotLinks(slug: string, phaseId: string, number: number): SnapshotLinks {
   const api = `/api/v1/phases/${encodeURIComponent(phaseId)}/results/${number}`;
-  return { page: `${phaseResultsHref(slug, phaseId)}/${number}`, csv: `${api}/csv`, json: api };
+  return { page: `${phaseResultsHref(slug, phaseId)}/${number}`, csv: `${api}/csv`, json: api, latex: `${api}/latex`, markdown: `${api}/markdown` };
 }
 
 /** The page listing a phase's snapshots: `/tasks/<slug>/phases/<phaseId>/results`. */
@@ -274,15 +310,26 @@ export interface SnapshotView extends SnapshotContext, SnapshotSummary {
   jsonBytes: number;
 }
 
+/** What {@link getSnapshotFile} reads: the stored CSV or JSON, or the LaTeX or Markdown tables generated from the JSON. */
+export type SnapshotFileKind = "csv" | "json" | "latex" | "markdown";
+
+/** Per kind: the file name's extension and the content type. */
+const FILE_KINDS: Readonly<Record<SnapshotFileKind, { extension: string; contentType: string }>> = {
+  csv: { extension: "csv", contentType: "text/csv; charset=utf-8" },
+  json: { extension: "json", contentType: "application/json; charset=utf-8" },
+  latex: { extension: "tex", contentType: "text/x-tex; charset=utf-8" },
+  markdown: { extension: "md", contentType: "text/markdown; charset=utf-8" },
+};
+
 /** A snapshot's export as a download answers it. */
 export interface SnapshotFile {
-  /** the stored text, exactly (send it as UTF-8) */
+  /** the text to send as UTF-8: the stored CSV or JSON exactly, or the tables generated from the stored JSON */
   body: string;
-  /** sha256 (hex) of the body's UTF-8 bytes, as stored */
+  /** sha256 (hex) of the body's UTF-8 bytes: as stored for the CSV and JSON, computed for the generated tables */
   sha256: string;
-  /** `<task>-<phase>-results-<n>.csv` or `.json`, ASCII */
+  /** `<task>-<phase>-results-<n>.csv`, `.json`, `.tex` or `.md`, ASCII */
   fileName: string;
-  /** `text/csv; charset=utf-8` or `application/json; charset=utf-8` */
+  /** `text/csv`, `application/json`, `text/x-tex` or `text/markdown`, each `; charset=utf-8` */
   contentType: string;
   /** true when anyone may read it (PUBLIC board of a published task): it may be cached publicly */
   publicResults: boolean;
@@ -454,16 +501,22 @@ async function finalBoards(phaseId: string, organizer: SignedInViewer, db: Db, n
 
 /**
  * The CSV of a snapshot's boards: `leaderboardCsv` of the one board, or, with tracks, of every
- * board's rows under one header with `track` naming the board each row is on (see the module comment).
+ * board's rows under one header with `track` naming the board each row is on (see the module
+ * comment). Each board's disqualified runs are its last rows.
  *
  * @param boards the boards, in the phase's track order (at least one)
  * @returns the CSV text
+ * @throws Error when `boards` is empty
  */
 export function snapshotCsv(boards: readonly Leaderboard[]): string {
   const [first] = boards;
   if (!first) throw new Error("snapshotCsv: no board");
-  if (boards.length === 1 && first.track === null) return leaderboardCsv(first);
-  const rows = boards.flatMap((b) => b.rows.map((row) => ({ ...row, track: b.track ? { id: b.track.id, name: b.track.name } : row.track })));
+  const ordered = (b: Leaderboard) => {
+    const { listed, disqualified } = partitionDisqualified(b.rows);
+    return [...listed, ...disqualified];
+  };
+  if (boards.length === 1 && first.track === null) return leaderboardCsv({ ...first, rows: ordered(first) });
+  const rows = boards.flatMap((b) => ordered(b).map((row) => ({ ...row, track: b.track ? { id: b.track.id, name: b.track.name } : row.track })));
   return leaderboardCsv({ ...first, rows });
 }
 
@@ -805,11 +858,24 @@ export function parseSnapshotNumber(value: string | number): number {
   return Number(text);
 }
 
-/** A stored board as `BoardTable` takes it. */
+/** A stored row as a board row (dates as Dates, scores under `scores`). */
+function displayRow({ metrics, submittedAt, disqualified, datasets, missing, ...row }: StoredRow): LeaderboardRow {
+  return {
+    ...row,
+    scores: metrics,
+    submittedAt: new Date(submittedAt),
+    disqualified: disqualified ? { reason: disqualified.reason, at: new Date(disqualified.at) } : null,
+    datasets: datasets ?? {},
+    missing: missing ?? false,
+  };
+}
+
+/** A stored board as `BoardTable` takes it, its disqualified runs apart. */
 function displayBoard(value: unknown): SnapshotBoard | null {
   const board = asBoard(value);
   if (!board) return null;
   const multi = (board.datasets?.length ?? 0) > 1;
+  const { listed, disqualified } = partitionDisqualified(board.rows.map(displayRow));
   return {
     track: board.track,
     metric: isLeaderboardMetric(board.metric) ? board.metric : "conll",
@@ -817,16 +883,8 @@ function displayBoard(value: unknown): SnapshotBoard | null {
     datasets: multi ? board.datasets! : [],
     tiePolicy: board.tiePolicy,
     selectionRule: board.phase?.selectionRule ?? "",
-    rows: board.rows.map(
-      ({ metrics, submittedAt, disqualified, datasets, missing, ...row }): LeaderboardRow => ({
-        ...row,
-        scores: metrics,
-        submittedAt: new Date(submittedAt),
-        disqualified: disqualified ? { reason: disqualified.reason, at: new Date(disqualified.at) } : null,
-        datasets: datasets ?? {},
-        missing: missing ?? false,
-      }),
-    ),
+    rows: listed,
+    disqualified,
   };
 }
 
@@ -870,17 +928,20 @@ function namePart(text: string): string {
 }
 
 /**
- * A snapshot's CSV or JSON export: the stored text and checksum, exactly as published.
+ * A snapshot's export: the stored CSV or JSON with its stored checksum, exactly as published, or
+ * the LaTeX or Markdown tables generated from the stored JSON ({@link snapshotLatex},
+ * {@link snapshotMarkdown}), which cite the JSON's file name and sha256. Who may read them is the
+ * same for every kind.
  *
  * @param viewer the viewer (null = anonymous)
  * @param phaseId the phase (a malformed id is a 404 like an unknown one)
  * @param number the snapshot's number (a string from the URL, or a number)
- * @param kind `csv` or `json`
- * @returns the body, its sha256, a download name `<task>-<phase>-results-<n>.<kind>`, the
- *   content type, and whether the results are public (PUBLIC board of a published task)
+ * @param kind `csv`, `json`, `latex` or `markdown`
+ * @returns the body, its sha256, a download name `<task>-<phase>-results-<n>.<csv|json|tex|md>`,
+ *   the content type, and whether the results are public (PUBLIC board of a published task)
  * @throws as {@link getSnapshot}
  */
-export async function getSnapshotFile(viewer: Viewer, phaseId: string, number: string | number, kind: "csv" | "json"): Promise<SnapshotFile> {
+export async function getSnapshotFile(viewer: Viewer, phaseId: string, number: string | number, kind: SnapshotFileKind): Promise<SnapshotFile> {
   const db = defaultDb();
   const n = parseSnapshotNumber(number);
   const { phase } = await readablePhase(viewer, phaseId, db);
@@ -889,11 +950,116 @@ export async function getSnapshotFile(viewer: Viewer, phaseId: string, number: s
     select: { csv: true, csvSha256: true, json: true, jsonSha256: true },
   });
   if (!row) throw new NotFoundError("No such snapshot.");
+  const name = (extension: string) => `${namePart(phase.task.slug)}-${namePart(phase.name)}-results-${n}.${extension}`;
+  const { extension, contentType } = FILE_KINDS[kind];
+  const publicResults = phase.leaderboardVisibility === "PUBLIC" && phase.task.status !== "DRAFT";
+  if (kind === "csv" || kind === "json") {
+    return { body: kind === "csv" ? row.csv : row.json, sha256: kind === "csv" ? row.csvSha256 : row.jsonSha256, fileName: name(extension), contentType, publicResults };
+  }
+  const source = { fileName: name(FILE_KINDS.json.extension), sha256: row.jsonSha256 };
+  const body = kind === "latex" ? snapshotLatex(row.json, source) : snapshotMarkdown(row.json, source);
+  return { body, sha256: sha256Hex(body), fileName: name(extension), contentType, publicResults };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables for papers, from the stored JSON
+
+/** The JSON export's document, as far as the tables read it (see the module comment). */
+interface SnapshotDocument {
+  task: { slug: string; title: string };
+  phase: { name: string };
+  snapshot: { number: number; createdAt: string };
+  gold: { dataset: string; version: number }[];
+  scorerVersion: string;
+  boards: unknown[];
+}
+
+/** Where a table's numbers come from: the JSON export's download name and its sha256 (hex). */
+export interface SnapshotTableSource {
+  fileName: string;
+  sha256: string;
+}
+
+/**
+ * The JSON export's text as a document.
+ *
+ * @throws Error when the text is not a snapshot document (the stored JSON is damaged: HTTP 500)
+ */
+function parseSnapshotDocument(json: string): SnapshotDocument {
+  const doc = JSON.parse(json) as Partial<SnapshotDocument> & { format?: unknown };
+  if (doc?.format !== SNAPSHOT_JSON_FORMAT || !Array.isArray(doc.boards) || !doc.task || !doc.phase || !doc.snapshot) {
+    throw new Error(`the stored JSON export is not a ${SNAPSHOT_JSON_FORMAT} document`);
+  }
+  return { ...doc, gold: Array.isArray(doc.gold) ? doc.gold : [], scorerVersion: String(doc.scorerVersion ?? "") } as SnapshotDocument;
+}
+
+/** A stored board as the table builders read it (`board-export.ts`). */
+function exportBoard(value: unknown, doc: SnapshotDocument): ExportBoard | null {
+  const board = asBoard(value);
+  if (!board) return null;
+  const multi = (board.datasets?.length ?? 0) > 1;
   return {
-    body: kind === "csv" ? row.csv : row.json,
-    sha256: kind === "csv" ? row.csvSha256 : row.jsonSha256,
-    fileName: `${namePart(phase.task.slug)}-${namePart(phase.name)}-results-${n}.${kind}`,
-    contentType: kind === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-    publicResults: phase.leaderboardVisibility === "PUBLIC" && phase.task.status !== "DRAFT",
+    task: { slug: board.task?.slug ?? doc.task.slug, title: board.task?.title ?? doc.task.title },
+    phase: { name: board.phase?.name ?? doc.phase.name, selectionRule: board.phase?.selectionRule },
+    evaluation: board.evaluation,
+    metric: isLeaderboardMetric(board.metric) ? board.metric : "conll",
+    variant: board.variant ?? null,
+    track: board.track,
+    datasets: multi ? board.datasets! : [],
+    dataset: multi ? (board.dataset ?? null) : null,
+    rankDataset: multi ? (board.rankDataset ?? null) : null,
+    allRuns: board.allRuns === true,
+    generatedAt: new Date(board.generatedAt ?? doc.snapshot.createdAt),
+    rows: board.rows.map(displayRow),
   };
+}
+
+/** The snapshot's boards for the tables, and the comment lines each table gets. */
+function tableBoards(json: string, source: SnapshotTableSource): { doc: SnapshotDocument; boards: ExportBoard[]; notes: string[] } {
+  const doc = parseSnapshotDocument(json);
+  const gold = doc.gold.map((g) => `${g.dataset} v${g.version}`).join(", ");
+  const notes = [
+    `Final results snapshot #${doc.snapshot.number}, published ${doc.snapshot.createdAt}; scorer version ${doc.scorerVersion}; gold keys: ${gold || "none"}`,
+    `Source: ${source.fileName} (the snapshot's JSON export), sha256 ${source.sha256}`,
+  ];
+  const boards = doc.boards.map((b) => exportBoard(b, doc)).filter((b): b is ExportBoard => b !== null);
+  return { doc, boards, notes };
+}
+
+/**
+ * A snapshot's LaTeX tables (`boardLatex` of each board, with tracks one `tabular` per track in
+ * the phase's order, separated by a blank line), generated from its stored JSON export: each
+ * board's disqualified runs after its other rows under a "Disqualified" heading, and, in the `%`
+ * comment lines above each table, besides the board's facts, the snapshot's number, publication
+ * time, scorer version and gold versions, and the JSON export's file name and sha256.
+ *
+ * @param json the stored JSON export's text (format `corefboard-results-snapshot/1`)
+ * @param source the JSON export's download name and its sha256 (hex), cited in the comments
+ * @returns the LaTeX source (needs `\usepackage{booktabs}`), ending with a newline
+ * @throws Error when `json` is not a snapshot document
+ */
+export function snapshotLatex(json: string, source: SnapshotTableSource): string {
+  const { boards, notes } = tableBoards(json, source);
+  return boards.map((board) => boardLatex(board, { disqualifiedApart: true, notes })).join("\n");
+}
+
+/**
+ * A snapshot's Markdown tables (`boardMarkdown` of each board; with tracks, each under a
+ * `### <track> track` heading, in the phase's order), generated from its stored JSON export: each
+ * board's disqualified runs in a table of their own under "**Disqualified**", the snapshot's
+ * facts and the JSON export's file name and sha256 in the HTML comment above each table, and
+ * under the last one a line citing the snapshot and that sha256.
+ *
+ * @param json the stored JSON export's text (format `corefboard-results-snapshot/1`)
+ * @param source the JSON export's download name and its sha256 (hex)
+ * @returns the Markdown source, ending with a newline
+ * @throws Error when `json` is not a snapshot document
+ */
+export function snapshotMarkdown(json: string, source: SnapshotTableSource): string {
+  const { doc, boards, notes } = tableBoards(json, source);
+  const parts = boards.map((board) => `${board.track ? `### ${markdownEscape(board.track.name)} track\n\n` : ""}${boardMarkdown(board, { disqualifiedApart: true, notes })}`);
+  const cite =
+    `Source: final results snapshot #${doc.snapshot.number} of ${markdownEscape(doc.task.title)} (${markdownEscape(doc.phase.name)} phase), ` +
+    `published ${doc.snapshot.createdAt}: JSON export \`${source.fileName}\`, sha256 \`${source.sha256}\`.`;
+  return `${[...parts, cite].join("\n")}\n`;
 }

@@ -14,7 +14,7 @@
  * - `cursor`: the opaque paging cursor (the page starts after it); `limit` (API): the page size,
  *   1 to {@link MAX_LEADERBOARD_LIMIT} (the page always shows {@link LEADERBOARD_PAGE_SIZE});
  * - `team`: the team-name filter (case-insensitive part of the name);
- * - `format` (API): `json` (default) or `csv`.
+ * - `format` (API): `json` (default), `csv`, `latex` or `markdown` (the paper tables).
  *
  * Switches follow the one "1/true/yes" rule (`queryBoolean`). Strings are trimmed; an empty
  * parameter counts as absent. The API parses with `parseQuery(request, leaderboardPageQuerySchema)`
@@ -92,7 +92,7 @@ export const leaderboardPageQuerySchema = z
     cursor: optionalText(MAX_CURSOR),
     team: optionalText(MAX_TEAM_FILTER),
     limit: limitSchema,
-    format: z.preprocess(blankToUndefined, z.enum(["json", "csv"], { error: "must be json or csv" }).default("json")),
+    format: z.preprocess(blankToUndefined, z.enum(["json", "csv", "latex", "markdown"], { error: "must be json, csv, latex or markdown" }).default("json")),
   })
   .transform((q) => ({
     metric: q.metric ?? null,
@@ -114,7 +114,7 @@ export const leaderboardPageQuerySchema = z
 /**
  * A parsed leaderboard query: `metric` (null: the task's primary metric), `variant`, `track`,
  * `dataset`, `rankDataset`, `cursor`, `team` (strings or null), `limit` (number or null),
- * `allRuns`, `rp`, `ci`, `significance`, `intervals` (booleans), `format` ("json" | "csv").
+ * `allRuns`, `rp`, `ci`, `significance`, `intervals` (booleans), `format` ("json" | "csv" | "latex" | "markdown").
  */
 export type LeaderboardPageQuery = z.output<typeof leaderboardPageQuerySchema>;
 

@@ -137,6 +137,8 @@ const PROBES: Probe[] = [
   { route: "POST /api/v1/phases/:phaseId/results", path: () => `/api/v1/phases/${ids.phase}/results`, json: { note: "" }, expect: organizersOnly },
   { route: "GET /api/v1/phases/:phaseId/results/:number", path: () => `/api/v1/phases/${ids.closedPhase}/results/1`, expect: everyone("ok") },
   { route: "GET /api/v1/phases/:phaseId/results/:number/csv", path: () => `/api/v1/phases/${ids.closedPhase}/results/1/csv`, expect: everyone("ok") },
+  { route: "GET /api/v1/phases/:phaseId/results/:number/latex", path: () => `/api/v1/phases/${ids.closedPhase}/results/1/latex`, expect: everyone("ok") },
+  { route: "GET /api/v1/phases/:phaseId/results/:number/markdown", path: () => `/api/v1/phases/${ids.closedPhase}/results/1/markdown`, expect: everyone("ok") },
 
   // Submissions.
   { route: "GET /api/v1/submissions/:id", path: () => `/api/v1/submissions/${ids.memberRun}`, expect: everyone("ok") },

@@ -1,6 +1,9 @@
 /**
  * Leaderboards and tasks over the API (moved here from e2e/api-leaderboard.spec.ts by issue 22):
- * the JSON and CSV of `GET /api/v1/phases/{id}/leaderboard`; leaderboard visibility (PUBLIC,
+ * the JSON and CSV of `GET /api/v1/phases/{id}/leaderboard`, and its LaTeX and Markdown tables
+ * (issue 24 §2) on a one-dataset board (runs scored by the worker) and on the macro-averaged
+ * board of a phase with three datasets (Score and DatasetScore rows written straight to the
+ * database as the worker writes them, as lib/services/leaderboard.test.ts does); leaderboard visibility (PUBLIC,
  * PARTICIPANTS and ORGANIZERS in turn, set by an organizer with `PATCH /api/v1/phases/{id}`,
  * for anonymous visitors, a signed-in non-participant, a participant and an organizer, on the
  * API and on the leaderboard page); the authorization and validation of that PATCH; and `GET
@@ -24,6 +27,9 @@ vi.mock("next/headers", async () => (await import("../../../test-helpers")).next
 import { renderToReadableStream } from "react-dom/server";
 import LeaderboardPage from "../../../../../tasks/[slug]/phases/[phaseId]/leaderboard/page";
 import { useTestDatabase } from "../../../../../../lib/db/test-db";
+import { formatScore, latexEscape, markdownEscape } from "../../../../../../lib/services/board-export";
+import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "../../../../../../lib/services/test-fixtures";
+import { packFile } from "../../../../../../lib/storage";
 import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, withCookies } from "../../../test-helpers";
 
 const testDb = useTestDatabase();
@@ -176,6 +182,179 @@ describe("GET /api/v1/phases/{id}/leaderboard", () => {
         }
       }
     }
+  });
+});
+
+/** The row lines of a LaTeX answer's `tabular` (not the rules, not the comments), each checked to end with `\\` and to have the spec's column count. */
+function latexRows(latex: string): string[] {
+  const lines = latex.split("\n");
+  const begin = lines.findIndex((l) => l.startsWith("\\begin{tabular}{"));
+  const spec = /^\\begin\{tabular\}\{([lr]+)\}$/.exec(lines[begin] ?? "");
+  expect(spec, latex).not.toBeNull();
+  const end = lines.indexOf("\\end{tabular}");
+  expect(end).toBeGreaterThan(begin);
+  const rows = lines.slice(begin + 1, end).filter((l) => !l.startsWith("%") && !/^\\(toprule|midrule|bottomrule)$/.test(l));
+  for (const row of rows) {
+    expect(row.endsWith(" \\\\"), row).toBe(true);
+    const spans = [...row.matchAll(/\\multicolumn\{(\d+)\}/g)].reduce((n, m) => n + Number(m[1]) - 1, 0);
+    expect(row.split(/(?<!\\)&/).length + spans, row).toBe(spec![1]!.length);
+  }
+  expect(lines.slice(begin + 1, end).filter((l) => l.startsWith("\\") && !l.includes("&") && !l.startsWith("\\multicolumn"))).toEqual(["\\toprule", "\\midrule", "\\bottomrule"]);
+  return rows;
+}
+
+/** The cells of a Markdown answer's table rows (after the header and alignment rows), split on unescaped pipes. */
+function markdownCells(markdown: string): string[][] {
+  const rows = markdown.split("\n").filter((l) => l.startsWith("| "));
+  return rows.map((l) => l.slice(2, -2).split(/(?<!\\) \| /));
+}
+
+/**
+ * A published crac task whose open phase has datasets main, cs and de, each with an active gold
+ * key, and runs as the worker stores them (per-dataset DatasetScore rows, phase-level Score rows
+ * averaged over the three): team "R&D_Lab|x …" 1st (macro 0.6: main 0.9, cs 0.9, de left out →
+ * 0), Beta 2nd (0.5 on each), the organizers' baseline (0.7 on each: above both, unranked).
+ */
+async function threeDatasetPhase() {
+  const db = testDb.prisma;
+  const org = await makeUser(db, "Board Org");
+  const u1 = await makeUser(db, "Board U1");
+  const u2 = await makeUser(db, "Board U2");
+  const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [org.id], evaluationProfile: "crac" });
+  const special = await makeTeam(db, "R&D_Lab|x", [u1.id]);
+  const beta = await makeTeam(db, "Beta", [u2.id]);
+  const orgTeam = await makeTeam(db, "Organizers", [org.id]);
+  const main = await db.dataset.findFirstOrThrow({ where: { phaseId: phase.id } });
+  const cs = await db.dataset.create({ data: { phaseId: phase.id, name: "cs", language: "cs", fileName: "cs.conllu", format: "conllu", position: 1 } });
+  const de = await db.dataset.create({ data: { phaseId: phase.id, name: "de", language: "de", fileName: "de.conllu", format: "conllu", position: 2 } });
+  const golds = new Map<string, string>();
+  for (const d of [main, cs, de]) {
+    const stored = packFile(new TextEncoder().encode(`gold ${d.name}`));
+    const g = await db.goldKey.create({
+      data: { phaseId: phase.id, datasetId: d.id, version: 1, fileName: d.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 1, uploadedById: org.id, active: true },
+    });
+    golds.set(d.id, g.id);
+  }
+  const add = async (teamId: string, submitterId: string, systemName: string, per: Record<"main" | "cs" | "de", number | null>, isBaseline = false) => {
+    const s = await insertSubmission(db, { phaseId: phase.id, teamId, submitterId, systemName, isBaseline });
+    await db.submission.update({ where: { id: s.id }, data: { goldVersion: null } });
+    let sum = 0;
+    for (const [name, value] of Object.entries(per) as ["main" | "cs" | "de", number | null][]) {
+      const d = { main, cs, de }[name];
+      if (value === null) {
+        await db.submissionFile.deleteMany({ where: { submissionId: s.id, datasetId: d.id } });
+        continue;
+      }
+      sum += value;
+      if (d.id !== main.id) {
+        const stored = packFile(new TextEncoder().encode(`${name} ${systemName}`));
+        await db.submissionFile.create({ data: { submissionId: s.id, phaseId: phase.id, datasetId: d.id, fileName: d.fileName, sha256: stored.sha256, gzip: stored.gzip, size: stored.size } });
+      }
+      await db.submissionFile.update({ where: { submissionId_datasetId: { submissionId: s.id, datasetId: d.id } }, data: { goldKeyId: golds.get(d.id)! } });
+      await db.datasetScore.create({ data: { submissionId: s.id, phaseId: phase.id, datasetId: d.id, metric: "conll", f1: value } });
+    }
+    await db.score.create({ data: { submissionId: s.id, phaseId: phase.id, metric: "conll", f1: sum / 3 } });
+    return s.id;
+  };
+  await add(special.id, u1.id, "sys_1 {v2}", { main: 0.9, cs: 0.9, de: null });
+  await add(beta.id, u2.id, "beta*run", { main: 0.5, cs: 0.5, de: 0.5 });
+  await add(orgTeam.id, org.id, "baseline", { main: 0.7, cs: 0.7, de: 0.7 }, true);
+  return { task, phase, special, beta, orgTeam };
+}
+
+describe("GET /api/v1/phases/{id}/leaderboard?format=latex|markdown", () => {
+  it("a phase with several datasets: macro-average then one column per dataset, best ranked value bold, the JSON's rows and order, names escaped, every row", async () => {
+    const f = await threeDatasetPhase();
+    const url = `/api/v1/phases/${f.phase.id}/leaderboard`;
+    const json = await expectJson<{ rows: { rank: number | null; systemName: string; team: { name: string } }[] }>(await callApi("GET", url));
+    expect(json.rows.map((r) => [r.rank, r.systemName])).toEqual([
+      [null, "baseline"],
+      [1, "sys_1 {v2}"],
+      [2, "beta*run"],
+    ]);
+
+    const latex = await callApi("GET", `${url}?format=latex&limit=1`);
+    expect(latex.status).toBe(200);
+    expect(latex.headers.get("content-type")).toBe("text/x-tex; charset=utf-8");
+    expect(latex.headers.get("content-disposition")).toBe(`attachment; filename="${f.task.slug}-test-conll-leaderboard.tex"`);
+    expect(latex.headers.get("cache-control")).toBe("no-store");
+    const tex = await latex.text();
+    expect(tex).toContain(`% Corefboard leaderboard: ${f.task.title} (${f.task.slug})\n% Phase: test\n`);
+    expect(tex).toContain("% Setting: CRAC (CorefUD scorer: head match, singletons excluded, dependent zeros); primary setting\n");
+    expect(tex).toMatch(/\n% Generated: \d{4}-\d\d-\d\dT[\d:.]+Z\n/);
+    expect(tex).toContain("\\begin{tabular}{rllrrrr}\n\\toprule\n");
+    const rows = latexRows(tex);
+    // Every row (limit is ignored), in the JSON's order; the baseline's 70.00 is never bold.
+    expect(rows).toEqual([
+      "Rank & Team & System & Macro avg. & main & cs & de \\\\",
+      `-- & ${f.orgTeam.name} & baseline (baseline) & 70.00 & 70.00 & 70.00 & 70.00 \\\\`,
+      `1 & ${latexEscape(f.special.name)} & sys\\_1 \\{v2\\} & \\textbf{60.00} & \\textbf{90.00} & \\textbf{90.00} & 0.00$^\\dagger$ \\\\`,
+      `2 & ${f.beta.name} & beta*run & 50.00 & 50.00 & 50.00 & \\textbf{50.00} \\\\`,
+      expect.stringContaining("no file for this dataset"),
+    ]);
+    expect(latexEscape(f.special.name)).toMatch(/^R\\&D\\_Lab\$\|\$x /);
+
+    // The team filter applies; ranks stay the board's.
+    const filtered = latexRows(await (await callApi("GET", `${url}?format=latex&team=beta`)).text());
+    expect(filtered.slice(1)).toEqual([`2 & ${f.beta.name} & beta*run & \\textbf{50.00} & \\textbf{50.00} & \\textbf{50.00} & \\textbf{50.00} \\\\`]);
+
+    // Markdown ranked by one dataset: the JSON's order for it, pipes and emphasis escaped.
+    const byDe = await expectJson<{ rows: { systemName: string }[] }>(await callApi("GET", `${url}?rankDataset=de`));
+    const markdown = await callApi("GET", `${url}?format=markdown&rankDataset=de`);
+    expect(markdown.status).toBe(200);
+    expect(markdown.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(markdown.headers.get("content-disposition")).toBe(`attachment; filename="${f.task.slug}-test-conll-by-de-leaderboard.md"`);
+    const md = await markdown.text();
+    expect(md.startsWith(`<!--\nCorefboard leaderboard: ${f.task.title} (${f.task.slug})\n`)).toBe(true);
+    expect(md).toContain("Metric: ranked by CoNLL F1 on the de dataset;");
+    const cells = markdownCells(md);
+    expect(cells[0]).toEqual(["Rank", "Team", "System", "Macro avg.", "main", "cs", "de"]);
+    expect(cells.slice(2).map((c) => c[2])).toEqual(byDe.rows.map((r) => markdownEscape(r.systemName) + (r.systemName === "baseline" ? " (baseline)" : "")));
+    expect(cells.slice(2).find((c) => c[0] === "2")).toEqual(["2", markdownEscape(f.special.name), "sys\\_1 {v2}", "**60.00**", "**90.00**", "**90.00**", "0.00†"]);
+    expect(markdownEscape(f.special.name)).toContain("R\\&D\\_Lab\\|x");
+    expect(cells.slice(2).find((c) => c[0] === "1")?.[2]).toBe("beta\\*run");
+
+    await expectError(await callApi("GET", `${url}?format=pdf`), 422, "validation");
+    await expectError(await callApi("GET", `${url}?format=latex&dataset=fr`), 422, "validation");
+  });
+
+  it("a phase with one dataset: the ranking metric's F1 then MUC, B³, CEAFe and CoNLL, values as the JSON's, all=1 and metric honoured", async () => {
+    const scenario = await setupScenario(testDb.prisma, {
+      users: { texA: { token: true }, texB: { token: true } },
+      task: { primaryMetric: "muc", gold: [{ phase: "test", text: SMALL_KEY }] },
+    });
+    const task = scenario.task!;
+    const phaseId = task.phases.test!.id;
+    await submitScored(phaseId, scenario.users.texA.token!, "100% & more");
+    await submitScored(phaseId, scenario.users.texA.token!, "second");
+    await submitScored(phaseId, scenario.users.texB.token!, "Perfect", SMALL_KEY);
+    const url = `/api/v1/phases/${phaseId}/leaderboard`;
+
+    type Row = { rank: number | null; value: number; systemName: string; metrics: Record<string, { f1: number }> };
+    const json = await expectJson<{ rows: Row[] }>(await callApi("GET", `${url}?all=1&metric=muc`));
+    const latex = await callApi("GET", `${url}?all=1&metric=muc&format=latex`);
+    expect(latex.headers.get("content-disposition")).toBe(`attachment; filename="${task.slug}-test-muc-all-leaderboard.tex"`);
+    const tex = await latex.text();
+    expect(tex).toContain("% Metric: ranked by MUC F1\n% Runs: every run\n");
+    const rows = latexRows(tex);
+    expect(rows[0]).toBe("Rank & Team & System & MUC & B\\textsuperscript{3} & CEAF\\textsubscript{e} & CoNLL \\\\");
+    expect(rows).toHaveLength(1 + json.rows.length);
+    json.rows.forEach((r, i) => {
+      const cells = rows[i + 1]!.replace(/ \\\\$/, "").split(" & ");
+      expect(cells[0]).toBe(String(r.rank));
+      expect(cells[2]).toBe(latexEscape(r.systemName));
+      const plain = cells.slice(3).map((c) => c.replace(/^\\textbf\{(.*)\}$/, "$1"));
+      expect(plain).toEqual([r.value, r.metrics.bcub!.f1, r.metrics.ceafe!.f1, r.metrics.conll!.f1].map(formatScore));
+    });
+    // The perfect run is first and bold everywhere; the two others tie on MUC and share its rank.
+    expect(rows[1]).toMatch(/^1 & .* & Perfect & \\textbf\{100\.00\} & \\textbf\{100\.00\} & \\textbf\{100\.00\} & \\textbf\{100\.00\} \\\\$/);
+    expect(rows[2]).toContain(" & 100\\% \\& more & ");
+    expect(rows.slice(2).every((r) => !r.includes("\\textbf"))).toBe(true);
+
+    const md = markdownCells(await (await callApi("GET", `${url}?format=markdown`)).text());
+    expect(md[0]).toEqual(["Rank", "Team", "System", "MUC", "B³", "CEAFe", "CoNLL"]);
+    // One run per team by default.
+    expect(md.slice(2).map((c) => c[2])).toEqual(["Perfect", "100% \\& more"]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&variant=…&track=…&format=json|csv&all=1`:
+ * `GET /api/v1/phases/{phaseId}/leaderboard?metric=…&variant=…&track=…&format=json|csv|latex|markdown&all=1`:
  * the phase's leaderboard, the same table as the leaderboard page (`getLeaderboard`).
  *
  * - `metric`: one of `LEADERBOARD_METRICS` (mentions, muc, bcub, ceafm, ceafe, lea, blanc, the
@@ -58,6 +58,24 @@
  *   dataset's board), then `track`: the run's track name, empty for baselines
  *   without one and in a phase without tracks), `text/csv` with a `Content-Disposition` file
  *   name (the significance parameters are ignored).
+ * - `format=latex` and `format=markdown` (tables for the overview paper, `board-export.ts`): the
+ *   same board (every selection parameter above, `team` included), every row in board order
+ *   (not paged; `limit` and `cursor` are ignored, as are the significance parameters). LaTeX
+ *   (`boardLatex`): `%` comment lines with the task, phase, track, dataset, setting or variant,
+ *   ranking metric, which runs and the generation date, then a `tabular` with booktabs rules
+ *   (`\toprule`, `\midrule`, `\bottomrule`; needs `\usepackage{booktabs}`). Markdown
+ *   (`boardMarkdown`): the same facts in an HTML comment, then a GitHub pipe table. Columns: Rank,
+ *   Team, System, then on the phase-level board of a phase with several datasets the
+ *   macro-average of the ranking metric and one CoNLL F1 column per dataset (a dataset the run
+ *   left out: 0.00 with a dagger and a note), else the ranking metric's F1 and the primary MUC,
+ *   B³, CEAFe and CoNLL F1. Scores are percentages with 2 decimals; the best value of each
+ *   column among ranked rows is bold (`\textbf{}` / `**…**`; ties all bold); a row without a
+ *   rank (baselines, disqualified and other unranked runs, listed where the JSON lists them and
+ *   marked after the system's name) or a cell without a score shows `--` (LaTeX) / `–`
+ *   (Markdown). Names are escaped (LaTeX: `\ & % $ # _ { } ~ ^`, and `< > |`; Markdown: `|` as
+ *   `\|` and the inline-syntax characters). `text/x-tex; charset=utf-8` or `text/markdown;
+ *   charset=utf-8`, with a `Content-Disposition` attachment named as the CSV but ending in
+ *   `.tex` or `.md`.
  *
  * - Leaderboard policy (issue 11 §2, `getLeaderboard`): JSON adds `policy: {timing, closesAt,
  *   frozenAt, finalRunLimit, ownTeamOnly, freezeApplied, organizerView, final}` and to each row
@@ -75,23 +93,33 @@
  */
 import { ValidationError } from "../../../../../../lib/errors";
 import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
+import { boardLatex, boardMarkdown } from "../../../../../../lib/services/board-export";
 import { getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "../../../../../../lib/validations/leaderboard-query";
 import { readBoardSignificance } from "../../../../../../lib/services/board-significance";
 
 export const dynamic = "force-dynamic";
 
-/** A safe download name: `<task>-<phase>[-<track>][-<dataset>]-<metric>[-<variant>][-by-<dataset>][-all]-leaderboard.csv`, ASCII only. */
-function csvFileName(board: Leaderboard): string {
+/**
+ * A safe download name: `<task>-<phase>[-<track>][-<dataset>]-<metric>[-<variant>][-by-<dataset>][-all]-leaderboard.<extension>`,
+ * ASCII only (extension `csv`, `tex` or `md`).
+ */
+function boardFileName(board: Leaderboard, extension: "csv" | "tex" | "md"): string {
   const part = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "x";
   const variant = board.variant === null ? "" : `-${part(board.variant)}`;
   const track = board.track === null ? "" : `-${part(board.track.name)}`;
   const dataset = board.dataset === null ? "" : `-${part(board.dataset.name)}`;
   const by = board.rankDataset === null ? "" : `-by-${part(board.rankDataset)}`;
-  return `${part(board.task.slug)}-${part(board.phase.name)}${track}${dataset}-${board.metric}${variant}${by}${board.allRuns ? "-all" : ""}-leaderboard.csv`;
+  return `${part(board.task.slug)}-${part(board.phase.name)}${track}${dataset}-${board.metric}${variant}${by}${board.allRuns ? "-all" : ""}-leaderboard.${extension}`;
 }
 
-/** The leaderboard as JSON or CSV; see the file comment. */
+/** The paper tables' formats: builder, content type and file extension. */
+const TABLE_FORMATS = {
+  latex: { build: boardLatex, contentType: "text/x-tex; charset=utf-8", extension: "tex" },
+  markdown: { build: boardMarkdown, contentType: "text/markdown; charset=utf-8", extension: "md" },
+} as const;
+
+/** The leaderboard as JSON, CSV, LaTeX or Markdown; see the file comment. */
 export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
   const { phaseId } = await ctx.params;
   const viewer = await apiViewer(request);
@@ -121,7 +149,20 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       status: 200,
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${board ? csvFileName(board) : "leaderboard.csv"}"`,
+        "Content-Disposition": `attachment; filename="${board ? boardFileName(board, "csv") : "leaderboard.csv"}"`,
+        ...NO_STORE_HEADERS,
+      },
+    });
+  }
+  if (query.format === "latex" || query.format === "markdown") {
+    // Every row (no limit: the whole board, the team filter applied), for the best values per column.
+    const table = TABLE_FORMATS[query.format];
+    const whole = await getLeaderboard(phaseId, viewer, options);
+    return new Response(table.build(whole), {
+      status: 200,
+      headers: {
+        "Content-Type": table.contentType,
+        "Content-Disposition": `attachment; filename="${boardFileName(whole, table.extension)}"`,
         ...NO_STORE_HEADERS,
       },
     });

@@ -7,7 +7,7 @@
  * phase is a 404 for everyone but its organizers. Snapshots are public results even when the
  * live board was hidden until the close. Answers 200 `{"task": {id, slug, title}, "phase": {id,
  * name, closesAt, displayTimeZone, leaderboardVisibility}, "snapshots": [{number, createdAt, note,
- * changes: [{kind, text, …}], csvSha256, jsonSha256, links: {page, csv, json}}]}` (`[]` when none
+ * changes: [{kind, text, …}], csvSha256, jsonSha256, links: {page, csv, json, latex, markdown}}]}` (`[]` when none
  * was published). Errors: 401 anonymous caller of a non-public board (or a bad token), 403
  * signed-in caller outside the audience, 404 unknown phase.
  *

@@ -1,8 +1,11 @@
 /**
  * The permalink of a phase's final results snapshot (issue 11 §2): the ranking as published
- * (one table per track), the date, the organizers' note, what changed since the previous
- * snapshot, the gold versions and the scorer version, and the CSV and JSON downloads with their
- * sha256 in full. Everything comes from the stored snapshot (`getSnapshot`), which never changes.
+ * (one table per track; each board's disqualified runs in a table of their own under a
+ * "Disqualified" heading below the ranking, issue 24 §2), the date, the organizers' note, what
+ * changed since the previous snapshot, the gold versions and the scorer version, the CSV and JSON
+ * downloads with their sha256 in full, and the LaTeX and Markdown tables for papers (generated
+ * from the JSON, whose sha256 they cite). Everything comes from the stored snapshot
+ * (`getSnapshot`), which never changes.
  * Who may read it is the service's rule (the phase's leaderboard audience; drafts: organizers).
  */
 import { AccessDenied } from "../../../../../../_components/access-denied";
@@ -160,25 +163,48 @@ export default async function SnapshotPage({ params }: { params: Params }) {
           <Download label="CSV" href={view.links.csv} bytes={view.csvBytes} sha256={view.csvSha256} testId="csv" />
           <Download label="JSON" href={view.links.json} bytes={view.jsonBytes} sha256={view.jsonSha256} testId="json" />
         </ul>
+        <p className="text-sm text-zinc-700" data-testid="snapshot-tables">
+          Tables for papers, generated from the JSON above (each cites its sha256):{" "}
+          <a href={view.links.latex} download className="font-medium underline" data-testid="download-latex">
+            LaTeX
+          </a>{" "}
+          (a <code className="font-mono">tabular</code> with booktabs rules) and{" "}
+          <a href={view.links.markdown} download className="font-medium underline" data-testid="download-markdown">
+            Markdown
+          </a>
+          .
+        </p>
       </section>
     </div>
   );
 }
 
-/** One board of the snapshot: its track's heading, how it is ranked, and the table. */
+/**
+ * One board of the snapshot: its track's heading, how it is ranked, the table, and its
+ * disqualified runs in a table of their own under a "Disqualified" heading.
+ */
 function SnapshotBoardSection({ board }: { board: SnapshotBoard }) {
   const variants = board.evaluation.variants;
+  const trackName = board.track?.name ?? null;
+  const Heading = board.track ? "h4" : "h3";
   return (
     <div className="space-y-2" data-testid="snapshot-board">
       {board.track && <h3 className="text-base font-semibold">{board.track.name} track</h3>}
       <p className="text-sm text-zinc-700">
         Ranked by {rankingPhrase(board.metric, variants.length === 0 ? null : "primary")}. {SELECTION_TEXT[board.selectionRule] ?? ""} Baselines are listed for
-        reference and take no rank; a disqualified run is struck through, with the organizers&apos; reason, and takes no rank. {board.tiePolicy}
+        reference and take no rank; disqualified runs take no rank and are listed apart, below the ranking, struck through, with the organizers&apos; reason.{" "}
+        {board.tiePolicy}
       </p>
       {board.rows.length === 0 ? (
         <p className="text-sm text-zinc-600">No run was ranked{board.track ? ` in the ${board.track.name} track` : ""}.</p>
       ) : (
-        <BoardTable rows={board.rows} metric={board.metric} showRp={false} variants={variants} trackName={board.track?.name ?? null} datasets={board.datasets} />
+        <BoardTable rows={board.rows} metric={board.metric} showRp={false} variants={variants} trackName={trackName} datasets={board.datasets} />
+      )}
+      {board.disqualified.length > 0 && (
+        <div className="space-y-2 pt-2" data-testid="snapshot-disqualified">
+          <Heading className="text-sm font-semibold text-zinc-800">Disqualified</Heading>
+          <BoardTable rows={board.disqualified} metric={board.metric} showRp={false} variants={variants} trackName={trackName} datasets={board.datasets} />
+        </div>
       )}
     </div>
   );

@@ -1,7 +1,8 @@
 /**
  * `GET /api/v1/phases/{phaseId}/results/{number}/csv`: a final results snapshot's CSV export,
  * exactly the bytes stored when it was published (the leaderboard CSV of the final board; a phase
- * with tracks has every track's rows under one header, `track` naming each row's board; see
+ * with tracks has every track's rows under one header, `track` naming each row's board; each
+ * board's disqualified runs are its last rows, in snapshots published since that rule; see
  * `lib/services/snapshots.ts`), so that its sha256 is the one shown on the permalink page.
  *
  * Who: anyone who may see the phase's leaderboard by its audience (PUBLIC: anyone; PARTICIPANTS:
