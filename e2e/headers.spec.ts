@@ -74,12 +74,14 @@ function scriptNonces(html: string): (string | null)[] {
  * `securitypolicyviolation` events of every document (listened to before any of the page's
  * scripts run) and console messages naming the policy.
  */
-function watchCsp(page: Page): { violations: () => Promise<string[]>; console: string[] } {
+async function watchCsp(page: Page): Promise<{ violations: () => Promise<string[]>; console: string[] }> {
   const consoleMessages: string[] = [];
   page.on("console", (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) consoleMessages.push(`${message.type()}: ${message.text()}`);
   });
-  void page.addInitScript(() => {
+  // Awaited: until the browser has the script, a navigation may run without it (it did, once,
+  // on a loaded machine: "(the watcher did not run)").
+  await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
     document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`));
@@ -186,7 +188,7 @@ test.describe.serial("security headers", () => {
 
   test("pages run their scripts and hydrate with no CSP violation", async ({ page }) => {
     test.setTimeout(90_000);
-    const csp = watchCsp(page);
+    const csp = await watchCsp(page);
     // Links do not prefetch (app/_components/link.tsx): none of these pages' links is fetched
     // before it is followed.
     const prefetched: string[] = [];
