@@ -158,7 +158,7 @@ describe("getLeaderboard with evaluation variants", () => {
     expect((await rejection(getLeaderboard(f.phase.id, null, { variant: "Partial" }))).httpStatus).toBe(422);
   });
 
-  it("writes one <id>_conll_f1 CSV column per variant with exact values, rank following the chosen setting", async () => {
+  it("writes one <id>_conll_f1 CSV column per variant with exact values, rank and metric columns following the chosen setting", async () => {
     const f = await boardFixture("crac");
     const x = 0.1 + 0.2; // 0.30000000000000004: full precision must survive
     const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: x, exact: 2 / 3, singletons: null });
@@ -170,13 +170,60 @@ describe("getLeaderboard with evaluation variants", () => {
       [b1, "1"],
       [a1, "2"],
     ]);
-    expect(rows[1].get("conll_f1")).toBe("0.6");
+    // The metric columns hold the ranked setting's scores (partial match), not the primary 0.6.
+    expect(rows[1].get("conll_f1")).toBe("0.30000000000000004");
     expect(rows[1].get("partial_conll_f1")).toBe("0.30000000000000004");
     expect(rows[1].get("exact_conll_f1")).toBe(String(2 / 3));
     expect(rows[1].get("singletons_conll_f1")).toBe("");
     expect(rows[0].get("partial_conll_f1")).toBe("0.8");
     expect(rows[0].get("exact_conll_f1")).toBe("0.125");
     expect(rows[0].get("singletons_conll_f1")).toBe(String(1 / 7));
+  });
+
+  it("JSON metrics and the CSV's metric columns are the ranked setting's scores: the variant's on a variant board (empty without them), the primary's otherwise", async () => {
+    const f = await boardFixture("crac");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7, exact: null }, { partialMuc: [1, 4, 1, 4] });
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.8, exact: 0.4 }, { partialMuc: [3, 4, 3, 4] });
+    type JsonRow = { submissionId: string; value: number | null; metrics: Record<string, Record<string, number | null>>; variants: Record<string, unknown> };
+    const jsonRows = (board: Awaited<ReturnType<typeof getLeaderboard>>) => (leaderboardJson(board) as { variant: string | null; rows: JsonRow[] }).rows;
+
+    const partial = await getLeaderboard(f.phase.id, null, { variant: "partial" });
+    expect(leaderboardJson(partial).variant).toBe("partial");
+    const rows = jsonRows(partial);
+    expect(rows.map((r) => [r.submissionId, r.value, r.metrics.conll!.f1])).toEqual([
+      [b1, 0.8, 0.8],
+      [a1, 0.7, 0.7],
+    ]);
+    // Counts too: the partial-match MUC (3 of 4), not the primary one (2 of 100).
+    expect(rows[0].metrics.muc).toEqual({ recall: 0.75, precision: 0.75, f1: 0.75, recall_num: 3, recall_den: 4, precision_num: 3, precision_den: 4 });
+    expect(rows[0].metrics).toEqual(partial.rows[0].variants.partial);
+    expect(Object.keys(rows[0].variants).sort()).toEqual(["exact", "partial"]);
+    // The board's rows (the page's table) keep the primary scores in `scores`.
+    expect(partial.rows.map((r) => r.scores.conll)).toEqual([{ f1: 0.5 }, { f1: 0.6 }]);
+
+    // A run without scores under the ranked variant: no value, empty metrics and empty CSV cells.
+    const exact = await getLeaderboard(f.phase.id, null, { variant: "exact", allRuns: true });
+    expect(jsonRows(exact).map((r) => [r.submissionId, r.value, r.metrics])).toEqual([
+      [b1, 0.4, { conll: { f1: 0.4 } }],
+      [a1, null, {}],
+    ]);
+    const csv = csvRows(leaderboardCsv(exact)).rows;
+    expect(csv.map((r) => [r.get("submission_id"), r.get("conll_f1"), r.get("muc_f1"), r.get("partial_conll_f1"), r.get("exact_conll_f1")])).toEqual([
+      [b1, "0.4", "", "0.8", "0.4"],
+      [a1, "", "", "0.7", ""],
+    ]);
+    expect(csvRows(leaderboardCsv(partial)).rows.map((r) => [r.get("muc_recall_num"), r.get("muc_recall_den")])).toEqual([
+      ["3", "4"],
+      ["1", "4"],
+    ]);
+
+    // The primary board: primary scores everywhere, as before.
+    const primary = await getLeaderboard(f.phase.id, null);
+    expect(jsonRows(primary).map((r) => [r.submissionId, r.metrics.conll!.f1, r.metrics.muc!.recall_den])).toEqual([
+      [a1, 0.6, 100],
+      [b1, 0.5, 100],
+    ]);
+    expect(csvRows(leaderboardCsv(primary)).rows.map((r) => r.get("conll_f1"))).toEqual(["0.6", "0.5"]);
   });
 });
 
@@ -466,6 +513,24 @@ describe("getLeaderboard of a phase with several datasets", () => {
     ]);
     const both = (await rejection(getLeaderboard(f.phase.id, null, { dataset: "cs", rankDataset: "de" }))) as ValidationError;
     expect(both.fieldErrors[0].path).toBe("rankDataset");
+  });
+
+  it("with a variant, JSON metrics are that variant's: the macro-average on the phase-level board, the dataset's scores on a dataset's board", async () => {
+    const f = await datasetFixture();
+    type JsonRow = { submissionId: string; value: number; metrics: { conll?: { f1: number }; muc?: unknown } };
+    const macro = (leaderboardJson(await getLeaderboard(f.phase.id, null, { variant: "partial" })) as { rows: JsonRow[] }).rows;
+    // Partial CoNLL F1 is half the primary per dataset, averaged over 3 datasets (alpha left de out).
+    expect(macro.map((r) => r.submissionId)).toEqual([f.ids.alpha, f.ids.beta, f.ids.baseline]);
+    expect(macro[0].metrics.conll!.f1).toBeCloseTo(0.3, 12);
+    expect(macro.map((r) => r.metrics.conll!.f1)).toEqual(macro.map((r) => r.value));
+    // The fixture has no partial-match MUC: the primary MUC is not passed off as it.
+    expect(macro.every((r) => r.metrics.muc === undefined)).toBe(true);
+    const cs = (leaderboardJson(await getLeaderboard(f.phase.id, null, { dataset: "cs", variant: "partial" })) as { rows: JsonRow[] }).rows;
+    expect(cs.map((r) => [r.submissionId, r.metrics])).toEqual([
+      [f.ids.alpha, { conll: { f1: 0.45 } }],
+      [f.ids.beta, { conll: { f1: 0.25 } }],
+      [f.ids.baseline, { conll: { f1: 0.15 } }],
+    ]);
   });
 
   it("an unknown dataset is a 422 naming the datasets", async () => {

@@ -114,9 +114,10 @@ export interface LeaderboardRow {
   goldVersion: number | null;
   scorerVersion: string | null;
   /**
-   * every stored metric of the primary setting: fractions and exact counts (the CLI JSON
-   * shape); on a phase with several datasets the macro-average (counts null), on a dataset's
-   * board that dataset's scores
+   * every stored metric of the primary setting, whatever the board is ranked by: fractions and
+   * exact counts (the CLI JSON shape); on a phase with several datasets the macro-average
+   * (counts null), on a dataset's board that dataset's scores. (The JSON's and the CSV's
+   * metrics are those of the board's setting instead: {@link settingScores}.)
    */
   scores: BoardMetricsJson;
   /**
@@ -239,6 +240,19 @@ function scoresBySetting<S extends ScoreRowLike & { variant: string }, J>(rows: 
   const variants: Record<string, J> = {};
   for (const [variant, group] of groups) if (variant !== "") variants[variant] = toJson(group);
   return { primary: toJson(groups.get("") ?? []), variants };
+}
+
+/**
+ * A row's scores in the board's setting: its primary scores (`row.scores`) on a board ranked by
+ * the primary setting, else those of the variant ranking the board (`row.variants[variant]`),
+ * `{}` when the run has no scores under that variant (it was scored before the task had it; its
+ * `value` is null). What the JSON's `metrics` and the CSV's metric columns hold.
+ *
+ * @param row a board row
+ * @param variant the board's `variant` (null: the primary setting)
+ */
+export function settingScores(row: Pick<LeaderboardRow, "scores" | "variants">, variant: string | null): BoardMetricsJson {
+  return variant === null ? row.scores : (row.variants[variant] ?? {});
 }
 
 /** A `dataset` or `rankDataset` query value: a dataset's name or id, absent/empty → null. */
@@ -603,7 +617,13 @@ export async function getLeaderboard(
 
 /**
  * A leaderboard as the JSON API sends it (`GET /api/v1/phases/{id}/leaderboard`): the board
- * with each row's `scores` under `metrics`. A phase with one dataset gets exactly the shape it
+ * with each row's scores in the board's setting under `metrics` ({@link settingScores}): the
+ * primary setting's when `variant` is null, else the scores of the variant `variant` names (the
+ * same CLI JSON shape; `{}` for a run without scores under it), so that `value` is always
+ * `metrics[metric].f1` of the ranked setting (on a board ranked by a dataset, `value` is that
+ * dataset's). The top-level `variant` says which setting `metrics` holds; each row's `variants`
+ * still has every secondary variant's scores by id, and the primary scores of a board ranked by a
+ * variant are on the primary board. A phase with one dataset gets exactly the shape it
  * had before datasets existed (no dataset fields). A phase with several datasets adds
  * `datasets` ([{id, name, language, scored}] in the phase's order), `dataset` (this dataset's
  * board, or null) and `rankDataset` (the name ranking the phase-level board, or null); on the
@@ -633,7 +653,7 @@ export function leaderboardJson(board: Leaderboard, significance?: BoardSignific
       selection: selection ?? null,
       ...(board.policy?.final ? {} : { own: own === true }),
       ...(board.policy?.organizerView ? { hidden: hidden === true, afterFreeze: afterFreeze === true } : {}),
-      metrics: scores,
+      metrics: settingScores({ scores, variants: row.variants }, board.variant),
       ...(multi && dataset ? { missing } : {}),
       ...(multi && !dataset ? { datasets: perDataset } : {}),
       ...(marks ? { significance: marks.rows[row.submissionId] ?? null } : {}),
@@ -658,7 +678,9 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * - `disqualified`: the organizers' public reason for a disqualified run (its `rank` is empty),
  *   empty for every other run. (It closes this list rather than the whole row so that `track`
  *   stays the last column of every board.)
- * These are the primary setting's scores. A board of a task whose evaluation profile has
+ * These are the scores of the board's setting, as the JSON's `metrics` ({@link settingScores}):
+ * the primary setting's, or on a board ranked by a variant (`variant`, e.g. `partial`) that
+ * variant's (every cell empty for a run without scores under it). A board of a task whose evaluation profile has
  * secondary variants (e.g. `crac`: partial, exact, singletons) has, after them, one
  * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
  * the run's CoNLL F1 under that variant ({@link leaderboardCsvColumns}); a task without
@@ -692,8 +714,10 @@ export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
   "disqualified",
 ];
 
-/** What decides a board's CSV columns beyond {@link LEADERBOARD_CSV_COLUMNS}. */
+/** What decides a board's CSV columns beyond {@link LEADERBOARD_CSV_COLUMNS}, and which scores fill them. */
 export interface CsvLayout {
+  /** the variant whose scores fill the metric columns (the board's `variant`); null or absent: the primary setting */
+  variant?: string | null;
   /** the evaluation profile's variant ids, in order (one `<id>_conll_f1` column each) */
   variantIds: readonly string[];
   /** whether the `track` column is written (every board of `getLeaderboard` has it) */
@@ -744,7 +768,7 @@ function linkCells(c: CountsJson | undefined): (number | null)[] {
 
 /** One CSV record of a row, in {@link leaderboardCsvColumns} order. */
 function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
-  const s = row.scores;
+  const s = settingScores(row, layout.variant ?? null);
   return [
     row.rank,
     row.team.name,
@@ -780,9 +804,11 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
  * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant, the dataset columns of a phase with
  * several datasets, and `track` ({@link leaderboardCsvColumns}). On a phase with several
  * datasets the score columns of the phase-level board hold the macro-average (count cells
- * empty), and a dataset's board holds that dataset's scores.
+ * empty), and a dataset's board holds that dataset's scores. The metric columns hold the
+ * scores of the board's setting (`variant`; see {@link LEADERBOARD_CSV_COLUMNS}).
  *
  * @param board a leaderboard from {@link getLeaderboard} (already authorized); without
+ *   `variant` (or null), the metric columns hold the primary setting's scores; without
  *   `evaluation`, no variant columns are written, without `tracks`, no `track` column (every
  *   board of `getLeaderboard` has it, `[]` for a phase without tracks), and without
  *   `datasets`, no dataset columns; with `phase.selectionRule` TEAM_SELECTED and `allRuns`
@@ -791,6 +817,7 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
  */
 export function leaderboardCsv(
   board: Pick<Leaderboard, "rows"> & {
+    variant?: string | null;
     evaluation?: Pick<BoardEvaluation, "variants">;
     tracks?: readonly BoardTrack[];
     datasets?: readonly Pick<BoardDataset, "name">[];
@@ -802,6 +829,7 @@ export function leaderboardCsv(
 ): string {
   const multi = (board.datasets?.length ?? 0) > 1;
   const layout: CsvLayout = {
+    variant: board.variant ?? null,
     variantIds: (board.evaluation?.variants ?? []).map((v) => v.id),
     track: board.tracks !== undefined,
     datasetNames: multi && !board.dataset ? board.datasets!.map((d) => d.name) : [],
