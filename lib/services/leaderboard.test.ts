@@ -533,6 +533,50 @@ describe("getLeaderboard of a phase with several datasets", () => {
     ]);
   });
 
+  it("zeros: whether each dataset's active gold key has zeros, from the stored zero scores' recall denominators, and for the board", async () => {
+    const f = await datasetFixture();
+    const zero = (submissionId: string, datasetId: string, recallDen: number) =>
+      f.db.datasetScore.create({
+        data: { submissionId, phaseId: f.phase.id, datasetId, metric: "zero", recallNum: 0, recallDen, precisionNum: 0, precisionDen: 1, recall: 0, precision: 0, f1: 0 },
+      });
+    // cs: the key has 2 zero anaphors (every run stores the same denominator); de: none; main: no zero score stored.
+    await zero(f.ids.beta, f.cs.id, 2);
+    await zero(f.ids.alpha, f.cs.id, 2);
+    await zero(f.ids.beta, f.de.id, 0);
+    // A zero score against an older, inactive de key does not count.
+    const stored = packFile(bytes("old de gold"));
+    const old = await f.db.goldKey.create({
+      data: { phaseId: f.phase.id, datasetId: f.de.id, version: 2, fileName: "de.conllu", sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 1, uploadedById: f.org.id, active: false },
+    });
+    await f.db.submissionFile.update({ where: { submissionId_datasetId: { submissionId: f.ids.baseline, datasetId: f.de.id } }, data: { goldKeyId: old.id } });
+    await zero(f.ids.baseline, f.de.id, 3);
+
+    const board = await getLeaderboard(f.phase.id, null);
+    expect(board.zeros).toEqual({ inGold: true, datasets: { main: null, cs: true, de: false } });
+    expect((await getLeaderboard(f.phase.id, null, { dataset: "de" })).zeros).toEqual({ inGold: false, datasets: { main: null, cs: true, de: false } });
+    expect((await getLeaderboard(f.phase.id, null, { dataset: "main", variant: "partial" })).zeros?.inGold).toBeNull();
+    expect((await getLeaderboard(f.phase.id, null, { rankDataset: "de" })).zeros?.inGold).toBe(true);
+    expect(leaderboardJson(board).zeros).toEqual({ inGold: true, datasets: { main: null, cs: true, de: false } });
+  });
+
+  it("zeros: false when every scored dataset's key is known to have none, null while one is unknown; hidden from a viewer who sees no run", async () => {
+    const f = await datasetFixture();
+    const zero = (datasetId: string, recallDen: number) =>
+      f.db.datasetScore.create({
+        data: { submissionId: f.ids.beta, phaseId: f.phase.id, datasetId, metric: "zero", recallNum: 0, recallDen, precisionNum: 0, precisionDen: 0, recall: 0, precision: 0, f1: 0 },
+      });
+    await zero(f.cs.id, 0);
+    await zero(f.de.id, 0);
+    // main's key has no known zero count yet: not known for the board.
+    expect((await getLeaderboard(f.phase.id, null)).zeros).toEqual({ inGold: null, datasets: { main: null, cs: false, de: false } });
+    // (Writing dataset_scores is a board change: the phase's facts are computed again.)
+    await zero(f.main.id, 0);
+    expect((await getLeaderboard(f.phase.id, null)).zeros).toEqual({ inGold: false, datasets: { main: false, cs: false, de: false } });
+    // Hidden until the close: an anonymous viewer sees no run, and no fact of the gold either.
+    await f.db.phase.update({ where: { id: f.phase.id }, data: { leaderboardTiming: "after_close" } });
+    expect((await getLeaderboard(f.phase.id, null)).zeros).toEqual({ inGold: null, datasets: { main: null, cs: null, de: null } });
+  });
+
   it("an unknown dataset is a 422 naming the datasets", async () => {
     const f = await datasetFixture();
     for (const field of ["dataset", "rankDataset"] as const) {
@@ -605,7 +649,9 @@ describe("getLeaderboard of a phase with several datasets", () => {
     const board = await getLeaderboard(f.phase.id, null);
     const json = leaderboardJson(board);
     // No dataset fields; `policy` and each row's `selection` and `own` are the leaderboard policy's (issue 11 §2), `page` its paging (issue 12 §1).
-    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "page", "phase", "policy", "rows", "task", "tiePolicy", "track", "tracks", "variant"]);
+    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "page", "phase", "policy", "rows", "task", "tiePolicy", "track", "tracks", "variant", "zeros"]);
+    // No zero score stored: not known; no per-dataset facts on a phase with one dataset.
+    expect(json.zeros).toEqual({ inGold: null });
     expect(Object.keys((json.rows as Record<string, unknown>[])[0]).sort()).toEqual(
       ["codeUrl", "disqualified", "goldVersion", "isBaseline", "metrics", "own", "paperUrl", "rank", "scorerVersion", "selection", "submissionId", "submittedAt", "systemName", "team", "track", "value", "variants"].sort(),
     );

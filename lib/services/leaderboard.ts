@@ -68,7 +68,7 @@ import { loadPhase } from "./phases";
 import { cachedBoardPart, boardVersion } from "./board-cache";
 import { rankBoard, type BoardRankingQuery, type RankedBoardPage } from "./board-ranking";
 import { TIE_POLICY, type RunSelection } from "./ranking";
-import { BLANC_COREF, BLANC_NONCOREF, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
+import { BLANC_COREF, BLANC_NONCOREF, goldZerosByDataset, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 import type { BoardSignificance } from "./significance";
 import { findTrack, listTracks, type TrackView } from "./tracks";
 
@@ -178,6 +178,26 @@ export interface BoardEvaluation {
   variants: { id: string; label: string }[];
 }
 
+/**
+ * Whether the gold has zeros (empty nodes) that the zero score counts (issue 24 §1): where it has
+ * none, the `zero` metric is 0 of 0, meaningless, and pages show "n/a" instead of its column.
+ * Read from the stored scores of the runs scored against the active gold keys (`goldZerosByDataset`
+ * in `scores.ts`: the zero score's recall denominator, the key's zero anaphors), so it is the
+ * same for every page, setting and ranking of the phase's boards.
+ */
+export interface BoardZeros {
+  /**
+   * this board's gold: on a dataset's board that dataset's, else the phase's datasets with an
+   * active gold key together: true when one of them has zeros; false when each is known to
+   * have none; null when it is not known (no run scored against a key yet, the zero score not
+   * computed: gold that is not CorefUD CoNLL-U or a profile without it, or a viewer who sees no
+   * run of a board hidden until the close)
+   */
+  inGold: boolean | null;
+  /** each dataset of the phase by name (one on a phase with one dataset): true, false or null as `inGold`, for that dataset's active key */
+  datasets: Record<string, boolean | null>;
+}
+
 /** A track as a board shows it. */
 export type BoardTrack = Pick<TrackView, "id" | "name" | "description">;
 
@@ -199,6 +219,11 @@ export interface Leaderboard {
   dataset: BoardDataset | null;
   /** the name of the dataset the phase-level board is ranked by (`?rankDataset=`), or null */
   rankDataset: string | null;
+  /**
+   * whether the gold has zeros the zero score counts (hide the `zero` column when `inGold` is
+   * false); every board of {@link getLeaderboard} has it (optional only for boards built by hand)
+   */
+  zeros?: BoardZeros;
   allRuns: boolean;
   tiePolicy: string;
   /** the phase's timing and selection policy as applied to this board */
@@ -253,6 +278,25 @@ function scoresBySetting<S extends ScoreRowLike & { variant: string }, J>(rows: 
  */
 export function settingScores(row: Pick<LeaderboardRow, "scores" | "variants">, variant: string | null): BoardMetricsJson {
   return variant === null ? row.scores : (row.variants[variant] ?? {});
+}
+
+/**
+ * A board's {@link BoardZeros}: each dataset's fact, and `inGold` for the board's dataset, or
+ * over the scored datasets (true when one has zeros, false when every one is known to have
+ * none, else null).
+ *
+ * @param datasets the phase's datasets
+ * @param dataset the dataset whose board this is, or null
+ * @param known by dataset id, as `goldZerosByDataset` gives them (absent: not known)
+ * @param withheld the viewer sees no run of the board (hidden until the close): nothing is known
+ */
+function boardZeros(datasets: readonly BoardDataset[], dataset: BoardDataset | null, known: ReadonlyMap<string, boolean>, withheld: boolean): BoardZeros {
+  const of = (d: BoardDataset): boolean | null => (withheld ? null : (known.get(d.id) ?? null));
+  const perDataset = Object.fromEntries(datasets.map((d) => [d.name, of(d)]));
+  if (dataset) return { inGold: of(dataset), datasets: perDataset };
+  const facts = datasets.filter((d) => d.scored).map(of);
+  const inGold = facts.includes(true) ? true : facts.length > 0 && facts.every((f) => f === false) ? false : null;
+  return { inGold, datasets: perDataset };
 }
 
 /** A `dataset` or `rankDataset` query value: a dataset's name or id, absent/empty → null. */
@@ -452,6 +496,7 @@ export async function getLeaderboard(
     tracks: (await listTracks(phase.id, db)).map(({ id, name, description }): BoardTrack => ({ id, name, description })),
     datasets: await listDatasets(phase.id, db),
     scoredIds: (await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: { datasetId: true } })).map((g) => g.datasetId),
+    zeros: [...(await goldZerosByDataset(db, phase.id))],
   }));
   const tracks: BoardTrack[] = facts.tracks;
   const track = findTrack(tracks, query.track) ?? tracks[0] ?? null;
@@ -606,6 +651,7 @@ export async function getLeaderboard(
     datasets,
     dataset,
     rankDataset: rankDataset?.name ?? null,
+    zeros: boardZeros(datasets, dataset, new Map(facts.zeros), anonymousHidden),
     allRuns: query.allRuns,
     tiePolicy: TIE_POLICY,
     policy,
@@ -634,18 +680,28 @@ export async function getLeaderboard(
  * final has `own` (a run of the viewer's team); rows of the organizers' board also have
  * `hidden` and `afterFreeze`. `policy` is the board's {@link BoardPolicy}.
  *
+ * `zeros: {inGold}` (every board) says whether the gold has zeros (empty nodes) that the `zero`
+ * metric counts ({@link BoardZeros}): `inGold` true, false (the gold has none: every run's
+ * `zero` score is 0 of 0 and means nothing; show "n/a" rather than its numbers) or null (not
+ * known: no run scored against the active gold key yet, no zero score computed, as for gold
+ * that is not CorefUD CoNLL-U, or an anonymous viewer of a board hidden until the close). On a phase with several datasets it also has `datasets:
+ * {<name>: true | false | null}`, each dataset's own fact, and `inGold` is that of the board's
+ * dataset on a dataset's board, else true when a dataset with an active gold key has zeros,
+ * false when each is known to have none.
+ *
  * @param board from {@link getLeaderboard}
  * @param significance `boardSignificance(board)` to add `significance: {metric, samples, seed,
  *   level}` and each row's `significance` (null for rows without), or absent
  * @returns a plain object for `JSON.stringify`
  */
 export function leaderboardJson(board: Leaderboard, significance?: BoardSignificance | null): Record<string, unknown> {
-  const { rows, datasets, dataset, rankDataset, ...rest } = board;
+  const { rows, datasets, dataset, rankDataset, zeros, ...rest } = board;
   const multi = datasets.length > 1;
   const marks = significance ? (({ rows: r, ...facts }) => ({ rows: r, facts }))(significance) : null;
   return {
     ...rest,
     ...(multi ? { datasets, dataset, rankDataset } : {}),
+    zeros: multi ? { inGold: zeros?.inGold ?? null, datasets: zeros?.datasets ?? {} } : { inGold: zeros?.inGold ?? null },
     ...(marks ? { significance: marks.facts } : {}),
     rows: rows.map(({ scores, missing, datasets: perDataset, disqualified, selection, own, hidden, afterFreeze, ...row }) => ({
       ...row,

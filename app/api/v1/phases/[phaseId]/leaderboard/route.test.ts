@@ -284,4 +284,18 @@ describe("GET /api/v1/phases/{id}/leaderboard: metrics of the ranked setting, an
     expect(cell("partial_conll_f1")).toBe(p!.metrics.conll!.f1);
     expect(cell("muc_f1")).toBe(p!.metrics.muc!.f1);
   });
+
+  it("zeros: {inGold, datasets} from the stored zero scores: the cs key has a zero anaphor, the en key none; unknown without a zero score", async () => {
+    const { phaseId } = await cracPhase();
+    const board = await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard`));
+    expect(board.zeros).toEqual({ inGold: true, datasets: { cs: true, en: false } });
+    expect((await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?dataset=en`))).zeros.inGold).toBe(false);
+    expect((await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?dataset=cs&variant=partial`))).zeros.inGold).toBe(true);
+
+    // A CoNLL-2012 task computes no zero score: not known, and no dataset facts on its one dataset.
+    const scenario = await setupScenario(testDb.prisma, { users: { zeroless: { token: true } }, task: { gold: [{ phase: "test", text: SMALL_KEY }] } });
+    const conllPhase = scenario.task!.phases.test!.id;
+    await submitScored(conllPhase, scenario.users.zeroless.token!, "No zeros");
+    expect((await expectJson<Board>(await callApi("GET", `/api/v1/phases/${conllPhase}/leaderboard`))).zeros).toEqual({ inGold: null });
+  });
 });
