@@ -117,7 +117,8 @@ function submission(overrides: Partial<SubmissionView> = {}): SubmissionView {
     track: null,
     goldVersion: 2,
     scores: SCORES,
-    datasets: [{ id: "d", name: "main", language: "", fileName: "x", missing: false, goldVersion: 2, scores: null }],
+    variants: {},
+    datasets: [{ id: "d", name: "main", language: "", fileName: "x", missing: false, goldVersion: 2, scores: null, variants: {} }],
     file: { name: "x.conll", sha256: "0".repeat(64), size: 12345 },
     ...overrides,
   } as SubmissionView;
@@ -142,7 +143,7 @@ describe("submissionPageView", () => {
   });
 
   it("says per dataset for several datasets, marks a rescoring run, and links the track's board", () => {
-    const two = submission().datasets.concat({ id: "e", name: "other", language: "", fileName: null, missing: true, goldVersion: null, scores: null });
+    const two = submission().datasets.concat({ id: "e", name: "other", language: "", fileName: null, missing: true, goldVersion: null, scores: null, variants: {} });
     const v = submissionPageView(submission({ datasets: two, status: "QUEUED", track: { id: "tr", name: "LLM" }, file: undefined }), [], parseSubmissionQuery({ fractions: "yes" }));
     expect(v.severalDatasets).toBe(true);
     expect(v.goldVersionText).toBe("the gold versions listed per dataset");
