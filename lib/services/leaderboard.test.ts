@@ -158,7 +158,7 @@ describe("getLeaderboard with evaluation variants", () => {
     expect((await rejection(getLeaderboard(f.phase.id, null, { variant: "Partial" }))).httpStatus).toBe(422);
   });
 
-  it("writes one <id>_conll_f1 CSV column per variant with exact values, rank following the chosen setting", async () => {
+  it("writes one <id>_conll_f1 CSV column per variant with exact values, rank and metric columns following the chosen setting", async () => {
     const f = await boardFixture("crac");
     const x = 0.1 + 0.2; // 0.30000000000000004: full precision must survive
     const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: x, exact: 2 / 3, singletons: null });
@@ -170,13 +170,60 @@ describe("getLeaderboard with evaluation variants", () => {
       [b1, "1"],
       [a1, "2"],
     ]);
-    expect(rows[1].get("conll_f1")).toBe("0.6");
+    // The metric columns hold the ranked setting's scores (partial match), not the primary 0.6.
+    expect(rows[1].get("conll_f1")).toBe("0.30000000000000004");
     expect(rows[1].get("partial_conll_f1")).toBe("0.30000000000000004");
     expect(rows[1].get("exact_conll_f1")).toBe(String(2 / 3));
     expect(rows[1].get("singletons_conll_f1")).toBe("");
     expect(rows[0].get("partial_conll_f1")).toBe("0.8");
     expect(rows[0].get("exact_conll_f1")).toBe("0.125");
     expect(rows[0].get("singletons_conll_f1")).toBe(String(1 / 7));
+  });
+
+  it("JSON metrics and the CSV's metric columns are the ranked setting's scores: the variant's on a variant board (empty without them), the primary's otherwise", async () => {
+    const f = await boardFixture("crac");
+    const a1 = await f.add(f.alpha.id, f.u1.id, 1, 0.6, { partial: 0.7, exact: null }, { partialMuc: [1, 4, 1, 4] });
+    const b1 = await f.add(f.beta.id, f.u2.id, 2, 0.5, { partial: 0.8, exact: 0.4 }, { partialMuc: [3, 4, 3, 4] });
+    type JsonRow = { submissionId: string; value: number | null; metrics: Record<string, Record<string, number | null>>; variants: Record<string, unknown> };
+    const jsonRows = (board: Awaited<ReturnType<typeof getLeaderboard>>) => (leaderboardJson(board) as { variant: string | null; rows: JsonRow[] }).rows;
+
+    const partial = await getLeaderboard(f.phase.id, null, { variant: "partial" });
+    expect(leaderboardJson(partial).variant).toBe("partial");
+    const rows = jsonRows(partial);
+    expect(rows.map((r) => [r.submissionId, r.value, r.metrics.conll!.f1])).toEqual([
+      [b1, 0.8, 0.8],
+      [a1, 0.7, 0.7],
+    ]);
+    // Counts too: the partial-match MUC (3 of 4), not the primary one (2 of 100).
+    expect(rows[0].metrics.muc).toEqual({ recall: 0.75, precision: 0.75, f1: 0.75, recall_num: 3, recall_den: 4, precision_num: 3, precision_den: 4 });
+    expect(rows[0].metrics).toEqual(partial.rows[0].variants.partial);
+    expect(Object.keys(rows[0].variants).sort()).toEqual(["exact", "partial"]);
+    // The board's rows (the page's table) keep the primary scores in `scores`.
+    expect(partial.rows.map((r) => r.scores.conll)).toEqual([{ f1: 0.5 }, { f1: 0.6 }]);
+
+    // A run without scores under the ranked variant: no value, empty metrics and empty CSV cells.
+    const exact = await getLeaderboard(f.phase.id, null, { variant: "exact", allRuns: true });
+    expect(jsonRows(exact).map((r) => [r.submissionId, r.value, r.metrics])).toEqual([
+      [b1, 0.4, { conll: { f1: 0.4 } }],
+      [a1, null, {}],
+    ]);
+    const csv = csvRows(leaderboardCsv(exact)).rows;
+    expect(csv.map((r) => [r.get("submission_id"), r.get("conll_f1"), r.get("muc_f1"), r.get("partial_conll_f1"), r.get("exact_conll_f1")])).toEqual([
+      [b1, "0.4", "", "0.8", "0.4"],
+      [a1, "", "", "0.7", ""],
+    ]);
+    expect(csvRows(leaderboardCsv(partial)).rows.map((r) => [r.get("muc_recall_num"), r.get("muc_recall_den")])).toEqual([
+      ["3", "4"],
+      ["1", "4"],
+    ]);
+
+    // The primary board: primary scores everywhere, as before.
+    const primary = await getLeaderboard(f.phase.id, null);
+    expect(jsonRows(primary).map((r) => [r.submissionId, r.metrics.conll!.f1, r.metrics.muc!.recall_den])).toEqual([
+      [a1, 0.6, 100],
+      [b1, 0.5, 100],
+    ]);
+    expect(csvRows(leaderboardCsv(primary)).rows.map((r) => r.get("conll_f1"))).toEqual(["0.6", "0.5"]);
   });
 });
 
@@ -468,6 +515,68 @@ describe("getLeaderboard of a phase with several datasets", () => {
     expect(both.fieldErrors[0].path).toBe("rankDataset");
   });
 
+  it("with a variant, JSON metrics are that variant's: the macro-average on the phase-level board, the dataset's scores on a dataset's board", async () => {
+    const f = await datasetFixture();
+    type JsonRow = { submissionId: string; value: number; metrics: { conll?: { f1: number }; muc?: unknown } };
+    const macro = (leaderboardJson(await getLeaderboard(f.phase.id, null, { variant: "partial" })) as { rows: JsonRow[] }).rows;
+    // Partial CoNLL F1 is half the primary per dataset, averaged over 3 datasets (alpha left de out).
+    expect(macro.map((r) => r.submissionId)).toEqual([f.ids.alpha, f.ids.beta, f.ids.baseline]);
+    expect(macro[0].metrics.conll!.f1).toBeCloseTo(0.3, 12);
+    expect(macro.map((r) => r.metrics.conll!.f1)).toEqual(macro.map((r) => r.value));
+    // The fixture has no partial-match MUC: the primary MUC is not passed off as it.
+    expect(macro.every((r) => r.metrics.muc === undefined)).toBe(true);
+    const cs = (leaderboardJson(await getLeaderboard(f.phase.id, null, { dataset: "cs", variant: "partial" })) as { rows: JsonRow[] }).rows;
+    expect(cs.map((r) => [r.submissionId, r.metrics])).toEqual([
+      [f.ids.alpha, { conll: { f1: 0.45 } }],
+      [f.ids.beta, { conll: { f1: 0.25 } }],
+      [f.ids.baseline, { conll: { f1: 0.15 } }],
+    ]);
+  });
+
+  it("zeros: whether each dataset's active gold key has zeros, from the stored zero scores' recall denominators, and for the board", async () => {
+    const f = await datasetFixture();
+    const zero = (submissionId: string, datasetId: string, recallDen: number) =>
+      f.db.datasetScore.create({
+        data: { submissionId, phaseId: f.phase.id, datasetId, metric: "zero", recallNum: 0, recallDen, precisionNum: 0, precisionDen: 1, recall: 0, precision: 0, f1: 0 },
+      });
+    // cs: the key has 2 zero anaphors (every run stores the same denominator); de: none; main: no zero score stored.
+    await zero(f.ids.beta, f.cs.id, 2);
+    await zero(f.ids.alpha, f.cs.id, 2);
+    await zero(f.ids.beta, f.de.id, 0);
+    // A zero score against an older, inactive de key does not count.
+    const stored = packFile(bytes("old de gold"));
+    const old = await f.db.goldKey.create({
+      data: { phaseId: f.phase.id, datasetId: f.de.id, version: 2, fileName: "de.conllu", sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 1, uploadedById: f.org.id, active: false },
+    });
+    await f.db.submissionFile.update({ where: { submissionId_datasetId: { submissionId: f.ids.baseline, datasetId: f.de.id } }, data: { goldKeyId: old.id } });
+    await zero(f.ids.baseline, f.de.id, 3);
+
+    const board = await getLeaderboard(f.phase.id, null);
+    expect(board.zeros).toEqual({ inGold: true, datasets: { main: null, cs: true, de: false } });
+    expect((await getLeaderboard(f.phase.id, null, { dataset: "de" })).zeros).toEqual({ inGold: false, datasets: { main: null, cs: true, de: false } });
+    expect((await getLeaderboard(f.phase.id, null, { dataset: "main", variant: "partial" })).zeros?.inGold).toBeNull();
+    expect((await getLeaderboard(f.phase.id, null, { rankDataset: "de" })).zeros?.inGold).toBe(true);
+    expect(leaderboardJson(board).zeros).toEqual({ inGold: true, datasets: { main: null, cs: true, de: false } });
+  });
+
+  it("zeros: false when every scored dataset's key is known to have none, null while one is unknown; hidden from a viewer who sees no run", async () => {
+    const f = await datasetFixture();
+    const zero = (datasetId: string, recallDen: number) =>
+      f.db.datasetScore.create({
+        data: { submissionId: f.ids.beta, phaseId: f.phase.id, datasetId, metric: "zero", recallNum: 0, recallDen, precisionNum: 0, precisionDen: 0, recall: 0, precision: 0, f1: 0 },
+      });
+    await zero(f.cs.id, 0);
+    await zero(f.de.id, 0);
+    // main's key has no known zero count yet: not known for the board.
+    expect((await getLeaderboard(f.phase.id, null)).zeros).toEqual({ inGold: null, datasets: { main: null, cs: false, de: false } });
+    // (Writing dataset_scores is a board change: the phase's facts are computed again.)
+    await zero(f.main.id, 0);
+    expect((await getLeaderboard(f.phase.id, null)).zeros).toEqual({ inGold: false, datasets: { main: false, cs: false, de: false } });
+    // Hidden until the close: an anonymous viewer sees no run, and no fact of the gold either.
+    await f.db.phase.update({ where: { id: f.phase.id }, data: { leaderboardTiming: "after_close" } });
+    expect((await getLeaderboard(f.phase.id, null)).zeros).toEqual({ inGold: null, datasets: { main: null, cs: null, de: null } });
+  });
+
   it("an unknown dataset is a 422 naming the datasets", async () => {
     const f = await datasetFixture();
     for (const field of ["dataset", "rankDataset"] as const) {
@@ -540,7 +649,9 @@ describe("getLeaderboard of a phase with several datasets", () => {
     const board = await getLeaderboard(f.phase.id, null);
     const json = leaderboardJson(board);
     // No dataset fields; `policy` and each row's `selection` and `own` are the leaderboard policy's (issue 11 §2), `page` its paging (issue 12 §1).
-    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "page", "phase", "policy", "rows", "task", "tiePolicy", "track", "tracks", "variant"]);
+    expect(Object.keys(json).sort()).toEqual(["allRuns", "evaluation", "generatedAt", "metric", "page", "phase", "policy", "rows", "task", "tiePolicy", "track", "tracks", "variant", "zeros"]);
+    // No zero score stored: not known; no per-dataset facts on a phase with one dataset.
+    expect(json.zeros).toEqual({ inGold: null });
     expect(Object.keys((json.rows as Record<string, unknown>[])[0]).sort()).toEqual(
       ["codeUrl", "disqualified", "goldVersion", "isBaseline", "metrics", "own", "paperUrl", "rank", "scorerVersion", "selection", "submissionId", "submittedAt", "systemName", "team", "track", "value", "variants"].sort(),
     );

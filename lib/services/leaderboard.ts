@@ -68,7 +68,7 @@ import { loadPhase } from "./phases";
 import { cachedBoardPart, boardVersion } from "./board-cache";
 import { rankBoard, type BoardRankingQuery, type RankedBoardPage } from "./board-ranking";
 import { TIE_POLICY, type RunSelection } from "./ranking";
-import { BLANC_COREF, BLANC_NONCOREF, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
+import { BLANC_COREF, BLANC_NONCOREF, goldZerosByDataset, macroScoresToJson, scoresToJson, storedMetricNames, type BoardMetricsJson, type CountsJson, type MetricsJson, type ScoreRowLike } from "./scores";
 import type { BoardSignificance } from "./significance";
 import { findTrack, listTracks, type TrackView } from "./tracks";
 
@@ -114,9 +114,10 @@ export interface LeaderboardRow {
   goldVersion: number | null;
   scorerVersion: string | null;
   /**
-   * every stored metric of the primary setting: fractions and exact counts (the CLI JSON
-   * shape); on a phase with several datasets the macro-average (counts null), on a dataset's
-   * board that dataset's scores
+   * every stored metric of the primary setting, whatever the board is ranked by: fractions and
+   * exact counts (the CLI JSON shape); on a phase with several datasets the macro-average
+   * (counts null), on a dataset's board that dataset's scores. (The JSON's and the CSV's
+   * metrics are those of the board's setting instead: {@link settingScores}.)
    */
   scores: BoardMetricsJson;
   /**
@@ -177,6 +178,26 @@ export interface BoardEvaluation {
   variants: { id: string; label: string }[];
 }
 
+/**
+ * Whether the gold has zeros (empty nodes) that the zero score counts (issue 24 §1): where it has
+ * none, the `zero` metric is 0 of 0, meaningless, and pages show "n/a" instead of its column.
+ * Read from the stored scores of the runs scored against the active gold keys (`goldZerosByDataset`
+ * in `scores.ts`: the zero score's recall denominator, the key's zero anaphors), so it is the
+ * same for every page, setting and ranking of the phase's boards.
+ */
+export interface BoardZeros {
+  /**
+   * this board's gold: on a dataset's board that dataset's, else the phase's datasets with an
+   * active gold key together: true when one of them has zeros; false when each is known to
+   * have none; null when it is not known (no run scored against a key yet, the zero score not
+   * computed: gold that is not CorefUD CoNLL-U or a profile without it, or a viewer who sees no
+   * run of a board hidden until the close)
+   */
+  inGold: boolean | null;
+  /** each dataset of the phase by name (one on a phase with one dataset): true, false or null as `inGold`, for that dataset's active key */
+  datasets: Record<string, boolean | null>;
+}
+
 /** A track as a board shows it. */
 export type BoardTrack = Pick<TrackView, "id" | "name" | "description">;
 
@@ -198,6 +219,11 @@ export interface Leaderboard {
   dataset: BoardDataset | null;
   /** the name of the dataset the phase-level board is ranked by (`?rankDataset=`), or null */
   rankDataset: string | null;
+  /**
+   * whether the gold has zeros the zero score counts (hide the `zero` column when `inGold` is
+   * false); every board of {@link getLeaderboard} has it (optional only for boards built by hand)
+   */
+  zeros?: BoardZeros;
   allRuns: boolean;
   tiePolicy: string;
   /** the phase's timing and selection policy as applied to this board */
@@ -239,6 +265,38 @@ function scoresBySetting<S extends ScoreRowLike & { variant: string }, J>(rows: 
   const variants: Record<string, J> = {};
   for (const [variant, group] of groups) if (variant !== "") variants[variant] = toJson(group);
   return { primary: toJson(groups.get("") ?? []), variants };
+}
+
+/**
+ * A row's scores in the board's setting: its primary scores (`row.scores`) on a board ranked by
+ * the primary setting, else those of the variant ranking the board (`row.variants[variant]`),
+ * `{}` when the run has no scores under that variant (it was scored before the task had it; its
+ * `value` is null). What the JSON's `metrics` and the CSV's metric columns hold.
+ *
+ * @param row a board row
+ * @param variant the board's `variant` (null: the primary setting)
+ */
+export function settingScores(row: Pick<LeaderboardRow, "scores" | "variants">, variant: string | null): BoardMetricsJson {
+  return variant === null ? row.scores : (row.variants[variant] ?? {});
+}
+
+/**
+ * A board's {@link BoardZeros}: each dataset's fact, and `inGold` for the board's dataset, or
+ * over the scored datasets (true when one has zeros, false when every one is known to have
+ * none, else null).
+ *
+ * @param datasets the phase's datasets
+ * @param dataset the dataset whose board this is, or null
+ * @param known by dataset id, as `goldZerosByDataset` gives them (absent: not known)
+ * @param withheld the viewer sees no run of the board (hidden until the close): nothing is known
+ */
+function boardZeros(datasets: readonly BoardDataset[], dataset: BoardDataset | null, known: ReadonlyMap<string, boolean>, withheld: boolean): BoardZeros {
+  const of = (d: BoardDataset): boolean | null => (withheld ? null : (known.get(d.id) ?? null));
+  const perDataset = Object.fromEntries(datasets.map((d) => [d.name, of(d)]));
+  if (dataset) return { inGold: of(dataset), datasets: perDataset };
+  const facts = datasets.filter((d) => d.scored).map(of);
+  const inGold = facts.includes(true) ? true : facts.length > 0 && facts.every((f) => f === false) ? false : null;
+  return { inGold, datasets: perDataset };
 }
 
 /** A `dataset` or `rankDataset` query value: a dataset's name or id, absent/empty → null. */
@@ -438,6 +496,7 @@ export async function getLeaderboard(
     tracks: (await listTracks(phase.id, db)).map(({ id, name, description }): BoardTrack => ({ id, name, description })),
     datasets: await listDatasets(phase.id, db),
     scoredIds: (await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: { datasetId: true } })).map((g) => g.datasetId),
+    zeros: [...(await goldZerosByDataset(db, phase.id))],
   }));
   const tracks: BoardTrack[] = facts.tracks;
   const track = findTrack(tracks, query.track) ?? tracks[0] ?? null;
@@ -592,6 +651,7 @@ export async function getLeaderboard(
     datasets,
     dataset,
     rankDataset: rankDataset?.name ?? null,
+    zeros: boardZeros(datasets, dataset, new Map(facts.zeros), anonymousHidden),
     allRuns: query.allRuns,
     tiePolicy: TIE_POLICY,
     policy,
@@ -603,7 +663,13 @@ export async function getLeaderboard(
 
 /**
  * A leaderboard as the JSON API sends it (`GET /api/v1/phases/{id}/leaderboard`): the board
- * with each row's `scores` under `metrics`. A phase with one dataset gets exactly the shape it
+ * with each row's scores in the board's setting under `metrics` ({@link settingScores}): the
+ * primary setting's when `variant` is null, else the scores of the variant `variant` names (the
+ * same CLI JSON shape; `{}` for a run without scores under it), so that `value` is always
+ * `metrics[metric].f1` of the ranked setting (on a board ranked by a dataset, `value` is that
+ * dataset's). The top-level `variant` says which setting `metrics` holds; each row's `variants`
+ * still has every secondary variant's scores by id, and the primary scores of a board ranked by a
+ * variant are on the primary board. A phase with one dataset gets exactly the shape it
  * had before datasets existed (no dataset fields). A phase with several datasets adds
  * `datasets` ([{id, name, language, scored}] in the phase's order), `dataset` (this dataset's
  * board, or null) and `rankDataset` (the name ranking the phase-level board, or null); on the
@@ -614,18 +680,28 @@ export async function getLeaderboard(
  * final has `own` (a run of the viewer's team); rows of the organizers' board also have
  * `hidden` and `afterFreeze`. `policy` is the board's {@link BoardPolicy}.
  *
+ * `zeros: {inGold}` (every board) says whether the gold has zeros (empty nodes) that the `zero`
+ * metric counts ({@link BoardZeros}): `inGold` true, false (the gold has none: every run's
+ * `zero` score is 0 of 0 and means nothing; show "n/a" rather than its numbers) or null (not
+ * known: no run scored against the active gold key yet, no zero score computed, as for gold
+ * that is not CorefUD CoNLL-U, or an anonymous viewer of a board hidden until the close). On a phase with several datasets it also has `datasets:
+ * {<name>: true | false | null}`, each dataset's own fact, and `inGold` is that of the board's
+ * dataset on a dataset's board, else true when a dataset with an active gold key has zeros,
+ * false when each is known to have none.
+ *
  * @param board from {@link getLeaderboard}
  * @param significance `boardSignificance(board)` to add `significance: {metric, samples, seed,
  *   level}` and each row's `significance` (null for rows without), or absent
  * @returns a plain object for `JSON.stringify`
  */
 export function leaderboardJson(board: Leaderboard, significance?: BoardSignificance | null): Record<string, unknown> {
-  const { rows, datasets, dataset, rankDataset, ...rest } = board;
+  const { rows, datasets, dataset, rankDataset, zeros, ...rest } = board;
   const multi = datasets.length > 1;
   const marks = significance ? (({ rows: r, ...facts }) => ({ rows: r, facts }))(significance) : null;
   return {
     ...rest,
     ...(multi ? { datasets, dataset, rankDataset } : {}),
+    zeros: multi ? { inGold: zeros?.inGold ?? null, datasets: zeros?.datasets ?? {} } : { inGold: zeros?.inGold ?? null },
     ...(marks ? { significance: marks.facts } : {}),
     rows: rows.map(({ scores, missing, datasets: perDataset, disqualified, selection, own, hidden, afterFreeze, ...row }) => ({
       ...row,
@@ -633,7 +709,7 @@ export function leaderboardJson(board: Leaderboard, significance?: BoardSignific
       selection: selection ?? null,
       ...(board.policy?.final ? {} : { own: own === true }),
       ...(board.policy?.organizerView ? { hidden: hidden === true, afterFreeze: afterFreeze === true } : {}),
-      metrics: scores,
+      metrics: settingScores({ scores, variants: row.variants }, board.variant),
       ...(multi && dataset ? { missing } : {}),
       ...(multi && !dataset ? { datasets: perDataset } : {}),
       ...(marks ? { significance: marks.rows[row.submissionId] ?? null } : {}),
@@ -658,7 +734,9 @@ const LINK_FIELDS = ["recall_num", "recall_den", "precision_num", "precision_den
  * - `disqualified`: the organizers' public reason for a disqualified run (its `rank` is empty),
  *   empty for every other run. (It closes this list rather than the whole row so that `track`
  *   stays the last column of every board.)
- * These are the primary setting's scores. A board of a task whose evaluation profile has
+ * These are the scores of the board's setting, as the JSON's `metrics` ({@link settingScores}):
+ * the primary setting's, or on a board ranked by a variant (`variant`, e.g. `partial`) that
+ * variant's (every cell empty for a run without scores under it). A board of a task whose evaluation profile has
  * secondary variants (e.g. `crac`: partial, exact, singletons) has, after them, one
  * `<variantId>_conll_f1` column per variant in the profile's order (e.g. `partial_conll_f1`):
  * the run's CoNLL F1 under that variant ({@link leaderboardCsvColumns}); a task without
@@ -692,8 +770,10 @@ export const LEADERBOARD_CSV_COLUMNS: readonly string[] = [
   "disqualified",
 ];
 
-/** What decides a board's CSV columns beyond {@link LEADERBOARD_CSV_COLUMNS}. */
+/** What decides a board's CSV columns beyond {@link LEADERBOARD_CSV_COLUMNS}, and which scores fill them. */
 export interface CsvLayout {
+  /** the variant whose scores fill the metric columns (the board's `variant`); null or absent: the primary setting */
+  variant?: string | null;
   /** the evaluation profile's variant ids, in order (one `<id>_conll_f1` column each) */
   variantIds: readonly string[];
   /** whether the `track` column is written (every board of `getLeaderboard` has it) */
@@ -744,7 +824,7 @@ function linkCells(c: CountsJson | undefined): (number | null)[] {
 
 /** One CSV record of a row, in {@link leaderboardCsvColumns} order. */
 function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
-  const s = row.scores;
+  const s = settingScores(row, layout.variant ?? null);
   return [
     row.rank,
     row.team.name,
@@ -780,9 +860,11 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
  * {@link LEADERBOARD_CSV_COLUMNS} plus one per variant, the dataset columns of a phase with
  * several datasets, and `track` ({@link leaderboardCsvColumns}). On a phase with several
  * datasets the score columns of the phase-level board hold the macro-average (count cells
- * empty), and a dataset's board holds that dataset's scores.
+ * empty), and a dataset's board holds that dataset's scores. The metric columns hold the
+ * scores of the board's setting (`variant`; see {@link LEADERBOARD_CSV_COLUMNS}).
  *
  * @param board a leaderboard from {@link getLeaderboard} (already authorized); without
+ *   `variant` (or null), the metric columns hold the primary setting's scores; without
  *   `evaluation`, no variant columns are written, without `tracks`, no `track` column (every
  *   board of `getLeaderboard` has it, `[]` for a phase without tracks), and without
  *   `datasets`, no dataset columns; with `phase.selectionRule` TEAM_SELECTED and `allRuns`
@@ -791,6 +873,7 @@ function csvRecord(row: LeaderboardRow, layout: CsvLayout): CsvCell[] {
  */
 export function leaderboardCsv(
   board: Pick<Leaderboard, "rows"> & {
+    variant?: string | null;
     evaluation?: Pick<BoardEvaluation, "variants">;
     tracks?: readonly BoardTrack[];
     datasets?: readonly Pick<BoardDataset, "name">[];
@@ -802,6 +885,7 @@ export function leaderboardCsv(
 ): string {
   const multi = (board.datasets?.length ?? 0) > 1;
   const layout: CsvLayout = {
+    variant: board.variant ?? null,
     variantIds: (board.evaluation?.variants ?? []).map((v) => v.id),
     track: board.tracks !== undefined,
     datasetNames: multi && !board.dataset ? board.datasets!.map((d) => d.name) : [],

@@ -371,3 +371,36 @@ export function macroScoresToJson(rows: readonly ScoreRowLike[]): BoardMetricsJs
   return out;
 }
 
+
+/**
+ * Whether the active gold key of each dataset of a phase has zeros, as the stored scores tell
+ * (no gold file is read). The zero score's recall denominator (`scoring/corefud/zero.ts`:
+ * TP + FN + WL) counts the key's zero anaphors, the zeros (mentions headed by an empty node)
+ * that are not the first mention of their entity; every key anaphor is one of the three
+ * whatever the response, so every run scored against the key stores the same denominator.
+ * A key whose denominator is 0 has no zero the score could count: its zero score is 0 of 0,
+ * meaningless. One query for the whole phase (two index-backed EXISTS per dataset), not per run.
+ *
+ * @param db client or transaction
+ * @param phaseId the phase
+ * @returns by dataset id: true when a stored primary-setting `zero` DatasetScore row of a run
+ *   scored against the dataset's active gold key (`submission_files.gold_key_id`) has a recall
+ *   denominator above 0, false when such rows exist and all have 0; a dataset is absent when
+ *   there are none (no active gold key, no run scored against it yet, or no zero score
+ *   computed: a key that is not CorefUD CoNLL-U, or a profile without the zero metric)
+ */
+export async function goldZerosByDataset(db: Db, phaseId: string): Promise<Map<string, boolean>> {
+  const rows = await db.$queryRaw<{ id: string; zeros: boolean; scored: boolean }[]>`
+    SELECT d.id::text AS id,
+           EXISTS (SELECT 1 FROM dataset_scores ds
+                     JOIN submission_files sf ON sf.submission_id = ds.submission_id AND sf.dataset_id = ds.dataset_id
+                     JOIN gold_keys g ON g.id = sf.gold_key_id AND g.active
+                    WHERE ds.dataset_id = d.id AND ds.variant = '' AND ds.metric = 'zero' AND ds.recall_den > 0) AS zeros,
+           EXISTS (SELECT 1 FROM dataset_scores ds
+                     JOIN submission_files sf ON sf.submission_id = ds.submission_id AND sf.dataset_id = ds.dataset_id
+                     JOIN gold_keys g ON g.id = sf.gold_key_id AND g.active
+                    WHERE ds.dataset_id = d.id AND ds.variant = '' AND ds.metric = 'zero') AS scored
+      FROM datasets d
+     WHERE d.phase_id = ${phaseId}::uuid`;
+  return new Map(rows.filter((r) => r.scored).map((r) => [r.id, r.zeros]));
+}

@@ -416,6 +416,14 @@ export interface SubmissionDatasetView {
   goldVersion: number | null;
   /** the run's scores on the dataset (CLI JSON shape, with counts); null before scoring and for a dataset left out */
   scores: MetricsJson | null;
+  /**
+   * the run's scores on the dataset under each secondary variant it was scored with
+   * (`evaluation.variants`, e.g. `partial`, `exact`, `singletons` for CRAC), by variant id, in
+   * the shape of `scores` (with counts): its DatasetScore rows of that variant. `{}` before
+   * scoring, for a dataset left out, and for a profile without variants; a variant with no
+   * stored rows on the dataset is absent
+   */
+  variants: Record<string, MetricsJson>;
 }
 
 /** One submission as a viewer sees it. Fields marked "team and organizers" are absent for others. */
@@ -467,6 +475,13 @@ export interface SubmissionView {
    */
   scores: BoardMetricsJson | null;
   /**
+   * the corpus scores under each secondary variant the run was scored with (`evaluation.variants`),
+   * by variant id, in the shape of `scores` (on a phase with several datasets the macro-average,
+   * counts null); `{}` before scoring and for a profile without variants; a variant without stored
+   * rows is absent
+   */
+  variants: Record<string, BoardMetricsJson>;
+  /**
    * every dataset of the run's phase, in the phase's order (always at least one entry: a
    * phase with one dataset has a single entry, so clients need no special case; pages show the
    * table only for several). See {@link SubmissionDatasetView}.
@@ -509,7 +524,8 @@ export interface SubmissionView {
  * @param viewer the viewer (null = anonymous)
  * @returns the {@link SubmissionView}: submitter, file, attempts and error only for the team
  *   and the organizers; per-document scores as `canViewDocumentScores` allows; its datasets
- *   (file or missing, gold version, scores: DatasetScore rows) for everyone who may see it
+ *   (file or missing, gold version, scores and each variant's: DatasetScore rows) and its
+ *   variants' corpus scores for everyone who may see it
  * @param now the current time (for `viewerCanWithdraw`; default: now)
  * @throws NotFoundError (404) when it does not exist or the viewer may not see it (the same
  *   answer, so that other teams' private runs stay unknown), and for a run its team withdrew
@@ -525,9 +541,10 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer, now: Da
           track: { select: { id: true, name: true } },
           submitter: { select: { id: true, name: true } },
           phase: { include: { task: { select: { id: true, slug: true, title: true, primaryMetric: true } } } },
-          scores: { where: { variant: "" } },
+          // The primary setting ("") and every variant; those the run was not scored with are dropped below.
+          scores: true,
           files: { select: { datasetId: true, fileName: true, goldKey: { select: { version: true, fileName: true } } } },
-          datasetScores: { where: { variant: "" } },
+          datasetScores: true,
         },
       })
     : null;
@@ -541,9 +558,19 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer, now: Da
   const phaseDatasets = await listDatasets(s.phaseId, db);
   const several = phaseDatasets.length > 1;
   const fileOf = new Map(s.files.map((f) => [f.datasetId, f]));
+  // The secondary variants the run was scored with, in the profile's order (stray rows of others are left out).
+  const variantIds = (evaluation?.variants ?? []).map((v) => v.id);
+  const bySetting = <R extends { variant: string }, J>(rows: readonly R[], toJson: (rows: R[]) => J): Record<string, J> =>
+    Object.fromEntries(
+      variantIds.flatMap((id) => {
+        const own = rows.filter((r) => r.variant === id);
+        return own.length > 0 ? [[id, toJson(own)]] : [];
+      }),
+    );
   const datasets: SubmissionDatasetView[] = phaseDatasets.map((d) => {
     const file = fileOf.get(d.id);
-    const rows = s.datasetScores.filter((r) => r.datasetId === d.id);
+    const onDataset = s.datasetScores.filter((r) => r.datasetId === d.id);
+    const rows = onDataset.filter((r) => r.variant === "");
     const recorded = evaluation?.datasets?.find((r) => r.id === d.id);
     return {
       id: d.id,
@@ -553,8 +580,10 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer, now: Da
       missing: !file,
       goldVersion: file?.goldKey?.version ?? recorded?.goldVersion ?? (several ? null : s.goldVersion),
       scores: rows.length > 0 ? scoresToJson(rows) : null,
+      variants: bySetting(onDataset, scoresToJson),
     };
   });
+  const primaryScores = s.scores.filter((r) => r.variant === "");
   // Per-document denominators are gold statistics, and per-document scores of a hidden test
   // set let a team probe the gold: see `canViewDocumentScores`.
   const showDocuments = await canViewDocumentScores(access, s.phase);
@@ -594,7 +623,8 @@ export async function getSubmissionForViewer(id: string, viewer: Viewer, now: Da
           error: s.status === "FAILED" ? { stage: s.errorStage, message: s.errorMessage, location: s.errorLocation } : null,
         }
       : {}),
-    scores: s.scores.length > 0 ? macroScoresToJson(s.scores) : null,
+    scores: primaryScores.length > 0 ? macroScoresToJson(primaryScores) : null,
+    variants: bySetting(s.scores, macroScoresToJson),
     datasets,
     perDocument: showDocuments && perDocument.length > 0 ? perDocument : null,
     perDocumentWithheld: viewerIsTeamMember && !showDocuments,

@@ -1,13 +1,13 @@
 /**
  * The submission page's view model (metric rows, the transposed pronoun disclosure, the compare
- * options, links and flags) and the page's query parsing.
+ * options, links and flags, the scores under each evaluation setting) and the page's query parsing.
  */
 import { describe, expect, it } from "vitest";
 import type { ComparableRun } from "../services/significance";
-import type { BoardMetricsJson } from "../services/scores";
+import type { BoardMetricsJson, MetricsJson } from "../services/scores";
 import type { SubmissionView } from "../services/submissions";
 import { parseSubmissionQuery } from "../validations/submission-query";
-import { compareOptions, hasRawFractions, metricRows, submissionPageView, transposeDisclosure } from "./submission-view";
+import { compareOptions, hasRawFractions, metricRows, submissionPageView, transposeDisclosure, variantScoreTable } from "./submission-view";
 
 const SCORES: BoardMetricsJson = {
   muc: { recall: 0.5, precision: 0.75, f1: 0.6, recall_num: 2, recall_den: 4, precision_num: 3, precision_den: 4 },
@@ -117,7 +117,8 @@ function submission(overrides: Partial<SubmissionView> = {}): SubmissionView {
     track: null,
     goldVersion: 2,
     scores: SCORES,
-    datasets: [{ id: "d", name: "main", language: "", fileName: "x", missing: false, goldVersion: 2, scores: null }],
+    variants: {},
+    datasets: [{ id: "d", name: "main", language: "", fileName: "x", missing: false, goldVersion: 2, scores: null, variants: {} }],
     file: { name: "x.conll", sha256: "0".repeat(64), size: 12345 },
     ...overrides,
   } as SubmissionView;
@@ -142,7 +143,7 @@ describe("submissionPageView", () => {
   });
 
   it("says per dataset for several datasets, marks a rescoring run, and links the track's board", () => {
-    const two = submission().datasets.concat({ id: "e", name: "other", language: "", fileName: null, missing: true, goldVersion: null, scores: null });
+    const two = submission().datasets.concat({ id: "e", name: "other", language: "", fileName: null, missing: true, goldVersion: null, scores: null, variants: {} });
     const v = submissionPageView(submission({ datasets: two, status: "QUEUED", track: { id: "tr", name: "LLM" }, file: undefined }), [], parseSubmissionQuery({ fractions: "yes" }));
     expect(v.severalDatasets).toBe(true);
     expect(v.goldVersionText).toBe("the gold versions listed per dataset");
@@ -159,6 +160,85 @@ describe("submissionPageView", () => {
     expect(v.rawFractions).toBe(false);
     expect(v.rescoring).toBe(false);
     expect(v.goldVersionDetail).toBeNull();
+  });
+});
+
+describe("variantScoreTable", () => {
+  const CRAC = {
+    profile: "crac",
+    label: "CRAC",
+    primary: { match: "head", zeroMatch: "dependent", removeSingletons: true, removeZeros: false },
+    variants: [
+      { id: "partial", label: "Partial match", match: "partial", zeroMatch: "dependent", removeSingletons: true, removeZeros: false },
+      { id: "exact", label: "Exact match", match: "exact", zeroMatch: "dependent", removeSingletons: true, removeZeros: false },
+    ],
+  } as SubmissionView["evaluation"];
+  const f1s = (conll: number, muc?: number): MetricsJson => ({
+    conll: { f1: conll },
+    ...(muc === undefined ? {} : { muc: { recall: muc, precision: muc, f1: muc, recall_num: muc * 10, recall_den: 10, precision_num: muc * 10, precision_den: 10 } }),
+  });
+  const dataset = (name: string, over: Partial<SubmissionView["datasets"][number]> = {}): SubmissionView["datasets"][number] => ({
+    id: name,
+    name,
+    language: "cs",
+    fileName: `${name}.conllu`,
+    missing: false,
+    goldVersion: 1,
+    scores: f1s(0.6, 0.7),
+    variants: { partial: f1s(0.65, 0.75), exact: f1s(0.5) },
+    ...over,
+  });
+
+  it("gives each dataset the primary setting then each variant in the profile's order, CoNLL F1 first, and the macro-average last on several datasets", () => {
+    const table = variantScoreTable(
+      submission({
+        evaluation: CRAC,
+        scores: f1s(0.4),
+        variants: { exact: f1s(0.3), partial: f1s(0.45) },
+        datasets: [dataset("cs"), dataset("pl", { language: "pl", variants: { exact: f1s(0.2) } }), dataset("de", { missing: true, fileName: null, scores: null, variants: {} })],
+      }),
+    )!;
+    expect(table.metrics).toEqual([
+      { id: "conll", label: "CoNLL" },
+      { id: "muc", label: "MUC" },
+    ]);
+    expect(table.groups.map((g) => [g.dataset, g.language, g.missing])).toEqual([
+      ["cs", "cs", false],
+      ["pl", "pl", false],
+      ["de", "cs", true],
+      [null, "", false],
+    ]);
+    expect(table.groups[0].settings).toEqual([
+      { id: "", label: "Primary setting", f1: [0.6, 0.7] },
+      { id: "partial", label: "Partial match", f1: [0.65, 0.75] },
+      { id: "exact", label: "Exact match", f1: [0.5, null] },
+    ]);
+    // A variant without scores on a dataset is left out; a left-out dataset has no rows.
+    expect(table.groups[1].settings.map((x) => x.id)).toEqual(["", "exact"]);
+    expect(table.groups[2].settings).toEqual([]);
+    expect(table.groups[3].settings).toEqual([
+      { id: "", label: "Primary setting", f1: [0.4, null] },
+      { id: "partial", label: "Partial match", f1: [0.45, null] },
+      { id: "exact", label: "Exact match", f1: [0.3, null] },
+    ]);
+  });
+
+  it("one dataset: no macro-average group; variants the run was not scored with are ignored; the page view carries the table", () => {
+    const s = submission({ evaluation: CRAC, datasets: [dataset("main", { variants: { partial: f1s(0.65), singletons: f1s(0.9) } })] });
+    const table = variantScoreTable(s)!;
+    expect(table.groups.map((g) => g.dataset)).toEqual(["main"]);
+    expect(table.groups[0].settings.map((x) => [x.id, x.f1])).toEqual([
+      ["", [0.6, 0.7]],
+      ["partial", [0.65, null]],
+    ]);
+    expect(submissionPageView(s, [], parseSubmissionQuery({})).variantScores).toEqual(table);
+  });
+
+  it("is null without variant scores: a profile without variants, or a run not scored yet", () => {
+    expect(variantScoreTable(submission())).toBeNull();
+    expect(variantScoreTable(submission({ evaluation: CRAC, datasets: [dataset("main", { variants: {} })] }))).toBeNull();
+    expect(variantScoreTable(submission({ evaluation: null, scores: null, datasets: [dataset("main", { scores: null })] }))).toBeNull();
+    expect(submissionPageView(submission(), [], parseSubmissionQuery({})).variantScores).toBeNull();
   });
 });
 

@@ -8,6 +8,9 @@
  *   start open, from the query of `lib/validations/submission-query.ts`).
  * - {@link metricRows}: the metric table's rows in board order (count metrics, BLANC, CoNLL F1)
  *   with each cell's value and the exact counts behind it, shown only on demand.
+ * - {@link variantScoreTable}: the run's F1 per dataset under the primary setting and each
+ *   secondary variant of its evaluation profile (e.g. CRAC's partial match, exact match, head
+ *   match with singletons), CoNLL F1 first (issue 24 §1).
  * - {@link transposeDisclosure}: Byron's pronoun disclosure turned round, one row per pronoun
  *   type (and the total) and one column per line of the standard table, so that it stays
  *   narrow on a phone however many pronoun types the key has.
@@ -19,7 +22,7 @@ import type { ComparableRun } from "../services/significance";
 import type { BoardMetricsJson, CountsJson } from "../services/scores";
 import type { SubmissionView } from "../services/submissions";
 import type { RunAnalysisView } from "../services/analysis";
-import { COUNT_METRIC_NAMES, METRIC_LABELS, type CountMetricName } from "../validations/metrics";
+import { COUNT_METRIC_NAMES, LEADERBOARD_METRICS, METRIC_LABELS, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import type { SubmissionQuery } from "../validations/submission-query";
 
 /** A numerator and a denominator as the scorer stored them (whole numbers, or sums of fractions for B³, CEAFe and LEA). */
@@ -121,6 +124,72 @@ export function metricRows(scores: BoardMetricsJson): MetricRow[] {
 /** Whether any row has counts to show in the "raw fractions" disclosure. */
 export function hasRawFractions(rows: readonly MetricRow[]): boolean {
   return rows.some((r) => (r.recall?.counts.length ?? 0) > 0 || (r.precision?.counts.length ?? 0) > 0);
+}
+
+/** One setting's row of the variant table: its F1 for each of the table's metrics. */
+export interface SettingScoreRow {
+  /** "" for the primary setting, else the variant's id (e.g. `partial`) */
+  id: string;
+  /** "Primary setting", or the variant's label (e.g. "Partial match") */
+  label: string;
+  /** the F1 (a fraction in [0, 1]) of each of {@link VariantScoreTable.metrics}, in order; null where the setting's scores lack the metric */
+  f1: (number | null)[];
+}
+
+/** The rows of one dataset (or of the macro-average) in the variant table. */
+export interface VariantScoreGroup {
+  /** the dataset's name; null for the macro-average over the datasets (a phase with several) */
+  dataset: string | null;
+  /** the dataset's language, e.g. "cs"; "" when not given and for the macro-average */
+  language: string;
+  /** the run left the dataset out: no rows (it counts 0 in every setting) */
+  missing: boolean;
+  /**
+   * the primary setting, then each variant in the profile's order; a setting without scores
+   * on the dataset is left out (empty: left out, or not scored yet, e.g. no gold key)
+   */
+  settings: SettingScoreRow[];
+}
+
+/** The run's scores under every setting, per dataset: the table under the per-dataset scores. */
+export interface VariantScoreTable {
+  /** the columns: the CoNLL F1 first, then every other metric some row has, in board order */
+  metrics: { id: LeaderboardMetric; label: string }[];
+  /** each dataset in the phase's order, then (several datasets) the macro-average */
+  groups: VariantScoreGroup[];
+}
+
+/** The variant table's metric order: the CoNLL F1, then the others in board order. */
+const SETTING_TABLE_METRICS: readonly LeaderboardMetric[] = ["conll", ...LEADERBOARD_METRICS.filter((m) => m !== "conll")];
+
+/**
+ * The run's F1 per dataset under its primary setting and each secondary variant it was scored
+ * with (`evaluation.variants`, in that order), from `SubmissionView.datasets[].scores` and
+ * `.variants`; on a phase with several datasets a last group holds the macro-average (`scores`
+ * and `variants` of the run).
+ *
+ * @param s the run as the viewer sees it
+ * @returns the table; null when the run has no variant scores (not scored yet, or a profile
+ *   without secondary variants such as `conll2012`)
+ */
+export function variantScoreTable(s: Pick<SubmissionView, "evaluation" | "scores" | "variants" | "datasets">): VariantScoreTable | null {
+  const variants = s.evaluation?.variants ?? [];
+  const scoredVariants = (byVariant: Record<string, BoardMetricsJson> | undefined) => variants.filter((v) => byVariant?.[v.id] !== undefined);
+  if (scoredVariants(s.variants).length === 0 && !s.datasets.some((d) => scoredVariants(d.variants).length > 0)) return null;
+  const settingsOf = (primary: BoardMetricsJson | null, byVariant: Record<string, BoardMetricsJson> | undefined) => [
+    ...(primary ? [{ id: "", label: "Primary setting", scores: primary }] : []),
+    ...scoredVariants(byVariant).map((v) => ({ id: v.id, label: v.label, scores: byVariant![v.id]! })),
+  ];
+  const groups = [
+    ...s.datasets.map((d) => ({ dataset: d.name as string | null, language: d.language, missing: d.missing, settings: d.missing ? [] : settingsOf(d.scores, d.variants) })),
+    ...(s.datasets.length > 1 ? [{ dataset: null, language: "", missing: false, settings: settingsOf(s.scores, s.variants) }] : []),
+  ];
+  const f1Of = (scores: BoardMetricsJson, m: LeaderboardMetric): number | null => (scores as Partial<Record<LeaderboardMetric, { f1: number }>>)[m]?.f1 ?? null;
+  const metrics = SETTING_TABLE_METRICS.filter((m) => groups.some((g) => g.settings.some((x) => f1Of(x.scores, m) !== null)));
+  return {
+    metrics: metrics.map((id) => ({ id, label: METRIC_LABELS[id] })),
+    groups: groups.map((g) => ({ ...g, settings: g.settings.map((x) => ({ id: x.id, label: x.label, f1: metrics.map((m) => f1Of(x.scores, m)) })) })),
+  };
 }
 
 /** A column of the transposed disclosure: one line of Byron's standard table. */
@@ -239,6 +308,8 @@ export interface SubmissionPageView {
   metricRows: MetricRow[];
   /** whether the metric table has counts to show on demand */
   rawFractions: boolean;
+  /** the run's F1 per dataset under each setting ({@link variantScoreTable}); null when it has no variant scores */
+  variantScores: VariantScoreTable | null;
   /** the compare picker's options ({@link compareOptions}) */
   compare: CompareOption[];
 }
@@ -271,6 +342,7 @@ export function submissionPageView(s: SubmissionView, comparable: readonly Compa
     documentSort: query.sort ? { column: query.sort, descending: query.order === "desc" } : null,
     metricRows: rows,
     rawFractions: hasRawFractions(rows),
+    variantScores: variantScoreTable(s),
     compare: compareOptions(comparable),
   };
 }

@@ -20,6 +20,7 @@ import { RunDocumentTable } from "../../_components/run-document-table";
 import { RunFailure } from "../../_components/run-failure";
 import { RunMetricTable } from "../../_components/run-metric-table";
 import { RunStatusBadge } from "../../_components/run-status-badge";
+import { RunVariantScoreTable } from "../../_components/run-variant-scores";
 import { RunWarnings } from "../../_components/run-warnings";
 import { Breadcrumbs, Card, Notice, secondaryButton, UtcTime } from "../../_components/ui";
 import { FinalRunForm } from "./final-run-form";
@@ -52,7 +53,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
  * One submission: a live status badge, its metadata (its track, the gold and scorer versions
  * and the evaluation profile behind the scores), the full metric table, on a phase with
  * several datasets the run's datasets (file, gold version, CoNLL F1, or "missing — counts as
- * 0") and which datasets it left out, the scorer's warnings
+ * 0") and which datasets it left out, for a task with evaluation variants the run's F1 per
+ * dataset under the primary setting and each variant (`variantScoreTable`), the scorer's warnings
  * (to everyone who may see the run), the error when it failed, and per-document
  * scores when the viewer may see them (else, for the run's team on a hidden phase, why
  * not); then the run's analyses (error analysis where the phase's participant analysis
@@ -180,6 +182,15 @@ export default async function SubmissionPage({ params, searchParams }: { params:
             <RunMissingDatasets datasets={s.datasets} />
             <RunDatasetTable datasets={s.datasets} />
           </div>
+        </Card>
+      )}
+
+      {view.variantScores && (
+        <Card
+          title="Scores under each evaluation setting"
+          description={`F1 in % under the primary setting and each of the task's evaluation variants, ${several ? "per dataset, then the macro-average" : "on the phase's dataset"}; the CoNLL F1 first.`}
+        >
+          <RunVariantScoreTable table={view.variantScores} />
         </Card>
       )}
 

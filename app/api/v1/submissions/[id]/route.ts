@@ -14,14 +14,18 @@
  * until scored) and `warnings` the scorer's warnings from the last scoring (`[{code, message,
  * file?, line?, document?}]`, e.g. `missing-document`, `response-only-document`; `[]` before
  * scoring), for everyone who may see the run; `track` the run's track (`{id, name}`, or null in
- * a phase without tracks and for a baseline without one); `datasets` every dataset of the
- * phase in order (`[{id, name, language, fileName, missing, goldVersion, scores}]`: `fileName`
- * the run's file for it or null when the run left it out (`missing`: it counts 0 in the
- * macro-average), `goldVersion` the dataset's gold version the scores come from, `scores` the
- * dataset's metrics in the shape of `metrics`, or null); a one-dataset phase has one entry. On
- * a phase with several datasets `metrics` is the macro-average over the datasets with a gold
- * key (F1, recall and precision; counts null), `goldVersion` is null, and each warning names
- * its `dataset`. The team
+ * a phase without tracks and for a baseline without one); `variants` the corpus scores under
+ * each secondary variant of `evaluation` (e.g. `partial`, `exact`, `singletons` for CRAC): `{<variant
+ * id>: <metrics shape>}`, `{}` before scoring and for a profile without variants, a variant
+ * without stored scores absent; `datasets` every dataset of the phase in order (`[{id, name,
+ * language, fileName, missing, goldVersion, scores, variants}]`: `fileName` the run's file for
+ * it or null when the run left it out (`missing`: it counts 0 in the macro-average),
+ * `goldVersion` the dataset's gold version the scores come from, `scores` the dataset's metrics
+ * in the shape of `metrics` (with counts), or null, `variants` the dataset's metrics under each
+ * variant, `{<variant id>: <metrics shape, with counts>}` (`{}` when left out or not scored));
+ * a one-dataset phase has one entry. On a phase with several datasets `metrics` and `variants`
+ * are the macro-average over the datasets with a gold key (F1, recall and precision; counts
+ * null), `goldVersion` is null, and each warning names its `dataset`. The team
  * and the organizers also get `submitter`, `file`, `attempts` and `error` (when FAILED).
  * 404 when the submission does not exist or the caller may not see it; 401 for a bad token.
  */

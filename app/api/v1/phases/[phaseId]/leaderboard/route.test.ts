@@ -405,3 +405,76 @@ describe("GET /api/v1/tasks", () => {
     expect((await callApi("GET", "/api/v1/tasks", { headers: { Authorization: "Bearer cfb_bogus" } })).status).toBe(401);
   });
 });
+
+describe("GET /api/v1/phases/{id}/leaderboard: metrics of the ranked setting, and the gold's zeros (issue 24 §1)", () => {
+  /**
+   * A published CRAC task (primary setting and the partial, exact and singletons variants)
+   * whose phase has two CorefUD datasets: `cs` with a key that has a zero anaphor, `en` with the
+   * same key without its one zero (the empty node 5.1 of d1: a key that has none); one run,
+   * scored by the worker, with the CRAC response on `cs` and the `en` key itself on `en`.
+   */
+  async function cracPhase() {
+    const { conllu, createPhase, createRun, KEY_CONLLU, KEY_CONLLU_DOCS, RESPONSE_CONLLU } = await import("../../../../../../lib/worker/scoring-job.fixtures");
+    const withoutZeros = conllu(...KEY_CONLLU_DOCS.map(([name, sentences]) => [name, sentences.map(([id, rows]) => [id, rows.filter((row) => !row.startsWith("5.1\t"))])] as (typeof KEY_CONLLU_DOCS)[number]));
+    const f = await createPhase(testDb.prisma, {
+      evaluationProfile: "crac",
+      datasets: [
+        { name: "cs", gold: KEY_CONLLU },
+        { name: "en", gold: withoutZeros },
+      ],
+    });
+    await testDb.prisma.task.update({ where: { id: f.taskId }, data: { status: "PUBLISHED", publishedAt: new Date() } });
+    const [cs, en] = f.datasets!;
+    const run = await createRun(testDb.prisma, f, [
+      { datasetId: cs!.id, text: RESPONSE_CONLLU },
+      { datasetId: en!.id, text: withoutZeros },
+    ]);
+    await scoreRun(run);
+    return { phaseId: f.phaseId, run };
+  }
+
+  type Metrics = Record<string, { f1: number; recall_den?: number | null }>;
+  type Board = { variant: string | null; zeros: { inGold: boolean | null; datasets?: Record<string, boolean | null> }; rows: { submissionId: string; value: number; metrics: Metrics; variants: Record<string, Metrics> }[] };
+
+  it("with ?variant=, each row's metrics are that variant's scores (value = its F1), on the macro-averaged board, a dataset's board and in the CSV", async () => {
+    const { phaseId, run } = await cracPhase();
+    const primary = await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard`));
+    const partial = await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?variant=partial`));
+    expect(partial.variant).toBe("partial");
+    const [p] = partial.rows;
+    expect(p!.submissionId).toBe(run);
+    expect(p!.metrics).toEqual(p!.variants.partial);
+    expect(p!.metrics.conll!.f1).toBe(p!.value);
+    // Not the primary setting's numbers (the CRAC response scores differently under partial match).
+    expect(Math.abs(p!.metrics.conll!.f1 - primary.rows[0]!.metrics.conll!.f1)).toBeGreaterThan(0.001);
+    expect(primary.rows[0]!.metrics.conll!.f1).toBe(primary.rows[0]!.value);
+
+    // A dataset's board: the variant's scores on it, with counts.
+    const cs = await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?dataset=cs&variant=exact&metric=muc`));
+    expect(cs.rows[0]!.metrics).toEqual(cs.rows[0]!.variants.exact);
+    expect(cs.rows[0]!.metrics.muc!.f1).toBe(cs.rows[0]!.value);
+    expect(typeof cs.rows[0]!.metrics.muc!.recall_den).toBe("number");
+
+    // The CSV's metric columns follow the variant too.
+    const csv = await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?format=csv&variant=partial`);
+    const [header, line] = (await csv.text()).trimEnd().split("\r\n").map((l) => l.split(","));
+    const cell = (name: string) => Number(line![header!.indexOf(name)]);
+    expect(cell("conll_f1")).toBe(p!.metrics.conll!.f1);
+    expect(cell("partial_conll_f1")).toBe(p!.metrics.conll!.f1);
+    expect(cell("muc_f1")).toBe(p!.metrics.muc!.f1);
+  });
+
+  it("zeros: {inGold, datasets} from the stored zero scores: the cs key has a zero anaphor, the en key none; unknown without a zero score", async () => {
+    const { phaseId } = await cracPhase();
+    const board = await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard`));
+    expect(board.zeros).toEqual({ inGold: true, datasets: { cs: true, en: false } });
+    expect((await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?dataset=en`))).zeros.inGold).toBe(false);
+    expect((await expectJson<Board>(await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard?dataset=cs&variant=partial`))).zeros.inGold).toBe(true);
+
+    // A CoNLL-2012 task computes no zero score: not known, and no dataset facts on its one dataset.
+    const scenario = await setupScenario(testDb.prisma, { users: { zeroless: { token: true } }, task: { gold: [{ phase: "test", text: SMALL_KEY }] } });
+    const conllPhase = scenario.task!.phases.test!.id;
+    await submitScored(conllPhase, scenario.users.zeroless.token!, "No zeros");
+    expect((await expectJson<Board>(await callApi("GET", `/api/v1/phases/${conllPhase}/leaderboard`))).zeros).toEqual({ inGold: null });
+  });
+});

@@ -27,8 +27,9 @@
  *   order; `[]` without tracks), track ({id, name, description} of this board, or null),
  *   allRuns, tiePolicy, generatedAt, rows: [{rank, value, team, systemName, submissionId,
  *   submittedAt, isBaseline, track ({id, name} or null), paperUrl, codeUrl, goldVersion,
- *   scorerVersion, metrics, variants}]}`, `metrics` (the primary setting) in the CLI
- *   JSON shape, `variants` the same shape per variant id (`{}` for tasks without variants);
+ *   scorerVersion, metrics, variants}]}`, `metrics` (the ranked setting's scores: the
+ *   primary setting's, or with `variant` that variant's, `{}` for a run without them) in the
+ *   CLI JSON shape, `variants` the same shape per variant id (`{}` for tasks without variants);
  *   `value` is the ranking metric's F1 in the ranked setting. A phase with several datasets
  *   adds `datasets` ([{id, name, language, scored}]), `dataset` and `rankDataset`, and to each
  *   row of the phase-level board `datasets: {<name>: {missing, goldVersion, conllF1}}` (the
