@@ -30,8 +30,11 @@
  *   scorerVersion, metrics, variants}]}`, `metrics` (the ranked setting's scores: the
  *   primary setting's, or with `variant` that variant's, `{}` for a run without them) in the
  *   CLI JSON shape, `variants` the same shape per variant id (`{}` for tasks without variants);
- *   `value` is the ranking metric's F1 in the ranked setting. A phase with several datasets
- *   adds `datasets` ([{id, name, language, scored}]), `dataset` and `rankDataset`, and to each
+ *   `value` is the ranking metric's F1 in the ranked setting. `zeros: {inGold}` says whether
+ *   the gold key has zeros for the zero score to count (true / false: the score is 0 of 0 and
+ *   means nothing / null: not known yet), read from the stored scores. A phase with several datasets
+ *   adds `datasets` ([{id, name, language, scored}]), `dataset`, `rankDataset` and
+ *   `zeros.datasets` ({<name>: true | false | null}), and to each
  *   row of the phase-level board `datasets: {<name>: {missing, goldVersion, conllF1}}` (the
  *   scores are the macro-average, counts null), or on a dataset's board `missing`
  *   (`leaderboardJson`); a phase with one dataset has exactly the shape above.
