@@ -156,7 +156,8 @@ export async function expectAccessibleAtWidths(page: Page, path: string, widths:
       await settle(page);
     }
     if (width < 640) await expectNoSidewaysScroll(page, `${what} at ${width} px`);
-    for (const next of scheme === "light" ? (["light", "dark"] as const) : (["dark", "light"] as const)) {
+    const order: readonly ColourScheme[] = scheme === "light" ? ["light", "dark"] : ["dark", "light"];
+    for (const next of order) {
       if (next !== scheme) {
         await page.emulateMedia({ colorScheme: next });
         scheme = next;
