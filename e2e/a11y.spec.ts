@@ -1,12 +1,14 @@
 /**
  * Accessibility as a test (issue 12 §7) and phones (§3): every page kind, at desktop width
- * (1280 px) and on a phone (390 px), signed out and signed in, has 0 WCAG 2.1 A/AA violations
- * by axe-core, and no page scrolls sideways at 390 px.
+ * (1280 px) and on a phone (390 px), signed out and signed in, in the light and the dark
+ * colour scheme (issue 24 §5), has 0 WCAG 2.1 A/AA violations by axe-core, and no page
+ * scrolls sideways at 390 px. Each page has one `<main id="main">` and, as the first thing
+ * Tab reaches, the link "Skip to main content" to it; the keyboard is tried on it once.
  *
  * Page kinds: home, task list, task page, leaderboard, submit page (of an open and of a closed
  * phase), run page (also with its raw fractions open), error-analysis document view (in
  * e2e/document-view.spec.ts), compare
- * (pickers and two runs), metrics list and one metric, final results (list and one snapshot),
+ * (pickers and two runs), metrics list and two metrics (LEA has the widest formulas), final results (list and one snapshot),
  * team progress, account, teams, new task, the organizer's console (six tabs; its tab bar
  * reaches the last tab on a phone), sign-in, sign-up, forgot password.
  *
@@ -15,7 +17,7 @@
  */
 import { expect, request as playwrightRequest, test } from "@playwright/test";
 import { bearer, signInPage } from "./helpers/accounts";
-import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
+import { DESKTOP_AND_PHONE, expectAccessibleAtWidths, MAIN_ID, SKIP_LINK_TEXT } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { BASE_URL } from "./helpers/server";
 import { openPhase, seedScoredRuns, SMALL_KEY, SMALL_RESPONSE } from "./helpers/tasks";
@@ -70,6 +72,7 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
       `/compare?a=${alphaRun}&b=${betaRun}`,
       "/metrics",
       "/metrics/muc",
+      "/metrics/lea",
       `${phase}/teams/${scenario.teams["Team Beta"].id}`,
       `${phase}/results`,
       `${phase}/results/1`,
@@ -90,8 +93,30 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
     };
   });
 
+  test("the skip link: the first Tab reaches it, visibly; Enter moves the focus to the main content", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/tasks/${scenario.task!.slug}`);
+    const skip = page.getByRole("link", { name: SKIP_LINK_TEXT });
+    // Out of sight until it has the focus.
+    await expect(skip).not.toBeInViewport();
+    await page.keyboard.press("Tab");
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport({ ratio: 1 });
+    expect((await skip.boundingBox())!.width).toBeGreaterThan(50);
+    // Its focus ring (a box shadow: Tailwind's ring).
+    expect(await skip.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe("none");
+
+    await page.keyboard.press("Enter");
+    await expect(page.locator(`main#${MAIN_ID}`)).toBeFocused();
+    expect(new URL(page.url()).hash).toBe(`#${MAIN_ID}`);
+    // The next Tab goes on inside the main content, past the header's links.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate((id) => document.activeElement?.closest(`main#${id}`) !== null, MAIN_ID)).toBe(true);
+  });
+
   // Each page is opened once at 1280 px and checked there, then narrowed to 390 px and checked
-  // again (e2e/helpers/a11y.ts): the same page states as loading it at each width.
+  // again (e2e/helpers/a11y.ts): the same page states as loading it at each width. At each
+  // width axe runs in the light and the dark colour scheme, on the same page.
   test(`signed out, ${DESKTOP_AND_PHONE.join(" and ")} px`, async ({ page }) => {
     test.setTimeout(240_000);
     for (const path of pages.signedOut) await expectAccessibleAtWidths(page, path);

@@ -167,7 +167,7 @@ test.describe.serial("the compare page", () => {
     const markerFills = await fills(scatter, "svg path[data-run]");
     const legendFills = await fills(page.getByTestId("leaderboard-pr-legend"), "li[data-run] path");
     for (const id of [perfectId, mergedId, twinId]) {
-      expect(barFills[id], `bar of ${id}`).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(barFills[id], `bar of ${id}`).toMatch(/^var\(--run-colour-\d\)$/);
       expect(markerFills[id], `marker of ${id}`).toBe(barFills[id]);
       expect(legendFills[id], `legend of ${id}`).toBe(barFills[id]);
     }

@@ -1,15 +1,22 @@
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommanderError } from "commander";
+import { PassThrough, Writable } from "node:stream";
 import {
+  LOG_LINE_MAX,
+  LogLines,
   RESTART_BACKOFF,
+  appendToLogFile,
   RestartBackoff,
   ROOT,
   Supervisor,
+  cleanLogLine,
+  cleanLogText,
   defaultPublicUrl,
+  pipeLogLines,
   needsBuild,
   parseServeArgs,
   persistentSecret,
@@ -144,6 +151,118 @@ describe("npm scripts", () => {
   });
 });
 
+describe("the log stays plain text", () => {
+  /** Lines that `LogLines` writes for `chunks`, then the end of the output. */
+  const linesOf = (chunks: (string | Buffer)[], max = LOG_LINE_MAX) => {
+    const lines: string[] = [];
+    const splitter = new LogLines((line) => lines.push(line), max);
+    for (const chunk of chunks) splitter.push(chunk);
+    splitter.end();
+    return lines;
+  };
+
+  it("writes control characters as \\xHH, a run of one as \\xHH×N, drops ANSI escapes, keeps tabs and text", () => {
+    expect(cleanLogLine("ready\tin 1004ms")).toBe("ready\tin 1004ms");
+    expect(cleanLogLine("a\u0000b")).toBe("a\\x00b");
+    expect(cleanLogLine(`pad${"\u0000".repeat(65536)}end`)).toBe("pad\\x00×65536end");
+    expect(cleanLogLine("bell\u0007 del\u007f c1\u009b form\u000c")).toBe("bell\\x07 del\\x7f c1\\x9b form\\x0c");
+    expect(cleanLogLine("\u001b[32m✓\u001b[39m Ready \u001b[2K\u001b[1Gdone \u001b]0;title\u0007ok")).toBe("✓ Ready done ok");
+    expect(cleanLogLine("lone \u001b escape")).toBe("lone \\x1b escape");
+    expect(cleanLogLine("ünïcödé ▲ ✓ — fine")).toBe("ünïcödé ▲ ✓ — fine");
+  });
+
+  it("cuts a line longer than the limit and says how much it left out, never between a surrogate pair", () => {
+    expect(cleanLogLine("x".repeat(10), 10)).toBe("x".repeat(10));
+    expect(cleanLogLine("x".repeat(25), 10)).toBe(`${"x".repeat(10)} … [15 more characters not logged]`);
+    expect(cleanLogLine(`${"x".repeat(9)}😀tail`, 10)).toBe(`${"x".repeat(9)} … [6 more characters not logged]`);
+    expect(cleanLogLine("x".repeat(LOG_LINE_MAX + 1)).length).toBeLessThan(LOG_LINE_MAX + 50);
+    expect(cleanLogText("first\nsecond\u0000\r\nthird")).toBe("first\nsecond\\x00\nthird");
+  });
+
+  it("splits a child's output into lines wherever its chunks end", () => {
+    const output = "▲ Next.js 16.4.5\r\n  Generating static pages (4/16) \r\n✓ Ready\n\nworker ready\rprogress 50%\rprogress 100%\nlast line without a break";
+    const expected = ["▲ Next.js 16.4.5", "  Generating static pages (4/16) ", "✓ Ready", "", "worker ready", "progress 50%", "progress 100%", "last line without a break"];
+    expect(linesOf([output])).toEqual(expected);
+    // Byte by byte: multi-byte characters and \r\n pairs split across chunks.
+    const bytes = Buffer.from(output, "utf8");
+    expect(linesOf([...bytes].map((b) => Buffer.from([b])))).toEqual(expected);
+    // At every split point into two chunks.
+    for (let i = 0; i <= bytes.length; i++) expect(linesOf([bytes.subarray(0, i), bytes.subarray(i)]), `split at byte ${i}`).toEqual(expected);
+  });
+
+  it("turns bytes that are not UTF-8 into U+FFFD, so the log stays valid UTF-8", () => {
+    expect(linesOf([Buffer.from([0x61, 0xff, 0xfe, 0x62, 0x0a])])).toEqual(["a\ufffd\ufffdb"]);
+    expect(linesOf([Buffer.from([0x61, 0xe2, 0x96])])).toEqual(["a\ufffd"]); // a character cut off by the end
+  });
+
+  it("holds at most the limit of an endless line, and writes it cut, with the count, when it ends", () => {
+    const lines = linesOf(["start ", ..."x".repeat(200).split(""), "\u0000".repeat(1000), " end\nnext\n"], 50);
+    expect(lines).toEqual([`start ${"x".repeat(44)} … [${200 - 44 + 1000 + 4} more characters not logged]`, "next"]);
+    // A NUL-padded block inside the limit is one short escape.
+    expect(linesOf([`a${"\u0000".repeat(40)}b\n`], 50)).toEqual(["a\\x00×40b"]);
+  });
+
+  it("writes a log file through an appending descriptor, so emptying the file meanwhile leaves no NUL bytes", async () => {
+    const dir = await tempDir();
+    const nuls = (file: string) => [...readFileSync(file)].filter((b) => b === 0).length;
+    // The trouble: a descriptor opened without O_APPEND (`> serve.log`) writes on at its own
+    // offset after the file was emptied, and the gap reads back as NUL bytes.
+    const plainFile = path.join(dir, "plain.log");
+    const plain = openSync(plainFile, "w");
+    writeSync(plain, "before the file was emptied\n");
+    truncateSync(plainFile, 0);
+    writeSync(plain, "after\n");
+    closeSync(plain);
+    expect(nuls(plainFile)).toBe("before the file was emptied\n".length);
+
+    const logFile = path.join(dir, "serve.log");
+    const fd = openSync(logFile, "w");
+    const stream = { write: (() => true) as NodeJS.WriteStream["write"] };
+    expect(appendToLogFile(stream, fd)).toBe(true);
+    stream.write("before the file was emptied\n");
+    truncateSync(logFile, 0);
+    const written = new Promise<Error | null | undefined>((resolve) => stream.write(Buffer.from("after ✓\n"), resolve));
+    stream.write("and a string in latin1: é\n", "latin1");
+    await expect(written).resolves.toBeNull();
+    closeSync(fd);
+    expect(nuls(logFile)).toBe(0);
+    expect(readFileSync(logFile, "latin1")).toBe(Buffer.from("after ✓\n").toString("latin1") + "and a string in latin1: é\n");
+
+    // Not a regular file (a terminal, a pipe, /dev/null): left as it is.
+    const devNull = openSync("/dev/null", "w");
+    const untouched = stream.write;
+    const other = { write: untouched };
+    expect(appendToLogFile(other, devNull)).toBe(false);
+    expect(other.write).toBe(untouched);
+    closeSync(devNull);
+  });
+
+  it("copies a stream's lines to the output, waiting while the output is full", async () => {
+    const from = new PassThrough();
+    const written: string[] = [];
+    let release: (() => void) | undefined;
+    const out = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString("utf8"));
+        release = done; // full until released
+      },
+    });
+    pipeLogLines(from, out);
+    from.write("one\u0000\ntwo\n");
+    await new Promise((r) => setImmediate(r));
+    expect(from.isPaused()).toBe(true);
+    release!();
+    await new Promise((r) => setImmediate(r));
+    release!();
+    from.end("three");
+    await new Promise((r) => setImmediate(r));
+    release!();
+    await new Promise((r) => setImmediate(r));
+    expect(written.join("")).toBe("one\\x00\ntwo\nthree\n");
+  });
+});
+
 describe("Supervisor", () => {
   const alive = (pid: number) => {
     try {
@@ -233,5 +352,27 @@ describe("Supervisor", () => {
     await supervisor.shutdown(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(stubborn.process.signalCode).toBe("SIGKILL");
+  }, 10_000);
+
+  it("passes a child's stdout and stderr on as plain-text log lines", async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const text = { stdout: "", stderr: "" };
+    stdout.on("data", (chunk: Buffer) => (text.stdout += chunk.toString("utf8")));
+    stderr.on("data", (chunk: Buffer) => (text.stderr += chunk.toString("utf8")));
+    const supervisor = new Supervisor(RESTART_BACKOFF, { stdout, stderr });
+    supervisors.push(supervisor);
+    const child = supervisor.spawn("noisy", process.execPath, [
+      "-e",
+      "process.stdout.write('ready\\u0000\\u0000\\u0000 ' + '\\u0000'.repeat(100000) + '\\r\\n\\u001b[32mgreen\\u001b[39m\\n'); process.stderr.write('oops\\u0007\\n' + 'x'.repeat(20000) + '\\n');",
+    ], process.env);
+    expect(await child.exited).toBe(0);
+    expect(await until(() => text.stdout.endsWith("green\n") && text.stderr.split("\n").length === 3, 5000)).toBe(true);
+    // The line is held up to the limit (4,096 characters: "ready", 3 NULs, a space, 4,087 NULs), the rest counted.
+    expect(text.stdout).toBe(`ready\\x00×3 \\x00×${LOG_LINE_MAX - 9} … [${100_009 - LOG_LINE_MAX} more characters not logged]\ngreen\n`);
+    const [oops, long] = text.stderr.split("\n");
+    expect(oops).toBe("oops\\x07");
+    expect(long).toBe(`${"x".repeat(LOG_LINE_MAX)} … [${20000 - LOG_LINE_MAX} more characters not logged]`);
+    expect(text.stdout + text.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   }, 10_000);
 });

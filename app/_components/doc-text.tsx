@@ -31,12 +31,12 @@ import {
 const CSS = `
 .doc-grid{display:grid;grid-template-columns:auto minmax(0,1fr) minmax(0,1fr);grid-auto-flow:column;font-size:.875rem}
 .doc-col{display:contents}
-.doc-h{position:sticky;top:0;z-index:1;background:#fafafa;border-bottom:1px solid #e4e4e7;padding:.375rem .5rem;font-size:.75rem;font-weight:500;text-transform:uppercase;letter-spacing:.025em;color:#3f3f46}
-.doc-n,.doc-c{content-visibility:auto;contain-intrinsic-size:auto 2.5rem;border-top:1px solid #f4f4f5;padding:.375rem .5rem}
-.doc-n{text-align:right;color:#52525b;font-variant-numeric:tabular-nums;font-size:.75rem;line-height:2.4;scroll-margin-top:3rem}
-.doc-c{line-height:2.4;overflow-wrap:anywhere;color:${DOC_TEXT_COLOURS.text}}
-.doc-r{border-left:1px solid #e4e4e7}
-.nt{color:#52525b;font-size:.75em}
+.doc-h{position:sticky;top:0;z-index:1;background:var(--color-zinc-50);border-bottom:1px solid var(--color-zinc-200);padding:.375rem .5rem;font-size:.75rem;font-weight:500;text-transform:uppercase;letter-spacing:.025em;color:var(--color-zinc-700)}
+.doc-n,.doc-c{content-visibility:auto;contain-intrinsic-size:auto 2.5rem;border-top:1px solid var(--color-zinc-100);padding:.375rem .5rem}
+.doc-n{text-align:right;color:var(--color-zinc-600);font-variant-numeric:tabular-nums;font-size:.75rem;line-height:2.4;scroll-margin-top:3rem}
+.doc-c{line-height:2.4;overflow-wrap:anywhere;color:var(--color-zinc-900)}
+.doc-r{border-left:1px solid var(--color-zinc-200)}
+.nt{color:var(--color-zinc-600);font-size:.75em}
 .m{border:1px solid;border-radius:3px;padding:3px 1px;margin:0 1px;color:${DOC_TEXT_COLOURS.text};-webkit-box-decoration-break:clone;box-decoration-break:clone;scroll-margin-top:4rem}
 .m .m{padding-block:1px}
 .m .m .m{padding-block:0}
@@ -45,12 +45,12 @@ const CSS = `
 .m.ns::before,.m.ne::after{content:none}
 .m>sub{font-size:.7em;font-weight:600;color:${DOC_TEXT_COLOURS.number};margin-left:1px}
 .m.u{border-style:dashed}
-.m.x{outline:2px solid ${DOC_DIFFERENCE_COLOURS.border};outline-offset:1px}
-.m:target{outline:3px solid #1d4ed8;outline-offset:2px}
+.m.x{outline:2px solid var(--color-red-700);outline-offset:1px}
+.m:target{outline:3px solid var(--color-sky-700);outline-offset:2px}
 .dl{display:inline-block;max-width:100%;margin-left:2px;padding:0 3px;border:1px solid ${DOC_DIFFERENCE_COLOURS.border};border-radius:3px;background:${DOC_DIFFERENCE_COLOURS.bg};color:${DOC_DIFFERENCE_COLOURS.text};font-size:.7rem;line-height:1.35;text-decoration:none;vertical-align:1px}
 a.dl:hover{text-decoration:underline}
-.doc-c a:focus-visible,.doc-errs a:focus-visible,.doc-errs summary:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px;border-radius:2px}
-.doc-errs li:target{background:#eff6ff;box-shadow:inset 3px 0 0 #1d4ed8}
+.doc-c a:focus-visible,.doc-errs a:focus-visible,.doc-errs summary:focus-visible{outline:3px solid var(--color-sky-700);outline-offset:2px;border-radius:2px}
+.doc-errs li:target{background:var(--color-sky-50);box-shadow:inset 3px 0 0 var(--color-sky-700)}
 .doc-errs li{scroll-margin-top:4rem}
 ${DOC_PALETTE.map(({ bg, border }, i) => `.e${i}{background:${bg};border-color:${border}}`).join("\n")}
 `;

@@ -1,7 +1,9 @@
 /**
- * Checks every page kind shares (issue 12 §3, §7): axe-core's WCAG 2.0/2.1 A and AA rules with
- * no violation, and no sideways scroll of the page itself (wide tables scroll inside their own
- * container).
+ * Checks every page kind shares (issue 12 §3, §7; issue 24 §5): axe-core's WCAG 2.0/2.1 A and
+ * AA rules with no violation, in the light and the dark colour scheme (the app follows
+ * prefers-color-scheme), no sideways scroll of the page itself (wide tables scroll inside
+ * their own container), and the page frame's skip link ahead of everything else, to the
+ * page's one `<main id="main">`.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
@@ -87,32 +89,81 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
   expect(pixels, `${what} is ${pixels} px too wide: ${culprits.join(" | ")}`).toBe(0);
 }
 
+/** The id of the page frame's `<main>` (app/layout.tsx), the skip link's target. */
+export const MAIN_ID = "main";
+
+/** The skip link's text (app/layout.tsx). */
+export const SKIP_LINK_TEXT = "Skip to main content";
+
+/**
+ * Expects the page to have exactly one `<main>`, with id {@link MAIN_ID}, and the skip link to
+ * it as the first element Tab reaches (the first focusable element in document order that is
+ * not taken out of the tab order). Reads the DOM only; the keyboard itself is tried once in
+ * e2e/a11y.spec.ts.
+ */
+export async function expectSkipLinkFirst(page: Page, what: string): Promise<void> {
+  const found = await page.evaluate(() => {
+    const mains = Array.from(document.querySelectorAll("main, [role=main]")).map((m) => m.id);
+    const focusable = "a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=true]";
+    const first = Array.from(document.querySelectorAll<HTMLElement>(focusable)).find(
+      (el) => el.tabIndex >= 0 && !el.matches(":disabled") && !(el instanceof HTMLInputElement && el.type === "hidden"),
+    );
+    return { mains, first: first ? { text: first.textContent?.trim() ?? "", href: first.getAttribute("href") } : null };
+  });
+  expect(found.mains, `${what}: one <main id="${MAIN_ID}">`).toEqual([MAIN_ID]);
+  expect(found.first, `${what}: the first element Tab reaches`).toEqual({ text: SKIP_LINK_TEXT, href: `#${MAIN_ID}` });
+}
+
 /** The widths every page is checked at: a desktop's and a phone's (below the `sm` breakpoint of 640 px). */
 export const DESKTOP_AND_PHONE = [1280, 390] as const;
 
+/** The colour schemes every page is checked in (the app follows `prefers-color-scheme`). */
+export type ColourScheme = "light" | "dark";
+
+/** Waits until what re-renders on a resize (a ResizeObserver's callback) has: two frames and a task. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+}
+
 /**
  * Opens `path` once (expecting a 200) at the first width, then checks it at every width, in
- * the order given: axe finds no violation, and below 640 px the page does not scroll sideways.
+ * the order given, in both colour schemes: axe finds no violation, and below 640 px the page
+ * does not scroll sideways. On the first load it also checks the skip link and the one
+ * `<main>` ({@link expectSkipLinkFirst}).
  *
  * The page is loaded once and the window narrowed, as a reader narrows a desktop window: the
  * layout is CSS (media queries re-apply on resize, and the header's menu is a `<details>`), so
  * the narrowed page is the page a phone loads. What measures itself (the leaderboard's charts,
  * through a ResizeObserver) re-renders before the checks: they wait two frames and a task.
- * A navigation costs 0.5–1 s of Chromium's time
- * on the 2-core CI machine; this halves the navigations of the accessibility checks.
+ * The colour scheme is switched on the same page too (`page.emulateMedia`), which re-applies
+ * `prefers-color-scheme` at once, as when a reader's system turns dark: light then dark at the
+ * first width, dark then light at the next, and so on (one switch per width). The page is
+ * left in the light scheme. A navigation costs 0.5–1 s of Chromium's time on the 2-core CI
+ * machine; this halves the navigations of the accessibility checks and adds none for dark mode.
  *
  * @param what names the page in failure messages (default: the path)
  */
 export async function expectAccessibleAtWidths(page: Page, path: string, widths: readonly number[] = DESKTOP_AND_PHONE, what = path): Promise<void> {
   const height = page.viewportSize()?.height ?? 900;
+  await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: widths[0]!, height });
   expect((await page.goto(path))?.status(), `${what}: status`).toBe(200);
+  await expectSkipLinkFirst(page, what);
+  let scheme: ColourScheme = "light";
   for (const [i, width] of widths.entries()) {
     if (i > 0) {
       await page.setViewportSize({ width, height });
-      await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+      await settle(page);
     }
     if (width < 640) await expectNoSidewaysScroll(page, `${what} at ${width} px`);
-    await expectNoAxeViolations(page, `${what} at ${width} px`);
+    const order: readonly ColourScheme[] = scheme === "light" ? ["light", "dark"] : ["dark", "light"];
+    for (const next of order) {
+      if (next !== scheme) {
+        await page.emulateMedia({ colorScheme: next });
+        scheme = next;
+      }
+      await expectNoAxeViolations(page, `${what} at ${width} px, ${scheme}`);
+    }
   }
+  if (scheme !== "light") await page.emulateMedia({ colorScheme: "light" });
 }

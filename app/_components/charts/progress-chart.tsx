@@ -188,19 +188,19 @@ export function ProgressChart({ points, metricLabel, timeZone = "UTC" }: { point
       }
     >
       <LineChart responsive height={CHART_HEIGHT} data={data} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" />
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--color-zinc-200)" />
         <XAxis
           type="number"
           dataKey="t"
           domain={x.domain}
           ticks={x.ticks}
           tickFormatter={(t: number) => formatAt(t, timeZone, tickPattern)}
-          tick={{ fontSize: 12, fill: "#52525b" }}
+          tick={{ fontSize: 12, fill: "var(--color-zinc-600)" }}
           allowDataOverflow
         />
-        <YAxis domain={y.domain} ticks={y.ticks} tickFormatter={(v: number) => String(v)} width={44} tick={{ fontSize: 12, fill: "#52525b" }} allowDataOverflow />
+        <YAxis domain={y.domain} ticks={y.ticks} tickFormatter={(v: number) => String(v)} width={44} tick={{ fontSize: 12, fill: "var(--color-zinc-600)" }} allowDataOverflow />
         <Tooltip content={(props) => <ProgressTooltip {...props} timeZone={timeZone} metricLabel={metricLabel} />} />
-        <Legend wrapperStyle={{ fontSize: 12, color: "#3f3f46" }} />
+        <Legend wrapperStyle={{ fontSize: 12, color: "var(--color-zinc-700)" }} />
         <Line type="stepAfter" dataKey="best" name="Best so far" stroke={REFERENCE_COLOUR} strokeDasharray="4 4" dot={false} activeDot={false} isAnimationActive={false} />
         <Line
           type="linear"
@@ -227,7 +227,7 @@ function RunDot({ cx, cy, r, color, datum, onOpen }: { cx?: number; cy?: number;
       cy={cy}
       r={r}
       fill={color}
-      stroke="#fff"
+      stroke="var(--color-white)"
       strokeWidth={2}
       style={clickable ? { cursor: "pointer" } : undefined}
       onClick={clickable ? () => onOpen(datum) : undefined}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contrastRatio, REFERENCE_COLOUR, RUN_PALETTE, RUN_SHAPES, runStyle, runStyles, SERIES_COLOUR } from "./run-colours";
+import { contrastRatio, REFERENCE_COLOUR, REFERENCE_HEX, REFERENCE_HEX_DARK, RUN_PALETTE, RUN_PALETTE_DARK, RUN_SHAPES, runStyle, runStyles, SERIES_COLOUR } from "./run-colours";
 
 describe("contrastRatio", () => {
   it("gives WCAG's ratios for known pairs", () => {
@@ -21,7 +21,20 @@ describe("the run palette", () => {
   it("has 8 different colours, each with at least 3:1 contrast on white (WCAG 1.4.11)", () => {
     expect(new Set(RUN_PALETTE.map((c) => c.toLowerCase())).size).toBe(RUN_PALETTE.length);
     expect(RUN_PALETTE.length).toBe(8);
-    for (const colour of [...RUN_PALETTE, SERIES_COLOUR, REFERENCE_COLOUR]) expect(contrastRatio(colour, "#ffffff"), colour).toBeGreaterThanOrEqual(3);
+    for (const colour of [...RUN_PALETTE, REFERENCE_HEX]) expect(contrastRatio(colour, "#ffffff"), colour).toBeGreaterThanOrEqual(3);
+  });
+
+  it("has a dark-mode colour for each position, 8 different ones, none the light palette's stand-ins for the Okabe–Ito colours too light on white", () => {
+    // Their contrast against the dark surface: app/theme-contrast.test.ts (which resolves the surface from app/globals.css).
+    expect(RUN_PALETTE_DARK.length).toBe(RUN_PALETTE.length);
+    expect(new Set(RUN_PALETTE_DARK.map((c) => c.toLowerCase())).size).toBe(RUN_PALETTE_DARK.length);
+    for (const colour of [...RUN_PALETTE_DARK, REFERENCE_HEX_DARK]) expect(colour).toMatch(/^#[0-9a-f]{6}$/i);
+    expect(RUN_PALETTE_DARK.map((c) => c.toLowerCase())).toEqual(expect.arrayContaining(["#e69f00", "#56b4e9", "#f0e442"]));
+  });
+
+  it("gives series and reference lines CSS variables, the same in every chart", () => {
+    expect(SERIES_COLOUR).toBe("var(--run-colour-0)");
+    expect(REFERENCE_COLOUR).toBe("var(--run-colour-reference)");
   });
 
   it("leaves out the Okabe–Ito colours that are too light on white", () => {
@@ -34,8 +47,9 @@ describe("the run palette", () => {
 
 describe("runStyle", () => {
   it("cycles colours by 8 and shapes by 7, so the first 56 runs all look different", () => {
-    expect(runStyle(0)).toEqual({ position: 0, colour: RUN_PALETTE[0], shape: RUN_SHAPES[0] });
-    expect(runStyle(9)).toEqual({ position: 9, colour: RUN_PALETTE[1], shape: RUN_SHAPES[2] });
+    expect(runStyle(0)).toEqual({ position: 0, colour: "var(--run-colour-0)", shape: RUN_SHAPES[0] });
+    expect(runStyle(9)).toEqual({ position: 9, colour: "var(--run-colour-1)", shape: RUN_SHAPES[2] });
+    expect(runStyle(15).colour).toBe("var(--run-colour-7)");
     const looks = new Set(Array.from({ length: 56 }, (_, i) => `${runStyle(i).colour}/${runStyle(i).shape}`));
     expect(looks.size).toBe(56);
     expect(`${runStyle(56).colour}/${runStyle(56).shape}`).toBe(`${runStyle(0).colour}/${runStyle(0).shape}`);

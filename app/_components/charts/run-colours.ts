@@ -9,13 +9,17 @@
  * colour-blind readers, darkened where the original is too light on white, plus two darker
  * Tailwind shades in place of its yellow and sky blue. Every colour has a contrast ratio of at
  * least 3:1 against white, as WCAG 2.1 success criterion 1.4.11 (non-text contrast) asks of
- * the parts of a chart a reader must see. Colour is never the only signal: each chart names
+ * the parts of a chart a reader must see. In dark mode (prefers-color-scheme) a run takes the
+ * colour at the same position of {@link RUN_PALETTE_DARK}, the Okabe–Ito originals (a light
+ * grey for its black), 3:1 or more against the dark chart surface: a run's colour is the CSS
+ * variable `--run-colour-N`, which app/globals.css sets to one palette or the other
+ * (app/theme-contrast.test.ts checks that both lists and the stylesheet agree). Colour is never the only signal: each chart names
  * its runs in text (axis labels, legend, tooltip, data table), and the scatter also varies the
  * marker shape. With 8 colours and 7 shapes, position `i` gets colour `i mod 8` and shape
  * `i mod 7`, so the first 56 runs all differ in colour or shape.
  */
 
-/** The run colours, in order (hex, `#rrggbb`). */
+/** The run colours in light mode, in order (hex, `#rrggbb`; ratios against white). */
 export const RUN_PALETTE = [
   "#0072B2", // Okabe–Ito blue (5.2:1)
   "#D55E00", // Okabe–Ito vermillion (3.9:1)
@@ -27,23 +31,56 @@ export const RUN_PALETTE = [
   "#4D7C0F", // Tailwind lime-700, for Okabe–Ito's yellow (5.0:1)
 ] as const;
 
+/**
+ * The run colours in dark mode, position by position (hex, `#rrggbb`): Okabe & Ito's own
+ * colours, each in the place of its darkened or replaced light-mode stand-in, and zinc-300 for
+ * its black. Ratios against the dark chart surface (`--color-white` in dark mode, #111114).
+ */
+export const RUN_PALETTE_DARK = [
+  "#0072B2", // Okabe–Ito blue (3.6:1)
+  "#D55E00", // Okabe–Ito vermillion (4.9:1)
+  "#009E73", // Okabe–Ito bluish green (5.5:1)
+  "#CC79A7", // Okabe–Ito reddish purple (6.2:1)
+  "#E69F00", // Okabe–Ito orange (8.4:1)
+  "#56B4E9", // Okabe–Ito sky blue (8.2:1)
+  "#D4D4D8", // Tailwind zinc-300, for Okabe–Ito's black (12.7:1)
+  "#F0E442", // Okabe–Ito yellow (14.2:1)
+] as const;
+
+/**
+ * The CSS colour of palette position `i`: the variable app/globals.css sets to
+ * `RUN_PALETTE[i]`, or `RUN_PALETTE_DARK[i]` in dark mode (usable in SVG `fill`/`stroke`).
+ */
+function paletteColour(i: number): string {
+  return `var(--run-colour-${i})`;
+}
+
 /** Marker shapes of the scatter chart, in order (recharts' symbol names). */
 export const RUN_SHAPES = ["circle", "square", "triangle", "diamond", "cross", "star", "wye"] as const;
 
 /** A marker shape. */
 export type RunShape = (typeof RUN_SHAPES)[number];
 
-/** The colour of a single series (e.g. a team's progress line): the palette's first. */
-export const SERIES_COLOUR: string = RUN_PALETTE[0];
+/** The colour of a single series (e.g. a team's progress line): the palette's first (a CSS colour). */
+export const SERIES_COLOUR: string = paletteColour(0);
 
-/** The colour of reference lines (e.g. "best so far"): Tailwind zinc-600, 7.7:1 on white. */
-export const REFERENCE_COLOUR = "#52525B";
+/**
+ * The colour of reference lines (e.g. "best so far") in light mode: Tailwind zinc-600, 7.7:1
+ * on white; {@link REFERENCE_HEX_DARK} in dark mode.
+ */
+export const REFERENCE_HEX = "#52525B";
+
+/** The colour of reference lines in dark mode: Tailwind zinc-400, 7.3:1 on the dark chart surface. */
+export const REFERENCE_HEX_DARK = "#A1A1AA";
+
+/** The colour of reference lines, as a CSS colour: `--run-colour-reference`, {@link REFERENCE_HEX} or {@link REFERENCE_HEX_DARK}. */
+export const REFERENCE_COLOUR = "var(--run-colour-reference)";
 
 /** How a run is drawn. */
 export interface RunStyle {
   /** the run's position in board order, from 0 */
   position: number;
-  /** its colour, `#rrggbb` */
+  /** its colour, a CSS colour (`var(--run-colour-N)`: `RUN_PALETTE[N]`, or `RUN_PALETTE_DARK[N]` in dark mode) */
   colour: string;
   /** its marker shape (scatter charts) */
   shape: RunShape;
@@ -53,12 +90,12 @@ export interface RunStyle {
  * The style of the run at a position in board order.
  *
  * @param position 0 for the first run; a whole number ≥ 0
- * @returns colour `RUN_PALETTE[position mod 8]`, shape `RUN_SHAPES[position mod 7]`
+ * @returns colour `var(--run-colour-(position mod 8))` (`RUN_PALETTE[position mod 8]` in light mode), shape `RUN_SHAPES[position mod 7]`
  * @throws RangeError when `position` is negative or not a whole number
  */
 export function runStyle(position: number): RunStyle {
   if (!Number.isInteger(position) || position < 0) throw new RangeError(`A run's position is a whole number ≥ 0, not ${position}.`);
-  return { position, colour: RUN_PALETTE[position % RUN_PALETTE.length], shape: RUN_SHAPES[position % RUN_SHAPES.length] };
+  return { position, colour: paletteColour(position % RUN_PALETTE.length), shape: RUN_SHAPES[position % RUN_SHAPES.length] };
 }
 
 /**

@@ -195,14 +195,14 @@ function renderMath(node: MathNode, key?: number): ReactNode {
   }
 }
 
-/** Entities as boxes of coloured mention chips. */
+/** Entities as boxes of coloured mention chips; a box with more chips than fit a phone's width wraps them. */
 function EntityGroups({ entities, prefix, keyNames, testId }: { entities: ExampleMention[][]; prefix: string; keyNames: string[]; testId: string }) {
   return (
     <ul className="flex flex-wrap gap-2" data-testid={testId}>
       {entities.map((entity, i) => (
         <li
           key={i}
-          className="inline-flex items-center gap-1.5 rounded-lg border border-zinc-300 bg-zinc-50 px-2 py-1.5"
+          className="inline-flex max-w-full flex-wrap items-center gap-1.5 rounded-lg border border-zinc-300 bg-zinc-50 px-2 py-1.5"
           aria-label={`${prefix}${i + 1}: ${entity.map((m) => m.token).join(" ")}`}
           data-testid="example-entity"
         >
@@ -257,7 +257,7 @@ function ResponseSection({ index, response, keyNames }: { index: number; respons
                 {keyNames[k]}
               </th>
               {cells.map((n, s) => (
-                <td key={s} className={`py-1.5 text-right tabular-nums ${s < cells.length - 1 ? "pr-4" : ""} ${n === 0 ? "text-zinc-300" : "font-medium"}`}>
+                <td key={s} className={`py-1.5 text-right tabular-nums ${s < cells.length - 1 ? "pr-4" : ""} ${n === 0 ? "text-zinc-500" : "font-medium"}`}>
                   {n}
                 </td>
               ))}
@@ -313,16 +313,16 @@ function ScoreTableRow({ row }: { row: ScoreRow }) {
         {row.label}
       </th>
       <td className={cell} data-testid="score-recall">
-        {row.recall ? <PartText part={row.recall} /> : <span className="text-zinc-400">—</span>}
+        {row.recall ? <PartText part={row.recall} /> : <span className="text-zinc-500">—</span>}
       </td>
       <td className={cell} data-testid="score-precision">
-        {row.precision ? <PartText part={row.precision} /> : <span className="text-zinc-400">—</span>}
+        {row.precision ? <PartText part={row.precision} /> : <span className="text-zinc-500">—</span>}
       </td>
       <td className={cell} data-testid="score-f1">
         <PartText part={row.f1} showExpression={row.f1.expression !== "2PR/(P + R)"} />
       </td>
       <td className="py-2 align-top text-xs">
-        {row.figures.length === 0 ? <span className="text-zinc-400">—</span> : row.figures.map((figure, i) => <FigureText key={i} figure={figure} />)}
+        {row.figures.length === 0 ? <span className="text-zinc-500">—</span> : row.figures.map((figure, i) => <FigureText key={i} figure={figure} />)}
       </td>
     </tr>
   );

@@ -82,7 +82,7 @@ function DatasetsTable({ datasets }: { datasets: ManagedDatasetProps[] }) {
       {datasets.map((d) => (
         <tr key={d.id} data-testid="dataset-row">
           <td className="py-2 pr-4 font-medium">{d.name}</td>
-          <td className="py-2 pr-4">{d.language || <span className="text-zinc-400">not given</span>}</td>
+          <td className="py-2 pr-4">{d.language || <span className="text-zinc-500">not given</span>}</td>
           <td className="py-2 pr-4 font-mono text-xs">{d.fileName}</td>
           <td className="py-2 pr-4">{DATASET_FORMAT_LABELS[d.format]}</td>
           <td className="py-2 pr-4" data-testid="dataset-gold">
