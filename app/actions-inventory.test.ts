@@ -74,6 +74,12 @@ const ACTIONS: Record<string, ActionEntry> = {
     calls: ["closePhaseNow", "deletePhase"],
     tests: "lib/services/task-editing.test.ts",
   },
+  deriveBlindInputAction: {
+    file: "app/tasks/[slug]/manage/gold/blind-input-actions.ts",
+    rule: "the task's organizers and site admins",
+    calls: ["deriveBlindInput"],
+    tests: "lib/services/participant-files.test.ts",
+  },
   addPhaseAction: { file: "app/tasks/[slug]/manage/actions.ts", rule: "the task's organizers and site admins", calls: ["addPhase"] },
   setParticipantTeamAction: { file: "app/tasks/[slug]/manage/actions.ts", rule: "the task's organizers and site admins", calls: ["setParticipantTeam"], tests: "lib/services/teams-tasks.test.ts" },
   updateTaskAnalysisAction: {

@@ -518,6 +518,14 @@ const PROBES: Probe[] = [
     expect: organizersOnly,
   },
   {
+    file: "app/tasks/[slug]/manage/gold/blind-input-actions.ts",
+    action: "deriveBlindInputAction",
+    about: "the blind input of the main phase's dataset (derived again: a new row time)",
+    args: () => [{ status: "idle" }, form({ phaseId: ids.mainPhase!, datasetId: "main" })],
+    state: async () => (await db().blindInput.findFirst({ where: { phaseId: ids.mainPhase! }, select: { createdAt: true } }))?.createdAt.getTime() ?? null,
+    expect: organizersOnly,
+  },
+  {
     file: "app/tasks/[slug]/manage/actions.ts",
     action: "addDatasetAction",
     about: "a dataset of the spare phase",

@@ -35,6 +35,8 @@ vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }))
 import { createApiToken } from "../../../lib/auth/api-tokens";
 import { useTestDatabase } from "../../../lib/db/test-db";
 import { uploadGoldKey } from "../../../lib/services/gold";
+import { deriveBlindInput } from "../../../lib/services/participant-files";
+import { packFile } from "../../../lib/storage";
 import { createTeamInvitation } from "../../../lib/services/team-invitations";
 import { addOrganizer, createTask } from "../../../lib/services/tasks";
 import { makeTeam, makeUser, SMALL_KEY } from "../../../lib/services/test-fixtures";
@@ -124,6 +126,10 @@ const PROBES: Probe[] = [
   { route: "POST /api/v1/phases/:phaseId/datasets", path: () => `/api/v1/phases/${ids.phase}/datasets`, json: { name: "" }, expect: organizersOnly },
   { route: "PATCH /api/v1/phases/:phaseId/datasets/:datasetId", path: () => `/api/v1/phases/${ids.phase}/datasets/${ids.dataset}`, json: { name: "" }, expect: organizersOnly },
   { route: "DELETE /api/v1/phases/:phaseId/datasets/:datasetId", path: () => `/api/v1/phases/${ids.phase}/datasets/${ids.dataset}`, expect: organizersOnly },
+  { route: "GET /api/v1/phases/:phaseId/datasets/:datasetId/blind", path: () => `/api/v1/phases/${ids.phase}/datasets/${ids.dataset}/blind`, expect: everyone("ok") },
+  { route: "GET /api/v1/phases/:phaseId/datasets/:datasetId/blind", path: () => `/api/v1/phases/${ids.draftPhase}/datasets/main/blind`, expect: { ...draftAdminsOnly, admin: "ok" } },
+  { route: "GET /api/v1/phases/:phaseId/sample-submission", path: () => `/api/v1/phases/${ids.phase}/sample-submission`, expect: everyone("ok") },
+  { route: "GET /api/v1/phases/:phaseId/sample-submission", path: () => `/api/v1/phases/${ids.draftPhase}/sample-submission`, expect: { ...draftAdminsOnly, admin: "ok" } },
   { route: "POST /api/v1/phases/:phaseId/gold", path: () => `/api/v1/phases/${ids.phase}/gold`, multipart: { note: "no file" }, expect: organizersOnly },
   { route: "POST /api/v1/phases/:phaseId/gold", path: () => `/api/v1/phases/${ids.draftPhase}/gold`, multipart: { note: "no file" }, expect: draftAdminsOnly },
   { route: "GET /api/v1/phases/:phaseId/leaderboard", path: () => `/api/v1/phases/${ids.phase}/leaderboard`, expect: everyone("ok") },
@@ -315,6 +321,11 @@ beforeAll(async () => {
   ids.document = analysis.documents[0]!.document;
   const datasets = await ok<{ datasets: { id: string }[] }>("GET /api/v1/phases/:phaseId/datasets", `/api/v1/phases/${ids.phase}/datasets`, tokens.organizer);
   ids.dataset = datasets.datasets[0]!.id;
+  // Participant files: the main phase's blind input derived from its gold key; the draft's stored directly (it has no gold key).
+  await deriveBlindInput(users.organizer.viewer, ids.phase, ids.dataset);
+  const draftDataset = await db.dataset.findFirstOrThrow({ where: { phaseId: ids.draftPhase }, select: { id: true } });
+  const draftBlind = packFile(Buffer.from(SMALL_RESPONSE.replace(/\t[^\t\n]*[()][^\t\n]*$/gm, "\t-")));
+  await db.blindInput.create({ data: { phaseId: ids.draftPhase, datasetId: draftDataset.id, source: "uploaded", sha256: draftBlind.sha256, gzip: draftBlind.gzip, size: draftBlind.size, createdById: creator.id } });
   // The "final" phase closes now, and its results are published (snapshot 1).
   await ok("PATCH /api/v1/phases/:phaseId", `/api/v1/phases/${ids.closedPhase}`, tokens.organizer, { json: { closesAt: new Date().toISOString() } });
   await ok("POST /api/v1/phases/:phaseId/results", `/api/v1/phases/${ids.closedPhase}/results`, tokens.organizer, { json: { note: "Final results." } });

@@ -8,6 +8,7 @@ import { alsoScoredText } from "../../../lib/services/task-evaluation";
 import { loadTaskForPage } from "./load-task";
 import { PhaseResultsLink } from "./phase-results-link";
 import { TaskPhaseCard } from "./task-phase-card";
+import { ParticipantFileLinks } from "./participant-files";
 import { TaskRules } from "./task-rules";
 import { TaskStatusBanner } from "./task-status-banner";
 import { YourStanding } from "./your-standing";
@@ -115,6 +116,9 @@ export default async function TaskPage({ params }: Params) {
             ))}
           </ul>
         )}
+        {task.phases.map((phase) => (
+          <ParticipantFileLinks key={phase.id} phaseId={phase.id} phaseName={phase.name} viewer={viewer} />
+        ))}
       </section>
     </article>
   );

@@ -8,6 +8,7 @@ import type { Viewer } from "../../../../../lib/session";
 import { Card } from "../../../../_components/ui";
 import { GoldUploadForm } from "../gold-upload-form";
 import { GoldVersionsTable } from "../gold-versions-table";
+import { BlindInputsCard } from "./blind-inputs-card";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
 
 /** Title: "Gold · Manage <task>". */
@@ -51,6 +52,7 @@ async function PhaseGold({ phase, viewer, maxBytes, needsHeads }: { phase: Phase
           <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
           <GoldVersionsTable versions={versions} uploaders={uploaders} showDataset={several} />
         </div>
+        <BlindInputsCard phaseId={phase.id} viewer={viewer} />
       </Card>
     </section>
   );

@@ -15,6 +15,7 @@ import { RunStatusLabel } from "../../../../../_components/run-status-label";
 import { RunUploadForm } from "../../../../../_components/run-upload-form";
 import { Breadcrumbs, Card, formatPercent, Notice, Table, UtcTime } from "../../../../../_components/ui";
 import { loadTaskForPage } from "../../../load-task";
+import { LocalScoring, ParticipantFileLinks } from "../../../participant-files";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 
@@ -60,6 +61,13 @@ export default async function SubmitPage({ params }: { params: Params }) {
             </Link>
           </p>
         )}
+      </Card>
+
+      <Card title="Test input and local scoring" description="The phase's blind test input, a sample submission in the expected shape, and the scorer the site uses.">
+        <div className="space-y-3">
+          <ParticipantFileLinks phaseId={phase.id} phaseName={phase.name} viewer={viewer} />
+          <LocalScoring evaluation={task.evaluation} corefud={task.evaluation.needsHeads || (await listDatasets(phase.id)).some((d) => d.format === "conllu")} />
+        </div>
       </Card>
 
       {!viewer ? (

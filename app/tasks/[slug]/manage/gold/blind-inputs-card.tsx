@@ -1,0 +1,44 @@
+import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
+import { listParticipantFiles } from "../../../../../lib/services/participant-files";
+import type { Viewer } from "../../../../../lib/session";
+import { blindInputHref } from "../../../../../lib/participant-file-hrefs";
+import { BlindInputForm } from "./blind-input-form";
+
+/**
+ * The participant files of one phase in the console's gold tab (issue 24 §3): per dataset, its
+ * blind test input (derived from the active gold key; download link, size, sha256) and the form
+ * that derives it. Participants download them once the phase opens.
+ */
+export async function BlindInputsCard({ phaseId, viewer }: { phaseId: string; viewer: Viewer }) {
+  const [files, datasets] = await Promise.all([listParticipantFiles(viewer, phaseId), listDatasetsForOrganizers(viewer, phaseId)]);
+  const gold = new Map(datasets.map((d) => [d.id, d.activeGold !== null]));
+  return (
+    <div className="mt-6" data-testid="blind-inputs">
+      <h3 className="mb-1 text-sm font-semibold text-zinc-900">Blind test input</h3>
+      <p className="mb-3 text-sm text-zinc-600">
+        The gold key without its coreference, for participants to run their systems on; the phase&apos;s sample submission is made of these files. Participants can
+        download them once the phase opens.
+      </p>
+      <ul className="space-y-4">
+        {files.datasets.map(({ dataset, blind }) => (
+          <li key={dataset.id} className="space-y-2">
+            <p className="text-sm text-zinc-800">
+              <span className="font-medium">{dataset.name}</span>:{" "}
+              {blind ? (
+                <>
+                  <a className="underline" href={blindInputHref(phaseId, dataset.id)}>
+                    {blind.fileName}
+                  </a>{" "}
+                  ({blind.source}, {blind.size} bytes, sha256 <code>{blind.sha256.slice(0, 12)}…</code>)
+                </>
+              ) : (
+                "no blind input yet"
+              )}
+            </p>
+            <BlindInputForm phaseId={phaseId} dataset={{ id: dataset.id, name: dataset.name, format: dataset.format }} hasGold={gold.get(dataset.id) ?? false} hasBlind={blind !== null} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
