@@ -32,7 +32,7 @@ type UploadState =
   | { phase: "uploading"; percent: number | null }
   | { phase: "done"; id: string }
   | { phase: "failed"; failure: UploadFailure }
-  /** 409: the document names do not match the gold key; nothing stored until the user confirms */
+  /** 409: the document names do not match the gold key, or datasets are left out; nothing stored until the user confirms */
   | { phase: "confirm"; warnings: Warning[] };
 
 /** The `warnings` of an API error body: well-formed entries only. */
@@ -86,7 +86,8 @@ function failureFrom(status: number, body: unknown): UploadFailure {
  * it is a field's own (`RunUploadFailure`).
  *
  * Document warnings (409 `conflict` with `warnings`: the run's document names do not match
- * the gold key's on a phase that warns; nothing was stored): the warnings are listed with a
+ * the gold key's, or the archive leaves datasets out, on a phase that warns; nothing was
+ * stored): the warnings are listed with a
  * "Submit anyway" button, which sends the same form again (the chosen file stays in its
  * input) with `acknowledgeWarnings=true`. Choosing another file clears the warnings.
  *
@@ -248,18 +249,33 @@ export function RunUploadForm({
 }
 
 /**
- * The document warnings of a run on a phase that warns: what does not match, that nothing
- * was stored, and the choice between fixing the file (choose another one and upload) and
- * "Submit anyway".
+ * The warnings of a run on a phase that warns: what does not match (document names, datasets
+ * the archive leaves out), that nothing was stored, and the choice between fixing the file
+ * (choose another one and upload) and "Submit anyway".
  */
 function RunUploadWarnings({ warnings, onSubmitAnyway }: { warnings: Warning[]; onSubmitAnyway: () => void }) {
+  const leftOut = warnings.some((w) => w.code === "missing-dataset");
+  const misnamed = warnings.some((w) => w.code !== "missing-dataset");
+  const headline =
+    leftOut && misnamed
+      ? "This archive leaves datasets out, and its document names do not match the gold key."
+      : leftOut
+        ? "This archive has no file for some of the phase's datasets."
+        : "The document names of this file do not match the gold key.";
   return (
     <div id="upload-warnings" data-testid="upload-warnings" role="alert" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-      <p className="font-medium">The document names of this file do not match the gold key.</p>
+      <p className="font-medium">{headline}</p>
       <RunWarnings warnings={warnings} testId="document-warnings" />
       <p>
-        Nothing was stored and no run was counted. Documents that are not in the gold key are ignored, and key documents missing from the
-        file are scored as empty, which lowers the score. Fix the names and upload the corrected file, or submit this one as it is.
+        Nothing was stored and no run was counted.{" "}
+        {misnamed &&
+          "Documents that are not in the gold key are ignored, and key documents missing from the file are scored as empty, which lowers the score. "}
+        {leftOut && "A dataset without a file counts as 0 in the average. "}
+        {misnamed && leftOut
+          ? "Fix the names and add the missing files, or submit this archive as it is."
+          : leftOut
+            ? "Add the missing files and upload again, or submit this archive as it is."
+            : "Fix the names and upload the corrected file, or submit this one as it is."}
       </p>
       <button type="button" className={primaryButton} onClick={onSubmitAnyway} data-testid="submit-anyway">
         Submit anyway

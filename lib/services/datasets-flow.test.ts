@@ -93,7 +93,10 @@ describe("a phase with three CorefUD datasets, through the services and the work
     const ids: Record<string, string> = {};
     for (const [name, run] of Object.entries(runs)) {
       const entries = Object.entries(run.files).map(([d, text]) => ({ path: fileOf(d as Dataset), text }));
-      const created = await submit(run.user.viewer, await makeZip(entries), "run.zip", name, run.track);
+      const leftOut = DATASETS.some((d) => run.files[d] === undefined);
+      // Leaving a dataset out asks for confirmation first (issue 24 §1), as a missing document does.
+      if (leftOut) expect(await rejection(submit(run.user.viewer, await makeZip(entries), "run.zip", name, run.track))).toBeInstanceOf(ConflictError);
+      const created = await submit(run.user.viewer, await makeZip(entries), "run.zip", name, run.track, leftOut);
       expect(created.missingDatasets).toEqual(DATASETS.filter((d) => run.files[d] === undefined));
       ids[name] = created.id;
       expect((await scoreSubmission(created.id, { workerId: "test" })).status).toBe("SCORED");

@@ -28,8 +28,10 @@
  * A track deleted meanwhile fails the insert's foreign key: a 422 on `track`, nothing stored.
  *
  * Datasets the run left out (an archive may hold fewer files than the phase has datasets) are
- * not a document warning: the answer lists them (`missingDatasets`) and they count 0 in the
- * macro-average; the run's page says so.
+ * treated like missing documents (issue 24 §1): a `missing-dataset` warning each, under the
+ * phase's `documentCheck` (a 422 on "error", a 409 to confirm on "warn"); a confirmed run
+ * lists them in its answer (`missingDatasets`), they count 0 in the macro-average, and the
+ * run's page says so.
  *
  * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
  * window and the quota, do not count against it, and name any of the organizer's teams
@@ -62,6 +64,7 @@ import {
   cleanFileName,
   datasetFormatMismatch,
   enforceDocumentCheck,
+  missingDatasetWarnings,
   readUpload,
   archiveLimitBytes,
   type DocumentCheck,
@@ -217,6 +220,8 @@ interface RunFilesCheck {
  * the key's document ids are cached by sha256 in the upload pool, and the key is loaded with
  * `findActiveGoldKeys` only on a cache miss). On a phase with several datasets every warning
  * message starts with "dataset <name>: ". Datasets without an active gold key are not checked.
+ * Each dataset the archive leaves out adds a `missing-dataset` warning (`missingDatasets`),
+ * gold key or not.
  *
  * @param upload the upload's files ({@link readRunFiles})
  * @param uploadName the upload's cleaned name (the archive's, or the plain file's)
@@ -246,6 +251,12 @@ async function checkRunFiles(upload: RunFiles, uploadName: string, phaseId: stri
     combined.unmatched += check.unmatched;
     combined.missing += check.missing;
     for (const w of check.warnings) combined.warnings.push(several ? { ...w, message: `dataset ${file.dataset.name}: ${w.message}` } : w);
+  }
+  // Datasets the archive leaves out: warnings too (issue 24 §1), under the same policy.
+  if (upload.missing.length > 0) {
+    checked = true;
+    combined.missingDatasets = upload.missing.map((d) => d.name);
+    combined.warnings.push(...missingDatasetWarnings(upload.missing, uploadName));
   }
   let label = uploadName;
   if (several) label = `${uploadName} (dataset${withWarnings.length === 1 ? "" : "s"} ${withWarnings.join(", ")})`;
@@ -325,7 +336,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   }
   const upload = await readRunFiles(input.bytes, fileName, datasets);
   const { check, label } = await checkRunFiles(upload, fileName, phase.id, datasets.length > 1, db);
-  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label);
+  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label, fileName);
   // The upload as sent (plain file or archive), and each dataset's file as stored.
   const sent = { sha256: sha256Hex(input.bytes), size: input.bytes.byteLength };
   const stored = await Promise.all(upload.files.map(async (f) => ({ datasetId: f.dataset.id, fileName: f.fileName, ...(await packFileAsync(f.bytes)) })));
@@ -380,7 +391,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
         ...(track ? { trackId: track.id, track: track.name } : {}),
         ...(recorded ? { taskTeamRecorded: true } : {}),
         // Submitted despite document warnings (confirmed): how many documents did not match.
-        ...(check && check.warnings.length > 0 ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
+        ...(check && (check.unmatched > 0 || check.missing > 0) ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
       },
     });
     return row.id;

@@ -528,6 +528,7 @@ describe("document check at upload", () => {
       warnings: expectedWarnings,
       unmatched: 1,
       missing: 1,
+      missingDatasets: [],
       acknowledgeWith: "acknowledgeWarnings=true",
     });
     // A false confirmation (the form value "false") is no confirmation.
@@ -802,7 +803,7 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
     expect(enqueue).not.toHaveBeenCalled();
   }
 
-  it("an archive with 2 of the 3 files is accepted (.zip and .tgz): one stored file per dataset, the third answered as missing and audited", async () => {
+  it("an archive with 2 of the 3 files asks for confirmation like a missing document (409, nothing stored); confirmed it is accepted (.zip and .tgz): one stored file per dataset, the third answered as missing and audited", async () => {
     const s = await threeDatasets();
     const { db, participant, phase, team, datasets } = s;
     for (const [fileName, make] of [
@@ -813,8 +814,19 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
         { path: "run/en_a.conll", text: keyOf("en_a") },
         { path: "run/de_c.conll", text: keyOf("de_c") },
       ]);
-      const created = await createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive }));
-      expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: [], missingDatasets: ["cs_b"] });
+      const warning = { code: "missing-dataset", message: `dataset cs_b: ${fileName} has no file "cs_b.conll"; the dataset will count as 0 in the average`, file: fileName };
+      const before = { quota: await quotaStatus(team.id, phase.id), runs: await db.submission.count({ where: { phaseId: phase.id } }) };
+      const asked = await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive })));
+      expect(asked).toBeInstanceOf(ConflictError);
+      expect(asked.message).toBe(
+        `${fileName} has no file for dataset cs_b, which would count as 0 in the average. Nothing was stored and no run was counted. To submit it anyway, send the upload again with acknowledgeWarnings=true.`,
+      );
+      expect(asked.details).toEqual({ warnings: [warning], unmatched: 0, missing: 0, missingDatasets: ["cs_b"], acknowledgeWith: "acknowledgeWarnings=true" });
+      expect(await quotaStatus(team.id, phase.id)).toEqual(before.quota);
+      expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(before.runs);
+
+      const created = await createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive, acknowledgeWarnings: true }));
+      expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: [warning], missingDatasets: ["cs_b"] });
       const row = await db.submission.findUniqueOrThrow({ where: { id: created.id } });
       expect([row.fileName, row.sha256, row.size, row.status]).toEqual([fileName, sha256Hex(archive), archive.byteLength, "QUEUED"]);
       const files = await db.submissionFile.findMany({ where: { submissionId: created.id } });
@@ -844,6 +856,31 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
       ]);
     }
     expect((await quotaStatus(team.id, phase.id)).usedTotal).toBe(2);
+  });
+
+  it("on a phase whose document check is \"error\", an archive leaving a dataset out is a 422 even when confirmed; with a misnamed document too, both are said", async () => {
+    const s = await threeDatasets("error");
+    const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
+    const partial = await makeZip([
+      { path: "en_a.conll", text: keyOf("en_a") },
+      { path: "de_c.conll", text: keyOf("de_c") },
+    ]);
+    const refused = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: partial, acknowledgeWarnings: true })))) as DocumentMismatchError;
+    expect(refused).toBeInstanceOf(DocumentMismatchError);
+    expect(refused.httpStatus).toBe(422);
+    expect(refused.message).toBe(
+      "run.zip has no file for dataset cs_b, which would count as 0 in the average. This phase does not accept such runs: include a file for every dataset and upload again. Nothing was stored and no run was counted.",
+    );
+    expect(refused.toJSON().error).toMatchObject({ missingDatasets: ["cs_b"], unmatched: 0, missing: 0, warnings: [{ code: "missing-dataset" }] });
+    const both = await makeZip([
+      { path: "en_a.conll", text: keyOf("en_a").replace("(en_a_doc1)", "(en_a_docX)") },
+      { path: "de_c.conll", text: keyOf("de_c") },
+    ]);
+    const twice = await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: both })));
+    expect(twice.message).toBe(
+      "The document names of run.zip (dataset en_a) do not match the gold key: 1 document of the run is not in the gold key and 1 key document is not in the run. run.zip has no file for dataset cs_b, which would count as 0 in the average. This phase does not accept such runs: name the documents as in the gold key, include a file for every dataset and upload again. Nothing was stored and no run was counted.",
+    );
+    await expectNothingStored(s, before);
   });
 
   it("hostile archives (path traversal, an unknown file, a duplicate file) are a 422 on file: nothing stored, no quota used, no audit", async () => {
@@ -952,7 +989,7 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
       { path: "en_a.conll", text: keyOf("en_a") },
       { path: "cs_b.conll", text: keyOf("cs_b") },
     ]);
-    const { id } = await createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: archive }));
+    const { id } = await createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: archive, acknowledgeWarnings: true }));
     // Stored as the worker stores a scored run: the gold key on each file, dataset scores, the
     // phase's macro-average (de_c left out: 0), document scores per dataset, the evaluation record.
     for (const g of await db.goldKey.findMany({ where: { phaseId: phase.id }, select: { id: true, datasetId: true } })) {

@@ -18,8 +18,13 @@
  * ("response-only-document" | "missing-document"), message, file?, line?, document?}` (at most
  * 20 of each kind, then one "… and N more" warning without `document`).
  *
+ * Datasets left out: an archive without a file for one of the phase's datasets gives a warning
+ * `{code: "missing-dataset", message, file}` per dataset, under the same policy as the document
+ * warnings (409 to confirm with `acknowledgeWarnings=true`, or 422 on a phase whose document
+ * check is "error"); the 409 and 422 bodies list their names in `missingDatasets`.
+ *
  * Answers `202 {"id", "status": "QUEUED", "warnings", "missingDatasets"}` with `Location:
- * /api/v1/submissions/{id}` (`warnings`: the document warnings the run was accepted with,
+ * /api/v1/submissions/{id}` (`warnings`: the warnings the run was accepted with (confirmed),
  * usually `[]`; `missingDatasets`: the names of the datasets the archive has no file for, in
  * the phase's order: they count 0 in the macro-average).
  * Errors (JSON `{"error": {"code", "message", ...}}`): 401 no or bad token; 404 unknown phase;
