@@ -5,7 +5,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import type { FormatProblem } from "../../lib/errors";
 import type { Warning } from "../../scoring/types";
 import { RunWarnings } from "./run-warnings";
-import { postFormWithProgress, UploadProgress } from "./upload-progress";
+import { CheckingWait, postFormWithProgress, UploadProgress } from "./upload-progress";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, TextAreaField } from "./ui";
 
 /** The form field that confirms an upload despite document warnings (`ACKNOWLEDGE_WARNINGS_FIELD` of `lib/services/uploads.ts`, which this client bundle does not import). */
@@ -28,8 +28,11 @@ const SHOWN_PROBLEMS = 5;
 
 type UploadState =
   | { phase: "idle" }
-  /** `percent` null while the browser cannot tell how much is sent (no length) */
-  | { phase: "uploading"; percent: number | null }
+  /**
+   * `percent` null while the browser cannot tell how much is sent (no length); `sentAt` when
+   * the last byte was sent (`Date.now()`), from then on the server checks the file
+   */
+  | { phase: "uploading"; percent: number | null; sentAt?: number }
   | { phase: "done"; id: string }
   | { phase: "failed"; failure: UploadFailure }
   /** 409: the document names do not match the gold key, or datasets are left out; nothing stored until the user confirms */
@@ -79,7 +82,10 @@ function failureFrom(status: number, body: unknown): UploadFailure {
  * The submission form: file and metadata, uploaded with XMLHttpRequest to
  * `POST /api/v1/phases/{phaseId}/submissions` (the session cookie authenticates), so that
  * upload progress drives a progress bar (labelled with the stage the submit button shows
- * too, its percentage the bar's value text). On 202 it goes to the new submission's page; on
+ * too, its percentage the bar's value text). Once every byte is sent, the server checks the
+ * file inside the same request (the run, and its id, exist only once the file has passed), so
+ * the form shows that wait (`CheckingWait`: an indeterminate bar with the seconds elapsed, and
+ * that the page may be left). On 202 it goes to the new submission's page; on
  * 422 it lists the file's problems with file:line:column, expected and found (or the document
  * names that do not match the gold key, on a phase that refuses such runs); on other errors
  * it shows the message. Each error is shown once: in the error box, or under its field when
@@ -144,7 +150,7 @@ export function RunUploadForm({
     if (acknowledge) data.set(ACKNOWLEDGE_FIELD, "true");
     postFormWithProgress(`/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`, data, {
       // At 100 the body is sent; the server now reads and checks the file.
-      progress: (percent) => setState({ phase: "uploading", percent }),
+      progress: (percent) => setState({ phase: "uploading", percent, ...(percent === 100 ? { sentAt: Date.now() } : {}) }),
       answered: (status, body) => {
         const id = (body as { id?: unknown } | null)?.id;
         if (status === 202 && typeof id === "string") {
@@ -237,6 +243,13 @@ export function RunUploadForm({
       </div>
 
       {(state.phase === "uploading" || state.phase === "done") && <UploadProgress percent={percent} stage={stage} testIdPrefix="upload-" />}
+      {state.phase === "uploading" && state.sentAt !== undefined && (
+        <CheckingWait
+          since={state.sentAt}
+          testIdPrefix="upload-"
+          leaveNote="The server reads the whole file before it stores the run (at most about 30 s per file). You may leave this page: the check goes on, a file that passes becomes a run of your team, and its scores appear on the run's page; warnings that need your confirmation are shown only here."
+        />
+      )}
       {failure && <RunUploadFailure failure={failure} />}
       {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={submitAnyway} />}
 
