@@ -18,6 +18,10 @@ interface UploadFailure {
   fieldErrors: Record<string, string>;
   /** the document check's warnings (a phase that refuses mismatching runs: 422) */
   warnings: Warning[];
+  /** why a wrongly shaped upload was refused, in full (the API's `detail`; the message says what to upload) */
+  detail: string | null;
+  /** the phase's sample archive (the API's `sampleUrl`, a same-site path), linked under the message */
+  sampleUrl: string | null;
 }
 
 /** The file input's `accept` for a phase with several datasets: the archive kinds `lib/archive.ts` reads. */
@@ -58,7 +62,7 @@ function uploadStage(state: UploadState): string {
   return "Uploading the file";
 }
 
-/** Reads an error answer of the API (`{error: {code, message, errors|formatErrors, fieldErrors}}`). */
+/** Reads an error answer of the API (`{error: {code, message, errors|formatErrors, fieldErrors, detail?, sampleUrl?}}`). */
 function failureFrom(status: number, body: unknown): UploadFailure {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const message =
@@ -75,7 +79,9 @@ function failureFrom(status: number, body: unknown): UploadFailure {
       if (typeof f.path === "string" && typeof f.message === "string") fieldErrors[f.path] = f.message;
     }
   }
-  return { message, problems, fieldErrors, warnings: warningsFrom(error) };
+  const detail = typeof error?.detail === "string" && error.detail !== message ? error.detail : null;
+  const sampleUrl = typeof error?.sampleUrl === "string" && error.sampleUrl.startsWith("/api/") ? error.sampleUrl : null;
+  return { message, problems, fieldErrors, warnings: warningsFrom(error), detail, sampleUrl };
 }
 
 /**
@@ -302,7 +308,8 @@ function RunUploadWarnings({ warnings, onSubmitAnyway }: { warnings: Warning[]; 
  * one line saying so, then each problem once (file:line:column, what was expected and what
  * was found: the API's message repeats exactly that, so it is not shown again) and a count;
  * otherwise the message (a field error with the same text is not repeated under the field),
- * then the document warnings when there are any.
+ * for a wrongly shaped upload a link to the phase's sample archive and the full reason in a
+ * collapsed `<details>`, then the document warnings when there are any.
  */
 function RunUploadFailure({ failure }: { failure: UploadFailure }) {
   const { problems } = failure;
@@ -312,6 +319,20 @@ function RunUploadFailure({ failure }: { failure: UploadFailure }) {
         <p className="break-words font-medium" data-testid="upload-error-message">
           {problems.length > 0 ? "The file could not be read." : failure.message}
         </p>
+        {failure.sampleUrl && (
+          <p className="mt-1">
+            <a href={failure.sampleUrl} download className="font-medium underline" data-testid="upload-sample-link">
+              Download a sample archive
+            </a>{" "}
+            with the expected file names.
+          </p>
+        )}
+        {failure.detail && (
+          <details className="mt-2 text-xs" data-testid="upload-error-detail">
+            <summary className="cursor-pointer">Why this upload was refused</summary>
+            <p className="mt-1 break-words">{failure.detail}</p>
+          </details>
+        )}
         {failure.warnings.length > 0 && (
           <div className="mt-2">
             <RunWarnings warnings={failure.warnings} testId="document-warnings" />

@@ -67,6 +67,9 @@ import {
   missingDatasetWarnings,
   readUpload,
   archiveLimitBytes,
+  sampleSubmissionPath,
+  uploadHowTo,
+  UploadShapeError,
   type DocumentCheck,
   type GoldSource,
   type RunDocument,
@@ -142,14 +145,31 @@ function expectedNames(datasets: readonly DatasetView[]): string {
 /**
  * Refuses a plain file on a phase with several datasets (cheap: by the file name only).
  *
- * @throws ValidationError (422, field `file`) naming the datasets and the file names the archive must hold
+ * @param phaseId the phase, for the sample archive's link
+ * @throws UploadShapeError (422, field `file`): what to upload, and in `detail` the datasets
+ *   and the file names the archive must hold
  */
-function assertUploadShape(fileName: string, datasets: readonly DatasetView[]): void {
+function assertUploadShape(fileName: string, datasets: readonly DatasetView[], phaseId: string): void {
   if (datasets.length <= 1 || archiveKind(fileName) !== null) return;
-  throw ValidationError.field(
-    "file",
+  throw new UploadShapeError(
+    uploadHowTo(datasets),
     `This phase has ${datasets.length} datasets (${datasets.map((d) => d.name).join(", ")}); upload a .zip or .tar.gz with one file per dataset named ${expectedNames(datasets)}. ${fileName} is not such an archive.`,
+    sampleSubmissionPath(phaseId),
   );
+}
+
+/**
+ * Runs `read` (reading or pairing an archive), turning its refusals (field errors on `file`
+ * without format errors) into an {@link UploadShapeError}: what to upload first, the
+ * refusal's own message as the detail.
+ */
+async function shapeRefusal<T>(datasets: readonly DatasetView[], phaseId: string, read: () => Promise<T> | T): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof ValidationError) || error instanceof UploadShapeError || error.formatErrors.length > 0) throw error;
+    throw new UploadShapeError(uploadHowTo(datasets), error.message, sampleSubmissionPath(phaseId));
+  }
 }
 
 /**
@@ -163,23 +183,25 @@ function assertUploadShape(fileName: string, datasets: readonly DatasetView[]): 
  * @param bytes the upload
  * @param fileName its cleaned name (the extension tells a plain file from an archive)
  * @param datasets the phase's datasets in order (at least one)
+ * @param phaseId the phase, for the sample archive's link in refusals
  * @returns the files (in the datasets' order) and the datasets left out
- * @throws ValidationError (422): a hostile or broken archive, unknown or duplicate files, no
- *   dataset file at all (from `lib/archive.ts`); a file whose extension does not fit its
- *   dataset's format (field `file`); a file that does not read (`formatErrors` whose `file` is
+ * @throws UploadShapeError (422, a ValidationError: what to upload in `message`, the reason in
+ *   `detail`, the sample archive in `sampleUrl`): a hostile or broken archive, unknown or
+ *   duplicate files, no dataset file at all (from `lib/archive.ts`); a file whose extension
+ *   does not fit its dataset's format (field `file`); ValidationError (422): a file that does not read (`formatErrors` whose `file` is
  *   the name inside the archive, with line and column; field errors for an empty file or a
  *   file over the reading time or memory limit; every message names the file, the archive
  *   and, on a phase with several datasets, the dataset); ServiceBusyError (503) when the
  *   upload pool is full; Error (500) for a phase without datasets (an invariant broken)
  */
-async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: readonly DatasetView[]): Promise<RunFiles> {
+async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: readonly DatasetView[], phaseId: string): Promise<RunFiles> {
   if (datasets.length === 0) throw new Error(`phase has no dataset (every phase has at least one): cannot store ${fileName}`);
   if (archiveKind(fileName) === null) {
     const { documents } = await readUpload(bytes, fileName);
     return { archive: false, files: [{ dataset: datasets[0], fileName, bytes, documents }], missing: [] };
   }
-  const entries = await readArchive(bytes, fileName, { maxTotalBytes: archiveLimitBytes() });
-  const paired = pairArchiveFiles(entries, datasets, fileName);
+  const entries = await shapeRefusal(datasets, phaseId, () => readArchive(bytes, fileName, { maxTotalBytes: archiveLimitBytes() }));
+  const paired = await shapeRefusal(datasets, phaseId, () => pairArchiveFiles(entries, datasets, fileName));
   const byId = new Map(datasets.map((d) => [d.id, d]));
   const order = new Map(datasets.map((d, i) => [d.id, i]));
   const several = datasets.length > 1;
@@ -188,7 +210,7 @@ async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: reado
     const dataset = byId.get(ref.id)!;
     const where = several ? `${entry.name} (dataset ${dataset.name}) in ${fileName}` : `${entry.name} in ${fileName}`;
     const mismatch = datasetFormatMismatch(entry.name, dataset.format);
-    if (mismatch) throw ValidationError.field("file", `${where}: ${mismatch}`);
+    if (mismatch) throw new UploadShapeError(uploadHowTo(datasets), `${where}: ${mismatch}`, sampleSubmissionPath(phaseId));
     let documents: RunDocument[];
     try {
       ({ documents } = await readUpload(entry.bytes, entry.name));
@@ -328,13 +350,13 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   assertUploadSize(input.bytes.byteLength);
   const fileName = cleanFileName(input.fileName);
   const datasets = await listDatasets(phase.id, db);
-  assertUploadShape(fileName, datasets);
+  assertUploadShape(fileName, datasets, phase.id);
   // Pre-check without the lock: a team over its quota is refused before its file is read.
   // (A personal team still to be created has used nothing; limits are at least 1.)
   if (!meta.isBaseline && existingTeam) {
     assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase, track), existingTeam.name, phase.name);
   }
-  const upload = await readRunFiles(input.bytes, fileName, datasets);
+  const upload = await readRunFiles(input.bytes, fileName, datasets, phase.id);
   const { check, label } = await checkRunFiles(upload, fileName, phase.id, datasets.length > 1, db);
   enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label, fileName);
   // The upload as sent (plain file or archive), and each dataset's file as stored.

@@ -17,7 +17,7 @@ import { defaultDatasetData } from "./datasets";
 import { findActiveGold, listGoldVersions, uploadGoldKey } from "./gold";
 import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
 import { createSubmission, getSubmissionForViewer, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
-import { compareDocuments, DocumentMismatchError, type RunDocument } from "./uploads";
+import { compareDocuments, DocumentMismatchError, UploadShapeError, uploadHowTo, type RunDocument } from "./uploads";
 import { runEvaluation } from "../evaluation";
 import { EVALUATION_PROFILES } from "../../scoring/presets";
 import { readCorpus } from "../../scoring/formats";
@@ -674,6 +674,16 @@ describe("compareDocuments", () => {
   });
 });
 
+describe("uploadHowTo", () => {
+  it("one dataset: a file or an archive holding it; several: the archive's file names, at most 10 then a count", () => {
+    expect(uploadHowTo([{ name: "main", fileName: "main.conll" }])).toBe("Upload one coreference file, or a .zip or .tar.gz archive holding main.conll.");
+    const twelve = Array.from({ length: 12 }, (_, i) => ({ name: `d${i}`, fileName: `d${i}.conllu` }));
+    expect(uploadHowTo(twelve)).toBe(
+      "Upload a .zip or .tar.gz archive with one file per dataset: d0.conllu, d1.conllu, d2.conllu, d3.conllu, d4.conllu, d5.conllu, d6.conllu, d7.conllu, d8.conllu, d9.conllu and 2 more.",
+    );
+  });
+});
+
 describe("tracks at upload", () => {
   /** A phase with two tracks (`LLM` first) and the setup of {@link setup}. */
   async function withTracks(phase: PhaseOverrides = {}, llmLimits: { dailyLimit?: number | null; totalLimit?: number | null } = {}) {
@@ -908,7 +918,12 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
       expect(error).toBeInstanceOf(ValidationError);
       expect(error.httpStatus).toBe(422);
       expect(error.fieldErrors.map((f) => f.path)).toEqual(["file"]);
-      expect(error.message).toContain(message);
+      // What to upload first, the reason in `detail`, and the sample archive (issue 24 §3).
+      expect(error).toBeInstanceOf(UploadShapeError);
+      expect(error.message).toBe("Upload a .zip or .tar.gz archive with one file per dataset: en_a.conll, cs_b.conll, de_c.conll.");
+      expect((error as UploadShapeError).detail).toContain(message);
+      expect(error.toJSON().error).toMatchObject({ message: error.message, sampleUrl: `/api/v1/phases/${s.phase.id}/sample-submission` });
+      expect(error.toJSON().error.detail).toContain(message);
     }
     await expectNothingStored(s, before);
   });
@@ -973,13 +988,16 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
     const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
     const error = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "en_a.conll", bytes: bytes(keyOf("en_a")) })))) as ValidationError;
     expect(error.httpStatus).toBe(422);
-    expect(error.fieldErrors).toEqual([
-      {
-        path: "file",
-        message:
-          'This phase has 3 datasets (en_a, cs_b, de_c); upload a .zip or .tar.gz with one file per dataset named "en_a.conll" (dataset en_a, en), "cs_b.conll" (dataset cs_b, cs), "de_c.conll" (dataset de_c, de). en_a.conll is not such an archive.',
-      },
-    ]);
+    const howTo = "Upload a .zip or .tar.gz archive with one file per dataset: en_a.conll, cs_b.conll, de_c.conll.";
+    expect(error.fieldErrors).toEqual([{ path: "file", message: howTo }]);
+    expect(error.toJSON().error).toEqual({
+      code: "validation",
+      message: howTo,
+      fieldErrors: [{ path: "file", message: howTo }],
+      detail:
+        'This phase has 3 datasets (en_a, cs_b, de_c); upload a .zip or .tar.gz with one file per dataset named "en_a.conll" (dataset en_a, en), "cs_b.conll" (dataset cs_b, cs), "de_c.conll" (dataset de_c, de). en_a.conll is not such an archive.',
+      sampleUrl: `/api/v1/phases/${s.phase.id}/sample-submission`,
+    });
     await expectNothingStored(s, before);
   });
 
@@ -1047,7 +1065,8 @@ describe("one-dataset phases: a plain file as before, or an archive holding the 
 
     const wrong = (await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: await makeZip([{ path: "system.conll", text: SMALL_KEY }]) })))) as ValidationError;
     expect(wrong.httpStatus).toBe(422);
-    expect(wrong.message).toContain('expected file names: "main.conll"');
+    expect(wrong.message).toBe("Upload one coreference file, or a .zip or .tar.gz archive holding main.conll.");
+    expect((wrong as UploadShapeError).detail).toContain('expected file names: "main.conll"');
     expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(2);
   });
 });

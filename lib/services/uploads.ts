@@ -367,3 +367,53 @@ export function enforceDocumentCheck(check: DocumentCheck | null, mode: string, 
     },
   );
 }
+
+/** The path of a phase's sample run archive (`GET /api/v1/phases/{phaseId}/sample-submission`), linked from refusals of a wrongly shaped upload. */
+export function sampleSubmissionPath(phaseId: string): string {
+  return `/api/v1/phases/${encodeURIComponent(phaseId)}/sample-submission`;
+}
+
+/** A dataset as the "what to upload" sentence names it. */
+interface ExpectedDatasetFile {
+  name: string;
+  fileName: string;
+}
+
+/**
+ * The first line of a refused upload's answer: what to upload, with the file names the
+ * phase's datasets expect (at most 10 named, then "and N more"). Pure.
+ *
+ * @param datasets the phase's datasets in order (at least one)
+ * @returns e.g. `Upload a .zip or .tar.gz archive with one file per dataset: en_a.conll, cs_b.conll.`
+ *   (several datasets) or `Upload one coreference file, or a .zip or .tar.gz archive holding main.conll.` (one)
+ */
+export function uploadHowTo(datasets: readonly ExpectedDatasetFile[]): string {
+  if (datasets.length === 1) return `Upload one coreference file, or a .zip or .tar.gz archive holding ${datasets[0].fileName}.`;
+  const shown = datasets.slice(0, 10).map((d) => d.fileName);
+  const more = datasets.length - shown.length;
+  return `Upload a .zip or .tar.gz archive with one file per dataset: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}.`;
+}
+
+/**
+ * 422 of an upload of the wrong shape (a plain file where an archive is needed, an archive
+ * with unknown, misplaced or missing files, a file whose extension does not fit its dataset):
+ * a short `message` saying what to upload ({@link uploadHowTo}), the full explanation in
+ * `detail`, and `sampleUrl`, the phase's sample archive. The field error on `file` carries
+ * the short message. JSON: `{error: {code: "validation", message, detail, sampleUrl, fieldErrors}}`.
+ */
+export class UploadShapeError extends ValidationError {
+  constructor(
+    howTo: string,
+    readonly detail: string,
+    readonly sampleUrl: string,
+  ) {
+    super(howTo, { fieldErrors: [{ path: "file", message: howTo }] });
+  }
+
+  override toJSON(): ReturnType<DomainError["toJSON"]> {
+    const body = super.toJSON();
+    body.error.detail = this.detail;
+    body.error.sampleUrl = this.sampleUrl;
+    return body;
+  }
+}
