@@ -5,7 +5,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import type { FormatProblem } from "../../lib/errors";
 import type { Warning } from "../../scoring/types";
 import { RunWarnings } from "./run-warnings";
-import { postFormWithProgress, UploadProgress } from "./upload-progress";
+import { CheckingWait, postFormWithProgress, UploadProgress } from "./upload-progress";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, TextAreaField } from "./ui";
 
 /** The form field that confirms an upload despite document warnings (`ACKNOWLEDGE_WARNINGS_FIELD` of `lib/services/uploads.ts`, which this client bundle does not import). */
@@ -18,6 +18,10 @@ interface UploadFailure {
   fieldErrors: Record<string, string>;
   /** the document check's warnings (a phase that refuses mismatching runs: 422) */
   warnings: Warning[];
+  /** why a wrongly shaped upload was refused, in full (the API's `detail`; the message says what to upload) */
+  detail: string | null;
+  /** the phase's sample archive (the API's `sampleUrl`, a same-site path), linked under the message */
+  sampleUrl: string | null;
 }
 
 /** The file input's `accept` for a phase with several datasets: the archive kinds `lib/archive.ts` reads. */
@@ -28,11 +32,14 @@ const SHOWN_PROBLEMS = 5;
 
 type UploadState =
   | { phase: "idle" }
-  /** `percent` null while the browser cannot tell how much is sent (no length) */
-  | { phase: "uploading"; percent: number | null }
+  /**
+   * `percent` null while the browser cannot tell how much is sent (no length); `sentAt` when
+   * the last byte was sent (`Date.now()`), from then on the server checks the file
+   */
+  | { phase: "uploading"; percent: number | null; sentAt?: number }
   | { phase: "done"; id: string }
   | { phase: "failed"; failure: UploadFailure }
-  /** 409: the document names do not match the gold key; nothing stored until the user confirms */
+  /** 409: the document names do not match the gold key, or datasets are left out; nothing stored until the user confirms */
   | { phase: "confirm"; warnings: Warning[] };
 
 /** The `warnings` of an API error body: well-formed entries only. */
@@ -55,7 +62,7 @@ function uploadStage(state: UploadState): string {
   return "Uploading the file";
 }
 
-/** Reads an error answer of the API (`{error: {code, message, errors|formatErrors, fieldErrors}}`). */
+/** Reads an error answer of the API (`{error: {code, message, errors|formatErrors, fieldErrors, detail?, sampleUrl?}}`). */
 function failureFrom(status: number, body: unknown): UploadFailure {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const message =
@@ -72,21 +79,27 @@ function failureFrom(status: number, body: unknown): UploadFailure {
       if (typeof f.path === "string" && typeof f.message === "string") fieldErrors[f.path] = f.message;
     }
   }
-  return { message, problems, fieldErrors, warnings: warningsFrom(error) };
+  const detail = typeof error?.detail === "string" && error.detail !== message ? error.detail : null;
+  const sampleUrl = typeof error?.sampleUrl === "string" && error.sampleUrl.startsWith("/api/") ? error.sampleUrl : null;
+  return { message, problems, fieldErrors, warnings: warningsFrom(error), detail, sampleUrl };
 }
 
 /**
  * The submission form: file and metadata, uploaded with XMLHttpRequest to
  * `POST /api/v1/phases/{phaseId}/submissions` (the session cookie authenticates), so that
  * upload progress drives a progress bar (labelled with the stage the submit button shows
- * too, its percentage the bar's value text). On 202 it goes to the new submission's page; on
+ * too, its percentage the bar's value text). Once every byte is sent, the server checks the
+ * file inside the same request (the run, and its id, exist only once the file has passed), so
+ * the form shows that wait (`CheckingWait`: an indeterminate bar with the seconds elapsed, and
+ * that the page may be left). On 202 it goes to the new submission's page; on
  * 422 it lists the file's problems with file:line:column, expected and found (or the document
  * names that do not match the gold key, on a phase that refuses such runs); on other errors
  * it shows the message. Each error is shown once: in the error box, or under its field when
  * it is a field's own (`RunUploadFailure`).
  *
  * Document warnings (409 `conflict` with `warnings`: the run's document names do not match
- * the gold key's on a phase that warns; nothing was stored): the warnings are listed with a
+ * the gold key's, or the archive leaves datasets out, on a phase that warns; nothing was
+ * stored): the warnings are listed with a
  * "Submit anyway" button, which sends the same form again (the chosen file stays in its
  * input) with `acknowledgeWarnings=true`. Choosing another file clears the warnings.
  *
@@ -143,7 +156,7 @@ export function RunUploadForm({
     if (acknowledge) data.set(ACKNOWLEDGE_FIELD, "true");
     postFormWithProgress(`/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`, data, {
       // At 100 the body is sent; the server now reads and checks the file.
-      progress: (percent) => setState({ phase: "uploading", percent }),
+      progress: (percent) => setState({ phase: "uploading", percent, ...(percent === 100 ? { sentAt: Date.now() } : {}) }),
       answered: (status, body) => {
         const id = (body as { id?: unknown } | null)?.id;
         if (status === 202 && typeof id === "string") {
@@ -236,6 +249,13 @@ export function RunUploadForm({
       </div>
 
       {(state.phase === "uploading" || state.phase === "done") && <UploadProgress percent={percent} stage={stage} testIdPrefix="upload-" />}
+      {state.phase === "uploading" && state.sentAt !== undefined && (
+        <CheckingWait
+          since={state.sentAt}
+          testIdPrefix="upload-"
+          leaveNote="The server reads the whole file before it stores the run (at most about 30 s per file). You may leave this page: the check goes on, a file that passes becomes a run of your team, and its scores appear on the run's page; warnings that need your confirmation are shown only here."
+        />
+      )}
       {failure && <RunUploadFailure failure={failure} />}
       {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={submitAnyway} />}
 
@@ -248,18 +268,33 @@ export function RunUploadForm({
 }
 
 /**
- * The document warnings of a run on a phase that warns: what does not match, that nothing
- * was stored, and the choice between fixing the file (choose another one and upload) and
- * "Submit anyway".
+ * The warnings of a run on a phase that warns: what does not match (document names, datasets
+ * the archive leaves out), that nothing was stored, and the choice between fixing the file
+ * (choose another one and upload) and "Submit anyway".
  */
 function RunUploadWarnings({ warnings, onSubmitAnyway }: { warnings: Warning[]; onSubmitAnyway: () => void }) {
+  const leftOut = warnings.some((w) => w.code === "missing-dataset");
+  const misnamed = warnings.some((w) => w.code !== "missing-dataset");
+  const headline =
+    leftOut && misnamed
+      ? "This archive leaves datasets out, and its document names do not match the gold key."
+      : leftOut
+        ? "This archive has no file for some of the phase's datasets."
+        : "The document names of this file do not match the gold key.";
   return (
     <div id="upload-warnings" data-testid="upload-warnings" role="alert" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-      <p className="font-medium">The document names of this file do not match the gold key.</p>
+      <p className="font-medium">{headline}</p>
       <RunWarnings warnings={warnings} testId="document-warnings" />
       <p>
-        Nothing was stored and no run was counted. Documents that are not in the gold key are ignored, and key documents missing from the
-        file are scored as empty, which lowers the score. Fix the names and upload the corrected file, or submit this one as it is.
+        Nothing was stored and no run was counted.{" "}
+        {misnamed &&
+          "Documents that are not in the gold key are ignored, and key documents missing from the file are scored as empty, which lowers the score. "}
+        {leftOut && "A dataset without a file counts as 0 in the average. "}
+        {misnamed && leftOut
+          ? "Fix the names and add the missing files, or submit this archive as it is."
+          : leftOut
+            ? "Add the missing files and upload again, or submit this archive as it is."
+            : "Fix the names and upload the corrected file, or submit this one as it is."}
       </p>
       <button type="button" className={primaryButton} onClick={onSubmitAnyway} data-testid="submit-anyway">
         Submit anyway
@@ -273,7 +308,8 @@ function RunUploadWarnings({ warnings, onSubmitAnyway }: { warnings: Warning[]; 
  * one line saying so, then each problem once (file:line:column, what was expected and what
  * was found: the API's message repeats exactly that, so it is not shown again) and a count;
  * otherwise the message (a field error with the same text is not repeated under the field),
- * then the document warnings when there are any.
+ * for a wrongly shaped upload a link to the phase's sample archive and the full reason in a
+ * collapsed `<details>`, then the document warnings when there are any.
  */
 function RunUploadFailure({ failure }: { failure: UploadFailure }) {
   const { problems } = failure;
@@ -283,6 +319,20 @@ function RunUploadFailure({ failure }: { failure: UploadFailure }) {
         <p className="break-words font-medium" data-testid="upload-error-message">
           {problems.length > 0 ? "The file could not be read." : failure.message}
         </p>
+        {failure.sampleUrl && (
+          <p className="mt-1">
+            <a href={failure.sampleUrl} download className="font-medium underline" data-testid="upload-sample-link">
+              Download a sample archive
+            </a>{" "}
+            with the expected file names.
+          </p>
+        )}
+        {failure.detail && (
+          <details className="mt-2 text-xs" data-testid="upload-error-detail">
+            <summary className="cursor-pointer">Why this upload was refused</summary>
+            <p className="mt-1 break-words">{failure.detail}</p>
+          </details>
+        )}
         {failure.warnings.length > 0 && (
           <div className="mt-2">
             <RunWarnings warnings={failure.warnings} testId="document-warnings" />

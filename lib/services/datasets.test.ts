@@ -85,6 +85,33 @@ describe("addDataset", () => {
     expect(enqueue).not.toHaveBeenCalled();
   });
 
+  it("the first named dataset replaces the untouched automatic \"main\" (no gold key, no runs), audited; a used or edited main stays", async () => {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "Main Organizer");
+    const fresh = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    const first = await addDataset(organizer.viewer, fresh.phase.id, { name: "en_gum", fileName: "en_gum.conllu", format: "conllu" });
+    expect((await listDatasets(fresh.phase.id)).map((d) => [d.name, d.position])).toEqual([["en_gum", 0]]);
+    const deleted = await db.auditEvent.findFirstOrThrow({ where: { action: "dataset.delete", targetId: fresh.dataset.id } });
+    expect(deleted.data).toMatchObject({ name: "main", replacedBy: "en_gum", hadGold: false });
+    expect((await db.auditEvent.findFirstOrThrow({ where: { action: "dataset.create", targetId: first.id } })).data).toMatchObject({ replacedDefault: "main" });
+    // The second named dataset replaces nothing.
+    await addDataset(organizer.viewer, fresh.phase.id, { name: "cs_pdt", fileName: "cs_pdt.conllu" });
+    expect((await listDatasets(fresh.phase.id)).map((d) => d.name)).toEqual(["en_gum", "cs_pdt"]);
+
+    // A main with a gold key (any version) stays; so does an edited one (one with runs: the first test).
+    const withGold = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    const stored = packFile(Buffer.from("#begin document (d); part 0\nw\t(1)\n#end document\n"));
+    await db.goldKey.create({
+      data: { phaseId: withGold.phase.id, datasetId: withGold.dataset.id, version: 1, fileName: "k.conll", sha256: stored.sha256, gzip: stored.gzip, size: stored.size, documentCount: 1, uploadedById: organizer.id, active: false },
+    });
+    await addDataset(organizer.viewer, withGold.phase.id, { name: "x", fileName: "x.conll" });
+    expect((await listDatasets(withGold.phase.id)).map((d) => d.name)).toEqual(["main", "x"]);
+    const edited = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    await db.dataset.update({ where: { id: edited.dataset.id }, data: { language: "en" } });
+    await addDataset(organizer.viewer, edited.phase.id, { name: "x", fileName: "x.conll" });
+    expect((await listDatasets(edited.phase.id)).map((d) => d.name)).toEqual(["main", "x"]);
+  });
+
   it("only the task's organizers and site admins add datasets (401, 403); an unknown phase is a 404", async () => {
     const { db, participant, phase } = await setup();
     const admin = await makeUser(db, "Admin", "ADMIN");

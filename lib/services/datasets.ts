@@ -211,9 +211,41 @@ async function loadDataset(ref: string, phaseId: string | undefined, db: Db) {
 }
 
 /**
+ * Whether a dataset is the untouched automatic one a phase starts with: named
+ * {@link DEFAULT_DATASET_NAME}, its default file name (`main.conll` or `main.conllu`), no
+ * language. Pure; gold keys and runs are checked by the caller.
+ */
+export function isDefaultDataset(d: Pick<DatasetView, "name" | "fileName" | "language">): boolean {
+  return d.name === DEFAULT_DATASET_NAME && d.language === "" && (d.fileName === `${DEFAULT_DATASET_NAME}.conll` || d.fileName === `${DEFAULT_DATASET_NAME}.conllu`);
+}
+
+/**
+ * Deletes the phase's automatic dataset when the first named dataset is added (issue 24 §4):
+ * only when it is the phase's only dataset, untouched ({@link isDefaultDataset}), and has
+ * neither a gold key (any version) nor a run's file. Inside the caller's transaction, under
+ * the phase's `gold:` lock.
+ *
+ * @param newName the name of the dataset being added (a new "main" replaces nothing)
+ * @returns the deleted dataset, or null when nothing was replaced
+ */
+async function replaceUntouchedMain(tx: Db, phaseId: string, newName: string): Promise<DatasetView | null> {
+  if (newName.toLowerCase() === DEFAULT_DATASET_NAME) return null;
+  const rows = await tx.dataset.findMany({ where: { phaseId }, select: DATASET_SELECT });
+  if (rows.length !== 1) return null;
+  const only = toDatasetView(rows[0]);
+  if (!isDefaultDataset(only)) return null;
+  const used = (await tx.goldKey.count({ where: { datasetId: only.id } })) + (await tx.submissionFile.count({ where: { datasetId: only.id } }));
+  if (used > 0) return null;
+  await tx.dataset.delete({ where: { id: only.id } });
+  return only;
+}
+
+/**
  * Adds a dataset to a phase (organizers): e.g. `{name: "en_gum", language: "en", fileName:
  * "en_gum-corefud-test.conllu", format: "conllu"}`. Writes `dataset.create`. Re-queues
- * nothing: the dataset has no gold key yet, so it does not count in the macro-average.
+ * nothing: the dataset has no gold key yet, so it does not count in the macro-average. The
+ * first named dataset replaces the phase's untouched automatic "main" (no gold key, no runs):
+ * it is deleted in the same transaction (audited `dataset.delete` with `replacedBy`).
  *
  * @param input `{name, language?, fileName, format?, position?}` (see `lib/validations/dataset.ts`;
  *   format default: from the file name; position default: after the last dataset)
@@ -237,6 +269,7 @@ export async function addDataset(actor: Viewer, phaseId: string, input: unknown)
       const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: EVALUATION_SELECT });
       assertFormatFits(data.format, task);
       await assertUnique(tx, phase.id, data);
+      const replaced = await replaceUntouchedMain(tx, phase.id, data.name);
       const existing = await tx.dataset.aggregate({ where: { phaseId: phase.id }, _count: true, _max: { position: true } });
       if (existing._count >= MAX_DATASETS) throw ValidationError.field("name", `A phase has at most ${MAX_DATASETS} datasets.`);
       const position = data.position ?? (existing._max.position ?? -1) + 1;
@@ -250,8 +283,17 @@ export async function addDataset(actor: Viewer, phaseId: string, input: unknown)
         action: "dataset.create",
         targetType: "dataset",
         targetId: dataset.id,
-        data: { taskId: phase.taskId, phaseId: phase.id, ...auditDataset(dataset) },
+        data: { taskId: phase.taskId, phaseId: phase.id, ...auditDataset(dataset), ...(replaced ? { replacedDefault: replaced.name } : {}) },
       });
+      if (replaced) {
+        await recordAudit(tx, {
+          actorId: user.userId,
+          action: "dataset.delete",
+          targetType: "dataset",
+          targetId: replaced.id,
+          data: { taskId: phase.taskId, phaseId: phase.id, ...auditDataset(replaced), hadGold: false, requeued: 0, replacedBy: dataset.name },
+        });
+      }
       return dataset;
     });
   } catch (error) {

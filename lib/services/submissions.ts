@@ -28,8 +28,10 @@
  * A track deleted meanwhile fails the insert's foreign key: a 422 on `track`, nothing stored.
  *
  * Datasets the run left out (an archive may hold fewer files than the phase has datasets) are
- * not a document warning: the answer lists them (`missingDatasets`) and they count 0 in the
- * macro-average; the run's page says so.
+ * treated like missing documents (issue 24 §1): a `missing-dataset` warning each, under the
+ * phase's `documentCheck` (a 422 on "error", a 409 to confirm on "warn"); a confirmed run
+ * lists them in its answer (`missingDatasets`), they count 0 in the macro-average, and the
+ * run's page says so.
  *
  * Baselines: only organizers may mark a submission as a baseline. Baselines skip the phase
  * window and the quota, do not count against it, and name any of the organizer's teams
@@ -62,8 +64,12 @@ import {
   cleanFileName,
   datasetFormatMismatch,
   enforceDocumentCheck,
+  missingDatasetWarnings,
   readUpload,
   archiveLimitBytes,
+  sampleSubmissionPath,
+  uploadHowTo,
+  UploadShapeError,
   type DocumentCheck,
   type GoldSource,
   type RunDocument,
@@ -139,14 +145,31 @@ function expectedNames(datasets: readonly DatasetView[]): string {
 /**
  * Refuses a plain file on a phase with several datasets (cheap: by the file name only).
  *
- * @throws ValidationError (422, field `file`) naming the datasets and the file names the archive must hold
+ * @param phaseId the phase, for the sample archive's link
+ * @throws UploadShapeError (422, field `file`): what to upload, and in `detail` the datasets
+ *   and the file names the archive must hold
  */
-function assertUploadShape(fileName: string, datasets: readonly DatasetView[]): void {
+function assertUploadShape(fileName: string, datasets: readonly DatasetView[], phaseId: string): void {
   if (datasets.length <= 1 || archiveKind(fileName) !== null) return;
-  throw ValidationError.field(
-    "file",
+  throw new UploadShapeError(
+    uploadHowTo(datasets),
     `This phase has ${datasets.length} datasets (${datasets.map((d) => d.name).join(", ")}); upload a .zip or .tar.gz with one file per dataset named ${expectedNames(datasets)}. ${fileName} is not such an archive.`,
+    sampleSubmissionPath(phaseId),
   );
+}
+
+/**
+ * Runs `read` (reading or pairing an archive), turning its refusals (field errors on `file`
+ * without format errors) into an {@link UploadShapeError}: what to upload first, the
+ * refusal's own message as the detail.
+ */
+async function shapeRefusal<T>(datasets: readonly DatasetView[], phaseId: string, read: () => Promise<T> | T): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof ValidationError) || error instanceof UploadShapeError || error.formatErrors.length > 0) throw error;
+    throw new UploadShapeError(uploadHowTo(datasets), error.message, sampleSubmissionPath(phaseId));
+  }
 }
 
 /**
@@ -160,23 +183,25 @@ function assertUploadShape(fileName: string, datasets: readonly DatasetView[]): 
  * @param bytes the upload
  * @param fileName its cleaned name (the extension tells a plain file from an archive)
  * @param datasets the phase's datasets in order (at least one)
+ * @param phaseId the phase, for the sample archive's link in refusals
  * @returns the files (in the datasets' order) and the datasets left out
- * @throws ValidationError (422): a hostile or broken archive, unknown or duplicate files, no
- *   dataset file at all (from `lib/archive.ts`); a file whose extension does not fit its
- *   dataset's format (field `file`); a file that does not read (`formatErrors` whose `file` is
+ * @throws UploadShapeError (422, a ValidationError: what to upload in `message`, the reason in
+ *   `detail`, the sample archive in `sampleUrl`): a hostile or broken archive, unknown or
+ *   duplicate files, no dataset file at all (from `lib/archive.ts`); a file whose extension
+ *   does not fit its dataset's format (field `file`); ValidationError (422): a file that does not read (`formatErrors` whose `file` is
  *   the name inside the archive, with line and column; field errors for an empty file or a
  *   file over the reading time or memory limit; every message names the file, the archive
  *   and, on a phase with several datasets, the dataset); ServiceBusyError (503) when the
  *   upload pool is full; Error (500) for a phase without datasets (an invariant broken)
  */
-async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: readonly DatasetView[]): Promise<RunFiles> {
+async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: readonly DatasetView[], phaseId: string): Promise<RunFiles> {
   if (datasets.length === 0) throw new Error(`phase has no dataset (every phase has at least one): cannot store ${fileName}`);
   if (archiveKind(fileName) === null) {
     const { documents } = await readUpload(bytes, fileName);
     return { archive: false, files: [{ dataset: datasets[0], fileName, bytes, documents }], missing: [] };
   }
-  const entries = await readArchive(bytes, fileName, { maxTotalBytes: archiveLimitBytes() });
-  const paired = pairArchiveFiles(entries, datasets, fileName);
+  const entries = await shapeRefusal(datasets, phaseId, () => readArchive(bytes, fileName, { maxTotalBytes: archiveLimitBytes() }));
+  const paired = await shapeRefusal(datasets, phaseId, () => pairArchiveFiles(entries, datasets, fileName));
   const byId = new Map(datasets.map((d) => [d.id, d]));
   const order = new Map(datasets.map((d, i) => [d.id, i]));
   const several = datasets.length > 1;
@@ -185,7 +210,7 @@ async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: reado
     const dataset = byId.get(ref.id)!;
     const where = several ? `${entry.name} (dataset ${dataset.name}) in ${fileName}` : `${entry.name} in ${fileName}`;
     const mismatch = datasetFormatMismatch(entry.name, dataset.format);
-    if (mismatch) throw ValidationError.field("file", `${where}: ${mismatch}`);
+    if (mismatch) throw new UploadShapeError(uploadHowTo(datasets), `${where}: ${mismatch}`, sampleSubmissionPath(phaseId));
     let documents: RunDocument[];
     try {
       ({ documents } = await readUpload(entry.bytes, entry.name));
@@ -217,6 +242,8 @@ interface RunFilesCheck {
  * the key's document ids are cached by sha256 in the upload pool, and the key is loaded with
  * `findActiveGoldKeys` only on a cache miss). On a phase with several datasets every warning
  * message starts with "dataset <name>: ". Datasets without an active gold key are not checked.
+ * Each dataset the archive leaves out adds a `missing-dataset` warning (`missingDatasets`),
+ * gold key or not.
  *
  * @param upload the upload's files ({@link readRunFiles})
  * @param uploadName the upload's cleaned name (the archive's, or the plain file's)
@@ -246,6 +273,12 @@ async function checkRunFiles(upload: RunFiles, uploadName: string, phaseId: stri
     combined.unmatched += check.unmatched;
     combined.missing += check.missing;
     for (const w of check.warnings) combined.warnings.push(several ? { ...w, message: `dataset ${file.dataset.name}: ${w.message}` } : w);
+  }
+  // Datasets the archive leaves out: warnings too (issue 24 §1), under the same policy.
+  if (upload.missing.length > 0) {
+    checked = true;
+    combined.missingDatasets = upload.missing.map((d) => d.name);
+    combined.warnings.push(...missingDatasetWarnings(upload.missing, uploadName));
   }
   let label = uploadName;
   if (several) label = `${uploadName} (dataset${withWarnings.length === 1 ? "" : "s"} ${withWarnings.join(", ")})`;
@@ -317,15 +350,15 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   assertUploadSize(input.bytes.byteLength);
   const fileName = cleanFileName(input.fileName);
   const datasets = await listDatasets(phase.id, db);
-  assertUploadShape(fileName, datasets);
+  assertUploadShape(fileName, datasets, phase.id);
   // Pre-check without the lock: a team over its quota is refused before its file is read.
   // (A personal team still to be created has used nothing; limits are at least 1.)
   if (!meta.isBaseline && existingTeam) {
     assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase, track), existingTeam.name, phase.name);
   }
-  const upload = await readRunFiles(input.bytes, fileName, datasets);
+  const upload = await readRunFiles(input.bytes, fileName, datasets, phase.id);
   const { check, label } = await checkRunFiles(upload, fileName, phase.id, datasets.length > 1, db);
-  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label);
+  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label, fileName);
   // The upload as sent (plain file or archive), and each dataset's file as stored.
   const sent = { sha256: sha256Hex(input.bytes), size: input.bytes.byteLength };
   const stored = await Promise.all(upload.files.map(async (f) => ({ datasetId: f.dataset.id, fileName: f.fileName, ...(await packFileAsync(f.bytes)) })));
@@ -380,7 +413,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
         ...(track ? { trackId: track.id, track: track.name } : {}),
         ...(recorded ? { taskTeamRecorded: true } : {}),
         // Submitted despite document warnings (confirmed): how many documents did not match.
-        ...(check && check.warnings.length > 0 ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
+        ...(check && (check.unmatched > 0 || check.missing > 0) ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
       },
     });
     return row.id;

@@ -151,6 +151,7 @@ describe("publishing", () => {
       ["description", false],
     ]);
     expect(list.checks[0].detail).toBe('No active gold key for phase "test" (dataset cs). Upload it on the Gold tab.');
+    expect(list.checks[0].fix).toEqual({ tab: "gold", label: "Upload gold keys" });
     expect(list.checks[1].detail).toMatch(/^Every phase has closed \(the last on .+ UTC\): move a closing time into the future\.$/);
 
     const error = (await rejection(publishTask(organizer.viewer, task.id, now))) as ValidationError;
@@ -168,6 +169,15 @@ describe("publishing", () => {
     await db.phase.update({ where: { id: second.id }, data: { closesAt: new Date(now.getTime() + DAY) } });
     const left = (await rejection(publishTask(organizer.viewer, task.id, now))) as ValidationError;
     expect(left.fieldErrors.map((e) => e.path)).toEqual(["gold"]);
+
+    // An untouched automatic "main" without gold next to named datasets: explained, and the fix links the Phases tab.
+    const cs = await db.dataset.findFirstOrThrow({ where: { phaseId: second.id, name: "cs" } });
+    await db.dataset.update({ where: { id: cs.id }, data: { name: "main", fileName: "main.conll" } });
+    const gold = (await publishChecks(organizer.viewer, task.id, now)).checks[0];
+    expect(gold.detail).toBe(
+      'No active gold key for phase "test" (dataset main). Upload it on the Gold tab. The dataset "main" of phase "test" is the one every phase starts with; next to your named datasets it expects a gold key of its own. Delete it (or rename it to one of your datasets) on the Phases tab.',
+    );
+    expect(gold.fix).toEqual({ tab: "phases", label: "Rename or delete “main” in the phase’s datasets" });
   });
 
   it("a freeze outside the window fails the date check, by phase name", async () => {

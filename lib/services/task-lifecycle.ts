@@ -20,7 +20,7 @@ import { phaseSettingsProblems } from "../validations/task";
 import { formatUtc } from "../validations/time";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Db, type Prisma } from "./db";
-import { DATASET_ORDER } from "./datasets";
+import { DATASET_ORDER, isDefaultDataset } from "./datasets";
 import { assertTaskWritable } from "./task-state";
 
 export { assertTaskWritable };
@@ -37,6 +37,8 @@ export interface PublishCheck {
   ok: boolean;
   /** why it passes or fails, one or more sentences naming the phases and datasets concerned */
   detail: string;
+  /** where to fix a failing check: the console tab (`/tasks/{slug}/manage/{tab}`) and the link's text */
+  fix?: { tab: "phases" | "gold"; label: string };
 }
 
 /** The task's state and its publishing checklist (see {@link publishChecks}). */
@@ -64,19 +66,24 @@ const CHECK_SELECT = {
       closesAt: true,
       leaderboardTiming: true,
       frozenAt: true,
-      datasets: { orderBy: DATASET_ORDER, select: { name: true, goldKeys: { where: { active: true }, select: { id: true } } } },
+      datasets: { orderBy: DATASET_ORDER, select: { name: true, fileName: true, language: true, goldKeys: { where: { active: true }, select: { id: true } } } },
     },
   },
 } satisfies Prisma.TaskSelect;
 
 /** The checks for a loaded task (pure). */
-function checksFor(task: { description: string; phases: { name: string; opensAt: Date; closesAt: Date; leaderboardTiming: string; frozenAt: Date | null; datasets: { name: string; goldKeys: unknown[] }[] }[] }, now: Date): PublishCheck[] {
+function checksFor(
+  task: { description: string; phases: { name: string; opensAt: Date; closesAt: Date; leaderboardTiming: string; frozenAt: Date | null; datasets: { name: string; fileName: string; language: string; goldKeys: unknown[] }[] }[] },
+  now: Date,
+): PublishCheck[] {
   const phases = task.phases;
   const missing = phases.flatMap((p) => {
     const without = p.datasets.filter((d) => d.goldKeys.length === 0).map((d) => d.name);
     if (without.length === 0) return [];
     return [p.datasets.length === 1 ? `phase "${p.name}"` : `phase "${p.name}" (dataset${without.length === 1 ? "" : "s"} ${without.join(", ")})`];
   });
+  // Phases where the automatic "main" dataset, untouched and without gold, sits beside named ones.
+  const autoMain = phases.filter((p) => p.datasets.length > 1 && p.datasets.some((d) => d.goldKeys.length === 0 && isDefaultDataset(d))).map((p) => p.name);
   const gold: PublishCheck = {
     id: "gold",
     label: "Every phase has its gold key",
@@ -86,7 +93,8 @@ function checksFor(task: { description: string; phases: { name: string; opensAt:
         ? "The task has no phase."
         : missing.length === 0
           ? `Each dataset of ${phases.length === 1 ? "the phase" : `all ${phases.length} phases`} has an active gold key.`
-          : `No active gold key for ${missing.join(", ")}. Upload it on the Gold tab.`,
+          : `No active gold key for ${missing.join(", ")}. Upload it on the Gold tab.${autoMain.length > 0 ? ` ${autoMainExplanation(autoMain)}` : ""}`,
+    ...(missing.length > 0 ? { fix: autoMain.length > 0 ? { tab: "phases" as const, label: "Rename or delete “main” in the phase’s datasets" } : { tab: "gold" as const, label: "Upload gold keys" } } : {}),
   };
 
   const dateProblems = phases.flatMap((p) =>
@@ -114,6 +122,12 @@ function checksFor(task: { description: string; phases: { name: string; opensAt:
     detail: described ? "Teams read it on the task page." : "Write what the task is about, its data and how runs are scored (task details above).",
   };
   return [gold, dates, description];
+}
+
+/** Why an untouched "main" dataset blocks publishing, and the fix. */
+function autoMainExplanation(phaseNames: readonly string[]): string {
+  const where = phaseNames.map((n) => `"${n}"`).join(", ");
+  return `The dataset "main" of phase${phaseNames.length === 1 ? "" : "s"} ${where} is the one every phase starts with; next to your named datasets it expects a gold key of its own. Delete it (or rename it to one of your datasets) on the Phases tab.`;
 }
 
 function capitalize(s: string): string {

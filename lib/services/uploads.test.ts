@@ -17,7 +17,7 @@ import { defaultDatasetData } from "./datasets";
 import { findActiveGold, listGoldVersions, uploadGoldKey } from "./gold";
 import { nextUtcMidnight, quotaForViewer, quotaStatus } from "./quota";
 import { createSubmission, getSubmissionForViewer, listSubmissionsForPhase, listSubmissionsForTeam, listSubmissionsForViewer, type CreateSubmissionInput } from "./submissions";
-import { compareDocuments, DocumentMismatchError, type RunDocument } from "./uploads";
+import { compareDocuments, DocumentMismatchError, UploadShapeError, uploadHowTo, type RunDocument } from "./uploads";
 import { runEvaluation } from "../evaluation";
 import { EVALUATION_PROFILES } from "../../scoring/presets";
 import { readCorpus } from "../../scoring/formats";
@@ -528,6 +528,7 @@ describe("document check at upload", () => {
       warnings: expectedWarnings,
       unmatched: 1,
       missing: 1,
+      missingDatasets: [],
       acknowledgeWith: "acknowledgeWarnings=true",
     });
     // A false confirmation (the form value "false") is no confirmation.
@@ -673,6 +674,16 @@ describe("compareDocuments", () => {
   });
 });
 
+describe("uploadHowTo", () => {
+  it("one dataset: a file or an archive holding it; several: the archive's file names, at most 10 then a count", () => {
+    expect(uploadHowTo([{ name: "main", fileName: "main.conll" }])).toBe("Upload one coreference file, or a .zip or .tar.gz archive holding main.conll.");
+    const twelve = Array.from({ length: 12 }, (_, i) => ({ name: `d${i}`, fileName: `d${i}.conllu` }));
+    expect(uploadHowTo(twelve)).toBe(
+      "Upload a .zip or .tar.gz archive with one file per dataset: d0.conllu, d1.conllu, d2.conllu, d3.conllu, d4.conllu, d5.conllu, d6.conllu, d7.conllu, d8.conllu, d9.conllu and 2 more.",
+    );
+  });
+});
+
 describe("tracks at upload", () => {
   /** A phase with two tracks (`LLM` first) and the setup of {@link setup}. */
   async function withTracks(phase: PhaseOverrides = {}, llmLimits: { dailyLimit?: number | null; totalLimit?: number | null } = {}) {
@@ -802,7 +813,7 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
     expect(enqueue).not.toHaveBeenCalled();
   }
 
-  it("an archive with 2 of the 3 files is accepted (.zip and .tgz): one stored file per dataset, the third answered as missing and audited", async () => {
+  it("an archive with 2 of the 3 files asks for confirmation like a missing document (409, nothing stored); confirmed it is accepted (.zip and .tgz): one stored file per dataset, the third answered as missing and audited", async () => {
     const s = await threeDatasets();
     const { db, participant, phase, team, datasets } = s;
     for (const [fileName, make] of [
@@ -813,8 +824,19 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
         { path: "run/en_a.conll", text: keyOf("en_a") },
         { path: "run/de_c.conll", text: keyOf("de_c") },
       ]);
-      const created = await createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive }));
-      expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: [], missingDatasets: ["cs_b"] });
+      const warning = { code: "missing-dataset", message: `dataset cs_b: ${fileName} has no file "cs_b.conll"; the dataset will count as 0 in the average`, file: fileName };
+      const before = { quota: await quotaStatus(team.id, phase.id), runs: await db.submission.count({ where: { phaseId: phase.id } }) };
+      const asked = await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive })));
+      expect(asked).toBeInstanceOf(ConflictError);
+      expect(asked.message).toBe(
+        `${fileName} has no file for dataset cs_b, which would count as 0 in the average. Nothing was stored and no run was counted. To submit it anyway, send the upload again with acknowledgeWarnings=true.`,
+      );
+      expect(asked.details).toEqual({ warnings: [warning], unmatched: 0, missing: 0, missingDatasets: ["cs_b"], acknowledgeWith: "acknowledgeWarnings=true" });
+      expect(await quotaStatus(team.id, phase.id)).toEqual(before.quota);
+      expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(before.runs);
+
+      const created = await createSubmission(submission(participant.viewer, phase.id, { fileName, bytes: archive, acknowledgeWarnings: true }));
+      expect(created).toEqual({ id: created.id, status: "QUEUED", warnings: [warning], missingDatasets: ["cs_b"] });
       const row = await db.submission.findUniqueOrThrow({ where: { id: created.id } });
       expect([row.fileName, row.sha256, row.size, row.status]).toEqual([fileName, sha256Hex(archive), archive.byteLength, "QUEUED"]);
       const files = await db.submissionFile.findMany({ where: { submissionId: created.id } });
@@ -846,6 +868,31 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
     expect((await quotaStatus(team.id, phase.id)).usedTotal).toBe(2);
   });
 
+  it("on a phase whose document check is \"error\", an archive leaving a dataset out is a 422 even when confirmed; with a misnamed document too, both are said", async () => {
+    const s = await threeDatasets("error");
+    const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
+    const partial = await makeZip([
+      { path: "en_a.conll", text: keyOf("en_a") },
+      { path: "de_c.conll", text: keyOf("de_c") },
+    ]);
+    const refused = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: partial, acknowledgeWarnings: true })))) as DocumentMismatchError;
+    expect(refused).toBeInstanceOf(DocumentMismatchError);
+    expect(refused.httpStatus).toBe(422);
+    expect(refused.message).toBe(
+      "run.zip has no file for dataset cs_b, which would count as 0 in the average. This phase does not accept such runs: include a file for every dataset and upload again. Nothing was stored and no run was counted.",
+    );
+    expect(refused.toJSON().error).toMatchObject({ missingDatasets: ["cs_b"], unmatched: 0, missing: 0, warnings: [{ code: "missing-dataset" }] });
+    const both = await makeZip([
+      { path: "en_a.conll", text: keyOf("en_a").replace("(en_a_doc1)", "(en_a_docX)") },
+      { path: "de_c.conll", text: keyOf("de_c") },
+    ]);
+    const twice = await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "run.zip", bytes: both })));
+    expect(twice.message).toBe(
+      "The document names of run.zip (dataset en_a) do not match the gold key: 1 document of the run is not in the gold key and 1 key document is not in the run. run.zip has no file for dataset cs_b, which would count as 0 in the average. This phase does not accept such runs: name the documents as in the gold key, include a file for every dataset and upload again. Nothing was stored and no run was counted.",
+    );
+    await expectNothingStored(s, before);
+  });
+
   it("hostile archives (path traversal, an unknown file, a duplicate file) are a 422 on file: nothing stored, no quota used, no audit", async () => {
     const s = await threeDatasets();
     const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
@@ -871,7 +918,12 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
       expect(error).toBeInstanceOf(ValidationError);
       expect(error.httpStatus).toBe(422);
       expect(error.fieldErrors.map((f) => f.path)).toEqual(["file"]);
-      expect(error.message).toContain(message);
+      // What to upload first, the reason in `detail`, and the sample archive (issue 24 §3).
+      expect(error).toBeInstanceOf(UploadShapeError);
+      expect(error.message).toBe("Upload a .zip or .tar.gz archive with one file per dataset: en_a.conll, cs_b.conll, de_c.conll.");
+      expect((error as UploadShapeError).detail).toContain(message);
+      expect(error.toJSON().error).toMatchObject({ message: error.message, sampleUrl: `/api/v1/phases/${s.phase.id}/sample-submission` });
+      expect(error.toJSON().error.detail).toContain(message);
     }
     await expectNothingStored(s, before);
   });
@@ -936,13 +988,16 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
     const before = { quota: await quotaStatus(s.team.id, s.phase.id), audits: await s.db.auditEvent.count() };
     const error = (await rejection(createSubmission(submission(s.participant.viewer, s.phase.id, { fileName: "en_a.conll", bytes: bytes(keyOf("en_a")) })))) as ValidationError;
     expect(error.httpStatus).toBe(422);
-    expect(error.fieldErrors).toEqual([
-      {
-        path: "file",
-        message:
-          'This phase has 3 datasets (en_a, cs_b, de_c); upload a .zip or .tar.gz with one file per dataset named "en_a.conll" (dataset en_a, en), "cs_b.conll" (dataset cs_b, cs), "de_c.conll" (dataset de_c, de). en_a.conll is not such an archive.',
-      },
-    ]);
+    const howTo = "Upload a .zip or .tar.gz archive with one file per dataset: en_a.conll, cs_b.conll, de_c.conll.";
+    expect(error.fieldErrors).toEqual([{ path: "file", message: howTo }]);
+    expect(error.toJSON().error).toEqual({
+      code: "validation",
+      message: howTo,
+      fieldErrors: [{ path: "file", message: howTo }],
+      detail:
+        'This phase has 3 datasets (en_a, cs_b, de_c); upload a .zip or .tar.gz with one file per dataset named "en_a.conll" (dataset en_a, en), "cs_b.conll" (dataset cs_b, cs), "de_c.conll" (dataset de_c, de). en_a.conll is not such an archive.',
+      sampleUrl: `/api/v1/phases/${s.phase.id}/sample-submission`,
+    });
     await expectNothingStored(s, before);
   });
 
@@ -952,7 +1007,7 @@ describe("datasets at upload: a phase with several datasets takes an archive", (
       { path: "en_a.conll", text: keyOf("en_a") },
       { path: "cs_b.conll", text: keyOf("cs_b") },
     ]);
-    const { id } = await createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: archive }));
+    const { id } = await createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: archive, acknowledgeWarnings: true }));
     // Stored as the worker stores a scored run: the gold key on each file, dataset scores, the
     // phase's macro-average (de_c left out: 0), document scores per dataset, the evaluation record.
     for (const g of await db.goldKey.findMany({ where: { phaseId: phase.id }, select: { id: true, datasetId: true } })) {
@@ -1010,7 +1065,8 @@ describe("one-dataset phases: a plain file as before, or an archive holding the 
 
     const wrong = (await rejection(createSubmission(submission(participant.viewer, phase.id, { fileName: "run.zip", bytes: await makeZip([{ path: "system.conll", text: SMALL_KEY }]) })))) as ValidationError;
     expect(wrong.httpStatus).toBe(422);
-    expect(wrong.message).toContain('expected file names: "main.conll"');
+    expect(wrong.message).toBe("Upload one coreference file, or a .zip or .tar.gz archive holding main.conll.");
+    expect((wrong as UploadShapeError).detail).toContain('expected file names: "main.conll"');
     expect(await db.submission.count({ where: { phaseId: phase.id } })).toBe(2);
   });
 });

@@ -182,6 +182,27 @@ export interface DocumentCheck {
   warnings: Warning[];
   unmatched: number;
   missing: number;
+  /**
+   * the names of the phase's datasets an archive has no file for (issue 24 §1; they would
+   * count 0 in the macro-average), each also a `missing-dataset` warning; absent or empty when
+   * none is left out
+   */
+  missingDatasets?: string[];
+}
+
+/**
+ * The `missing-dataset` warnings of an archive that leaves datasets out (each would count 0 in
+ * the phase's macro-average), one per dataset in the phase's order. Pure.
+ *
+ * @param missing the datasets left out: name and the file name the archive should hold
+ * @param archiveName the archive's name, for the messages
+ */
+export function missingDatasetWarnings(missing: readonly { name: string; fileName: string }[], archiveName: string): Warning[] {
+  return missing.map((d) => ({
+    code: "missing-dataset",
+    message: `dataset ${d.name}: ${archiveName} has no file "${d.fileName}"; the dataset will count as 0 in the average`,
+    file: archiveName,
+  }));
 }
 
 /**
@@ -260,12 +281,26 @@ export async function checkRunDocuments(
   }
 }
 
-/** The message's first sentence: what does not match, in counts. */
-function mismatchSummary(check: DocumentCheck, fileName: string): string {
+/** What does not match, in counts: the documents (with `fileName`), then the datasets left out (of `uploadName`). */
+function mismatchSummary(check: DocumentCheck, fileName: string, uploadName: string): string {
+  const sentences: string[] = [];
   const parts: string[] = [];
   if (check.unmatched > 0) parts.push(`${check.unmatched} document${check.unmatched === 1 ? " of the run is" : "s of the run are"} not in the gold key`);
   if (check.missing > 0) parts.push(`${check.missing} key document${check.missing === 1 ? " is" : "s are"} not in the run`);
-  return `The document names of ${fileName} do not match the gold key: ${parts.join(" and ")}.`;
+  if (parts.length > 0) sentences.push(`The document names of ${fileName} do not match the gold key: ${parts.join(" and ")}.`);
+  const left = check.missingDatasets ?? [];
+  if (left.length > 0) {
+    sentences.push(`${uploadName} has no file for dataset${left.length === 1 ? "" : "s"} ${left.join(", ")}, which would count as 0 in the average.`);
+  }
+  return sentences.join(" ");
+}
+
+/** What to fix, for the "error" mode's message. */
+function mismatchFix(check: DocumentCheck): string {
+  const fixes: string[] = [];
+  if (check.unmatched > 0 || check.missing > 0) fixes.push("name the documents as in the gold key");
+  if ((check.missingDatasets ?? []).length > 0) fixes.push("include a file for every dataset");
+  return fixes.join(", ");
 }
 
 /**
@@ -286,38 +321,99 @@ export class DocumentMismatchError extends ValidationError {
     body.error.warnings = this.check.warnings;
     body.error.unmatched = this.check.unmatched;
     body.error.missing = this.check.missing;
+    body.error.missingDatasets = this.check.missingDatasets ?? [];
     return body;
   }
 }
 
-/** The form field (API and web form) that confirms an upload despite document warnings. */
+/** The form field (API and web form) that confirms an upload despite document warnings (and datasets left out). */
 export const ACKNOWLEDGE_WARNINGS_FIELD = "acknowledgeWarnings";
 
 /**
  * Applies a phase's document check setting to a run's {@link DocumentCheck}: returns when
- * the run may be stored, throws otherwise (nothing is stored then and nothing counted).
+ * the run may be stored, throws otherwise (nothing is stored then and nothing counted). A
+ * dataset left out of an archive (`missingDatasets`) is treated like a missing document: the
+ * same policy, the same confirmation.
  *
  * @param check the comparison (null: nothing to check against)
  * @param mode the phase's `documentCheck`: "error" refuses mismatching runs; "warn" (and any
  *   other value) asks for confirmation first
  * @param acknowledged whether the upload confirmed the warnings (`acknowledgeWarnings=true`)
- * @param fileName the run's file name, for the message
- * @throws DocumentMismatchError (422, `warnings`, `unmatched`, `missing`, field error on
- *   `file`) in "error" mode; ConflictError (409, `warnings`, `unmatched`, `missing`,
- *   `acknowledgeWith: "acknowledgeWarnings=true"`) in "warn" mode without confirmation
+ * @param fileName the run's file name (with the datasets whose documents differ), for the message
+ * @param uploadName the upload's own name, for the sentence on datasets left out (default `fileName`)
+ * @throws DocumentMismatchError (422, `warnings`, `unmatched`, `missing`, `missingDatasets`,
+ *   field error on `file`) in "error" mode; ConflictError (409, `warnings`, `unmatched`,
+ *   `missing`, `missingDatasets`, `acknowledgeWith: "acknowledgeWarnings=true"`) in "warn"
+ *   mode without confirmation
  */
-export function enforceDocumentCheck(check: DocumentCheck | null, mode: string, acknowledged: boolean, fileName: string): void {
+export function enforceDocumentCheck(check: DocumentCheck | null, mode: string, acknowledged: boolean, fileName: string, uploadName: string = fileName): void {
   if (!check || check.warnings.length === 0) return;
-  const summary = mismatchSummary(check, fileName);
+  const summary = mismatchSummary(check, fileName, uploadName);
   if (mode === "error") {
     throw new DocumentMismatchError(
-      `${summary} This phase does not accept such runs: name the documents as in the gold key and upload again. Nothing was stored and no run was counted.`,
+      `${summary} This phase does not accept such runs: ${mismatchFix(check)} and upload again. Nothing was stored and no run was counted.`,
       check,
     );
   }
   if (acknowledged) return;
   throw new ConflictError(
     `${summary} Nothing was stored and no run was counted. To submit it anyway, send the upload again with ${ACKNOWLEDGE_WARNINGS_FIELD}=true.`,
-    { warnings: check.warnings, unmatched: check.unmatched, missing: check.missing, acknowledgeWith: `${ACKNOWLEDGE_WARNINGS_FIELD}=true` },
+    {
+      warnings: check.warnings,
+      unmatched: check.unmatched,
+      missing: check.missing,
+      missingDatasets: check.missingDatasets ?? [],
+      acknowledgeWith: `${ACKNOWLEDGE_WARNINGS_FIELD}=true`,
+    },
   );
+}
+
+/** The path of a phase's sample run archive (`GET /api/v1/phases/{phaseId}/sample-submission`), linked from refusals of a wrongly shaped upload. */
+export function sampleSubmissionPath(phaseId: string): string {
+  return `/api/v1/phases/${encodeURIComponent(phaseId)}/sample-submission`;
+}
+
+/** A dataset as the "what to upload" sentence names it. */
+interface ExpectedDatasetFile {
+  name: string;
+  fileName: string;
+}
+
+/**
+ * The first line of a refused upload's answer: what to upload, with the file names the
+ * phase's datasets expect (at most 10 named, then "and N more"). Pure.
+ *
+ * @param datasets the phase's datasets in order (at least one)
+ * @returns e.g. `Upload a .zip or .tar.gz archive with one file per dataset: en_a.conll, cs_b.conll.`
+ *   (several datasets) or `Upload one coreference file, or a .zip or .tar.gz archive holding main.conll.` (one)
+ */
+export function uploadHowTo(datasets: readonly ExpectedDatasetFile[]): string {
+  if (datasets.length === 1) return `Upload one coreference file, or a .zip or .tar.gz archive holding ${datasets[0].fileName}.`;
+  const shown = datasets.slice(0, 10).map((d) => d.fileName);
+  const more = datasets.length - shown.length;
+  return `Upload a .zip or .tar.gz archive with one file per dataset: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}.`;
+}
+
+/**
+ * 422 of an upload of the wrong shape (a plain file where an archive is needed, an archive
+ * with unknown, misplaced or missing files, a file whose extension does not fit its dataset):
+ * a short `message` saying what to upload ({@link uploadHowTo}), the full explanation in
+ * `detail`, and `sampleUrl`, the phase's sample archive. The field error on `file` carries
+ * the short message. JSON: `{error: {code: "validation", message, detail, sampleUrl, fieldErrors}}`.
+ */
+export class UploadShapeError extends ValidationError {
+  constructor(
+    howTo: string,
+    readonly detail: string,
+    readonly sampleUrl: string,
+  ) {
+    super(howTo, { fieldErrors: [{ path: "file", message: howTo }] });
+  }
+
+  override toJSON(): ReturnType<DomainError["toJSON"]> {
+    const body = super.toJSON();
+    body.error.detail = this.detail;
+    body.error.sampleUrl = this.sampleUrl;
+    return body;
+  }
 }

@@ -50,7 +50,7 @@ export default async function ManageTaskPage({ params }: ManageParams) {
       <h1 className="text-2xl font-semibold tracking-tight">Manage {task.title}</h1>
 
       <Card title="Status" description="A task is a draft until it is published, then public; an archived task stays public and becomes read-only.">
-        <TaskStatusCard taskId={task.id} status={checklist.status} publishedAt={checklist.publishedAt} archivedAt={checklist.archivedAt} checks={checklist.checks} />
+        <TaskStatusCard taskId={task.id} status={checklist.status} publishedAt={checklist.publishedAt} archivedAt={checklist.archivedAt} checks={checklist.checks} slug={task.slug} />
       </Card>
 
       <Card title="Task details" description="What the task page shows: the title, the description and the rules (markdown), the data licence and the data source.">

@@ -20,7 +20,8 @@ const STATUS_TEXT: Record<TaskStatus, { label: string; explain: string; badge: s
 /**
  * The status card's content.
  *
- * @param checks the publishing checklist (`publishChecks`); shown while the task is a draft
+ * @param checks the publishing checklist (`publishChecks`); shown while the task is a draft,
+ *   a failing check with its `fix` linking to the console tab where it is fixed
  */
 export function TaskStatusCard({
   taskId,
@@ -28,8 +29,11 @@ export function TaskStatusCard({
   publishedAt,
   archivedAt,
   checks,
+  slug,
 }: {
   taskId: string;
+  /** the task's slug, for the links to the tab where a failing check is fixed */
+  slug: string;
   status: TaskStatus;
   publishedAt: Date | null;
   archivedAt: Date | null;
@@ -67,6 +71,14 @@ export function TaskStatusCard({
               <span>
                 <span className="font-medium text-zinc-900">{check.label}</span>
                 <span className="sr-only">{check.ok ? " (passes)" : " (fails)"}</span>: <span className="text-zinc-700">{check.detail}</span>
+                {!check.ok && check.fix && (
+                  <>
+                    {" "}
+                    <a href={`/tasks/${encodeURIComponent(slug)}/manage/${check.fix.tab}`} className="font-medium underline" data-testid={`publish-fix-${check.id}`}>
+                      {check.fix.label}
+                    </a>
+                  </>
+                )}
               </span>
             </li>
           ))}

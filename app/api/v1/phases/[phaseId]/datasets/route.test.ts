@@ -84,12 +84,13 @@ describe("datasets routes", () => {
     const created = await POST(json("POST", path, organizerToken, input), ctx({ phaseId }));
     expect(created.status).toBe(201);
     const { dataset } = (await created.json()) as { dataset: { id: string; name: string; format: string; position: number } };
-    expect(dataset).toMatchObject({ name: "en_gum", format: "conll2012", position: 1 });
+    // The first named dataset replaces the untouched automatic "main" (issue 24 §4).
+    expect(dataset).toMatchObject({ name: "en_gum", format: "conll2012", position: 0 });
     expect(created.headers.get("Location")).toBe(`/api/v1/phases/${phaseId}/datasets/${dataset.id}`);
 
     // GET /api/v1/phases/{id} lists them next to the tracks.
     const phase = (await (await getPhase(json("GET", `/api/v1/phases/${phaseId}`, null), ctx({ phaseId }))).json()) as { phase: { datasets: { name: string }[]; tracks: unknown[] } };
-    expect(phase.phase.datasets.map((d) => d.name)).toEqual(["main", "en_gum"]);
+    expect(phase.phase.datasets.map((d) => d.name)).toEqual(["en_gum"]);
     expect(phase.phase.tracks).toEqual([]);
   });
 
@@ -107,9 +108,8 @@ describe("datasets routes", () => {
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toMatchObject({ deleted: { id: ar.dataset.id, name: "ar" }, requeued: 0 });
 
-    // Leave one dataset, then its deletion is refused.
-    await DELETE(json("DELETE", path("en_gum"), organizerToken), ctx({ phaseId, datasetId: "en_gum" }));
-    const last = await DELETE(json("DELETE", path("main"), organizerToken), ctx({ phaseId, datasetId: "main" }));
+    // One dataset is left: its deletion is refused.
+    const last = await DELETE(json("DELETE", path("en_gum"), organizerToken), ctx({ phaseId, datasetId: "en_gum" }));
     expect(last.status).toBe(422);
     expect(((await last.json()) as { error: { message: string } }).error.message).toContain("only dataset");
   });
@@ -128,10 +128,10 @@ describe("POST /api/v1/phases/{id}/gold", () => {
     expect(created.status).toBe(201);
     const body = (await created.json()) as { gold: { version: number; fileName: string }; datasets: { dataset: { name: string }; unchanged: boolean }[]; message: string };
     expect(body.gold).toMatchObject({ version: 1, fileName: "key.conll" });
-    expect(body.datasets.map((d) => [d.dataset.name, d.unchanged])).toEqual([["main", false]]);
+    expect(body.datasets.map((d) => [d.dataset.name, d.unchanged])).toEqual([["en_gum", false]]);
     expect(JSON.stringify(body)).not.toContain("John");
 
-    const again = await uploadGold(multipart(path, organizerToken, { file: file(), dataset: "main" }), ctx({ phaseId }));
+    const again = await uploadGold(multipart(path, organizerToken, { file: file(), dataset: "en_gum" }), ctx({ phaseId }));
     expect(again.status).toBe(200);
     expect(((await again.json()) as { unchanged: boolean }).unchanged).toBe(true);
 

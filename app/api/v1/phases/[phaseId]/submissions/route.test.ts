@@ -27,6 +27,7 @@ import { uploadBodyBudget } from "../../../../../../lib/body-budget";
 import { MULTIPART_ALLOWANCE_BYTES } from "../../../../../../lib/http";
 import { useTestDatabase } from "../../../../../../lib/db/test-db";
 import { enqueueScoring } from "../../../../../../lib/queue";
+import { makeZip } from "../../../../../../lib/archive.fixtures";
 import {
   apiRequest,
   BASE_URL,
@@ -142,6 +143,38 @@ describe("POST /api/v1/phases/{id}/submissions", () => {
     await expectError(await submit(phaseId, null, SMALL_RESPONSE, {}, { cookie, headers: { Origin: "https://evil.example" } }), 403, "forbidden");
     await accepted(await submit(phaseId, null, SMALL_RESPONSE, {}, { cookie, headers: { Origin: BASE_URL } }));
     expect(await submissionCount(testDb.prisma, phaseId)).toBe(2);
+  });
+
+  it("an archive leaving a dataset out: 409 with `missingDatasets` and `acknowledgeWith` (nothing stored), 202 once confirmed; 422 on a phase whose check is \"error\"", async () => {
+    const { task, users } = await setupScenario(testDb.prisma, { users: { submitter: { token: true } }, task: { phases: [openPhase("test", { dailyLimit: 5 })] } });
+    const phaseId = task!.phases.test!.id;
+    const token = users.submitter.token!;
+    await testDb.prisma.dataset.deleteMany({ where: { phaseId } });
+    for (const [position, name] of ["en_a", "cs_b"].entries()) {
+      await testDb.prisma.dataset.create({ data: { phaseId, name, language: name.slice(0, 2), fileName: `${name}.conll`, format: "conll2012", position } });
+    }
+    const archive = await makeZip([{ path: "en_a.conll", text: SMALL_RESPONSE }]);
+    const send = (fields: Record<string, string> = {}) => callApi("POST", `/api/v1/phases/${phaseId}/submissions`, { token, multipart: upload(archive, fields, "run.zip") });
+
+    const asked = await expectError(await send(), 409, "conflict");
+    expect(asked).toMatchObject({
+      missingDatasets: ["cs_b"],
+      unmatched: 0,
+      missing: 0,
+      acknowledgeWith: "acknowledgeWarnings=true",
+      warnings: [{ code: "missing-dataset", message: 'dataset cs_b: run.zip has no file "cs_b.conll"; the dataset will count as 0 in the average', file: "run.zip" }],
+    });
+    expect(await submissionCount(testDb.prisma, phaseId)).toBe(0);
+
+    const created = await expectJson<{ missingDatasets: string[]; warnings: { code: string }[] }>(await send({ acknowledgeWarnings: "true" }), 202);
+    expect(created.missingDatasets).toEqual(["cs_b"]);
+    expect(created.warnings.map((w) => w.code)).toEqual(["missing-dataset"]);
+    expect(await submissionCount(testDb.prisma, phaseId)).toBe(1);
+
+    await testDb.prisma.phase.update({ where: { id: phaseId }, data: { documentCheck: "error" } });
+    const refused = await expectError(await send({ acknowledgeWarnings: "true" }), 422, "validation");
+    expect(refused).toMatchObject({ missingDatasets: ["cs_b"] });
+    expect(await submissionCount(testDb.prisma, phaseId)).toBe(1);
   });
 
   it("an unreadable file: 422 with line and column, nothing stored, no quota used", async () => {

@@ -18,8 +18,13 @@
  * ("response-only-document" | "missing-document"), message, file?, line?, document?}` (at most
  * 20 of each kind, then one "… and N more" warning without `document`).
  *
+ * Datasets left out: an archive without a file for one of the phase's datasets gives a warning
+ * `{code: "missing-dataset", message, file}` per dataset, under the same policy as the document
+ * warnings (409 to confirm with `acknowledgeWarnings=true`, or 422 on a phase whose document
+ * check is "error"); the 409 and 422 bodies list their names in `missingDatasets`.
+ *
  * Answers `202 {"id", "status": "QUEUED", "warnings", "missingDatasets"}` with `Location:
- * /api/v1/submissions/{id}` (`warnings`: the document warnings the run was accepted with,
+ * /api/v1/submissions/{id}` (`warnings`: the warnings the run was accepted with (confirmed),
  * usually `[]`; `missingDatasets`: the names of the datasets the archive has no file for, in
  * the phase's order: they count 0 in the macro-average).
  * Errors (JSON `{"error": {"code", "message", ...}}`): 401 no or bad token; 404 unknown phase;
@@ -36,8 +41,11 @@
  * [{file, line, column, expected, found, message}]`; in an archive `file` is the name inside
  * it), a plain file on a phase with several datasets, a hostile or broken archive (path
  * traversal, unknown or duplicate files, nesting deeper than one folder, more than 200
- * entries, more than 10× the upload cap decompressed) or one holding no dataset's file (a
- * field error on `file` naming the archive entry or the expected files) or, on a phase whose document check is
+ * entries, more than 10× the upload cap decompressed) or one holding no dataset's file, or a
+ * file whose extension does not fit its dataset (these say first what to upload: `message`,
+ * e.g. "Upload a .zip or .tar.gz archive with one file per dataset: a.conllu, b.conllu.", also
+ * the field error on `file`; then `detail`, the reason naming the archive entry or the expected
+ * files, and `sampleUrl`, the phase's sample archive) or, on a phase whose document check is
  * "error", mismatching document names (`warnings`, `unmatched`, `missing`, and a field error
  * on `file`); 429 quota used up (message says when it resets; a track with limits of its own
  * has its own quota, named in the message); 403 a team the caller is not in. Every refusal stores nothing and uses no quota.
