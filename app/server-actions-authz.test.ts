@@ -530,7 +530,8 @@ const PROBES: Probe[] = [
     action: "addDatasetAction",
     about: "a dataset of the spare phase",
     args: (t, who) => [{ attempt: 0, status: "idle" }, form({ phaseId: ids.sparePhase!, name: `ds-${who}`, language: "en", fileName: `ds-${who}.conll`, format: "conll2012", position: "" })],
-    state: () => db().dataset.count({ where: { phaseId: ids.sparePhase! } }),
+    // The names, not the count: the phase's first named dataset replaces its untouched "main".
+    state: async () => (await db().dataset.findMany({ where: { phaseId: ids.sparePhase! }, select: { name: true }, orderBy: { name: "asc" } })).map((d) => d.name).join(","),
     expect: organizersOnly,
   },
   {
