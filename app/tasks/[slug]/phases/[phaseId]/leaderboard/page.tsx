@@ -26,6 +26,7 @@ import { readBoardSignificance } from "../../../../../../lib/services/board-sign
 import { leaderboardTitle, leaderboardView, requestedLinkState } from "../../../../../../lib/view-models/leaderboard-view";
 import { AccessDenied } from "../../../../../_components/access-denied";
 import { BoardTable } from "../../../../../_components/board-table";
+import { DatasetHeatmap } from "../../../../../_components/charts/dataset-heatmap";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
 import { BoardControls } from "./board-controls";
 import { BoardHeader } from "./board-header";
@@ -125,6 +126,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
               {view.charts.settingNote}
             </p>
           )}
+          <DatasetHeatmap runs={view.charts.runs} datasets={view.charts.datasets} />
           <LeaderboardCharts runs={view.charts.runs} primaryLabel={view.charts.primaryLabel} primaryMetric={board.metric} />
         </>
       )}
