@@ -1001,7 +1001,7 @@ export function leaderboardView(
       { key: "all", label: "All runs", href: restart({ all: true }), current: board.allRuns },
     ],
     rp: hasRp || query.rp ? { label: query.rp ? "Hide recall and precision" : "Show recall and precision", href: href({ ...state, rp: !query.rp }) } : null,
-    ci: stored.status === "none" ? null : { label: query.ci ? "Hide 95 % intervals" : `Show 95 % intervals (${METRIC_LABELS[metric]} F1)`, href: href({ ...state, ci: !query.ci }) },
+    ci: stored.status === "none" ? null : { label: query.ci ? "Hide 95 % intervals" : "Show 95 % intervals", href: href({ ...state, ci: !query.ci }) },
     json: api,
     csv: leaderboardApiHref(phaseId, { ...apiParams(board, state), format: "csv" }),
     latex: withParam(api, "format", "latex"),

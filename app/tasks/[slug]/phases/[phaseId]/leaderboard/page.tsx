@@ -65,7 +65,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     <div className="min-w-0 space-y-4">
       <a
         href="#board-results"
-        className="sr-only rounded-md bg-white px-4 py-2 text-sm font-medium text-zinc-900 shadow-md focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-50 focus:outline-none focus:ring-2 focus:ring-zinc-900"
+        className="sr-only rounded-md bg-white text-sm font-medium text-zinc-900 shadow-md focus:not-sr-only focus:fixed focus:px-4 focus:py-2 focus:left-4 focus:top-3 focus:z-50 focus:outline-none focus:ring-2 focus:ring-zinc-900"
         data-testid="skip-to-results"
       >
         Skip to results
