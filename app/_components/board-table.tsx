@@ -17,8 +17,8 @@
  * and for screen readers) and lightly shaded by each value's share of the column's best
  * (Tailwind palette colours, dark text: AA contrast).
  *
- * On phones the system column is left out and the run's system is named under its team, so
- * that rank and team stay in place (team names break between words) and the scores come next.
+ * On phones only rank and team stay in place (team names break between words); the system
+ * scrolls with the scores, in a narrower box.
  *
  * With significance facts, a run not significantly different from the run listed directly
  * above it carries a "≈" marker linking to the comparison of the two. On the macro-averaged
@@ -165,7 +165,7 @@ export function BoardTable({
   const caption = `Leaderboard${datasetName !== null ? ` of the ${datasetName} dataset` : ""}${trackName !== null ? ` of the ${trackName} track` : ""} ranked by ${rankedPhrase}${rankDataset !== null ? ` on the ${rankDataset} dataset` : ""}`;
   return (
     <div className="rounded-lg border border-zinc-200 bg-white shadow-sm">
-      <ScrollRegion label={`${caption} (scrolls sideways; rank, team and system stay in place)`} testId="leaderboard-scroll">
+      <ScrollRegion label={`${caption} (scrolls sideways; rank and team stay in place)`} testId="leaderboard-scroll">
         <table className="lb w-full border-separate border-spacing-0 text-sm tabular-nums" data-testid="leaderboard-table">
           <caption className="sr-only">
             {caption}
@@ -463,14 +463,6 @@ function BoardRow({
               (your team)
             </span>
           )}
-          {/* Phones leave the system column out: the run is named here instead. */}
-          <span className="mt-0.5 block text-xs text-zinc-700 sm:hidden">
-            <Link href={submissionHref(row.submissionId)} className="underline">
-              {row.disqualified ? <s>{row.systemName}</s> : row.systemName}
-            </Link>
-            {row.isBaseline && " · baseline"}
-            {row.disqualified && " · disqualified"}
-          </span>
         </div>
       </td>
       <td className={FIXED.system.cell} data-testid="board-system">
