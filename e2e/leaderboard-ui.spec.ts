@@ -15,6 +15,12 @@
  *   and 390 px, signed out (first and second page, widest table, a search) and signed in
  *   (the page with the team's highlighted row); the page has a specific title.
  *
+ * And a board of three datasets (issue 24 §1), its runs uploaded as archives and scored by the
+ * site's worker: at 1280 px its macro view shows the macro-average and every dataset's column
+ * on screen, each headed by its dataset's name, with the best of each column marked (a tie
+ * both); "All metrics" brings the other columns back and links keep it; "Skip to results"
+ * moves the focus to the table; no sideways page scroll at 390 px, and 0 axe violations.
+ *
  * The data: one key document of 64 two-mention entities (128 one-word mentions). Run i
  * (team i, i = 0…59) splits the first s = ⌊i/6⌋ entities into singletons and merges m = i mod 6
  * pairs of the entities 32… into one entity each. Splits cost MUC recall and merges cost less
@@ -24,11 +30,12 @@
  * job (`seedScoredRuns`), not uploaded: the upload pipeline has its own smoke tests.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { makeZip } from "../lib/archive.fixtures";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
-import { signInPage } from "./helpers/accounts";
+import { bearer, signInPage } from "./helpers/accounts";
 import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
-import { conll, openPhase, seedScoredRuns } from "./helpers/tasks";
+import { addDataset, conll, listDatasets, openPhase, postRun, seedScoredRuns, uploadDatasetGold, waitScored } from "./helpers/tasks";
 
 const RUNS = 60;
 const PAGE_SIZE = 50;
@@ -293,5 +300,131 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
       await expectAccessibleAtWidths(page, path, DESKTOP_AND_PHONE, `${path}, signed in`);
       await expect(page.locator('[data-testid="board-row"][data-own="true"]'), `${path}: the highlighted row was checked`).toHaveCount(1);
     }
+  });
+});
+
+/** The three datasets: the phase's first one renamed, then two of one language (one column group each). */
+const DATASETS = ["cs_pdt", "en_gum_news", "en_gum_bio"] as const;
+type DatasetName = (typeof DATASETS)[number];
+/** Entities of each dataset's key (one document, two one-word mentions each). */
+const SMALL = 8;
+/** A response to a dataset's key with its first `s` entities split into singletons (0: the key itself). */
+const split = (s: number) => file(Array.from({ length: 2 * SMALL }, (_, k) => (Math.floor(k / 2) < s ? 1000 + k : Math.floor(k / 2))));
+/** Each run: its team's user and the entities it splits per dataset (absent: the dataset left out, 0). */
+const MULTI_RUNS: Record<string, { user: "alpha" | "beta" | "gamma"; splits: Partial<Record<DatasetName, number>> }> = {
+  "sys-a": { user: "alpha", splits: { cs_pdt: 0, en_gum_news: 2, en_gum_bio: 4 } },
+  "sys-b": { user: "beta", splits: { cs_pdt: 0, en_gum_news: 0, en_gum_bio: 6 } },
+  "sys-c": { user: "gamma", splits: { cs_pdt: 1, en_gum_bio: 0 } },
+};
+/** A run's CoNLL F1 on a dataset, by the scorer (0 for a dataset it left out). */
+const multiF1 = (system: string, d: DatasetName) => {
+  const s = MULTI_RUNS[system].splits[d];
+  return s === undefined ? 0 : evaluate(readConll2012(split(0), "key.conll"), readConll2012(split(s), "r.conll")).metrics.conll!.f1;
+};
+/** The systems with the best value of a column (every one of a tie). */
+function bestOf(value: (system: string) => number): string[] {
+  const systems = Object.keys(MULTI_RUNS);
+  const max = Math.max(...systems.map(value));
+  return systems.filter((s) => max - value(s) <= 1e-12);
+}
+const macro = (system: string) => DATASETS.reduce((sum, d) => sum + multiF1(system, d), 0) / DATASETS.length;
+
+test.describe.serial("a board of several datasets, as CRAC papers print it", () => {
+  let multi: Scenario<"organizer" | "alpha" | "beta" | "gamma">;
+  let multiPath = "";
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(240_000);
+    // The design: a tie on one dataset, another best on each of the others.
+    expect(bestOf((s) => multiF1(s, "cs_pdt"))).toEqual(["sys-a", "sys-b"]);
+    expect(bestOf((s) => multiF1(s, "en_gum_news"))).toEqual(["sys-b"]);
+    expect(bestOf((s) => multiF1(s, "en_gum_bio"))).toEqual(["sys-c"]);
+    multi = await setupScenario({
+      users: { organizer: { token: true }, alpha: { token: true }, beta: { token: true }, gamma: { token: true } },
+      teams: { "Team Alpha": ["alpha"], "Team Beta": ["beta"], "Team Gamma": ["gamma"] },
+      task: { phases: [openPhase("test")], organizers: ["organizer"] },
+    });
+    const phaseId = multi.task!.phases.test.id;
+    multiPath = `/tasks/${multi.task!.slug}/phases/${phaseId}/leaderboard`;
+    const organizer = multi.users.organizer.token!;
+    // The phase's first dataset gets a name and a language; two more are added.
+    const [first] = await listDatasets(request, phaseId);
+    const renamed = await request.patch(`/api/v1/phases/${phaseId}/datasets/${first.id}`, { headers: bearer(organizer), data: { name: "cs_pdt", language: "cs", fileName: "cs_pdt.conll" } });
+    expect(renamed.status(), await renamed.text()).toBe(200);
+    for (const d of DATASETS.slice(1)) await addDataset(request, phaseId, organizer, { name: d, language: "en", fileName: `${d}.conll` });
+    for (const d of DATASETS) await uploadDatasetGold(request, phaseId, organizer, d, `${d}.conll`, split(0));
+    for (const [system, run] of Object.entries(MULTI_RUNS)) {
+      const entries = Object.entries(run.splits).map(([d, s]) => ({ path: `${d}.conll`, text: split(s) }));
+      const token = multi.users[run.user].token!;
+      await waitScored(request, await postRun(request, phaseId, token, await makeZip(entries), system, "run.zip"), token);
+    }
+  });
+
+  test("at 1280 px the macro view shows every dataset's column on screen under its name, the best of each column marked; All metrics brings the rest back", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(multiPath);
+    await expect(page.getByTestId("board-headline")).toHaveText("Macro-average CoNLL F1 over 3 datasets · best run per team");
+    // Rank, team, system, the macro-average, then the datasets under their languages.
+    expect(await headerIds(page)).toEqual(["col-rank", "col-team", "col-system", "col-conll", "col-group-cs", "col-group-en"]);
+    // Ranked by the macro-average (a stable sort: ties in submission order, as the board lists them).
+    await expect(page.getByTestId("board-system")).toHaveText(Object.keys(MULTI_RUNS).sort((a, b) => macro(b) - macro(a)));
+    // Nothing to scroll: every column is inside the viewport.
+    expect(await page.getByTestId("leaderboard-scroll").evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    for (const d of DATASETS) {
+      const header = page.getByTestId(`col-dataset-${d}`);
+      await expect(header).toBeVisible();
+      await expect(header).toContainText(d);
+      const box = (await header.boundingBox())!;
+      expect(box.x, d).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, d).toBeLessThanOrEqual(1280);
+    }
+    // The best of each column: bold, said in words, every run of a tie.
+    const columns: [string, string[]][] = [["cell-conll-f1", bestOf(macro)], ...DATASETS.map((d): [string, string[]] => [`cell-dataset-${d}`, bestOf((s) => multiF1(s, d))])];
+    for (const [testId, expected] of columns) {
+      const marked = page.locator(`[data-testid="${testId}"][data-best="true"]`);
+      const systems = await marked.evaluateAll((cells) => cells.map((cell) => cell.closest("tr")!.querySelector('[data-testid="board-system"] a')!.textContent));
+      expect(systems.sort(), testId).toEqual([...expected].sort());
+      for (const cell of await marked.all()) {
+        await expect(cell).toContainText("(best in this column)");
+        expect(Number(await cell.evaluate((el) => getComputedStyle(el).fontWeight)), testId).toBeGreaterThanOrEqual(700);
+      }
+    }
+    // A dataset left out shows 0, not marked.
+    const left = page.locator('[data-testid="board-row"]', { hasText: "sys-c" }).getByTestId("cell-dataset-en_gum_news");
+    await expect(left.getByTestId("dataset-missing")).toBeVisible();
+    // LaTeX and Markdown exports: the CSV link's selection, another format.
+    const selection = async (name: string) => {
+      const url = new URL((await page.getByTestId("board-exports").getByRole("link", { name, exact: true }).getAttribute("href"))!, "http://x");
+      const format = url.searchParams.get("format");
+      url.searchParams.delete("format");
+      return [url.pathname + url.search, format];
+    };
+    const [csv] = await selection("CSV");
+    expect(await selection("LaTeX")).toEqual([csv, "latex"]);
+    expect(await selection("Markdown")).toEqual([csv, "markdown"]);
+
+    // "Skip to results": shown once focused, it moves the focus to the results.
+    const skip = page.getByRole("link", { name: "Skip to results" });
+    await skip.focus();
+    expect((await skip.boundingBox())!.width).toBeGreaterThan(40);
+    await page.keyboard.press("Enter");
+    await expect(page.locator("#board-results")).toBeFocused();
+
+    // All metrics: the other columns, kept by the column links.
+    await page.getByRole("navigation", { name: "Columns shown" }).getByRole("link", { name: "All metrics" }).click();
+    await expect(page).toHaveURL(/[?&]columns=all(&|$)/);
+    await expect(page.getByTestId("col-muc")).toBeVisible();
+    await page.getByTestId("sort-muc").click();
+    await expect(page).toHaveURL(/[?&]metric=muc(&|$)/);
+    await expect(page).toHaveURL(/[?&]columns=all(&|$)/);
+    await expect(page.getByTestId("col-muc")).toHaveAttribute("aria-sort", "descending");
+  });
+
+  test("at 390 px the page does not scroll sideways and the board starts on the first screen; axe finds nothing at 1280 and 390 px", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 844 });
+    await expectAccessibleAtWidths(page, multiPath, DESKTOP_AND_PHONE, "the macro view of three datasets");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect((await page.getByTestId("leaderboard-table").boundingBox())!.y).toBeLessThan(844 - 100);
   });
 });

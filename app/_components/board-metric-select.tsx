@@ -3,9 +3,10 @@
 import type { ChangeEvent } from "react";
 
 /**
- * A select of the leaderboard's GET form ("Rank by" metric, and the evaluation setting of tasks
- * with variants). Without JavaScript the form's submit button applies the choice; with
- * JavaScript, choosing an option submits the form at once.
+ * A select of the leaderboard's GET forms ("Rank by" metric, the evaluation setting of tasks
+ * with variants, the dataset ranking or shown). Without JavaScript the form's submit button
+ * applies the choice; with JavaScript, choosing an option submits the form at once. At most
+ * 9.5 rem wide on phones (two side by side), 12 rem from `sm` on, so that the bar stays short.
  *
  * @param metrics the options, `{value, label}`
  * @param value the option the board uses now
@@ -30,7 +31,7 @@ export function BoardMetricSelect({
       name={name}
       defaultValue={value}
       onChange={submit}
-      className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm shadow-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200"
+      className="max-w-[9.5rem] rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm shadow-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200 sm:max-w-[12rem]"
     >
       {metrics.map((m) => (
         <option key={m.value} value={m.value}>

@@ -11,6 +11,15 @@
  * links: `columns` from the view model), `aria-sort="descending"` marks the ranking column, and
  * each metric name has a small separate "?" link to its explanation page (`/metrics/<id>`).
  *
+ * The best value of each score column is bold, with "best in this column" for screen readers
+ * (`columnBests`: ties all marked), and the datasets' columns of a macro-averaged board are
+ * grouped by language under a two-row header (short names, the full name in the hover text
+ * and for screen readers) and lightly shaded by each value's share of the column's best
+ * (Tailwind palette colours, dark text: AA contrast).
+ *
+ * On phones only rank and team stay in place (team names break between words); the system
+ * scrolls with the scores, in a narrower box.
+ *
  * With significance facts, a run not significantly different from the run listed directly
  * above it carries a "≈" marker linking to the comparison of the two. On the macro-averaged
  * board of a phase with several datasets, a dataset a run left out shows 0 with a "missing"
@@ -30,10 +39,16 @@ import type { BoardSignificance } from "../../lib/services/significance";
 import { METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
 import {
   boardTableColumns,
+  cellKey,
+  columnBests,
+  HEAT_STEPS,
+  heatLevel,
   rankingPhrase,
   SCORE_PART_LABEL,
   settingInSentence,
   type BoardColumn,
+  type ColumnBest,
+  type DatasetGroup,
   type ScorePart,
 } from "../../lib/view-models/leaderboard-view";
 import { blancTitle, conllTitle, f1Title, ratioTitle } from "./board-numbers";
@@ -69,6 +84,14 @@ const TH = "lb-th";
 /** The ranking column's background. */
 const RANKED_BG = "bg-amber-50";
 
+/**
+ * The shading of a dataset cell by {@link heatLevel} (index 0: none): light palette colours
+ * that keep the cell's dark text above 4.5:1, and let the row's own background (own team,
+ * baseline) show through.
+ */
+const HEAT: readonly string[] = ["", "bg-emerald-50/50", "bg-emerald-50", "bg-emerald-100/60", "bg-emerald-100"];
+if (HEAT.length !== HEAT_STEPS + 1) throw new Error("board-table: one shading class per heat level");
+
 /** A cell without a value. */
 function Dash({ title }: { title?: string }) {
   return (
@@ -95,6 +118,9 @@ function Dash({ title }: { title?: string }) {
  *   phase with several datasets; none otherwise)
  * @param rankDataset the dataset the board is ranked by, or null
  * @param datasetName on a dataset's own board, its name (caption and "missing" marker); else null
+ * @param best the best of each score column (`leaderboardView(…).best`); absent: computed here
+ *   from `rows` (`columnBests`)
+ * @param bestLabel what a screen reader hears after a best value (default "best in this column")
  */
 export function BoardTable({
   rows,
@@ -102,6 +128,8 @@ export function BoardTable({
   showRp,
   significance = null,
   columns,
+  best,
+  bestLabel = "best in this column",
   teamHref,
   variants = [],
   rankedVariant = null,
@@ -115,11 +143,13 @@ export function BoardTable({
   showRp: boolean;
   significance?: BoardSignificance | null;
   columns?: BoardColumn[];
+  best?: Record<string, ColumnBest>;
+  bestLabel?: string;
   teamHref?: (teamId: string) => string;
   variants?: readonly { id: string; label: string }[];
   rankedVariant?: string | null;
   trackName?: string | null;
-  datasets?: readonly Pick<BoardDataset, "name" | "scored">[];
+  datasets?: readonly (Pick<BoardDataset, "name" | "scored"> & Partial<Pick<BoardDataset, "language">>)[];
   rankDataset?: string | null;
   datasetName?: string | null;
 }) {
@@ -127,12 +157,15 @@ export function BoardTable({
   const laidOut = columns ?? boardTableColumns({ rows, metric, showRp, variants, rankedVariant, datasets, rankDataset, intervals: showCi });
   const rankedLabel = variants.find((v) => v.id === rankedVariant)?.label ?? null;
   const rankedPhrase = rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"));
-  const twoRows = laidOut.some((c) => c.kind === "metric" && c.parts.length > 1);
+  const bests = best ?? columnBests(rows, laidOut);
+  const marks: CellMarks = { bests, bestLabel };
+  const groups = datasetGroupSpans(laidOut);
+  const twoRows = laidOut.some((c) => (c.kind === "metric" && c.parts.length > 1) || (c.kind === "dataset" && c.group !== null));
   const span = twoRows ? 2 : 1;
   const caption = `Leaderboard${datasetName !== null ? ` of the ${datasetName} dataset` : ""}${trackName !== null ? ` of the ${trackName} track` : ""} ranked by ${rankedPhrase}${rankDataset !== null ? ` on the ${rankDataset} dataset` : ""}`;
   return (
     <div className="rounded-lg border border-zinc-200 bg-white shadow-sm">
-      <ScrollRegion label={`${caption} (scrolls sideways; rank, team and system stay in place)`} testId="leaderboard-scroll">
+      <ScrollRegion label={`${caption} (scrolls sideways; rank and team stay in place)`} testId="leaderboard-scroll">
         <table className="lb w-full border-separate border-spacing-0 text-sm tabular-nums" data-testid="leaderboard-table">
           <caption className="sr-only">
             {caption}
@@ -149,9 +182,13 @@ export function BoardTable({
               <th scope="col" rowSpan={span} className={`${TH} ${FIXED.system.cell} text-left`} data-testid="col-system">
                 <div className={FIXED.system.box}>System</div>
               </th>
-              {laidOut.map((c) => (
-                <ColumnHeader key={c.key} column={c} span={span} />
-              ))}
+              {laidOut.map((c) => {
+                if (c.kind === "dataset" && c.group !== null) {
+                  const group = groups.get(c.key);
+                  return group ? <GroupHeader key={`group-${c.key}`} group={group.group} span={group.span} /> : null;
+                }
+                return <ColumnHeader key={c.key} column={c} span={span} />;
+              })}
             </tr>
             {twoRows && (
               <tr className="bg-white">
@@ -164,19 +201,70 @@ export function BoardTable({
                           </abbr>
                         </th>
                       ))
-                    : [],
+                    : c.kind === "dataset" && c.group !== null
+                      ? [<ColumnHeader key={c.key} column={c} span={1} />]
+                      : [],
                 )}
               </tr>
             )}
           </thead>
           <tbody>
             {rows.map((row) => (
-              <BoardRow key={row.submissionId} row={row} columns={laidOut} significance={significance} teamHref={teamHref} rankedPhrase={rankedPhrase} rankDataset={rankDataset} datasetName={datasetName} />
+              <BoardRow
+                key={row.submissionId}
+                row={row}
+                columns={laidOut}
+                significance={significance}
+                teamHref={teamHref}
+                rankedPhrase={rankedPhrase}
+                rankDataset={rankDataset}
+                datasetName={datasetName}
+                marks={marks}
+              />
             ))}
           </tbody>
         </table>
       </ScrollRegion>
     </div>
+  );
+}
+
+/** The best of each column and the words that say so, for the cells. */
+interface CellMarks {
+  bests: Record<string, ColumnBest>;
+  bestLabel: string;
+}
+
+/**
+ * The groups of the datasets' columns in the header's first row: for the first column of each
+ * run of consecutive columns of one group, that group and how many columns it spans.
+ */
+function datasetGroupSpans(columns: readonly BoardColumn[]): Map<string, { group: DatasetGroup; span: number }> {
+  const spans = new Map<string, { group: DatasetGroup; span: number }>();
+  let open: { group: DatasetGroup; span: number } | null = null;
+  for (const c of columns) {
+    if (c.kind !== "dataset" || c.group === null) {
+      open = null;
+      continue;
+    }
+    if (open && open.group.key === c.group.key) open.span++;
+    else spans.set(c.key, (open = { group: c.group, span: 1 }));
+  }
+  return spans;
+}
+
+/** The header cell over a group of datasets' columns: their language (its name on hover), or "CoNLL F1 (%) per dataset". */
+function GroupHeader({ group, span }: { group: DatasetGroup; span: number }) {
+  return (
+    <th scope="colgroup" colSpan={span} className={`${TH} border-l border-zinc-200 px-2 text-center normal-case`} data-testid={`col-group-${group.key || "datasets"}`}>
+      {group.title && group.title !== group.label ? (
+        <abbr title={group.title} className="no-underline">
+          {group.label}
+        </abbr>
+      ) : (
+        group.label
+      )}
+    </th>
   );
 }
 
@@ -203,28 +291,43 @@ function ColumnHeader({ column: c, span }: { column: BoardColumn; span: number }
   const group = c.kind === "metric" && c.parts.length > 1;
   const align = group ? "text-center" : c.kind === "submitted" ? "whitespace-nowrap text-left" : "text-right";
   const className = `${TH} px-2 normal-case ${align} ${c.ranked ? RANKED_BG : ""}`;
-  // Variant, dataset and ranked-value columns name their setting or dataset over the metric.
-  const over = c.kind === "variant" ? c.variant.label : c.kind === "dataset" || c.kind === "ranked-value" ? (c.kind === "dataset" ? c.dataset.name : c.dataset) : null;
+  // Variant, dataset and ranked-value columns name their setting or dataset over the metric;
+  // the macro-averaged CoNLL F1 (and ranking metric) says so over its label.
+  const over =
+    c.kind === "variant" ? c.variant.label : c.kind === "dataset" ? c.dataset.name : c.kind === "ranked-value" ? c.dataset : c.kind === "metric" ? (c.over ?? null) : null;
   const title =
     c.kind === "variant"
       ? `${METRIC_LABELS[c.metric]} F1 under the ${settingInSentence(c.variant.label)} setting (a secondary variant of the task's evaluation profile)`
       : c.kind === "dataset"
         ? c.dataset.scored
-          ? `CoNLL F1 on the ${c.dataset.name} dataset`
+          ? `CoNLL F1 on the ${c.dataset.name} dataset${c.dataset.language ? ` (${c.dataset.language})` : ""}`
           : `The ${c.dataset.name} dataset has no gold key yet: not counted in the macro-average`
-        : undefined;
-  const name = (
-    <>
-      {over !== null && <span className="block">{over}</span>}
-      <span className={over !== null ? "block font-normal text-zinc-700" : undefined}>{c.label}</span>
-    </>
-  );
+        : c.kind === "metric" && c.over
+          ? `${METRIC_LABELS[c.metric]} F1, the macro-average over the datasets`
+          : undefined;
+  const name =
+    c.kind === "dataset" && c.group !== null ? (
+      // A dataset under its group: the short name (the full one for screen readers and on hover).
+      c.short !== c.dataset.name ? (
+        <>
+          <span aria-hidden="true">{c.short}</span>
+          <span className="sr-only">{c.dataset.name}</span>
+        </>
+      ) : (
+        c.dataset.name
+      )
+    ) : (
+      <>
+        {over !== null && <span className="block">{over}</span>}
+        <span className={over !== null ? "block font-normal text-zinc-700" : undefined}>{c.label}</span>
+      </>
+    );
   const sortTestId = c.kind === "metric" ? `sort-${c.metric}` : c.kind === "variant" ? `variant-link-${c.variant.id}` : c.kind === "dataset" ? `dataset-link-${c.dataset.name}` : undefined;
   return (
     <th
       scope={group ? "colgroup" : "col"}
       colSpan={group && c.kind === "metric" ? c.parts.length : undefined}
-      rowSpan={group ? undefined : span}
+      rowSpan={group || span === 1 ? undefined : span}
       className={className}
       data-testid={columnTestId("col", c)}
       aria-sort={c.ariaSort}
@@ -308,6 +411,7 @@ function BoardRow({
   rankedPhrase,
   rankDataset,
   datasetName,
+  marks,
 }: {
   row: LeaderboardRow;
   columns: BoardColumn[];
@@ -316,6 +420,7 @@ function BoardRow({
   rankedPhrase: string;
   rankDataset: string | null;
   datasetName: string | null;
+  marks: CellMarks;
 }) {
   const sig = significance?.rows[row.submissionId] ?? null;
   const muted = row.disqualified || row.hidden;
@@ -364,7 +469,7 @@ function BoardRow({
         <SystemCell row={row} datasetName={datasetName} />
       </td>
       {columns.map((c) => (
-        <ScoreCells key={c.key} column={c} row={row} sig={sig} significance={significance} rankedPhrase={rankedPhrase} rankDataset={rankDataset} />
+        <ScoreCells key={c.key} column={c} row={row} sig={sig} significance={significance} rankedPhrase={rankedPhrase} rankDataset={rankDataset} marks={marks} />
       ))}
     </tr>
   );
@@ -434,6 +539,7 @@ function ScoreCells({
   significance,
   rankedPhrase,
   rankDataset,
+  marks,
 }: {
   column: BoardColumn;
   row: LeaderboardRow;
@@ -441,8 +547,14 @@ function ScoreCells({
   significance: BoardSignificance | null;
   rankedPhrase: string;
   rankDataset: string | null;
+  marks: CellMarks;
 }) {
   const bg = c.ranked ? ` ${RANKED_BG}` : "";
+  // The column's best: bold, said in words, marked for tests.
+  const isBest = (part: ScorePart = "f1") => marks.bests[cellKey(c, part)]?.runs.includes(row.submissionId) ?? false;
+  const bestProps = (part: ScorePart = "f1") => (isBest(part) ? { "data-best": "true" } : {});
+  const bestClass = (part: ScorePart = "f1") => (isBest(part) ? " font-bold" : "");
+  const bestWords = (part: ScorePart = "f1") => (isBest(part) ? <span className="sr-only"> ({marks.bestLabel})</span> : null);
   switch (c.kind) {
     case "metric":
       return (
@@ -450,8 +562,9 @@ function ScoreCells({
           {c.parts.map((p) => {
             const cell = scoreCell(row.scores, c.metric, p);
             return (
-              <td key={p} className={`${p === "f1" ? "lb-f" : "lb-rp"}${bg}`} data-testid={`cell-${c.metric}-${p}`}>
+              <td key={p} className={`${p === "f1" ? "lb-f" : "lb-rp"}${bg}${bestClass(p)}`} data-testid={`cell-${c.metric}-${p}`} {...bestProps(p)}>
                 {cell ? <ScoreValue value={cell.value} title={cell.title} /> : <Dash />}
+                {bestWords(p)}
               </td>
             );
           })}
@@ -460,29 +573,34 @@ function ScoreCells({
     case "variant": {
       const cell = scoreCell(row.variants[c.variant.id] ?? {}, c.metric, "f1", settingInSentence(c.variant.label));
       return (
-        <td className={`lb-f${bg}`} data-testid={columnTestId("cell", c)}>
+        <td className={`lb-f${bg}${bestClass()}`} data-testid={columnTestId("cell", c)} {...bestProps()}>
           {cell ? <ScoreValue value={cell.value} title={cell.title} /> : <Dash />}
+          {bestWords()}
         </td>
       );
     }
     case "dataset": {
       const cell = row.datasets[c.dataset.name];
       const name = c.dataset.name;
+      const max = marks.bests[cellKey(c)]?.max;
+      const heat = !c.ranked && max !== undefined && typeof cell?.conllF1 === "number" ? HEAT[heatLevel(cell.conllF1, max)] : "";
       return (
-        <td className={`lb-f whitespace-nowrap${bg}`} data-testid={columnTestId("cell", c)}>
+        <td className={`lb-f${bg}${bestClass()}${heat ? ` ${heat}` : ""}`} data-testid={columnTestId("cell", c)} {...bestProps()}>
           {cell?.conllF1 !== null && cell?.conllF1 !== undefined ? (
             <ScoreValue value={cell.conllF1} title={cell.missing ? `No file for ${name} in this run: it counts as 0` : `CoNLL F1 on ${name} = ${cell.conllF1}`} />
           ) : (
             <Dash />
           )}
+          {bestWords()}
           {cell?.missing && <MissingMarker dataset={name} />}
         </td>
       );
     }
     case "ranked-value":
       return (
-        <td className={`lb-f${bg}`} data-testid={columnTestId("cell", c)}>
+        <td className={`lb-f${bg}${bestClass()}`} data-testid={columnTestId("cell", c)} {...bestProps()}>
           {row.value !== null ? <ScoreValue value={row.value} title={`${rankedPhrase} on ${rankDataset} = ${row.value}`} /> : <Dash />}
+          {bestWords()}
         </td>
       );
     case "interval":
@@ -509,7 +627,7 @@ function ScoreCells({
 /** The visible marker of a dataset a run left out (it counts as 0). */
 function MissingMarker({ dataset }: { dataset: string }) {
   return (
-    <span className="ml-1 rounded bg-rose-100 px-1 py-0.5 text-xs font-medium text-rose-900" title={`This run has no file for the ${dataset} dataset: it counts as 0.`} data-testid="dataset-missing">
+    <span className="ml-1 inline-block rounded bg-rose-100 px-1 py-0.5 text-xs font-medium text-rose-900" title={`This run has no file for the ${dataset} dataset: it counts as 0.`} data-testid="dataset-missing">
       missing
     </span>
   );

@@ -161,3 +161,47 @@ export async function waitForSignificance(page: Page, timeoutMs = 90_000): Promi
     await page.reload();
   }
 }
+
+/** A dataset as the datasets API answers it (in part). */
+export interface TestDataset {
+  id: string;
+  name: string;
+  language: string;
+  /** the name a run's archive holds the dataset's file under */
+  fileName: string;
+}
+
+/**
+ * Adds a dataset to a phase with `POST /api/v1/phases/{phaseId}/datasets` as an organizer's
+ * token, and expects 201.
+ *
+ * @param dataset its name, language ("" or absent: none) and expected file name (its ending
+ *   sets the format: `.conll` for CoNLL-2012, `.conllu` for CorefUD)
+ * @returns the new dataset
+ */
+export async function addDataset(request: APIRequestContext, phaseId: string, token: string, dataset: { name: string; language?: string; fileName: string }): Promise<TestDataset> {
+  const response = await request.post(`/api/v1/phases/${phaseId}/datasets`, { headers: bearer(token), data: dataset });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { dataset: TestDataset }).dataset;
+}
+
+/** A phase's datasets in its order, as `GET /api/v1/phases/{phaseId}/datasets` lists them. */
+export async function listDatasets(request: APIRequestContext, phaseId: string): Promise<TestDataset[]> {
+  const response = await request.get(`/api/v1/phases/${phaseId}/datasets`);
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { datasets: TestDataset[] }).datasets;
+}
+
+/**
+ * Uploads a gold key for one dataset of a phase with `POST /api/v1/phases/{phaseId}/gold`
+ * (`dataset` named) as an organizer's token, and expects 201 (a new version).
+ *
+ * @param fileName the uploaded file's name (its ending must fit the dataset's format)
+ */
+export async function uploadDatasetGold(request: APIRequestContext, phaseId: string, token: string, dataset: string, fileName: string, text: string): Promise<void> {
+  const response = await request.post(`/api/v1/phases/${phaseId}/gold`, {
+    headers: bearer(token),
+    multipart: { file: { name: fileName, mimeType: "text/plain", buffer: Buffer.from(text) }, dataset },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}

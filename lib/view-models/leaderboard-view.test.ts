@@ -7,16 +7,26 @@ import { ValidationError } from "../errors";
 import { leaderboardHref } from "../hrefs";
 import {
   boardChartRuns,
+  boardColumnSet,
+  boardHeadline,
   boardLinkState,
   boardNotices,
   boardTableColumns,
+  cellKey,
+  columnBests,
+  goldHasZeros,
+  groupDatasets,
+  headlineText,
+  heatLevel,
   hiddenFields,
   leaderboardTitle,
   leaderboardView,
+  NO_ZEROS,
   pagerStates,
   pageSummary,
   rankingPhrase,
   requestedLinkState,
+  shortDatasetNames,
   sortState,
   type BoardColumn,
 } from "./leaderboard-view";
@@ -252,8 +262,8 @@ describe("links", () => {
 
   it("display toggles keep the page; switching runs or tracks starts at page 1", () => {
     const view = leaderboardView(paged(b, { cursor: "c50" }), parsed({ cursor: "c50" }), {}, READY);
-    expect(params(view.controls.rp.href).get("cursor")).toBe("c50");
-    expect(params(view.controls.rp.href).get("rp")).toBe("1");
+    expect(params(view.controls.rp!.href).get("cursor")).toBe("c50");
+    expect(params(view.controls.rp!.href).get("rp")).toBe("1");
     expect(params(view.controls.ci!.href).get("cursor")).toBe("c50");
     expect(params(view.controls.runs[1].href).get("cursor")).toBeNull();
     expect(params(view.controls.runs[1].href).get("all")).toBe("1");
@@ -364,5 +374,241 @@ describe("texts", () => {
     expect(runs[1].label).toBe("Team 4 · sys-4 (baseline)");
     expect(runs[0].primary).toEqual({ recall: 0.9, precision: 0.9 });
     expect(runs[0].metrics.map((m) => m.metric)).toEqual(["muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"]);
+  });
+});
+
+/** A macro-averaged board of a CRAC-style phase: datasets named `en_gum_<genre>` (or as given), each row's CoNLL F1 per dataset. */
+function macroBoard(perDataset: Record<string, number[]>, over: Partial<Leaderboard> = {}): Leaderboard {
+  const names = Object.keys(perDataset);
+  const rows = (over.rows ?? [row(0), row(1), row(2)]).map((r, i) => ({
+    ...r,
+    goldVersion: null,
+    datasets: Object.fromEntries(names.map((n) => [n, { missing: false, goldVersion: 1, conllF1: perDataset[n][i] ?? null }])),
+  }));
+  return board({
+    evaluation: { profile: "crac", label: "CRAC (CorefUD scorer: head match, singletons excluded, dependent zeros)", variants: [{ id: "partial", label: "Partial match" }] },
+    datasets: names.map((name, i) => ({ id: `d${i}`, name, language: name.split("_")[0], scored: true })),
+    ...over,
+    rows,
+  });
+}
+
+/** Significance being computed: no intervals column. */
+const PENDING: StoredBoardSignificance = { status: "pending" };
+
+const GUM = {
+  en_gum_academic: [0.5, 0.6, 0.6],
+  en_gum_bio: [0.7, 0.4, 0],
+  en_gum_court: [0.3, 0.2, 0.1],
+  en_gum_interview: [0.5, 0.5, 0.5],
+  en_gum_news: [0, 0, 0],
+  en_gum_voyage: [0.2, 0.1, 0.9],
+};
+
+describe("the macro-averaged board of a phase with several datasets", () => {
+  it("is compact by default: rank, team, system, the macro CoNLL F1, then one column per dataset; ?columns=all brings every metric back", () => {
+    const b = macroBoard(GUM);
+    const compact = leaderboardView(b, parsed(), {}, PENDING);
+    expect(compact.columnSet).toBe("compact");
+    expect(kinds(compact.columns)).toEqual(["metric:conll", ...Object.keys(GUM).map((n) => `dataset:${n}`)]);
+    expect(compact.columns[0]).toMatchObject({ ranked: true, over: "Macro-average", label: "CoNLL F1 (%)" });
+    const all = leaderboardView(b, parsed(), {}, READY, { columns: "all" });
+    expect(all.columnSet).toBe("all");
+    expect(kinds(all.columns)).toEqual(expect.arrayContaining(["metric:muc", "variant:conll", "submitted", "dataset:en_gum_bio"]));
+    // Neither a one-dataset board nor a dataset's own board has the switch.
+    expect(boardColumnSet(board(), "all")).toBeNull();
+    expect(boardColumnSet({ ...b, dataset: b.datasets[0] }, null)).toBeNull();
+    expect(leaderboardView(board(), parsed(), {}, READY).controls.columns).toBeNull();
+  });
+
+  it("ranked by another metric or a dataset, the ranking column comes first and the compact set follows", () => {
+    const byMuc = leaderboardView(macroBoard(GUM, { metric: "muc" }), parsed({ metric: "muc" }), {}, PENDING);
+    expect(kinds(byMuc.columns).slice(0, 3)).toEqual(["metric:muc", "metric:conll", "dataset:en_gum_academic"]);
+    expect(byMuc.columns[0]).toMatchObject({ over: "Macro-average", ranked: true });
+    const byBio = leaderboardView(macroBoard(GUM, { rankDataset: "en_gum_bio" }), parsed({ rankDataset: "en_gum_bio" }), {}, PENDING);
+    expect(kinds(byBio.columns).slice(0, 3)).toEqual(["dataset:en_gum_bio", "metric:conll", "dataset:en_gum_academic"]);
+    // The ranking dataset stands first under its full name, outside the groups.
+    expect(byBio.columns[0]).toMatchObject({ ranked: true, group: null, short: "en_gum_bio" });
+  });
+
+  it("groups the datasets' columns by language, with the prefix each group shares taken off their names", () => {
+    expect(shortDatasetNames(["en_gum_academic", "en_gum_bio"], "en")).toEqual(["academic", "bio"]);
+    expect(shortDatasetNames(["cs_pcedt", "cs_pdt"], "cs")).toEqual(["pcedt", "pdt"]);
+    expect(shortDatasetNames(["ca_ancora"], "ca")).toEqual(["ancora"]);
+    expect(shortDatasetNames(["en_gum", "en_gum_x"], "en")).toEqual(["gum", "gum_x"]);
+    expect(shortDatasetNames(["main", "other"], "")).toEqual(["main", "other"]);
+    // CorefUD-like: languages interleaved in the phase's order; groups in order of first appearance.
+    const groups = groupDatasets([
+      { name: "cs_pdt", language: "cs" },
+      { name: "en_gum", language: "en" },
+      { name: "cs_pcedt", language: "cs" },
+      { name: "de_potsdamcc", language: "de" },
+    ]);
+    expect(groups.map((g) => [g.group.label, g.datasets.map((d) => d.short)])).toEqual([
+      ["cs", ["pdt", "pcedt"]],
+      ["en", ["gum"]],
+      ["de", ["potsdamcc"]],
+    ]);
+    expect(groups[0].group.title).toBe("Czech (cs)");
+    // One language: one group that says what the columns hold.
+    const one = groupDatasets([{ name: "en_gum_bio", language: "en" }, { name: "en_gum_news", language: "en" }]);
+    expect(one.map((g) => g.group.label)).toEqual(["CoNLL F1 (%) per dataset"]);
+    // The table's columns follow the groups, so each group's columns are side by side.
+    const columns = boardTableColumns({ rows: [row(0)], metric: "conll", showRp: false, datasets: [{ name: "cs_pdt", scored: true, language: "cs" }, { name: "en_gum", scored: true, language: "en" }, { name: "cs_pcedt", scored: true, language: "cs" }], compact: true });
+    expect(kinds(columns)).toEqual(["metric:conll", "dataset:cs_pdt", "dataset:cs_pcedt", "dataset:en_gum"]);
+  });
+
+  it("says in one line what is ranked", () => {
+    const b = macroBoard(GUM);
+    expect(headlineText(boardHeadline(b))).toBe("Macro-average CoNLL F1 over 6 datasets · CRAC primary setting · best run per team");
+    expect(headlineText(leaderboardView(b, parsed(), {}, READY).headline)).toBe("Macro-average CoNLL F1 over 6 datasets · CRAC primary setting · best run per team");
+    const unscored = { ...b, datasets: b.datasets.map((d, i) => ({ ...d, scored: i > 0 })) };
+    expect(headlineText(boardHeadline({ ...unscored, variant: "partial", allRuns: true }))).toBe("Macro-average CoNLL F1 (partial match) over 5 datasets · CRAC secondary setting · all runs");
+    const byBio = boardHeadline({ ...b, rankDataset: "en_gum_bio", track: { id: "t", name: "LLM", description: "" } });
+    expect(headlineText(byBio)).toBe("CoNLL F1 on en_gum_bio alone · CRAC primary setting · best run per team · LLM track");
+    expect(byBio.filter((x) => x.mark).map((x) => [x.mark, x.text])).toEqual([
+      ["ranked", "CoNLL F1"],
+      ["dataset", "en_gum_bio"],
+    ]);
+    expect(headlineText(boardHeadline({ ...b, dataset: b.datasets[1] }))).toBe("CoNLL F1 on the en_gum_bio dataset · CRAC primary setting · best run per team");
+    // A one-dataset board without variants: the ranking and the runs.
+    expect(headlineText(boardHeadline(board({ metric: "muc", phase: { id: "p1", name: "test", displayTimeZone: "UTC", selectionRule: "LATEST" } })))).toBe("MUC F1 · latest run per team");
+  });
+
+  it("keeps ?columns=all in every link and form, and offers the switch back without it", () => {
+    const view = leaderboardView(paged(macroBoard(GUM), { cursor: "c50" }), parsed({ cursor: "c50" }), {}, READY, { columns: "all" });
+    const muc = view.columns.find((c) => c.kind === "metric" && c.metric === "muc")!;
+    expect(params(muc.sortHref!).get("columns")).toBe("all");
+    expect(params(view.controls.runs[1].href).get("columns")).toBe("all");
+    expect(view.controls.rankForm.hidden).toContainEqual({ name: "columns", value: "all" });
+    expect(view.pager.hidden).toContainEqual({ name: "columns", value: "all" });
+    expect(view.controls.datasetForm!.hidden).toContainEqual({ name: "columns", value: "all" });
+    const [compact, all] = view.controls.columns!;
+    expect([compact.current, all.current]).toEqual([false, true]);
+    expect(params(compact.href).get("columns")).toBeNull();
+    // The switch is a display toggle: it keeps the page.
+    expect(params(compact.href).get("cursor")).toBe("c50");
+    const fresh = leaderboardView(macroBoard(GUM), parsed(), {}, READY);
+    expect(params(fresh.controls.columns![1].href).get("columns")).toBe("all");
+    expect(params(fresh.controls.runs[1].href).get("columns")).toBeNull();
+    // Compact shows no metric with recall and precision: no such toggle.
+    expect(fresh.controls.rp).toBeNull();
+    expect(view.controls.rp).not.toBeNull();
+  });
+
+  it("the dataset chooser lists the macro-average and each dataset, keeping the rest of the board's state", () => {
+    const view = leaderboardView(macroBoard(GUM, { rankDataset: "en_gum_bio", allRuns: true }), parsed({ rankDataset: "en_gum_bio", all: "1" }), {}, READY);
+    const form = view.controls.datasetForm!;
+    expect(form.value).toBe("");
+    expect(form.options.map((o) => o.value)).toEqual(["", ...Object.keys(GUM)]);
+    expect(form.options[1].label).toBe("en_gum_academic (en)");
+    expect(form.hidden.map((f) => f.name)).toEqual(["all"]);
+  });
+});
+
+describe("the best value of each column", () => {
+  it("marks the highest among the competing rows, every row of a tie, per column and part", () => {
+    const rows = [row(0), row(1), row(2), row(3, { disqualified: { reason: "x", at: new Date(0) }, rank: null }), row(4, { hidden: true, rank: null })];
+    const b = macroBoard({ ds_a: [0.5, 0.8, 0.8, 0.95, 0.99], ds_b: [0.1, 0.3, 0.2, 0.9, 0.9] }, { rows });
+    const columns = boardTableColumns({ rows: b.rows, metric: "conll", showRp: true, datasets: b.datasets });
+    const bests = columnBests(b.rows, columns);
+    const key = (kind: string) => cellKey(columns.find((c) => c.key === kind)!);
+    // The disqualified and the hidden run do not compete; runs 1 and 2 tie on ds_a.
+    expect(bests[key("dataset-ds_a")]).toEqual({ max: 0.8, runs: ["s1", "s2"] });
+    expect(bests[key("dataset-ds_b")]).toEqual({ max: 0.3, runs: ["s1"] });
+    // The macro-average (row 0 highest: 0.9) and each part of a metric with recall and precision.
+    expect(bests["metric-conll:f1"].runs).toEqual(["s0"]);
+    const muc = columns.find((c) => c.kind === "metric" && c.metric === "muc")!;
+    expect(bests[cellKey(muc, "recall")].runs).toEqual(["s0"]);
+    expect(bests[cellKey(muc, "precision")].runs).toEqual(["s0"]);
+  });
+
+  it("marks none in a column of one value or of zeros only", () => {
+    const b = macroBoard({ ds_a: [0, 0], ds_b: [0.4] }, { rows: [row(0), row(1)] });
+    const columns = boardTableColumns({ rows: b.rows, metric: "conll", showRp: false, datasets: b.datasets });
+    const bests = columnBests(b.rows, columns);
+    expect(bests["dataset-ds_a"]).toBeUndefined();
+    expect(bests["dataset-ds_b"]).toBeUndefined();
+    expect(columnBests([row(0)], columns)).toEqual({});
+  });
+
+  it("says when the rows are one page of the board or a team filter", () => {
+    expect(leaderboardView(board(), parsed(), {}, READY).bestLabel).toBe("best in this column");
+    const page = board({ page: { total: 120, offset: 0, limit: 50, cursor: null, nextCursor: "c", team: null, version: "v" } });
+    const view = leaderboardView(page, parsed(), {}, READY);
+    expect(view.bestLabel).toBe("best in this column on this page");
+    expect(view.legend).toContain("on this page is in bold");
+    expect(leaderboardView(paged(board(), { team: "Team" }), parsed({ team: "Team" }), {}, READY).bestLabel).toBe("best in this column on this page");
+  });
+
+  it("shades a value by its share of the column's best", () => {
+    expect([0, 0.1, 0.4, 0.5, 0.76, 1].map((v) => heatLevel(v, 1))).toEqual([0, 0, 2, 2, 3, 4]);
+    expect(heatLevel(0.3, 0)).toBe(0);
+  });
+});
+
+describe("zeros", () => {
+  /** A zeros score with the key's count of zero anaphors `keyCount` (null: a macro-average, no counts). */
+  const zero = (keyCount: number | null, f: number) => ({ recall: f, precision: f, f1: f, recall_num: keyCount === null ? null : 0, recall_den: keyCount, precision_num: keyCount === null ? null : 0, precision_den: keyCount === null ? null : 3 });
+
+  it("knows from the key counts whether the gold has zeros, and from the macro-averaged fractions when counts are averaged away", () => {
+    expect(goldHasZeros([row(0), row(1)])).toBeNull();
+    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(0, 0) }) }), row(1, { scores: scores(0.5, { zero: zero(0, 0) }) })])).toBe(false);
+    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(12, 0) }) })])).toBe(true);
+    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(null, 0) }) }), row(1, { scores: scores(0.5, { zero: zero(null, 0) }) })])).toBe(false);
+    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(null, 0) }) }), row(1, { scores: scores(0.5, { zero: zero(null, 0.2) }) })])).toBe(true);
+  });
+
+  it("without zeros in the gold: no zeros column, no zeros to rank by, and the metric reads n/a", () => {
+    const rows = [row(0, { scores: scores(0.5, { zero: zero(0, 0), mor: score(0.4) }) }), row(1, { scores: scores(0.4, { zero: zero(0, 0), mor: score(0.3) }) })];
+    const view = leaderboardView(board({ rows }), parsed(), {}, READY);
+    expect(view.goldZeros).toBe(false);
+    expect(kinds(view.columns)).not.toContain("metric:zero");
+    expect(kinds(view.columns)).toContain("metric:mor");
+    expect(view.controls.rankForm.metrics.map((m) => m.value)).not.toContain("zero");
+    expect(view.legend).toContain(`Zeros: ${NO_ZEROS}.`);
+    expect(NO_ZEROS).toBe("n/a — the gold has no zeros");
+    // With zeros in the gold, the column and the choice stay.
+    const withZeros = rows.map((r) => ({ ...r, scores: { ...r.scores, zero: zero(7, 0.3) } }));
+    const shown = leaderboardView(board({ rows: withZeros }), parsed(), {}, READY);
+    expect(kinds(shown.columns)).toContain("metric:zero");
+    expect(shown.legend).not.toContain("Zeros");
+  });
+});
+
+describe("exports and charts", () => {
+  it("LaTeX and Markdown links carry the CSV link's selection", () => {
+    const b = paged(macroBoard(GUM, { rankDataset: "en_gum_bio", variant: "partial", allRuns: true }), { team: "A b", cursor: "c" });
+    const { controls } = leaderboardView(b, parsed({ rankDataset: "en_gum_bio", variant: "partial", all: "1", team: "A b", cursor: "c" }), {}, READY, { columns: "all" });
+    const selection = (href: string) => {
+      const q = params(href);
+      q.delete("format");
+      return q.toString();
+    };
+    expect(params(controls.latex).get("format")).toBe("latex");
+    expect(params(controls.markdown).get("format")).toBe("markdown");
+    expect(selection(controls.latex)).toBe(selection(controls.csv));
+    expect(selection(controls.markdown)).toBe(selection(controls.csv));
+    expect(selection(controls.csv)).toBe("metric=conll&variant=partial&rankDataset=en_gum_bio&allRuns=1&team=A+b");
+  });
+
+  it("labels each run by its system and team, and gives the heatmap one scale and each dataset's best", () => {
+    const b = macroBoard({ en_gum_bio: [0.2, 0.8, 0.8], en_gum_news: [0.4, 0.1, 0] }, { rows: [row(0), row(1, { isBaseline: true, rank: null }), row(2)] });
+    const view = leaderboardView(b, parsed(), {}, READY);
+    expect(view.charts.datasets).toEqual([
+      { name: "en_gum_bio", short: "bio" },
+      { name: "en_gum_news", short: "news" },
+    ]);
+    const [first, baseline] = view.charts.runs;
+    expect([baseline.system, baseline.team, baseline.label]).toEqual(["sys-1 (baseline)", "Team 1", "Team 1 · sys-1 (baseline)"]);
+    expect(first.datasets).toEqual([
+      { f1: 0.2, heat: 1, best: false },
+      { f1: 0.4, heat: 2, best: true },
+    ]);
+    expect(baseline.datasets[0]).toEqual({ f1: 0.8, heat: 4, best: true });
+    expect(view.charts.runs[2].datasets[0].best).toBe(true);
+    // A one-dataset board has no heatmap.
+    expect(leaderboardView(board(), parsed(), {}, READY).charts.datasets).toEqual([]);
+    expect(boardChartRuns(board()).every((r) => r.datasets.length === 0)).toBe(true);
   });
 });

@@ -75,6 +75,54 @@ export const ONE_PER_TEAM_LABEL: Readonly<Record<Leaderboard["phase"]["selection
   TEAM_SELECTED: "Chosen run per team",
 };
 
+/** A piece of the board's headline; the page marks the ranking phrase and the ranking dataset. */
+export interface HeadlineSegment {
+  text: string;
+  /** `ranked`: what ranks the board (e.g. "CoNLL F1"); `dataset`: the dataset ranking it */
+  mark?: "ranked" | "dataset";
+}
+
+/** An evaluation profile's short name, before its parenthesis: "CRAC (CorefUD scorer: …)" → "CRAC". */
+export function profileShortName(label: string): string {
+  return label.split(" (")[0].trim() || label;
+}
+
+/**
+ * The one line that says what a board ranks, e.g. "Macro-average CoNLL F1 over 6 datasets ·
+ * CRAC primary setting · best run per team": the ranking value (on a phase with several
+ * datasets: the macro-average over the datasets with a gold key, one dataset alone, or a
+ * dataset's own board), the setting (tasks whose evaluation profile has variants), which runs
+ * are listed, and the track.
+ *
+ * @param board the board shown
+ * @returns the segments in order ({@link headlineText} joins them)
+ */
+export function boardHeadline(
+  board: Pick<Leaderboard, "metric" | "variant" | "evaluation" | "datasets" | "dataset" | "rankDataset" | "allRuns" | "phase" | "track">,
+): HeadlineSegment[] {
+  const variant = board.evaluation.variants.find((v) => v.id === board.variant) ?? null;
+  const ranked: HeadlineSegment = { text: `${METRIC_LABELS[board.metric]} F1${variant ? ` (${settingInSentence(variant.label)})` : ""}`, mark: "ranked" };
+  const multi = board.datasets.length > 1;
+  const counted = board.datasets.filter((d) => d.scored).length;
+  const what: HeadlineSegment[] = !multi
+    ? [ranked]
+    : board.dataset
+      ? [ranked, { text: ` on the ${board.dataset.name} dataset` }]
+      : board.rankDataset
+        ? [ranked, { text: " on " }, { text: board.rankDataset, mark: "dataset" }, { text: " alone" }]
+        : [{ text: "Macro-average " }, ranked, { text: ` over ${counted} ${counted === 1 ? "dataset" : "datasets"}` }];
+  const rest: string[] = [];
+  if (board.evaluation.variants.length > 0) rest.push(`${profileShortName(board.evaluation.label)} ${variant ? "secondary" : "primary"} setting`);
+  rest.push(board.allRuns ? "all runs" : ONE_PER_TEAM_LABEL[board.phase.selectionRule].toLowerCase());
+  if (board.track) rest.push(`${board.track.name} track`);
+  return [...what, ...rest.map((text) => ({ text: ` · ${text}` }))];
+}
+
+/** The headline's text. */
+export function headlineText(segments: readonly HeadlineSegment[]): string {
+  return segments.map((s) => s.text).join("");
+}
+
 /**
  * The link state of the board shown: its metric as the address named it (absent when the
  * address did not: links keep the default), its variant, track (always, so links stay valid
@@ -162,6 +210,8 @@ export type BoardColumn = ColumnBase &
         parts: ScorePart[];
         /** e.g. "MUC F1 (%)", or "MUC (%)" over its R, P and F1 */
         label: string;
+        /** a line over the label: "Macro-average" for the CoNLL F1 and the ranking metric of a macro-averaged board; else absent */
+        over?: string;
       }
     | {
         /** a secondary variant's CoNLL F1, or the ranking metric of the variant ranking the board */
@@ -174,7 +224,11 @@ export type BoardColumn = ColumnBase &
     | {
         /** a dataset's CoNLL F1 (the macro-averaged board of a phase with several datasets) */
         kind: "dataset";
-        dataset: { name: string; scored: boolean };
+        dataset: { name: string; scored: boolean; language: string };
+        /** the name as its header shows it, without the prefix its group shares (`bio` for `en_gum_bio`); the name itself when nothing is shared */
+        short: string;
+        /** its group in the two-row header; null for the dataset ranking the board (first, under its full name) */
+        group: DatasetGroup | null;
         label: string;
       }
     | {
@@ -209,24 +263,110 @@ export interface BoardTableInput {
   /** the variant ranking the board, or null */
   rankedVariant?: string | null;
   /** the datasets whose CoNLL F1 columns to show (the macro-averaged board of a multi-dataset phase; none otherwise) */
-  datasets?: readonly { name: string; scored: boolean }[];
+  datasets?: readonly { name: string; scored: boolean; language?: string }[];
   /** the dataset ranking the board, or null */
   rankDataset?: string | null;
   /** the ranking metric's 95 % intervals are shown */
   intervals?: boolean;
   /** the board ranked by a column; absent: headers do not sort (e.g. a published final board) */
   sortHref?: (target: SortTarget) => string;
+  /**
+   * the compact column set of a macro-averaged board ({@link boardColumnSet}): the ranking
+   * column (and its intervals), the macro-averaged CoNLL F1 and the datasets' columns; the
+   * other metrics, the variants and the submission time are left out
+   */
+  compact?: boolean;
+  /** metrics to leave out unless they rank the board (e.g. `zero` when the gold has no zeros: {@link goldHasZeros}) */
+  omitMetrics?: readonly LeaderboardMetric[];
+}
+
+/** A group of dataset columns under one cell of the table's two-row header. */
+export interface DatasetGroup {
+  /** the group's key: its language code ("" when not given), or "" for the one group of a board whose datasets share a language */
+  key: string;
+  /** the header's text: the language code (e.g. "cs"), or "CoNLL F1 (%) per dataset" when the board has one group */
+  label: string;
+  /** the language in words for the hover text, e.g. "Czech (cs)"; "" when no language is given */
+  title: string;
+}
+
+/**
+ * A language code in words, e.g. `cs` → "Czech (cs)"; the code alone when it has no English
+ * name (e.g. a code that is not BCP 47), "" for none.
+ */
+export function languageTitle(code: string): string {
+  if (!code) return "";
+  try {
+    const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * Dataset names without the prefix they share, for narrow column headers: the longest common
+ * prefix that ends in `_` (`en_gum_bio`, `en_gum_news` → `bio`, `news`); a lone dataset loses
+ * its language prefix (`ca_ancora` in `ca` → `ancora`). A name is never cut to nothing.
+ *
+ * @param names the datasets of one group, in order
+ * @param language the group's language code ("" when not given)
+ * @returns the short names, in the same order
+ */
+export function shortDatasetNames(names: readonly string[], language: string): string[] {
+  let prefix = "";
+  if (names.length > 1) {
+    let common = names[0];
+    for (const name of names) while (!name.startsWith(common)) common = common.slice(0, -1);
+    prefix = common.slice(0, common.lastIndexOf("_") + 1);
+  } else if (names.length === 1 && language && names[0].toLowerCase().startsWith(`${language.toLowerCase()}_`)) {
+    prefix = names[0].slice(0, language.length + 1);
+  }
+  return names.map((name) => (prefix && name.length > prefix.length ? name.slice(prefix.length) : name));
+}
+
+/**
+ * The datasets' columns grouped by language, for a two-row header (designed for CorefUD's 20+
+ * datasets): groups in order of their first dataset, datasets in the phase's order within
+ * each, each with its short name ({@link shortDatasetNames}). A board whose datasets share one
+ * language (or give none) has one group, "CoNLL F1 (%) per dataset".
+ *
+ * @param datasets the datasets, in the phase's order
+ */
+export function groupDatasets<D extends { name: string; language?: string }>(datasets: readonly D[]): { group: DatasetGroup; datasets: { dataset: D; short: string }[] }[] {
+  const byLanguage = new Map<string, D[]>();
+  for (const d of datasets) {
+    const key = d.language ?? "";
+    const list = byLanguage.get(key);
+    if (list) list.push(d);
+    else byLanguage.set(key, [d]);
+  }
+  const single = byLanguage.size === 1;
+  return [...byLanguage].map(([language, members]) => {
+    const shorts = shortDatasetNames(
+      members.map((d) => d.name),
+      language,
+    );
+    const title = languageTitle(language);
+    return {
+      group: single ? { key: "", label: "CoNLL F1 (%) per dataset", title } : { key: language, label: language || "other", title: title || "No language given" },
+      datasets: members.map((dataset, i) => ({ dataset, short: shorts[i] })),
+    };
+  });
 }
 
 /**
  * The table's score columns in reading order: the column that ranks the board first (so it is
  * on screen next to rank, team and system), then its 95 % intervals (when shown), then the
  * other metrics in board order (`boardColumns`), the variants' columns, the datasets'
- * columns, and the submission time last. Exactly one column is `ranked` (`aria-sort`
- * "descending", no sorting link); every other column that can rank the board links to it.
+ * columns (grouped by language: {@link groupDatasets}), and the submission time last. Exactly
+ * one column is `ranked` (`aria-sort` "descending", no sorting link); every other column that
+ * can rank the board links to it. With `compact`, only the ranking column, its intervals, the
+ * macro-averaged CoNLL F1 and the datasets' columns.
  */
 export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
-  const { rows, metric, showRp, variants = [], rankedVariant = null, datasets = [], rankDataset = null, intervals = false, sortHref } = input;
+  const { rows, metric, showRp, variants = [], rankedVariant = null, datasets = [], rankDataset = null, intervals = false, sortHref, compact = false, omitMetrics = [] } = input;
+  const macro = datasets.length > 0;
   const base = (key: string, ranked: boolean, target: SortTarget | null): ColumnBase => ({
     key,
     ranked,
@@ -235,7 +375,8 @@ export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
   });
   const columns: BoardColumn[] = [];
   // The primary setting's metrics rank the board when neither a variant nor a dataset does.
-  for (const m of boardColumns(metric, (o) => rows.some((r) => r.scores[o] !== undefined))) {
+  for (const m of boardColumns(metric, (o) => !omitMetrics.includes(o) && rows.some((r) => r.scores[o] !== undefined))) {
+    if (m !== metric && omitMetrics.includes(m)) continue;
     const parts: ScorePart[] = showRp && m !== "conll" ? ["recall", "precision", "f1"] : ["f1"];
     const ranked = m === metric && rankedVariant === null && rankDataset === null;
     columns.push({
@@ -244,6 +385,7 @@ export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
       metric: m,
       parts,
       label: parts.length > 1 ? `${METRIC_LABELS[m]} (%)` : `${METRIC_LABELS[m]} F1 (%)`,
+      ...(macro && (m === "conll" || m === metric) ? { over: "Macro-average" } : {}),
     });
   }
   // Each variant's CoNLL F1; the variant ranking the board on another metric adds that metric's column.
@@ -263,14 +405,18 @@ export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
   }
   // A dataset's column ranks the board when ranked by its primary CoNLL F1; else the ranked value gets a column of its own.
   const datasetConllRanked = rankDataset !== null && metric === "conll" && rankedVariant === null;
-  for (const d of datasets) {
-    const ranked = datasetConllRanked && d.name === rankDataset;
-    columns.push({
-      ...base(`dataset-${d.name}`, ranked, { metric: "conll", variant: null, rankDataset: d.name }),
-      kind: "dataset",
-      dataset: { name: d.name, scored: d.scored },
-      label: "CoNLL F1 (%)",
-    });
+  const datasetColumn = (d: (typeof datasets)[number], ranked: boolean, short: string, group: DatasetGroup | null): BoardColumn => ({
+    ...base(`dataset-${d.name}`, ranked, { metric: "conll", variant: null, rankDataset: d.name }),
+    kind: "dataset",
+    dataset: { name: d.name, scored: d.scored, language: d.language ?? "" },
+    short,
+    group,
+    label: "CoNLL F1 (%)",
+  });
+  const rankedOne = datasetConllRanked ? datasets.find((d) => d.name === rankDataset) : undefined;
+  if (rankedOne) columns.push(datasetColumn(rankedOne, true, rankedOne.name, null));
+  for (const { group, datasets: members } of groupDatasets(datasets.filter((d) => d !== rankedOne))) {
+    for (const { dataset, short } of members) columns.push(datasetColumn(dataset, false, short, group));
   }
   if (rankDataset !== null && !columns.some((c) => c.ranked)) {
     const setting = rankedVariant === null ? null : (variants.find((v) => v.id === rankedVariant)?.label ?? rankedVariant);
@@ -284,8 +430,124 @@ export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
   const ranked = columns.filter((c) => c.ranked);
   const interval: BoardColumn[] = intervals ? [{ ...base("interval", false, null), kind: "interval", label: `95 % interval, ${METRIC_LABELS[metric]} F1 (%)` }] : [];
   const submitted: BoardColumn = { ...base("submitted", false, null), kind: "submitted", label: "Submitted (UTC)" };
-  return [...ranked, ...interval, ...columns.filter((c) => !c.ranked), submitted];
+  const others = columns.filter((c) => !c.ranked && (!compact || c.kind === "dataset" || (c.kind === "metric" && c.metric === "conll")));
+  return [...ranked, ...interval, ...others, ...(compact ? [] : [submitted])];
 }
+
+/**
+ * Which score columns a board shows: `compact` on the macro-averaged board of a phase with
+ * several datasets (rank, team, system, the ranking value, the macro-averaged CoNLL F1 and one
+ * column per dataset, as CRAC papers print it) unless the address asks for every metric
+ * (`?columns=all`); `all` when it does; null on every other board (one dataset, or a
+ * dataset's own board), which shows every metric and has no switch.
+ *
+ * @param board the board shown
+ * @param requested the address's `columns` value (only `all` means anything)
+ */
+export function boardColumnSet(board: Pick<Leaderboard, "datasets" | "dataset">, requested: string | null | undefined): "compact" | "all" | null {
+  if (board.datasets.length < 2 || board.dataset !== null) return null;
+  return requested?.trim().toLowerCase() === "all" ? "all" : "compact";
+}
+
+/** The key of a score cell's column part, for {@link columnBests}: `metric-muc:f1`, `dataset-en_gum_bio`. */
+export function cellKey(column: BoardColumn, part: ScorePart = "f1"): string {
+  return column.kind === "metric" ? `${column.key}:${part}` : column.key;
+}
+
+/**
+ * The value a score cell shows (a fraction), or null when the run has none there (or the
+ * column holds no score: intervals, submission time). A dataset a run left out shows the 0 it
+ * counts as.
+ */
+export function cellValue(row: Pick<LeaderboardRow, "scores" | "variants" | "datasets" | "value">, column: BoardColumn, part: ScorePart = "f1"): number | null {
+  switch (column.kind) {
+    case "metric": {
+      if (column.metric === "conll") return part === "f1" ? (row.scores.conll?.f1 ?? null) : null;
+      const s = row.scores[column.metric];
+      return s ? s[part] : null;
+    }
+    case "variant":
+      return row.variants[column.variant.id]?.[column.metric]?.f1 ?? null;
+    case "dataset":
+      return row.datasets[column.dataset.name]?.conllF1 ?? null;
+    case "ranked-value":
+      return row.value;
+    default:
+      return null;
+  }
+}
+
+/** The best value of a score column among the rows shown, and the runs that have it. */
+export interface ColumnBest {
+  /** the highest value (a fraction, > 0) */
+  max: number;
+  /** the submission ids of the rows with it (every one of a tie) */
+  runs: string[];
+}
+
+/**
+ * The best of each score column (by {@link cellKey}), as CRAC papers mark it: the highest value
+ * among the rows shown that compete (disqualified and hidden runs do not; baselines do), every
+ * row of a tie (equal within 1e-12, float noise of averaging). A column gets none when fewer
+ * than two rows have a value there, or when the highest is 0 (nothing to single out).
+ *
+ * @param rows the rows shown, in board order
+ * @param columns the table's columns
+ */
+export function columnBests(rows: readonly LeaderboardRow[], columns: readonly BoardColumn[]): Record<string, ColumnBest> {
+  const competing = rows.filter((r) => !r.disqualified && !r.hidden);
+  const bests: Record<string, ColumnBest> = {};
+  for (const c of columns) {
+    for (const part of c.kind === "metric" ? c.parts : (["f1"] as ScorePart[])) {
+      const values = competing.flatMap((r) => {
+        const v = cellValue(r, c, part);
+        return v === null ? [] : [{ id: r.submissionId, v }];
+      });
+      if (values.length < 2) continue;
+      const max = Math.max(...values.map((x) => x.v));
+      if (!(max > 0)) continue;
+      bests[cellKey(c, part)] = { max, runs: values.filter((x) => max - x.v <= 1e-12).map((x) => x.id) };
+    }
+  }
+  return bests;
+}
+
+/** Steps of the per-dataset cells' shading ({@link heatLevel}). */
+export const HEAT_STEPS = 4;
+
+/**
+ * How strongly to shade a cell: its value's share of the column's best, in {@link HEAT_STEPS}
+ * steps (0: none, for 0 or below; HEAT_STEPS: the best).
+ */
+export function heatLevel(value: number, max: number): number {
+  if (!(max > 0) || !(value > 0)) return 0;
+  return Math.max(0, Math.min(HEAT_STEPS, Math.round((value / max) * HEAT_STEPS)));
+}
+
+/**
+ * Whether the board's gold keys have zeros (anaphoric empty nodes), as the zeros metric's
+ * stored scores tell: its recall denominator is the key's count of zero anaphors (TP + FN +
+ * wrong links, `scoring/corefud/zero.ts`), the same for every run scored against that key.
+ * - Rows with counts (a phase with one dataset, a dataset's own board): true when some row's
+ *   key count is above 0, false when every one is 0.
+ * - A macro-averaged board keeps no counts (each dataset's are averaged away): a run that
+ *   recovered any zero anaphor of any dataset has a recall and precision above 0. False when
+ *   no row has (every dataset's key count 0 gives exactly that; so would a board where no run
+ *   found a single zero, which this cannot tell apart).
+ *
+ * @param rows the rows shown
+ * @returns null when no row has the zeros metric (the task does not compute it)
+ */
+export function goldHasZeros(rows: readonly Pick<LeaderboardRow, "scores">[]): boolean | null {
+  const zeros = rows.flatMap((r) => (r.scores.zero ? [r.scores.zero] : []));
+  if (zeros.length === 0) return null;
+  const counted = zeros.filter((z) => z.recall_den !== null);
+  if (counted.length > 0) return counted.some((z) => (z.recall_den ?? 0) > 0);
+  return zeros.some((z) => z.recall > 0 || z.precision > 0);
+}
+
+/** What the zeros metric reads on a board whose gold has none ({@link goldHasZeros}). */
+export const NO_ZEROS = "n/a — the gold has no zeros";
 
 /**
  * Where a page is on the board, for people: `"Rows 51–100 of 1,000"`; `"No rows"` for an
@@ -374,10 +636,26 @@ export interface BoardChartRun {
   id: string;
   /** e.g. "Team A · system-1 (baseline)" */
   label: string;
+  /** the system's name, e.g. "system-1 (baseline)": the bar's label */
+  system: string;
+  /** the team's name: the bar label's second line */
+  team: string;
+  /** the heatmap's cells: per dataset of a macro-averaged board (in its columns' order; else none) */
+  datasets: HeatmapCell[];
   /** F1 per metric (fractions), in board order */
   metrics: { metric: string; label: string; f1: number }[];
   /** recall and precision (fractions) of the ranking metric; null when the run has none */
   primary: { recall: number; precision: number } | null;
+}
+
+/** A run's cell of the datasets × runs heatmap. */
+export interface HeatmapCell {
+  /** the run's CoNLL F1 on the dataset (a fraction, primary setting; 0 for a dataset it left out), or null when it has none */
+  f1: number | null;
+  /** its shade, {@link heatLevel} of its share of the heatmap's highest value (0 to {@link HEAT_STEPS}) */
+  heat: number;
+  /** the best of its dataset among the charted runs (ties all; as {@link columnBests}) */
+  best: boolean;
 }
 
 /**
@@ -399,21 +677,37 @@ export function recallPrecision(scores: BoardMetricsJson, metric: LeaderboardMet
 /**
  * The runs the charts draw: this page's ranked rows in rank order (disqualified and hidden
  * runs, and rows without a value, are not ranked and not charted), with their scores in the
- * ranked setting: the standard metrics, CoNLL and the ranking metric.
+ * ranked setting: the standard metrics, CoNLL and the ranking metric; and, for the datasets ×
+ * runs heatmap, their cells on `datasets` (primary-setting CoNLL F1, one shading scale for all
+ * cells, the best of each dataset marked).
+ *
+ * @param board the board shown
+ * @param datasets the heatmap's datasets by name, in its columns' order (none: no heatmap)
  */
-export function boardChartRuns(board: Pick<Leaderboard, "rows" | "metric" | "variant">): BoardChartRun[] {
+export function boardChartRuns(board: Pick<Leaderboard, "rows" | "metric" | "variant">, datasets: readonly string[] = []): BoardChartRun[] {
   const chartMetrics = boardColumns(board.metric, () => false);
-  return board.rows
-    .filter((r) => r.value !== null && !r.disqualified && !r.hidden)
-    .map((r) => {
-      const scores = board.variant === null ? r.scores : (r.variants[board.variant] ?? {});
-      return {
-        id: r.submissionId,
-        label: `${r.team.name} · ${r.systemName}${r.isBaseline ? " (baseline)" : ""}`,
-        metrics: chartMetrics.filter((m) => scores[m]).map((m) => ({ metric: m, label: METRIC_LABELS[m], f1: scores[m]?.f1 ?? 0 })),
-        primary: recallPrecision(scores, board.metric),
-      };
-    });
+  const charted = board.rows.filter((r) => r.value !== null && !r.disqualified && !r.hidden);
+  // The heatmap: one scale for every cell (datasets compare), the best marked per dataset.
+  const f1 = (r: LeaderboardRow, name: string) => r.datasets[name]?.conllF1 ?? null;
+  const values = datasets.map((name) => charted.map((r) => f1(r, name)).filter((v): v is number => v !== null));
+  const top = Math.max(0, ...values.flat());
+  const bestOf = values.map((vs) => (vs.length >= 2 && Math.max(...vs) > 0 ? Math.max(...vs) : null));
+  return charted.map((r) => {
+    const scores = board.variant === null ? r.scores : (r.variants[board.variant] ?? {});
+    const system = `${r.systemName}${r.isBaseline ? " (baseline)" : ""}`;
+    return {
+      id: r.submissionId,
+      label: `${r.team.name} · ${system}`,
+      system,
+      team: r.team.name,
+      datasets: datasets.map((name, j) => {
+        const v = f1(r, name);
+        return { f1: v, heat: v === null ? 0 : heatLevel(v, top), best: v !== null && bestOf[j] !== null && bestOf[j]! - v <= 1e-12 };
+      }),
+      metrics: chartMetrics.filter((m) => scores[m]).map((m) => ({ metric: m, label: METRIC_LABELS[m], f1: scores[m]?.f1 ?? 0 })),
+      primary: recallPrecision(scores, board.metric),
+    };
+  });
 }
 
 /** The precision–recall chart's metric name: "CoNLL (mean of MUC, B³ and CEAFe)", "MUC", with the ranked variant's setting. */
@@ -493,8 +787,13 @@ export interface SelectOption {
 export interface BoardControlsView {
   /** the track switch (phases with tracks), else null */
   tracks: BoardChoice[] | null;
-  /** the dataset switch (phases with several datasets), else null */
-  datasets: BoardChoice[] | null;
+  /**
+   * the dataset board chooser (phases with several datasets), a GET form with one select:
+   * the macro-averaged board (value "") or a dataset's own board; else null
+   */
+  datasetForm: { action: string; value: string; options: SelectOption[]; hidden: HiddenField[] } | null;
+  /** the column set switch, "Per dataset" or "All metrics" (the macro-averaged board of a phase with several datasets), else null */
+  columns: [BoardChoice, BoardChoice] | null;
   /** the "Rank by" GET form */
   rankForm: {
     action: string;
@@ -509,11 +808,15 @@ export interface BoardControlsView {
   };
   /** one run per team, or every run */
   runs: [BoardChoice, BoardChoice];
-  rp: ControlLink;
+  /** null when no column shown has a recall and precision (only CoNLL F1 and datasets' columns) and they are off */
+  rp: ControlLink | null;
   /** null when the board has no significance (so no intervals) */
   ci: ControlLink | null;
+  /** the exports of the board shown (its choices and team filter, no cursor): the API's JSON, CSV, LaTeX and Markdown */
   json: string;
   csv: string;
+  latex: string;
+  markdown: string;
 }
 
 /** The paging and team search under the controls. */
@@ -544,18 +847,65 @@ export interface LeaderboardView {
   selection: string;
   /** the ranked variant (null: the primary setting) */
   rankedVariant: { id: string; label: string } | null;
+  /** the one line saying what is ranked ({@link boardHeadline}) */
+  headline: HeadlineSegment[];
   notices: string[];
   controls: BoardControlsView;
   pager: BoardPagerView;
+  /** the column set shown ({@link boardColumnSet}): null on boards without the switch */
+  columnSet: "compact" | "all" | null;
   columns: BoardColumn[];
+  /** the best of each score column among the rows shown ({@link columnBests}) */
+  best: Record<string, ColumnBest>;
+  /** the words a screen reader hears after a best value: "best in this column", "… on this page" when the rows are not the whole board */
+  bestLabel: string;
+  /** whether the gold has zeros ({@link goldHasZeros}); when false the zeros column is left out and the metric reads {@link NO_ZEROS} */
+  goldZeros: boolean | null;
+  /** the line over the table: what the dataset columns hold, how the best is marked, the zeros metric when n/a */
+  legend: string;
   significance: SignificanceView;
   /** the markers and intervals the table shows (ready significance), else null */
   tableSignificance: BoardSignificance | null;
-  charts: { runs: BoardChartRun[]; primaryLabel: string; settingNote: string | null };
+  /**
+   * the charts' runs, the precision-recall chart's metric, the note on the setting charted, and
+   * the datasets of the datasets × runs heatmap (the macro-averaged board of a phase with
+   * several datasets; in the table's order; else empty)
+   */
+  charts: { runs: BoardChartRun[]; primaryLabel: string; settingNote: string | null; datasets: ChartDataset[] };
   /** the empty board's sentence (no rows at all, no team filter), else null */
   empty: string | null;
   /** the team filter matched no row: its sentence, else null */
   noMatch: string | null;
+}
+
+/** A dataset of the datasets × runs heatmap. */
+export interface ChartDataset {
+  name: string;
+  /** its column's short name ({@link shortDatasetNames}) */
+  short: string;
+}
+
+/** What the page's address sets beyond the board query: the column set (`?columns=all`). */
+export interface LeaderboardDisplay {
+  /** the address's `columns` value */
+  columns?: string | null;
+}
+
+/** `href` with one more query parameter. */
+function withParam(href: string, name: string, value: string): string {
+  return `${href}${href.includes("?") ? "&" : "?"}${name}=${encodeURIComponent(value)}`;
+}
+
+/**
+ * The line over the table: what a macro-averaged board's dataset columns hold, how the best of
+ * each column is marked, and the zeros metric when the gold has none.
+ */
+export function boardLegend(options: { datasetColumns: boolean; variantRanked: boolean; partial: boolean; noZeros: boolean }): string {
+  const parts: string[] = [];
+  if (options.datasetColumns) parts.push(`Dataset columns: CoNLL F1 (%)${options.variantRanked ? ", primary setting" : ""}, shaded by share of the column's best.`);
+  parts.push(`The best value of each column${options.partial ? " on this page" : ""} is in bold.`);
+  if (options.noZeros) parts.push(`Zeros: ${NO_ZEROS}.`);
+  return parts.join(" ");
 }
 
 /**
@@ -565,59 +915,97 @@ export interface LeaderboardView {
  * @param parsed the page's parsed query
  * @param errors the parameters the service refused (they were left out to load `board`)
  * @param stored the board's stored significance (`readBoardSignificance`)
+ * @param display the column set the address asks for ({@link LeaderboardDisplay}); every link
+ *   of the view keeps `?columns=all` when it is shown
  */
-export function leaderboardView(board: Leaderboard, parsed: ParsedLeaderboardPageQuery, errors: BoardQueryErrors, stored: StoredBoardSignificance): LeaderboardView {
+export function leaderboardView(
+  board: Leaderboard,
+  parsed: ParsedLeaderboardPageQuery,
+  errors: BoardQueryErrors,
+  stored: StoredBoardSignificance,
+  display: LeaderboardDisplay = {},
+): LeaderboardView {
   const { query } = parsed;
   const slug = board.task.slug;
   const phaseId = board.phase.id;
-  const href = (s: LeaderboardLinkState) => leaderboardHref(slug, phaseId, s);
+  const columnSet = boardColumnSet(board, display.columns);
+  const keepColumns = (h: string) => (columnSet === "all" ? withParam(h, "columns", "all") : h);
+  const href = (s: LeaderboardLinkState) => keepColumns(leaderboardHref(slug, phaseId, s));
+  const action = leaderboardHref(slug, phaseId, {});
   const state = boardLinkState(board, query);
+  const hidden = (omit: readonly (keyof LeaderboardLinkState)[]) => [...hiddenFields(state, omit), ...(columnSet === "all" ? [{ name: "columns", value: "all" }] : [])];
   const restart = (change: Partial<LeaderboardLinkState>) => href({ ...state, ...change, cursor: null });
   const variants = board.evaluation.variants;
   const rankedVariant = variants.find((v) => v.id === board.variant) ?? null;
   const multi = board.datasets.length > 1;
+  const macro = multi && !board.dataset;
   const metric = board.metric;
   const significance = significanceView(stored, board, state);
   const tableSignificance = significance.status === "ready" ? significance.significance : null;
+  const goldZeros = goldHasZeros(board.rows);
+  const omitMetrics: LeaderboardMetric[] = goldZeros === false ? ["zero"] : [];
 
-  const selectable = shownMetrics(LEADERBOARD_METRICS, (m) => m === metric || board.rows.some((r) => r.scores[m] !== undefined));
+  const columns = boardTableColumns({
+    rows: board.rows,
+    metric,
+    showRp: query.rp,
+    variants,
+    rankedVariant: board.variant,
+    datasets: macro ? board.datasets : [],
+    rankDataset: board.rankDataset,
+    intervals: significance.status === "ready" && significance.intervals,
+    sortHref: (target) => href(sortState(state, target)),
+    compact: columnSet === "compact",
+    omitMetrics,
+  });
+  const hasRp = columns.some((c) => c.kind === "metric" && c.metric !== "conll");
+  const api = leaderboardApiHref(phaseId, apiParams(board, state));
+
+  const selectable = shownMetrics(LEADERBOARD_METRICS, (m) => m === metric || (!omitMetrics.includes(m) && board.rows.some((r) => r.scores[m] !== undefined)));
   const controls: BoardControlsView = {
     tracks:
       board.track && board.tracks.length > 0
         ? board.tracks.map((t) => ({ key: t.id, label: t.name, href: restart({ track: t.id }), current: t.id === board.track?.id }))
         : null,
-    datasets: multi
+    datasetForm: multi
+      ? {
+          action,
+          value: board.dataset?.name ?? "",
+          options: [
+            { value: "", label: "All datasets" },
+            ...board.datasets.map((d) => ({ value: d.name, label: d.language ? `${d.name} (${d.language})` : d.name })),
+          ],
+          hidden: hidden(["dataset", "rankDataset"]),
+        }
+      : null,
+    columns: columnSet
       ? [
-          { key: "", label: "All datasets (macro-average)", href: restart({ dataset: null, rankDataset: null }), current: board.dataset === null },
-          ...board.datasets.map((d) => ({
-            key: `d-${d.name}`,
-            label: d.name,
-            title: d.language ? `${d.name} (${d.language})` : undefined,
-            href: restart({ dataset: d.name, rankDataset: null }),
-            current: board.dataset?.name === d.name,
-          })),
+          { key: "compact", label: "Per dataset", href: leaderboardHref(slug, phaseId, state), current: columnSet === "compact" },
+          { key: "all", label: "All metrics", href: withParam(leaderboardHref(slug, phaseId, state), "columns", "all"), current: columnSet === "all" },
         ]
       : null,
     rankForm: {
-      action: href({}),
+      action,
       ariaLabel: variants.length > 0 ? "Ranking metric and setting" : "Ranking metric",
       metric,
       metrics: selectable.map((m) => ({ value: m, label: `${METRIC_LABELS[m]} F1` })),
       variant: variants.length > 0 ? { value: board.variant ?? "", options: [{ value: "", label: "Primary setting" }, ...variants.map((v) => ({ value: v.id, label: v.label }))] } : null,
       rankDataset:
         multi && !board.dataset
-          ? { value: board.rankDataset ?? "", options: [{ value: "", label: "All datasets (macro-average)" }, ...board.datasets.map((d) => ({ value: d.name, label: `${d.name} only` }))] }
+          ? { value: board.rankDataset ?? "", options: [{ value: "", label: "Macro-average" }, ...board.datasets.map((d) => ({ value: d.name, label: `${d.name} only` }))] }
           : null,
-      hidden: hiddenFields(state, ["metric", "variant", "rankDataset"]),
+      hidden: hidden(["metric", "variant", "rankDataset"]),
     },
     runs: [
       { key: "one", label: ONE_PER_TEAM_LABEL[board.phase.selectionRule], href: restart({ all: false }), current: !board.allRuns },
       { key: "all", label: "All runs", href: restart({ all: true }), current: board.allRuns },
     ],
-    rp: { label: query.rp ? "Hide recall and precision" : "Show recall and precision", href: href({ ...state, rp: !query.rp }) },
-    ci: stored.status === "none" ? null : { label: query.ci ? "Hide 95 % intervals" : `Show 95 % intervals (${METRIC_LABELS[metric]} F1)`, href: href({ ...state, ci: !query.ci }) },
-    json: leaderboardApiHref(phaseId, apiParams(board, state)),
+    rp: hasRp || query.rp ? { label: query.rp ? "Hide recall and precision" : "Show recall and precision", href: href({ ...state, rp: !query.rp }) } : null,
+    ci: stored.status === "none" ? null : { label: query.ci ? "Hide 95 % intervals" : "Show 95 % intervals", href: href({ ...state, ci: !query.ci }) },
+    json: api,
     csv: leaderboardApiHref(phaseId, { ...apiParams(board, state), format: "csv" }),
+    latex: withParam(api, "format", "latex"),
+    markdown: withParam(api, "format", "markdown"),
   };
 
   const pages = pagerStates(state, board.page);
@@ -626,22 +1014,17 @@ export function leaderboardView(board: Leaderboard, parsed: ParsedLeaderboardPag
     next: pages.next && href(pages.next),
     first: pages.first && href(pages.first),
     team: state.team ?? null,
-    action: href({}),
-    hidden: hiddenFields(state, ["team"]),
+    action,
+    hidden: hidden(["team"]),
     clear: state.team ? restart({ team: null }) : null,
   };
 
-  const columns = boardTableColumns({
-    rows: board.rows,
-    metric,
-    showRp: query.rp,
-    variants,
-    rankedVariant: board.variant,
-    datasets: multi && !board.dataset ? board.datasets : [],
-    rankDataset: board.rankDataset,
-    intervals: significance.status === "ready" && significance.intervals,
-    sortHref: (target) => href(sortState(state, target)),
-  });
+  // The rows shown are not the whole board when there are other pages or a team filter.
+  const partial = board.page.total > board.rows.length || board.page.team !== null;
+  const chartDatasets: ChartDataset[] = macro ? groupDatasets(board.datasets).flatMap((g) => g.datasets.map(({ dataset, short }) => ({ name: dataset.name, short }))) : [];
+  const settingNote = rankedVariant
+    ? `The charts show the ${settingInSentence(rankedVariant.label)} setting, by which the board is ranked${chartDatasets.length > 0 ? "; the per-dataset heatmap, the primary setting" : ""}.`
+    : null;
 
   const filtered = state.team ?? null;
   const empty =
@@ -662,16 +1045,24 @@ export function leaderboardView(board: Leaderboard, parsed: ParsedLeaderboardPag
     isTaskPrimary: metric === board.task.primaryMetric && board.variant === null,
     selection: board.allRuns ? "All runs are listed." : selectionText(board),
     rankedVariant,
+    headline: boardHeadline(board),
     notices: boardNotices(board, parsed, errors),
     controls,
     pager,
+    columnSet,
     columns,
+    best: columnBests(board.rows, columns),
+    bestLabel: partial ? "best in this column on this page" : "best in this column",
+    goldZeros,
+    // The zeros metric's n/a is said where its column would be: not in the compact set.
+    legend: boardLegend({ datasetColumns: columns.some((c) => c.kind === "dataset"), variantRanked: rankedVariant !== null, partial, noZeros: goldZeros === false && columnSet !== "compact" }),
     significance,
     tableSignificance,
     charts: {
-      runs: boardChartRuns(board),
+      runs: boardChartRuns(board, chartDatasets.map((d) => d.name)),
       primaryLabel: chartPrimaryLabel(board),
-      settingNote: rankedVariant ? `The charts show the ${settingInSentence(rankedVariant.label)} setting, by which the board is ranked.` : null,
+      settingNote,
+      datasets: chartDatasets,
     },
     empty,
     noMatch,

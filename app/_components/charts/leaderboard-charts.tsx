@@ -11,9 +11,9 @@
  * - **One look per run.** Both charts take each run's colour (and the scatter its marker
  *   shape) from `runStyles` (./run-colours.ts) by run id, in board order: a run looks the
  *   same in both, and the colours have at least 3:1 contrast on white.
- * - **Any number of runs.** The bar chart grows by one 28 px row per run, so its labels never
- *   overlap (50 runs: about 1,450 px); long names are cut with "…" to the label column, whole
- *   in the tooltip and the table.
+ * - **Any number of runs.** The bar chart grows by one row per run, so its labels never
+ *   overlap; each bar is labelled by its system, with the team on a lighter second line (long
+ *   names are cut with "…" to the label column, whole in the tooltip and the table).
  * - **Coinciding runs.** Runs at the same recall and precision are drawn side by side around
  *   their point (`spreadCoincident`, ./coincident.ts), and the tooltip lists them all.
  * - **No overlap of the legend and the axis label.** The scatter's legend is an HTML list
@@ -26,7 +26,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from "react";
 import { Bar, BarChart, CartesianGrid, LabelList, Rectangle, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
-import { barChartHeight, labelColumn, percentAxis, percentNumber, percentProse, tickPercent, truncateLabel } from "./chart-layout";
+import { BAR_CHART_CHROME, labelColumn, percentAxis, percentNumber, percentProse, tickPercent, truncateLabel } from "./chart-layout";
 import { spreadCoincident } from "./coincident";
 import { RUN_PALETTE, runStyles, type RunShape, type RunStyle } from "./run-colours";
 import { ScrollTable } from "./scroll-table";
@@ -37,8 +37,12 @@ export { percentAxis } from "./chart-layout";
 export interface LeaderboardChartRun {
   /** the submission id (React key, and the key of its colour) */
   id: string;
-  /** the run's name in the labels, legend and tables, e.g. "Team A · system-1" */
+  /** the run's name in the legend, tables and summaries, e.g. "Team A · system-1" */
   label: string;
+  /** the system's name: the first line of its bar's label, e.g. "system-1 (baseline)" */
+  system: string;
+  /** the team's name: the bar label's lighter second line */
+  team: string;
   /** F1 per metric, in display order; a fraction in [0, 1] */
   metrics: { metric: string; label: string; f1: number }[];
   /** recall and precision (fractions) of the primary metric; null when it has none */
@@ -59,6 +63,16 @@ const GRID_STROKE = "#e4e4e7";
 
 /** Marker area of the scatter's symbols (recharts' `size`, in square pixels). */
 const MARKER_SIZE = 90;
+
+/** Pixels per run of the bar chart: a two-line label (system, then team) and its bar. */
+const BAR_ROW = 36;
+
+/**
+ * Advance of one character of the bar labels, in pixels, for cutting them: wider than
+ * `labelColumn`'s estimate, as the wide fonts of some systems (DejaVu Sans, Debian's default)
+ * otherwise pushed a long system name past the drawing's left edge.
+ */
+const LABEL_CHAR = 7.4;
 
 /**
  * The width of an element in pixels, followed as it changes (0 until measured, and on the server).
@@ -174,19 +188,45 @@ export function LeaderboardCharts({ runs, primaryLabel, primaryMetric }: { runs:
 interface BarDatum {
   id: string;
   label: string;
+  system: string;
+  team: string;
   /** F1 in percent */
   value: number;
   colour: string;
 }
 
-/** A run's name on the bar chart's vertical axis, cut to the label column (whole in a `<title>`). */
-function RunTick({ x, y, payload, labels, maxChars }: { x?: number | string; y?: number | string; payload?: { value?: unknown }; labels: Map<string, string>; maxChars: number }) {
-  const full = labels.get(String(payload?.value)) ?? String(payload?.value ?? "");
-  const shown = truncateLabel(full, maxChars);
+/**
+ * A run's label on the bar chart's vertical axis: its system, and its team on a lighter second
+ * line, each cut to the label column (the whole label in a `<title>`).
+ */
+function RunTick({
+  x,
+  y,
+  payload,
+  runs,
+  maxChars,
+}: {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value?: unknown };
+  runs: Map<string, { label: string; system: string; team: string }>;
+  maxChars: number;
+}) {
+  const id = String(payload?.value ?? "");
+  const run = runs.get(id) ?? { label: id, system: id, team: "" };
+  const system = truncateLabel(run.system, maxChars);
+  const team = truncateLabel(run.team, maxChars);
   return (
-    <text x={Number(x)} y={Number(y)} dx={-6} dy={4} textAnchor="end" fontSize={12} fill={LABEL_FILL} data-run={String(payload?.value)}>
-      {shown !== full && <title>{full}</title>}
-      {shown}
+    <text x={Number(x)} y={Number(y)} dx={-6} textAnchor="end" fontSize={12} fill={LABEL_FILL} data-run={id}>
+      <title>{run.label}</title>
+      <tspan x={Number(x)} dx={-6} dy={run.team ? -2 : 4}>
+        {system}
+      </tspan>
+      {run.team && (
+        <tspan x={Number(x)} dx={-6} dy={13} fontSize={11} fill={TICK_STYLE.fill}>
+          {team}
+        </tspan>
+      )}
     </text>
   );
 }
@@ -219,11 +259,14 @@ function F1Chart({ runs, styles, initialMetric }: { runs: LeaderboardChartRun[];
   const metricLabel = metric?.label ?? "";
   const data: BarDatum[] = runs.flatMap((run, i) => {
     const v = metric ? f1[i].get(metric.metric) : undefined;
-    return v === undefined ? [] : [{ id: run.id, label: run.label, value: v * 100, colour: styles.get(run.id)!.colour }];
+    return v === undefined ? [] : [{ id: run.id, label: run.label, system: run.system, team: run.team, value: v * 100, colour: styles.get(run.id)!.colour }];
   });
-  const labels = new Map(runs.map((r) => [r.id, r.label]));
-  const column = labelColumn(boxWidth, data.map((d) => d.label));
-  const height = barChartHeight(data.length);
+  const labels = new Map(runs.map((r) => [r.id, r]));
+  const column = labelColumn(
+    boxWidth,
+    data.flatMap((d) => [d.system, d.team]),
+  );
+  const height = BAR_CHART_CHROME + Math.max(1, data.length) * BAR_ROW;
   const summary =
     `Horizontal bar chart of ${metricLabel} F1 in percent, one bar per run for ${runsText(data.length)}, in board order: ` +
     `${data.map((d) => `${d.label} ${percentProse(d.value / 100)}`).join("; ")}. The numbers of every metric are in the Data table.`;
@@ -294,10 +337,12 @@ function F1Chart({ runs, styles, initialMetric }: { runs: LeaderboardChartRun[];
           width={column.width}
           interval={0}
           tickLine={false}
-          tick={(props: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) => <RunTick {...props} labels={labels} maxChars={column.maxChars} />}
+          tick={(props: { x?: number | string; y?: number | string; payload?: { value?: unknown } }) => (
+            <RunTick {...props} runs={labels} maxChars={Math.max(4, Math.floor((column.width - 12) / LABEL_CHAR))} />
+          )}
         />
         <Tooltip content={(props) => <BarTooltip {...props} metricLabel={metricLabel} />} cursor={{ fill: "#f4f4f5" }} />
-        <Bar dataKey="value" name={`${metricLabel} F1`} isAnimationActive={false} maxBarSize={20} shape={RunBar}>
+        <Bar dataKey="value" name={`${metricLabel} F1`} isAnimationActive={false} maxBarSize={22} shape={RunBar}>
           <LabelList dataKey="value" position="right" formatter={(v: unknown) => (typeof v === "number" ? v.toFixed(2) : "")} style={{ fontSize: 12, fill: LABEL_FILL }} />
         </Bar>
       </BarChart>

@@ -9,33 +9,34 @@ import Link from "../../../../../_components/link";
 import type { BoardPagerView } from "../../../../../../lib/view-models/leaderboard-view";
 import { secondaryButton } from "../../../../../_components/ui";
 
+/** The search's button: `secondaryButton` as tall as the field next to it. */
+const FIND_BUTTON = secondaryButton.replace("py-1.5", "py-1");
+
 /** The team search and the rows shown. */
 export function TeamSearch({ pager }: { pager: BoardPagerView }) {
   return (
-    <div className="flex flex-wrap items-end justify-between gap-3">
-      <Form action={pager.action} className="flex flex-wrap items-end gap-2" role="search" aria-label="Find a team on this board" data-testid="board-team-search">
-        <div className="space-y-1">
-          <label htmlFor="board-team" className="block text-sm font-medium text-zinc-800">
-            Team
-          </label>
-          <input
-            id="board-team"
-            name="team"
-            type="search"
-            defaultValue={pager.team ?? ""}
-            maxLength={100}
-            placeholder="Part of a team's name"
-            className="w-56 max-w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm shadow-sm placeholder:text-zinc-600 focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200"
-          />
-        </div>
+    <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+      <Form action={pager.action} className="flex flex-wrap items-center gap-2" role="search" aria-label="Find a team on this board" data-testid="board-team-search">
+        <label htmlFor="board-team" className="text-sm font-medium text-zinc-800">
+          Team
+        </label>
+        <input
+          id="board-team"
+          name="team"
+          type="search"
+          defaultValue={pager.team ?? ""}
+          maxLength={100}
+          placeholder="Part of a team's name"
+          className="w-48 max-w-full rounded-md border border-zinc-300 bg-white px-3 py-1 text-sm shadow-sm placeholder:text-zinc-600 focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-zinc-200 sm:w-56"
+        />
         {pager.hidden.map((f) => (
           <input key={f.name} type="hidden" name={f.name} value={f.value} />
         ))}
-        <button type="submit" className={secondaryButton}>
+        <button type="submit" className={FIND_BUTTON}>
           Find
         </button>
         {pager.clear && (
-          <Link href={pager.clear} className="py-1.5 text-sm underline" data-testid="board-team-clear">
+          <Link href={pager.clear} className="py-1 text-sm underline" data-testid="board-team-clear">
             Show every team
           </Link>
         )}

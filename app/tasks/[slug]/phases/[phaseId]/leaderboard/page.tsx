@@ -6,6 +6,12 @@
  * and `?rankDataset=` ranks the macro-averaged board by one dataset, `?all=1` lists every run,
  * `?rp=1` shows recall and precision, `?ci=1` the 95 % intervals, `?team=` keeps the teams whose
  * name contains it (ranks stay the whole board's), `?cursor=` is the page after a "Next" link.
+ * `?columns=all` shows every metric on the macro-averaged board of a phase with several
+ * datasets, which otherwise shows the compact set (the ranking value, the macro-averaged CoNLL
+ * F1 and one column per dataset: issue 24 §1).
+ *
+ * A "Skip to results" link (visible on focus) comes first in the page's content; it moves the
+ * focus to the results region (`#board-results`: the table, or the sentence of an empty board).
  *
  * Visibility and the phase's leaderboard policy are enforced by `getLeaderboard` (401/403
  * become a message here, unknown phases a 404); significance markers are read from storage
@@ -20,6 +26,7 @@ import { readBoardSignificance } from "../../../../../../lib/services/board-sign
 import { leaderboardTitle, leaderboardView, requestedLinkState } from "../../../../../../lib/view-models/leaderboard-view";
 import { AccessDenied } from "../../../../../_components/access-denied";
 import { BoardTable } from "../../../../../_components/board-table";
+import { DatasetHeatmap } from "../../../../../_components/charts/dataset-heatmap";
 import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
 import { BoardControls } from "./board-controls";
 import { BoardHeader } from "./board-header";
@@ -41,22 +48,32 @@ export async function generateMetadata({ params, searchParams }: { params: Param
 /** The page; see the module comment. */
 export default async function LeaderboardPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { slug, phaseId } = await params;
-  const { parsed, loaded } = await loadPageBoard(phaseId, searchKey(await searchParams));
+  const search = searchKey(await searchParams);
+  const { parsed, loaded } = await loadPageBoard(phaseId, search);
   if (loaded.kind === "denied") {
     const here = leaderboardHref(slug, phaseId, requestedLinkState(parsed.query));
     return <AccessDenied title="Leaderboard" testId="board-denied" message={loaded.message} signIn={loaded.signIn ? here : null} />;
   }
   const { board, errors } = loaded;
   if (board.task.slug !== slug) notFound();
-  const view = leaderboardView(board, parsed, errors, await readBoardSignificance(board, { intervals: parsed.query.ci }));
+  const view = leaderboardView(board, parsed, errors, await readBoardSignificance(board, { intervals: parsed.query.ci }), {
+    columns: new URLSearchParams(search).get("columns"),
+  });
   const multi = board.datasets.length > 1;
 
   return (
-    <div className="min-w-0 space-y-6">
+    <div className="min-w-0 space-y-4">
+      <a
+        href="#board-results"
+        className="sr-only rounded-md bg-white text-sm font-medium text-zinc-900 shadow-md focus:not-sr-only focus:fixed focus:px-4 focus:py-2 focus:left-4 focus:top-3 focus:z-50 focus:outline-none focus:ring-2 focus:ring-zinc-900"
+        data-testid="skip-to-results"
+      >
+        Skip to results
+      </a>
       <BoardHeader board={board} view={view} />
       <BoardControls controls={view.controls} />
       {view.empty !== null ? (
-        <p className="text-sm text-zinc-700" data-testid="board-empty">
+        <p id="board-results" tabIndex={-1} className="text-sm text-zinc-700 focus:outline-none" data-testid="board-empty">
           {view.empty}{" "}
           <Link href={view.submitHref} className="underline">
             Submit a run
@@ -66,27 +83,42 @@ export default async function LeaderboardPage({ params, searchParams }: { params
       ) : (
         <>
           <TeamSearch pager={view.pager} />
-          {view.noMatch !== null && (
-            <p className="text-sm text-zinc-700 [overflow-wrap:anywhere]" data-testid="board-no-match">
-              {view.noMatch}
-            </p>
-          )}
-          {board.rows.length > 0 && (
-            <BoardTable
-              rows={board.rows}
-              metric={board.metric}
-              showRp={parsed.query.rp}
-              significance={view.tableSignificance}
-              columns={view.columns}
-              teamHref={(teamId) => teamProgressHref(slug, board.phase.id, teamId)}
-              variants={board.evaluation.variants}
-              rankedVariant={board.variant}
-              trackName={board.track?.name ?? null}
-              datasets={multi && !board.dataset ? board.datasets : []}
-              rankDataset={board.rankDataset}
-              datasetName={multi ? (board.dataset?.name ?? null) : null}
-            />
-          )}
+          <section
+            id="board-results"
+            tabIndex={-1}
+            aria-label="Results"
+            className="space-y-2 rounded-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-zinc-500"
+            data-testid="board-results"
+          >
+            {view.noMatch !== null && (
+              <p className="text-sm text-zinc-700 [overflow-wrap:anywhere]" data-testid="board-no-match">
+                {view.noMatch}
+              </p>
+            )}
+            {board.rows.length > 0 && (
+              <>
+                <p className="text-xs text-zinc-700" data-testid="board-legend">
+                  {view.legend}
+                </p>
+                <BoardTable
+                  rows={board.rows}
+                  metric={board.metric}
+                  showRp={parsed.query.rp}
+                  significance={view.tableSignificance}
+                  columns={view.columns}
+                  best={view.best}
+                  bestLabel={view.bestLabel}
+                  teamHref={(teamId) => teamProgressHref(slug, board.phase.id, teamId)}
+                  variants={board.evaluation.variants}
+                  rankedVariant={board.variant}
+                  trackName={board.track?.name ?? null}
+                  datasets={multi && !board.dataset ? board.datasets : []}
+                  rankDataset={board.rankDataset}
+                  datasetName={multi ? (board.dataset?.name ?? null) : null}
+                />
+              </>
+            )}
+          </section>
           <PagerNav pager={view.pager} />
           <SignificanceSection view={view.significance} metric={board.metric} />
           {view.charts.runs.length > 0 && view.charts.settingNote && (
@@ -94,6 +126,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
               {view.charts.settingNote}
             </p>
           )}
+          <DatasetHeatmap runs={view.charts.runs} datasets={view.charts.datasets} />
           <LeaderboardCharts runs={view.charts.runs} primaryLabel={view.charts.primaryLabel} primaryMetric={board.metric} />
         </>
       )}
