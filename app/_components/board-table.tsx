@@ -428,7 +428,7 @@ function BoardRow({
   const text = muted ? "text-zinc-600" : row.isBaseline ? "text-zinc-800" : "";
   return (
     <tr data-testid="board-row" data-submission-id={row.submissionId} {...rowFlags(row, sig)} className={text ? `${background} ${text}` : background}>
-      <td className={`${FIXED.rank.cell} text-right font-semibold${row.own ? " shadow-[inset_4px_0_0_0_rgb(3_105_161)]" : ""}`}>
+      <td className={`${FIXED.rank.cell} text-right font-semibold${row.own ? " shadow-[inset_4px_0_0_0_var(--color-sky-700)]" : ""}`}>
         <div className={FIXED.rank.box}>
           {sig?.versusAbove && !sig.versusAbove.significant && significance && (
             <Link

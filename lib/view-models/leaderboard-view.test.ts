@@ -551,17 +551,17 @@ describe("zeros", () => {
   /** A zeros score with the key's count of zero anaphors `keyCount` (null: a macro-average, no counts). */
   const zero = (keyCount: number | null, f: number) => ({ recall: f, precision: f, f1: f, recall_num: keyCount === null ? null : 0, recall_den: keyCount, precision_num: keyCount === null ? null : 0, precision_den: keyCount === null ? null : 3 });
 
-  it("knows from the key counts whether the gold has zeros, and from the macro-averaged fractions when counts are averaged away", () => {
-    expect(goldHasZeros([row(0), row(1)])).toBeNull();
-    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(0, 0) }) }), row(1, { scores: scores(0.5, { zero: zero(0, 0) }) })])).toBe(false);
-    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(12, 0) }) })])).toBe(true);
-    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(null, 0) }) }), row(1, { scores: scores(0.5, { zero: zero(null, 0) }) })])).toBe(false);
-    expect(goldHasZeros([row(0, { scores: scores(0.5, { zero: zero(null, 0) }) }), row(1, { scores: scores(0.5, { zero: zero(null, 0.2) }) })])).toBe(true);
+  it("reads whether the gold has zeros from the board's fact (the service's), not from the rows", () => {
+    const withZeroScores = [row(0, { scores: scores(0.5, { zero: zero(12, 0.4) }) })];
+    expect(goldHasZeros(board({ rows: withZeroScores }))).toBeNull();
+    expect(goldHasZeros(board({ rows: withZeroScores, zeros: { inGold: false, datasets: {} } }))).toBe(false);
+    expect(goldHasZeros(board({ rows: [], zeros: { inGold: true, datasets: {} } }))).toBe(true);
+    expect(goldHasZeros(board({ rows: [], zeros: { inGold: null, datasets: {} } }))).toBeNull();
   });
 
   it("without zeros in the gold: no zeros column, no zeros to rank by, and the metric reads n/a", () => {
     const rows = [row(0, { scores: scores(0.5, { zero: zero(0, 0), mor: score(0.4) }) }), row(1, { scores: scores(0.4, { zero: zero(0, 0), mor: score(0.3) }) })];
-    const view = leaderboardView(board({ rows }), parsed(), {}, READY);
+    const view = leaderboardView(board({ rows, zeros: { inGold: false, datasets: {} } }), parsed(), {}, READY);
     expect(view.goldZeros).toBe(false);
     expect(kinds(view.columns)).not.toContain("metric:zero");
     expect(kinds(view.columns)).toContain("metric:mor");
@@ -570,7 +570,7 @@ describe("zeros", () => {
     expect(NO_ZEROS).toBe("n/a — the gold has no zeros");
     // With zeros in the gold, the column and the choice stay.
     const withZeros = rows.map((r) => ({ ...r, scores: { ...r.scores, zero: zero(7, 0.3) } }));
-    const shown = leaderboardView(board({ rows: withZeros }), parsed(), {}, READY);
+    const shown = leaderboardView(board({ rows: withZeros, zeros: { inGold: true, datasets: {} } }), parsed(), {}, READY);
     expect(kinds(shown.columns)).toContain("metric:zero");
     expect(shown.legend).not.toContain("Zeros");
   });

@@ -525,25 +525,15 @@ export function heatLevel(value: number, max: number): number {
 }
 
 /**
- * Whether the board's gold keys have zeros (anaphoric empty nodes), as the zeros metric's
- * stored scores tell: its recall denominator is the key's count of zero anaphors (TP + FN +
- * wrong links, `scoring/corefud/zero.ts`), the same for every run scored against that key.
- * - Rows with counts (a phase with one dataset, a dataset's own board): true when some row's
- *   key count is above 0, false when every one is 0.
- * - A macro-averaged board keeps no counts (each dataset's are averaged away): a run that
- *   recovered any zero anaphor of any dataset has a recall and precision above 0. False when
- *   no row has (every dataset's key count 0 gives exactly that; so would a board where no run
- *   found a single zero, which this cannot tell apart).
+ * Whether the board's gold has zeros (anaphoric empty nodes) for the zeros metric to count:
+ * the service's fact (`Leaderboard.zeros.inGold`, read from the key counts of the stored zero
+ * scores, `goldZerosByDataset` in lib/services/scores.ts).
  *
- * @param rows the rows shown
- * @returns null when no row has the zeros metric (the task does not compute it)
+ * @returns true or false; null when not known (no run scored against a key yet, no zeros
+ *   metric computed, or a board built without the fact)
  */
-export function goldHasZeros(rows: readonly Pick<LeaderboardRow, "scores">[]): boolean | null {
-  const zeros = rows.flatMap((r) => (r.scores.zero ? [r.scores.zero] : []));
-  if (zeros.length === 0) return null;
-  const counted = zeros.filter((z) => z.recall_den !== null);
-  if (counted.length > 0) return counted.some((z) => (z.recall_den ?? 0) > 0);
-  return zeros.some((z) => z.recall > 0 || z.precision > 0);
+export function goldHasZeros(board: Pick<Leaderboard, "zeros">): boolean | null {
+  return board.zeros?.inGold ?? null;
 }
 
 /** What the zeros metric reads on a board whose gold has none ({@link goldHasZeros}). */
@@ -942,7 +932,7 @@ export function leaderboardView(
   const metric = board.metric;
   const significance = significanceView(stored, board, state);
   const tableSignificance = significance.status === "ready" ? significance.significance : null;
-  const goldZeros = goldHasZeros(board.rows);
+  const goldZeros = goldHasZeros(board);
   const omitMetrics: LeaderboardMetric[] = goldZeros === false ? ["zero"] : [];
 
   const columns = boardTableColumns({

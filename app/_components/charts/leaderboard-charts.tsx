@@ -52,14 +52,17 @@ export interface LeaderboardChartRun {
 /** Height in pixels of the scatter chart's drawing. */
 const SCATTER_HEIGHT = 320;
 
-/** Small axis text (Tailwind zinc-600: 7.7:1 on white). */
-const TICK_STYLE = { fontSize: 12, fill: "#52525b" } as const;
+/**
+ * Small axis text (Tailwind zinc-600: 7.7:1 on white). Palette variables, not hex, so that
+ * dark mode (app/globals.css inverts the scales) keeps the contrast.
+ */
+const TICK_STYLE = { fontSize: 12, fill: "var(--color-zinc-600)" } as const;
 
 /** Axis titles and value labels (Tailwind zinc-700). */
-const LABEL_FILL = "#3f3f46";
+const LABEL_FILL = "var(--color-zinc-700)";
 
 /** Grid lines (decorative). */
-const GRID_STROKE = "#e4e4e7";
+const GRID_STROKE = "var(--color-zinc-200)";
 
 /** Marker area of the scatter's symbols (recharts' `size`, in square pixels). */
 const MARKER_SIZE = 90;
@@ -341,7 +344,7 @@ function F1Chart({ runs, styles, initialMetric }: { runs: LeaderboardChartRun[];
             <RunTick {...props} runs={labels} maxChars={Math.max(4, Math.floor((column.width - 12) / LABEL_CHAR))} />
           )}
         />
-        <Tooltip content={(props) => <BarTooltip {...props} metricLabel={metricLabel} />} cursor={{ fill: "#f4f4f5" }} />
+        <Tooltip content={(props) => <BarTooltip {...props} metricLabel={metricLabel} />} cursor={{ fill: "var(--color-zinc-100)" }} />
         <Bar dataKey="value" name={`${metricLabel} F1`} isAnimationActive={false} maxBarSize={22} shape={RunBar}>
           <LabelList dataKey="value" position="right" formatter={(v: unknown) => (typeof v === "number" ? v.toFixed(2) : "")} style={{ fontSize: 12, fill: LABEL_FILL }} />
         </Bar>
@@ -384,7 +387,7 @@ interface PrDatum {
 function PrMarker(props: { cx?: number; cy?: number; payload?: unknown }) {
   const d = props.payload as PrDatum | undefined;
   if (!d || props.cx === undefined || props.cy === undefined) return null;
-  return <Symbols cx={props.cx + d.dx} cy={props.cy + d.dy} type={d.shape} size={MARKER_SIZE} fill={d.colour} stroke="#ffffff" strokeWidth={1} data-run={d.id} />;
+  return <Symbols cx={props.cx + d.dx} cy={props.cy + d.dy} type={d.shape} size={MARKER_SIZE} fill={d.colour} stroke="var(--color-white)" strokeWidth={1} data-run={d.id} />;
 }
 
 /** The scatter chart's tooltip: every run at the point, with its recall and precision. */

@@ -92,7 +92,7 @@ export function BoardHeader({ board, view }: { board: Leaderboard; view: Leaderb
             {view.goldZeros === false && (
               <p data-testid="zeros-note">
                 Zeros: {NO_ZEROS}
-                {multi && !board.dataset ? " (read from the scores: no run found a zero anaphor in any dataset)" : " (its key has no zero anaphors)"}, so its column is left out.
+                {multi && !board.dataset ? " (no dataset's gold key has a zero anaphor)" : " (its gold key has no zero anaphors)"}, so its column is left out.
               </p>
             )}
           </div>
