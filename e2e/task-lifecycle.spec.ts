@@ -69,13 +69,19 @@ test.describe.serial("a task from draft to archive", () => {
 
     // A second phase, added and deleted on the Phases tab.
     await page.goto(`/tasks/${slug}/manage/phases`);
+    // The form is behind the "Add a phase" disclosure.
     const add = page.getByRole("form", { name: "Add phase" });
+    await expect(add).toBeHidden();
+    await page.getByTestId("add-phase-toggle").click();
     await add.getByLabel("Phase name").fill("extra");
     await expect(add.getByTestId("phase-date-preview")).toContainText("Opens in");
     await add.getByRole("button", { name: "Add phase" }).click();
     const extra = page.getByRole("region", { name: "Phase extra" });
     await expect(extra).toBeVisible();
     await expect(page.getByTestId("manage-phase")).toHaveCount(2);
+    // The new phase is not open yet, so its section is collapsed: open it.
+    await expect(extra.getByRole("button", { name: "Delete phase" })).toBeHidden();
+    await extra.getByTestId("manage-phase-summary").click();
     await extra.getByRole("button", { name: "Delete phase" }).click();
     await extra.getByRole("button", { name: "Yes, delete it" }).click();
     // The page is refreshed by the action: the phase's section goes away.

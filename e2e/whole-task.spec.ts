@@ -77,6 +77,7 @@ test.describe.serial("a shared task from draft to final results", () => {
     await expect(page.getByTestId("task-status-label")).toHaveText("Draft");
 
     await page.goto(`/tasks/${slug}/manage/phases`);
+    await page.getByTestId("add-phase-toggle").click();
     const add = page.getByRole("form", { name: "Add phase" });
     await add.getByLabel("Phase name").fill("test");
     await add.getByLabel("Opens").fill(utcInput(-3600_000));
@@ -181,13 +182,16 @@ test.describe.serial("a shared task from draft to final results", () => {
     await row.getByRole("button", { name: /^Disqualify run beta-b/ }).click();
     await expect(row.getByTestId("disqualified-label")).toHaveText(`disqualified: ${REASON}`);
 
-    await page.goto(`/tasks/${slug}/manage/phases`);
+    // ?phase= renders that phase's section open (the dev phase, open too, comes first).
+    await page.goto(`/tasks/${slug}/manage/phases?phase=${testPhaseId}`);
     const phase = page.getByRole("region", { name: "Phase test" });
     await phase.getByRole("button", { name: "Close now" }).click();
     await phase.getByRole("button", { name: "Yes, close it now" }).click();
     await expect(phase.getByRole("button", { name: "Close now" })).toHaveCount(0);
 
-    await page.reload();
+    // The final results have their own console tab; the phase's section links there.
+    await phase.getByRole("link", { name: "Final results of the test phase" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${slug}/manage/results#results-${testPhaseId}$`));
     const card = page.getByTestId("snapshot-publish-card").filter({ hasText: "Final results: test phase" });
     await expect(card.getByTestId("snapshot-none")).toBeVisible();
     await expect(card.getByTestId("snapshot-problems")).toHaveCount(0);

@@ -306,6 +306,52 @@ describe("gold keys per dataset (a phase with three datasets)", () => {
   });
 });
 
+describe("a dataset whose format was never set takes its first gold key's format (issue 24 §4)", () => {
+  /** A conll2012 task whose phase has its untouched automatic "main" (conll2012, no gold) beside a named conllu dataset. */
+  async function mainBesideNamed() {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "Format Organizer");
+    const { phase, dataset: main } = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    await db.dataset.create({ data: { phaseId: phase.id, name: "en_gum", language: "en", fileName: "en_gum-test.conllu", format: "conllu", position: 1 } });
+    return { db, organizer, phase, main };
+  }
+
+  it("a .conllu key makes the untouched main CorefUD CoNLL-U beside another dataset, audited; then a .conll key is refused", async () => {
+    const { db, organizer, phase, main } = await mainBesideNamed();
+    expect([main.format, main.fileName]).toEqual(["conll2012", "main.conll"]);
+    const result = await uploadGoldKey(organizer.viewer, phase.id, "key.conllu", bytes(CONLLU_KEY), { datasetId: "main" });
+    expect(result.datasets[0].dataset).toEqual({ id: main.id, name: "main", fileName: "main.conllu", format: "conllu" });
+    const after = await db.dataset.findUniqueOrThrow({ where: { id: main.id } });
+    expect([after.format, after.fileName]).toEqual(["conllu", "main.conllu"]);
+    const event = await db.auditEvent.findFirstOrThrow({ where: { action: "dataset.update", targetId: main.id } });
+    expect(event.data).toMatchObject({ changes: { format: { from: "conll2012", to: "conllu" } }, reason: "first gold key key.conllu uploaded for a dataset whose format was never set" });
+    // It has gold now: its format is set, and a CoNLL-2012 key is refused as before.
+    const refused = (await rejection(uploadGoldKey(organizer.viewer, phase.id, "key.v4_gold_conll", bytes(SMALL_KEY), { datasetId: "main" }))) as ValidationError;
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused.message).toContain('the dataset "main" takes CorefUD CoNLL-U (.conllu) files');
+    expect(await db.goldKey.count({ where: { datasetId: main.id } })).toBe(1);
+  });
+
+  it("a .gold_conll key leaves an unset conllu main CoNLL-2012 (format from the extension)", async () => {
+    const { db, organizer, phase, main } = await mainBesideNamed();
+    await db.dataset.update({ where: { id: main.id }, data: { format: "conllu", fileName: "main.conllu" } });
+    await uploadGoldKey(organizer.viewer, phase.id, "key.gold_conll", bytes(SMALL_KEY), { datasetId: "main" });
+    const after = await db.dataset.findUniqueOrThrow({ where: { id: main.id } });
+    expect([after.format, after.fileName]).toEqual(["conll2012", "main.conll"]);
+  });
+
+  it("a dataset whose format an organizer set (a named dataset, or main after a dataset.update) refuses another format", async () => {
+    const { db, organizer, phase, main } = await mainBesideNamed();
+    const named = (await rejection(uploadGoldKey(organizer.viewer, phase.id, "en.conll", bytes(SMALL_KEY), { datasetId: "en_gum" }))) as ValidationError;
+    expect(named.message).toContain('the dataset "en_gum" takes CorefUD CoNLL-U (.conllu) files');
+    await db.auditEvent.create({ data: { actorId: organizer.id, action: "dataset.update", targetType: "dataset", targetId: main.id, data: { changes: { format: { from: "conllu", to: "conll2012" } } } } });
+    const edited = (await rejection(uploadGoldKey(organizer.viewer, phase.id, "key.conllu", bytes(CONLLU_KEY), { datasetId: "main" }))) as ValidationError;
+    expect(edited.message).toContain('the dataset "main" takes CoNLL-2012 (.conll) files');
+    expect(await db.goldKey.count({ where: { phaseId: phase.id } })).toBe(0);
+    expect((await db.dataset.findUniqueOrThrow({ where: { id: main.id } })).format).toBe("conll2012");
+  });
+});
+
 describe("gold keys of a phase with one dataset", () => {
   it("the only dataset takes the gold key's format: a .conllu key switches it to conllu (file name too), audited as dataset.update", async () => {
     const { db, organizer, phase } = await setup();

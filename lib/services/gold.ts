@@ -23,7 +23,7 @@ import { requeueSubmissions } from "../submission-states";
 import { loadPhase } from "./phases";
 import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "./uploads";
 import { DATASET_FORMAT_LABELS, fileFormatOf, fileNameForFormat } from "../validations/dataset";
-import { DATASET_ORDER, DATASET_SELECT, datasetChoices, findDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
+import { DATASET_ORDER, DATASET_SELECT, datasetChoices, findDataset, isDefaultDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
 
 /**
  * Counts describing a gold key (all whole numbers: documents, tokens, mentions, entities,
@@ -200,19 +200,44 @@ async function goldFiles(datasets: DatasetView[], name: string, bytes: Uint8Arra
 
 /**
  * The dataset format a gold file switches its dataset to, or null when its format is the
- * dataset's. The only dataset of a phase takes whichever format its gold key has (as before
- * datasets existed); in a phase with several, the format must be the dataset's.
+ * dataset's (`fileFormatOf`: `.conllu` is CorefUD CoNLL-U; `.conll`, `.v4_gold_conll`,
+ * `.gold_conll` and the rest CoNLL-2012). A dataset adopts its gold file's format when it is
+ * the phase's only dataset (as before datasets existed) or when its format was never set
+ * (`formatUnset`, see {@link datasetsWithUnsetFormat}); otherwise the format must be the dataset's.
  *
- * @throws ValidationError (422, field `file`) for a file of another format than its dataset's, in a phase with several datasets
+ * @param adopts whether the file's dataset takes the file's format
+ * @throws ValidationError (422, field `file`) for a file of another format than its dataset's, when the dataset does not adopt it
  */
-function formatSwitch(file: GoldFile, onlyDataset: boolean): DatasetFormat | null {
+function formatSwitch(file: GoldFile, adopts: boolean): DatasetFormat | null {
   const format: DatasetFormat = fileFormatOf(file.fileName);
   if (format === file.dataset.format) return null;
-  if (onlyDataset) return format;
+  if (adopts) return format;
   throw ValidationError.field(
     "file",
     `${file.fileName} is a ${DATASET_FORMAT_LABELS[format]} file, but the dataset "${file.dataset.name}" takes ${DATASET_FORMAT_LABELS[file.dataset.format]} files (expected file name ${file.dataset.fileName}).`,
   );
+}
+
+/**
+ * The ids of those of `datasets` whose format nobody has set (issue 24 §4): the automatic
+ * dataset a phase starts with, untouched (`isDefaultDataset`: its format came from the task's
+ * evaluation profile, not from an organizer), never edited (no `dataset.update` event), and
+ * without any gold key version. Such a dataset takes the format of the first gold key
+ * uploaded for it, even beside other datasets. Datasets an organizer added (with a file name
+ * and format) or edited, and datasets with gold, keep their format: a mismatch is refused.
+ *
+ * @param datasets the phase's datasets
+ * @param db the client or transaction to read with
+ */
+async function datasetsWithUnsetFormat(datasets: readonly DatasetView[], db: Db): Promise<Set<string>> {
+  const candidates = datasets.filter(isDefaultDataset).map((d) => d.id);
+  if (candidates.length === 0) return new Set();
+  const [withGold, edited] = await Promise.all([
+    db.goldKey.findMany({ where: { datasetId: { in: candidates } }, select: { datasetId: true }, distinct: ["datasetId"] }),
+    db.auditEvent.findMany({ where: { action: "dataset.update", targetType: "dataset", targetId: { in: candidates } }, select: { targetId: true }, distinct: ["targetId"] }),
+  ]);
+  const taken = new Set([...withGold.map((g) => g.datasetId), ...edited.map((e) => e.targetId)]);
+  return new Set(candidates.filter((id) => !taken.has(id)));
 }
 
 /**
@@ -304,7 +329,8 @@ function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDatas
  *
  * Steps: authorize; refuse an archived task (409); check size; pick the files and datasets; per file, refuse a format other
  * than its dataset's (the only dataset of a phase instead takes the file's format, as before
- * datasets existed: its format and expected file name's ending change with a
+ * datasets existed, and so does a dataset whose format was never set, see
+ * `datasetsWithUnsetFormat`: its format and expected file name's ending change with a
  * `dataset.update` event) and a file the task's evaluation profile cannot score
  * (`goldFitsProfile`: a profile with partial or head match needs `.conllu`); compare with the
  * active versions; read and check each changed file in an upload-pool thread
@@ -344,10 +370,11 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
   const ref = options.datasetId?.trim() ? options.datasetId.trim() : null;
   const datasets = await listDatasets(phase.id, db);
   const onlyDataset = datasets.length === 1;
+  const unset = await datasetsWithUnsetFormat(datasets, db);
   const { files, left } = await goldFiles(datasets, name, bytes, ref);
   const planned = await Promise.all(
     files.map(async (file) => {
-      const switchTo = formatSwitch(file, onlyDataset);
+      const switchTo = formatSwitch(file, onlyDataset || unset.has(file.dataset.id));
       assertGoldFits(file.fileName, phase.task);
       return { ...file, switchTo, stored: await packFileAsync(file.bytes) };
     }),
@@ -367,9 +394,10 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
     const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: { ...EVALUATION_SELECT, status: true } });
     assertNotArchived(task);
     const current = new Map((await listDatasets(phase.id, tx)).map((d) => [d.id, d]));
+    const unsetNow = await datasetsWithUnsetFormat([...current.values()], tx);
     for (const p of planned) {
       const now = current.get(p.dataset.id);
-      if (!now || now.format !== p.dataset.format || (p.switchTo !== null && current.size !== 1)) {
+      if (!now || now.format !== p.dataset.format || (p.switchTo !== null && current.size !== 1 && !unsetNow.has(p.dataset.id))) {
         throw new ConflictError("The datasets of this phase changed while the gold key was being checked; nothing was stored. Please upload it again.");
       }
       assertGoldFits(p.fileName, task);
@@ -396,7 +424,7 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
             phaseId: phase.id,
             name: dataset.name,
             changes: { format: { from: dataset.format, to: p.switchTo }, fileName: { from: dataset.fileName, to: fileNameAfter } },
-            reason: `gold key ${p.fileName} uploaded for the phase's only dataset`,
+            reason: onlyDataset ? `gold key ${p.fileName} uploaded for the phase's only dataset` : `first gold key ${p.fileName} uploaded for a dataset whose format was never set`,
           },
         });
         dataset = toDatasetView(row);

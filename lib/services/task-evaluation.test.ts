@@ -15,7 +15,17 @@ import { enqueueScoring } from "../queue";
 import { packFile } from "../storage";
 import { customProfile, EVALUATION_PROFILES } from "../../scoring/index";
 import { evaluationInputFromValues } from "../validations/task";
-import { alsoScoredText, evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView, updateTaskEvaluation } from "./task-evaluation";
+import {
+  alsoScoredText,
+  CRAC_SUGGESTION_TEXT,
+  evaluationChoices,
+  evaluationColumns,
+  evaluationFormValues,
+  evaluationProfileSuggestion,
+  profileSuggestionFor,
+  taskEvaluationView,
+  updateTaskEvaluation,
+} from "./task-evaluation";
 import { bytes, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection } from "./test-fixtures";
 
 const testDb = useTestDatabase();
@@ -206,5 +216,52 @@ describe("updateTaskEvaluation", () => {
     expect(await paths({ evaluationProfile: "crac", colour: "red" })).toEqual([""]);
     expect((await db.task.findUniqueOrThrow({ where: { id: task.id } })).evaluationProfile).toBe("conll2012");
     expect((await updateTaskEvaluation(admin.viewer, task.id, { evaluationProfile: "crac" })).changed).toBe(true);
+  });
+});
+
+describe("the profile the gold suggests (issue 24 §4)", () => {
+  const ds = (over: Partial<{ phase: string; name: string; format: string; goldFileName: string | null; several: boolean }> = {}) => ({
+    phase: "test",
+    name: "main",
+    format: "conll2012",
+    goldFileName: null,
+    several: false,
+    ...over,
+  });
+
+  it("suggests CRAC for a default-profile task whose gold (or dataset format) is CorefUD CoNLL-U, naming what still blocks the switch", () => {
+    expect(profileSuggestionFor("conll2012", [ds({ format: "conllu", goldFileName: "key.conllu" })])).toEqual({
+      profile: "crac",
+      label: EVALUATION_PROFILES.crac.label,
+      message: CRAC_SUGGESTION_TEXT,
+      conllu: ['phase "test"'],
+      blocking: [],
+    });
+    // A conllu dataset without gold suggests it too; a CoNLL-2012 dataset beside it blocks the switch.
+    const mixed = profileSuggestionFor("conll2012", [ds({ name: "en", format: "conllu", several: true }), ds({ name: "ar", several: true, goldFileName: "ar.v4_gold_conll" })]);
+    expect(mixed).toMatchObject({ conllu: ['phase "test", dataset "en"'], blocking: ['phase "test", dataset "ar"'] });
+  });
+
+  it("suggests nothing for CoNLL-2012 gold, nor for a task whose profile is not the default one", () => {
+    expect(profileSuggestionFor("conll2012", [ds(), ds({ goldFileName: "key.gold_conll" })])).toBeNull();
+    // The gold key's own format counts, not a conllu dataset format it was uploaded beside.
+    expect(profileSuggestionFor("conll2012", [ds({ format: "conllu", goldFileName: "key.conll" })])).toBeNull();
+    expect(profileSuggestionFor("crac", [ds({ format: "conllu", goldFileName: "key.conllu" })])).toBeNull();
+    expect(profileSuggestionFor("custom", [ds({ format: "conllu", goldFileName: "key.conllu" })])).toBeNull();
+  });
+
+  it("reads a stored task: its active gold key's name decides, and an unknown task has no suggestion", async () => {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "Suggestion Organizer");
+    const { task, phase, dataset } = await makeTaskWithPhase(db, { organizerIds: [organizer.id] });
+    expect(await evaluationProfileSuggestion(task.id)).toBeNull();
+    await db.goldKey.create({
+      data: { phaseId: phase.id, datasetId: dataset.id, version: 1, fileName: "gum.conllu", ...packFile(bytes("x")), documentCount: 1, uploadedById: organizer.id, active: true },
+    });
+    expect(await evaluationProfileSuggestion(task.id)).toMatchObject({ profile: "crac", conllu: [`phase "${phase.name}"`], blocking: [] });
+    await db.task.update({ where: { id: task.id }, data: { evaluationProfile: "crac", mentionMatching: "head", keepSingletons: false } });
+    expect(await evaluationProfileSuggestion(task.id)).toBeNull();
+    expect(await evaluationProfileSuggestion("00000000-0000-4000-8000-000000000000")).toBeNull();
+    expect(await evaluationProfileSuggestion("nope")).toBeNull();
   });
 });

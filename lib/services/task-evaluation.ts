@@ -26,10 +26,11 @@ import type { Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";
 import { parseInput } from "../validations/parse";
-import { singletonsValue, taskEvaluationSchema, type EvaluationFormValues, type TaskEvaluationInput } from "../validations/task";
+import { DEFAULT_EVALUATION_PROFILE, singletonsValue, taskEvaluationSchema, type EvaluationFormValues, type TaskEvaluationInput } from "../validations/task";
+import { fileFormatOf } from "../validations/dataset";
 import { recordAudit } from "./audit";
 import { DATASET_ORDER } from "./datasets";
-import { defaultDb, lockKey, type Tx } from "./db";
+import { defaultDb, isUuid, lockKey, type Db, type Tx } from "./db";
 import { customProfile, EVALUATION_PROFILE_NAMES, EVALUATION_PROFILES, MENTION_MATCHES, ZERO_MATCHES, type MentionMatch, type ZeroMatch } from "../../scoring/index";
 
 /** The task columns of an evaluation choice (see the module comment for the fixed profiles). */
@@ -280,4 +281,83 @@ export function evaluationChoices(): EvaluationChoices {
     ],
     zeroMatching: ZERO_MATCHES.map((z) => [z, ZERO_TEXT[z]]),
   };
+}
+
+/** What the evaluation form (and the publishing checklist) suggest when the gold is CorefUD CoNLL-U. */
+export const CRAC_SUGGESTION_TEXT = "Your gold is CorefUD CoNLL-U: the CRAC profile is suggested";
+
+/** A profile the task's gold suggests instead of its own (see {@link profileSuggestionFor}); nothing changes until an organizer saves it. */
+export interface ProfileSuggestion {
+  /** the suggested profile */
+  profile: "crac";
+  /** its label, from `scoring/presets.ts` */
+  label: string;
+  /** {@link CRAC_SUGGESTION_TEXT} */
+  message: string;
+  /** the datasets that are CorefUD CoNLL-U, as `phase "p"` or `phase "p", dataset "d"` */
+  conllu: string[];
+  /** the datasets the suggested profile cannot score yet (CoNLL-2012 format or gold), named the same way; switching is refused until they are CoNLL-U */
+  blocking: string[];
+}
+
+/** One dataset as {@link profileSuggestionFor} reads it. */
+export interface SuggestionDataset {
+  phase: string;
+  name: string;
+  /** the dataset's format (`conll2012` or `conllu`) */
+  format: string;
+  /** the file name of its active gold key, or null */
+  goldFileName: string | null;
+  /** whether its phase has several datasets (the names then say the dataset too) */
+  several: boolean;
+}
+
+/**
+ * Whether a task's gold suggests the CRAC profile (issue 24 §4): only while the task still
+ * has the default profile (CoNLL-2012: a task created without a choice), and only when some
+ * dataset has the CorefUD CoNLL-U format or a `.conllu` active gold key. Pure: it suggests,
+ * it never changes the scoring.
+ *
+ * @param profile the task's evaluation profile
+ * @param datasets the datasets of all its phases
+ * @returns the suggestion (with the datasets that would still block the switch), or null
+ */
+export function profileSuggestionFor(profile: EvaluationProfileName, datasets: readonly SuggestionDataset[]): ProfileSuggestion | null {
+  if (profile !== DEFAULT_EVALUATION_PROFILE) return null;
+  const where = (d: SuggestionDataset) => (d.several ? `phase "${d.phase}", dataset "${d.name}"` : `phase "${d.phase}"`);
+  const isConllu = (d: SuggestionDataset) => (d.goldFileName !== null ? fileFormatOf(d.goldFileName) === "conllu" : d.format === "conllu");
+  const conllu = datasets.filter(isConllu).map(where);
+  if (conllu.length === 0) return null;
+  const crac = EVALUATION_PROFILES.crac;
+  const blocking = datasets.filter((d) => (d.goldFileName !== null ? goldFitsProfile(d.goldFileName, crac) !== null : d.format !== "conllu")).map(where);
+  return { profile: "crac", label: crac.label, message: CRAC_SUGGESTION_TEXT, conllu, blocking };
+}
+
+/**
+ * {@link profileSuggestionFor} for a stored task: reads its profile, its phases' datasets and
+ * their active gold keys' file names. For pages of the task's organizers (the caller checks).
+ *
+ * @param taskId the task
+ * @returns the suggestion, or null (also for an unknown task)
+ */
+export async function evaluationProfileSuggestion(taskId: string, db: Db = defaultDb()): Promise<ProfileSuggestion | null> {
+  if (!isUuid(taskId)) return null;
+  const task = await db.task.findUnique({
+    where: { id: taskId },
+    select: {
+      evaluationProfile: true,
+      mentionMatching: true,
+      keepSingletons: true,
+      zeroMatching: true,
+      phases: {
+        orderBy: [{ opensAt: "asc" }, { name: "asc" }],
+        select: { name: true, datasets: { orderBy: DATASET_ORDER, select: { name: true, format: true, goldKeys: { where: { active: true }, select: { fileName: true } } } } },
+      },
+    },
+  });
+  if (!task) return null;
+  const datasets = task.phases.flatMap((p) =>
+    p.datasets.map((d) => ({ phase: p.name, name: d.name, format: d.format, goldFileName: d.goldKeys[0]?.fileName ?? null, several: p.datasets.length > 1 })),
+  );
+  return profileSuggestionFor(taskEvaluationProfile(task).name, datasets);
 }

@@ -180,6 +180,27 @@ describe("publishing", () => {
     expect(gold.fix).toEqual({ tab: "phases", label: "Rename or delete “main” in the phase’s datasets" });
   });
 
+  it("CorefUD CoNLL-U gold under the default profile adds a non-blocking note suggesting CRAC; CoNLL-2012 gold, or the CRAC profile, adds none", async () => {
+    const db = testDb.prisma;
+    const organizer = await makeUser(db, "Note Organizer");
+    const now = new Date();
+    const { task, phase } = await makeTaskWithPhase(db, { organizerIds: [organizer.id], status: "DRAFT" });
+    await db.task.update({ where: { id: task.id }, data: { description: "Resolve coreference." } });
+    await giveGold(phase.id, organizer.id);
+    const plain = await publishChecks(organizer.viewer, task.id, now);
+    expect(plain.notes).toEqual([]);
+    const ready = plain.ready;
+    await db.goldKey.updateMany({ where: { phaseId: phase.id }, data: { fileName: "key.conllu" } });
+    const hinted = await publishChecks(organizer.viewer, task.id, now);
+    expect(hinted.notes).toHaveLength(1);
+    expect(hinted.notes[0]).toMatch(/^Your gold is CorefUD CoNLL-U: the CRAC profile is suggested \(CRAC /);
+    // Non-blocking: the checks and readiness are the same as without it.
+    expect(hinted.ready).toBe(ready);
+    expect(hinted.checks).toEqual(plain.checks);
+    await db.task.update({ where: { id: task.id }, data: { evaluationProfile: "crac", mentionMatching: "head", keepSingletons: false } });
+    expect((await publishChecks(organizer.viewer, task.id, now)).notes).toEqual([]);
+  });
+
   it("a freeze outside the window fails the date check, by phase name", async () => {
     const db = testDb.prisma;
     const now = new Date();

@@ -21,6 +21,7 @@ import { formatUtc } from "../validations/time";
 import { recordAudit } from "./audit";
 import { defaultDb, isUuid, lockKey, type Db, type Prisma } from "./db";
 import { DATASET_ORDER, isDefaultDataset } from "./datasets";
+import { evaluationProfileSuggestion } from "./task-evaluation";
 import { assertTaskWritable } from "./task-state";
 
 export { assertTaskWritable };
@@ -49,6 +50,8 @@ export interface PublishChecklist {
   checks: PublishCheck[];
   /** every check passes (publishing would succeed if the task is a draft) */
   ready: boolean;
+  /** non-blocking hints, e.g. that the gold suggests another evaluation profile (`evaluationProfileSuggestion`) */
+  notes: string[];
 }
 
 /** The facts of a task the checks read. */
@@ -149,7 +152,8 @@ async function assertTaskExists(taskId: string, db: Db): Promise<void> {
 
 /**
  * The task's state and its publishing checklist, for the overview tab (organizers): each
- * check with whether it passes and why, in the order gold, dates, description.
+ * check with whether it passes and why, in the order gold, dates, description; and the
+ * non-blocking notes (the gold suggests the CRAC profile: `evaluationProfileSuggestion`).
  *
  * @param now the time for "at least one phase has not closed yet" (default: now)
  * @throws UnauthorizedError (401), ForbiddenError (403, not an organizer), NotFoundError (404, no task)
@@ -160,7 +164,9 @@ export async function publishChecks(actor: Viewer, taskId: string, now: Date = n
   await assertCanManageTask(actor, taskId, db);
   const task = await loadForChecks(taskId, db);
   const checks = checksFor(task, now);
-  return { status: task.status, publishedAt: task.publishedAt, archivedAt: task.archivedAt, checks, ready: checks.every((c) => c.ok) };
+  const suggestion = await evaluationProfileSuggestion(taskId, db);
+  const notes = suggestion ? [`${suggestion.message} (${suggestion.label}); change it under Evaluation on this tab. Publishing does not need it.`] : [];
+  return { status: task.status, publishedAt: task.publishedAt, archivedAt: task.archivedAt, checks, ready: checks.every((c) => c.ok), notes };
 }
 
 /**

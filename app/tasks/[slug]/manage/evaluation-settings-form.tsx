@@ -1,10 +1,10 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import type { EvaluationChoices } from "../../../../lib/services/task-evaluation";
+import type { EvaluationChoices, ProfileSuggestion } from "../../../../lib/services/task-evaluation";
 import type { EvaluationFormValues } from "../../../../lib/validations/task";
 import type { FieldErrorMap } from "../../../_components/task-action-result";
-import { Notice, primaryButton, SelectField } from "../../../_components/ui";
+import { Notice, primaryButton, secondaryButton, SelectField } from "../../../_components/ui";
 import { updateTaskEvaluationAction, type EvaluationSettingsState } from "./actions";
 
 /**
@@ -110,16 +110,58 @@ function Result({ state }: { state: EvaluationSettingsState }) {
 }
 
 /**
+ * The notice that the task's gold suggests the CRAC profile, with a one-click switch (a form
+ * posting the CRAC profile to the same action as the main form, so it re-scores and reports
+ * alike). Never shown once the task uses another profile than the default one.
+ */
+function SuggestionNotice({ taskId, suggestion, action, pending }: { taskId: string; suggestion: ProfileSuggestion; action: (formData: FormData) => void; pending: boolean }) {
+  return (
+    <div data-testid="evaluation-suggestion">
+      <Notice kind="info">
+        <p className="font-medium">{suggestion.message}.</p>
+        <p className="mt-1">
+          CorefUD CoNLL-U in {suggestion.conllu.join(", ")}. The CRAC profile ({suggestion.label}) is how the CRAC shared tasks score it; this task still
+          uses the default CoNLL-2012 profile, and nothing changes until you choose.
+          {suggestion.blocking.length > 0 && ` Before switching, make these CorefUD CoNLL-U too: ${suggestion.blocking.join(", ")}.`}
+        </p>
+        <form action={action} className="mt-2" aria-label="Use the suggested evaluation profile">
+          <input type="hidden" name="taskId" value={taskId} />
+          <input type="hidden" name="evaluationProfile" value={suggestion.profile} />
+          <button type="submit" disabled={pending} className={secondaryButton}>
+            {pending ? "Saving…" : "Use the CRAC profile"}
+          </button>
+        </form>
+      </Notice>
+    </div>
+  );
+}
+
+/**
  * A task's evaluation profile (organizers). Saving a different profile re-scores every run
  * of the task; a profile that matches mentions by heads is refused while a phase's active
  * gold key is not CorefUD CoNLL-U.
+ *
+ * @param suggestion what the task's gold suggests (`evaluationProfileSuggestion`), or null;
+ *   hidden once a save changed the profile
  */
-export function EvaluationSettingsForm({ taskId, initial, choices }: { taskId: string; initial: EvaluationFormValues; choices: EvaluationChoices }) {
+export function EvaluationSettingsForm({
+  taskId,
+  initial,
+  choices,
+  suggestion,
+}: {
+  taskId: string;
+  initial: EvaluationFormValues;
+  choices: EvaluationChoices;
+  suggestion: ProfileSuggestion | null;
+}) {
   const [state, action, pending] = useActionState<EvaluationSettingsState, FormData>(updateTaskEvaluationAction, { attempt: 0, values: initial, status: "idle" });
   const errors = state.status === "error" ? state.fieldErrors : {};
+  const suggested = suggestion && !(state.status === "saved" && state.changed) ? suggestion : null;
   return (
     <div className="space-y-4">
       <Result state={state} />
+      {suggested && <SuggestionNotice taskId={taskId} suggestion={suggested} action={action} pending={pending} />}
       <form key={state.attempt} action={action} className="space-y-4" noValidate aria-label="Evaluation settings" data-testid="evaluation-settings-form">
         <input type="hidden" name="taskId" value={taskId} />
         <EvaluationFields idPrefix={`evaluation-${taskId}`} values={state.values} choices={choices} errors={errors} />

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The organizer's console tabs (overview, phases, gold, submissions, teams, audit): links, the
+ * The organizer's console tabs (overview, phases, final results, gold, submissions, teams, audit): links, the
  * current one marked with `aria-current="page"`. Scrolls sideways on narrow screens.
  */
 import Link from "../../../_components/link";
@@ -10,6 +10,7 @@ import { usePathname } from "next/navigation";
 export const MANAGE_TABS = [
   { path: "", label: "Overview" },
   { path: "/phases", label: "Phases" },
+  { path: "/results", label: "Final results" },
   { path: "/gold", label: "Gold" },
   { path: "/submissions", label: "Submissions" },
   { path: "/teams", label: "Teams" },

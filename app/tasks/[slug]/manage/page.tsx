@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
 import { listOrganizerInvitations } from "../../../../lib/services/organizer-invitations";
 import { publishChecks } from "../../../../lib/services/task-lifecycle";
-import { evaluationChoices, evaluationFormValues } from "../../../../lib/services/task-evaluation";
+import { evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "../../../../lib/services/task-evaluation";
 import { Card } from "../../../_components/ui";
 import type { AnalysisSettingsValues } from "./actions";
 import { AnalysisSettingsForm } from "./analysis-settings-form";
@@ -50,7 +50,7 @@ export default async function ManageTaskPage({ params }: ManageParams) {
       <h1 className="text-2xl font-semibold tracking-tight">Manage {task.title}</h1>
 
       <Card title="Status" description="A task is a draft until it is published, then public; an archived task stays public and becomes read-only.">
-        <TaskStatusCard taskId={task.id} status={checklist.status} publishedAt={checklist.publishedAt} archivedAt={checklist.archivedAt} checks={checklist.checks} slug={task.slug} />
+        <TaskStatusCard taskId={task.id} status={checklist.status} publishedAt={checklist.publishedAt} archivedAt={checklist.archivedAt} checks={checklist.checks} notes={checklist.notes} slug={task.slug} />
       </Card>
 
       <Card title="Task details" description="What the task page shows: the title, the description and the rules (markdown), the data licence and the data source.">
@@ -61,7 +61,7 @@ export default async function ManageTaskPage({ params }: ManageParams) {
         title="Evaluation"
         description="How every run of this task is scored: the evaluation profile's primary setting ranks the leaderboards, and its secondary variants are computed beside it. Each run records the profile it was scored with."
       >
-        <EvaluationSettingsForm taskId={task.id} initial={evaluationFormValues(task.evaluation)} choices={evaluationChoices()} />
+        <EvaluationSettingsForm taskId={task.id} initial={evaluationFormValues(task.evaluation)} choices={evaluationChoices()} suggestion={await evaluationProfileSuggestion(task.id)} />
       </Card>
 
       <Card

@@ -22,6 +22,7 @@ const STATUS_TEXT: Record<TaskStatus, { label: string; explain: string; badge: s
  *
  * @param checks the publishing checklist (`publishChecks`); shown while the task is a draft,
  *   a failing check with its `fix` linking to the console tab where it is fixed
+ * @param notes the checklist's non-blocking notes (e.g. the gold suggests the CRAC profile), shown below it
  */
 export function TaskStatusCard({
   taskId,
@@ -29,6 +30,7 @@ export function TaskStatusCard({
   publishedAt,
   archivedAt,
   checks,
+  notes,
   slug,
 }: {
   taskId: string;
@@ -38,6 +40,7 @@ export function TaskStatusCard({
   publishedAt: Date | null;
   archivedAt: Date | null;
   checks: PublishCheck[];
+  notes: string[];
 }) {
   const [state, action, pending] = useActionState<TaskLifecycleState, FormData>(taskLifecycleAction, { status: "idle" });
   const text = STATUS_TEXT[status];
@@ -80,6 +83,18 @@ export function TaskStatusCard({
                   </>
                 )}
               </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {notes.length > 0 && (
+        <ul className="space-y-1 text-sm text-zinc-700" aria-label="Notes" data-testid="publish-notes">
+          {notes.map((note) => (
+            <li key={note} className="flex gap-2">
+              <span aria-hidden="true" className="text-sky-700">
+                ℹ
+              </span>
+              <span>{note}</span>
             </li>
           ))}
         </ul>
