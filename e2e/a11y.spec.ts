@@ -85,6 +85,7 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
         "/tasks/new",
         `${task}/manage`,
         `${task}/manage/phases`,
+        `${task}/manage/results`,
         `${task}/manage/gold`,
         `${task}/manage/submissions`,
         `${task}/manage/teams`,
