@@ -20,6 +20,7 @@ import { getPrisma } from "../db/client";
 import { writeTarGz } from "../archive";
 import { addDataset, listDatasets, updateDataset } from "../services/datasets";
 import { uploadGoldKey } from "../services/gold";
+import { deriveBlindInput } from "../services/participant-files";
 import { createSubmission } from "../services/submissions";
 import { publishTask } from "../services/task-lifecycle";
 import { createTask } from "../services/tasks";
@@ -225,6 +226,14 @@ async function ensureDemo(spec: DemoSpec, log: (line: string) => void): Promise<
     for (const d of upload.datasets) {
       if (!d.unchanged) log(`uploaded gold key v${d.gold.version} of dataset ${d.dataset.name}: ${d.gold.stats.documents} documents, ${d.gold.stats.mentions} mentions`);
     }
+  }
+
+  // Participant files: each dataset's blind input, derived from its gold key, so that the
+  // phase's sample submission (the README's starting point for the demo) can be downloaded.
+  const withoutBlind = await db.dataset.findMany({ where: { phaseId: phase.id, blindInputs: { none: {} } }, select: { id: true, name: true }, orderBy: { position: "asc" } });
+  for (const d of withoutBlind) {
+    const blind = await deriveBlindInput(viewer, phase.id, d.id);
+    log(`derived the blind input of dataset ${d.name} (${blind.size} bytes)`);
   }
 
   // A new task is a draft: publish it once its gold keys are in (publishTask checks them).

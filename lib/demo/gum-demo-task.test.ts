@@ -18,7 +18,9 @@ import { useTestDatabase } from "../db/test-db";
 import { stopBoss } from "../queue";
 import { unpackFile } from "../storage";
 import { scoreSubmission } from "../worker/scoring-job";
-import { DEMO_TASK_SLUG, GUM_DEMO_TASK_SLUG, loadDemoTasks, loadGumDemoTask } from "./demo-task";
+import { sampleSubmission } from "../services/participant-files";
+import { createSubmission } from "../services/submissions";
+import { DEMO_BASELINE_TEAM, DEMO_ORGANIZER_EMAIL, DEMO_TASK_SLUG, GUM_DEMO_TASK_SLUG, loadDemoTasks, loadGumDemoTask } from "./demo-task";
 import { GUM_GENRES } from "./gum";
 
 const dir = mkdtempSync(join(tmpdir(), "gum-demo-"));
@@ -113,6 +115,22 @@ describe("loadGumDemoTask", () => {
       const scored = await db.submission.findMany({ where: { phaseId: first.phaseId }, select: { warnings: true, status: true } });
       expect(scored).toEqual(runs.map(() => ({ warnings: [], status: "SCORED" })));
       expect(new Set(macro).size).toBe(3);
+
+      // The README's demo path: download the phase's sample submission (anonymously, as a
+      // reader of the published task) and submit it as it is: one archive of the six named
+      // files, accepted with no warning to confirm, and scored (0 on every dataset: it
+      // predicts no mention).
+      expect(lines.filter((l) => l.startsWith("derived the blind input"))).toHaveLength(6);
+      const sample = await sampleSubmission(null, first.phaseId);
+      expect(sample.fileName).toMatch(/\.tar\.gz$/);
+      const organizer = await db.user.findUniqueOrThrow({ where: { email: DEMO_ORGANIZER_EMAIL } });
+      const team = await db.team.findFirstOrThrow({ where: { name: DEMO_BASELINE_TEAM } });
+      const submitted = await createSubmission({ viewer: { userId: organizer.id, role: "ADMIN" }, phaseId: first.phaseId, team: team.id, fileName: sample.fileName, bytes: sample.bytes, systemName: "the README's sample submission" });
+      expect(submitted.warnings).toEqual([]);
+      expect((await scoreSubmission(submitted.id, { workerId: "test" })).status).toBe("SCORED");
+      const sampleFiles = await db.submissionFile.findMany({ where: { submissionId: submitted.id }, select: { fileName: true } });
+      expect(sampleFiles.map((f) => f.fileName).sort()).toEqual(datasets.map((d) => d.fileName).sort());
+      expect((await db.score.findFirstOrThrow({ where: { submissionId: submitted.id, metric: "conll", variant: "" } })).f1).toBe(0);
 
       // Both demos: the LitBank one is added, the GUM one is left as it is.
       const both = await loadDemoTasks();
