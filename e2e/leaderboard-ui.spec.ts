@@ -33,7 +33,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { makeZip } from "../lib/archive.fixtures";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
 import { bearer, signInPage } from "./helpers/accounts";
-import { DESKTOP_AND_PHONE, expectAccessibleAtWidths } from "./helpers/a11y";
+import { DESKTOP_AND_PHONE, expectAccessibleAtWidths, type ColourScheme } from "./helpers/a11y";
 import { setupScenario, type Scenario } from "./helpers/scenario";
 import { addDataset, conll, listDatasets, openPhase, postRun, seedScoredRuns, uploadDatasetGold, waitScored } from "./helpers/tasks";
 
@@ -293,11 +293,25 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
     // Signed out: the first page, the widest table (recall, precision and intervals), the
     // second page and a search. Signed in, what differs is the header and the team's
     // highlighted row, which is on the first page: that page, plain and widest.
-    const views = { out: [boardPath, `${boardPath}?rp=1&ci=1`, second, `${boardPath}?metric=muc&team=team+1`], in: [boardPath, `${boardPath}?rp=1&ci=1`] };
-    for (const path of views.out) await expectAccessibleAtWidths(page, path, DESKTOP_AND_PHONE, `${path}, signed out`);
+    // The dark scheme changes colours only: it is checked where the board's colours are all
+    // shown (the first page, the widest table, and signed in the own row's stripe); the second
+    // page and the search show the same cells with other rows, in the light scheme.
+    const views: { out: [string, ColourScheme[]][]; in: [string, ColourScheme[]][] } = {
+      out: [
+        [boardPath, ["light", "dark"]],
+        [`${boardPath}?rp=1&ci=1`, ["light", "dark"]],
+        [second, ["light"]],
+        [`${boardPath}?metric=muc&team=team+1`, ["light"]],
+      ],
+      in: [
+        [boardPath, ["light", "dark"]],
+        [`${boardPath}?rp=1&ci=1`, ["light"]],
+      ],
+    };
+    for (const [path, schemes] of views.out) await expectAccessibleAtWidths(page, path, DESKTOP_AND_PHONE, `${path}, signed out`, schemes);
     await signInPage(page, scenario.users[userKey(expected("conll").order[0])]);
-    for (const path of views.in) {
-      await expectAccessibleAtWidths(page, path, DESKTOP_AND_PHONE, `${path}, signed in`);
+    for (const [path, schemes] of views.in) {
+      await expectAccessibleAtWidths(page, path, DESKTOP_AND_PHONE, `${path}, signed in`, schemes);
       await expect(page.locator('[data-testid="board-row"][data-own="true"]'), `${path}: the highlighted row was checked`).toHaveCount(1);
     }
   });

@@ -142,8 +142,17 @@ async function settle(page: Page): Promise<void> {
  * machine; this halves the navigations of the accessibility checks and adds none for dark mode.
  *
  * @param what names the page in failure messages (default: the path)
+ * @param schemes the colour schemes to check (default: both); a caller that checks the same
+ *   kind of page in both elsewhere may check a variant of it (other rows, another page of the
+ *   same table) in the light scheme only
  */
-export async function expectAccessibleAtWidths(page: Page, path: string, widths: readonly number[] = DESKTOP_AND_PHONE, what = path): Promise<void> {
+export async function expectAccessibleAtWidths(
+  page: Page,
+  path: string,
+  widths: readonly number[] = DESKTOP_AND_PHONE,
+  what = path,
+  schemes: readonly ColourScheme[] = ["light", "dark"],
+): Promise<void> {
   const height = page.viewportSize()?.height ?? 900;
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: widths[0]!, height });
@@ -156,7 +165,8 @@ export async function expectAccessibleAtWidths(page: Page, path: string, widths:
       await settle(page);
     }
     if (width < 640) await expectNoSidewaysScroll(page, `${what} at ${width} px`);
-    const order: readonly ColourScheme[] = scheme === "light" ? ["light", "dark"] : ["dark", "light"];
+    const both: readonly ColourScheme[] = scheme === "light" ? ["light", "dark"] : ["dark", "light"];
+    const order: readonly ColourScheme[] = both.filter((s) => schemes.includes(s));
     for (const next of order) {
       if (next !== scheme) {
         await page.emulateMedia({ colorScheme: next });
