@@ -13,10 +13,10 @@
  * table under it. The drawing is made once the box is measured (none on the server), like the
  * other charts.
  */
-import { useEffect, useRef, useState, type Ref } from "react";
 import { truncateLabel } from "./chart-layout";
 import { ChartFigure } from "./leaderboard-charts";
 import { ScrollTable } from "./scroll-table";
+import { useBoxWidth } from "./use-box-width";
 
 /** A run's row of the heatmap. */
 export interface HeatmapRun {
@@ -53,20 +53,6 @@ const CHAR = 7.4;
 /** "78.12" for a fraction. */
 const percent = (f: number) => (f * 100).toFixed(2);
 
-/** The width of an element in pixels, followed as it changes (0 until measured, and on the server). */
-function useWidth(): [Ref<HTMLDivElement>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
-}
-
 /**
  * The heatmap; nothing without runs or datasets. Its columns share the drawing's width; too
  * narrow for a name (many datasets on a phone), they are named in the Data table only.
@@ -75,7 +61,7 @@ function useWidth(): [Ref<HTMLDivElement>, number] {
  * @param datasets the columns (`leaderboardView(…).charts.datasets`)
  */
 export function DatasetHeatmap({ runs, datasets }: { runs: readonly HeatmapRun[]; datasets: readonly HeatmapDataset[] }) {
-  const [boxRef, width] = useWidth();
+  const [boxRef, width] = useBoxWidth();
   if (runs.length === 0 || datasets.length === 0) return null;
   // Labels: up to 40 % of the drawing; columns share the rest, at least 28 px each.
   const longest = runs.reduce((n, r) => Math.max(n, r.system.length, r.team.length), 0);

@@ -24,12 +24,13 @@
  * drawn once the browser has measured the box. Percentages have 2 decimals: `78.12` under a
  * "(%)" heading, `78.12 %` in prose.
  */
-import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from "react";
+import { useId, useState, type ReactNode, type Ref } from "react";
 import { Bar, BarChart, CartesianGrid, LabelList, Rectangle, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
 import { BAR_CHART_CHROME, labelColumn, percentAxis, percentNumber, percentProse, tickPercent, truncateLabel } from "./chart-layout";
 import { spreadCoincident } from "./coincident";
 import { RUN_PALETTE, runStyles, type RunShape, type RunStyle } from "./run-colours";
 import { ScrollTable } from "./scroll-table";
+import { useBoxWidth } from "./use-box-width";
 
 export { percentAxis } from "./chart-layout";
 
@@ -76,24 +77,6 @@ const BAR_ROW = 36;
  * otherwise pushed a long system name past the drawing's left edge.
  */
 const LABEL_CHAR = 7.4;
-
-/**
- * The width of an element in pixels, followed as it changes (0 until measured, and on the server).
- *
- * @returns a ref to attach and the current width
- */
-function useBoxWidth(): [Ref<HTMLDivElement>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.round(entry.contentRect.width)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 /**
  * A chart in a figure: caption (and optional controls) on top, the drawing in a `role="img"`
