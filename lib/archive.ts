@@ -31,7 +31,8 @@
  * Every failure settles the returned promise exactly once; the streams involved are destroyed
  * and keep an error listener, so a failure midway leaves no unhandled rejection or stream error.
  */
-import { createGunzip, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { createGunzip, gzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import yauzl, { type Entry as ZipEntry, type ZipFile } from "yauzl";
 import * as tar from "tar-stream";
@@ -571,10 +572,16 @@ export async function writeTar(entries: readonly TarEntryInput[]): Promise<Uint8
  * A `.tar.gz` archive of `files` (e.g. a run with one file per dataset, as the demo's
  * baselines are submitted), in memory.
  *
+ * Compressed on libuv's thread pool, not the event loop: the web server builds these for
+ * downloads (the sample submission), whose files may be megabytes.
+ *
  * @param files each file's name in the archive and its bytes
  * @returns the gzip-compressed tar archive
  */
 export async function writeTarGz(files: readonly { path: string; bytes: Uint8Array }[]): Promise<Uint8Array> {
-  return new Uint8Array(gzipSync(await writeTar(files)));
+  return new Uint8Array(await gzipAsync(await writeTar(files)));
 }
+
+/** zlib's gzip on the thread pool. */
+const gzipAsync = promisify(gzip);
 

@@ -27,6 +27,7 @@ import { formatUtc } from "../validations/time";
 import { blindInput, type BlindOptions } from "../../scoring/formats/blind";
 import { FormatError } from "../../scoring/types";
 import { defaultDb, type Db } from "./db";
+import { cachedBoardPart } from "./board-cache";
 import { DATASET_ORDER, DATASET_SELECT, findDataset, toDatasetView, type DatasetView } from "./datasets";
 import { findActiveGoldKeys } from "./gold";
 import { loadPhase, type PhaseWithTask } from "./phases";
@@ -291,13 +292,21 @@ export async function sampleSubmission(viewer: Viewer, phaseId: string, now: Dat
   const phase = await loadPhase(phaseId, db);
   await assertMayDownload(viewer, phase, now, db);
   const datasets = await phaseDatasets(phase.id, db);
-  const rows = await db.blindInput.findMany({ where: { phaseId: phase.id }, select: { datasetId: true, gzip: true, sha256: true } });
-  const byDataset = new Map(rows.map((r) => [r.datasetId, r]));
-  const missing = datasets.filter((d) => !byDataset.has(d.id));
+  const rows = await db.blindInput.findMany({ where: { phaseId: phase.id }, select: { datasetId: true, sha256: true } });
+  const shaOf = new Map(rows.map((r) => [r.datasetId, r.sha256]));
+  const missing = datasets.filter((d) => !shaOf.has(d.id));
   if (missing.length > 0) throw new NotFoundError(`The sample submission is not ready: no blind input yet for ${missing.map((d) => d.name).join(", ")}.`);
-  const files = await Promise.all(datasets.map(async (d) => ({ path: d.fileName, bytes: await unpackFileAsync(byDataset.get(d.id)!.gzip, byDataset.get(d.id)!.sha256) })));
   const fileName = sampleName(phase, datasets);
-  if (datasets.length === 1) return { fileName, bytes: files[0].bytes, sha256: byDataset.get(datasets[0].id)!.sha256, contentType: "text/plain; charset=utf-8" };
-  const bytes = await writeTarGz(files);
-  return { fileName, bytes, sha256: sha256Hex(bytes), contentType: "application/gzip" };
+  // Kept by content (each file's name and sha256), so that repeated downloads, anonymous ones
+  // included, read and pack the blind inputs once per process rather than once per request.
+  const key = `sample-submission:${JSON.stringify(datasets.map((d) => [d.fileName, shaOf.get(d.id)]))}`;
+  const packed = await cachedBoardPart(key, async () => {
+    const stored = await db.blindInput.findMany({ where: { phaseId: phase.id }, select: { datasetId: true, gzip: true, sha256: true } });
+    const byDataset = new Map(stored.map((r) => [r.datasetId, r]));
+    const files = await Promise.all(datasets.map(async (d) => ({ path: d.fileName, bytes: await unpackFileAsync(byDataset.get(d.id)!.gzip, byDataset.get(d.id)!.sha256) })));
+    if (files.length === 1) return { bytes: files[0].bytes, sha256: byDataset.get(datasets[0].id)!.sha256, contentType: "text/plain; charset=utf-8" };
+    const bytes = await writeTarGz(files);
+    return { bytes, sha256: sha256Hex(bytes), contentType: "application/gzip" };
+  });
+  return { fileName, ...packed };
 }

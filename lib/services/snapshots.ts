@@ -96,6 +96,7 @@ import {
   type LeaderboardRow,
   type RowDataset,
 } from "./leaderboard";
+import { cachedBoardPart } from "./board-cache";
 import { boardLatex, boardMarkdown, markdownEscape, partitionDisqualified, type ExportBoard } from "./board-export";
 import { loadPhase, type PhaseWithTask } from "./phases";
 import { listTracks } from "./tracks";
@@ -945,20 +946,31 @@ export async function getSnapshotFile(viewer: Viewer, phaseId: string, number: s
   const db = defaultDb();
   const n = parseSnapshotNumber(number);
   const { phase } = await readablePhase(viewer, phaseId, db);
-  const row = await db.resultSnapshot.findUnique({
-    where: { phaseId_number: { phaseId: phase.id, number: n } },
-    select: { csv: true, csvSha256: true, json: true, jsonSha256: true },
-  });
-  if (!row) throw new NotFoundError("No such snapshot.");
+  const where = { phaseId_number: { phaseId: phase.id, number: n } };
   const name = (extension: string) => `${namePart(phase.task.slug)}-${namePart(phase.name)}-results-${n}.${extension}`;
   const { extension, contentType } = FILE_KINDS[kind];
   const publicResults = phase.leaderboardVisibility === "PUBLIC" && phase.task.status !== "DRAFT";
-  if (kind === "csv" || kind === "json") {
-    return { body: kind === "csv" ? row.csv : row.json, sha256: kind === "csv" ? row.csvSha256 : row.jsonSha256, fileName: name(extension), contentType, publicResults };
+  if (kind === "csv") {
+    const row = await db.resultSnapshot.findUnique({ where, select: { csv: true, csvSha256: true } });
+    if (!row) throw new NotFoundError("No such snapshot.");
+    return { body: row.csv, sha256: row.csvSha256, fileName: name(extension), contentType, publicResults };
   }
-  const source = { fileName: name(FILE_KINDS.json.extension), sha256: row.jsonSha256 };
-  const body = kind === "latex" ? snapshotLatex(row.json, source) : snapshotMarkdown(row.json, source);
-  return { body, sha256: sha256Hex(body), fileName: name(extension), contentType, publicResults };
+  if (kind === "json") {
+    const row = await db.resultSnapshot.findUnique({ where, select: { json: true, jsonSha256: true } });
+    if (!row) throw new NotFoundError("No such snapshot.");
+    return { body: row.json, sha256: row.jsonSha256, fileName: name(extension), contentType, publicResults };
+  }
+  const stored = await db.resultSnapshot.findUnique({ where, select: { jsonSha256: true } });
+  if (!stored) throw new NotFoundError("No such snapshot.");
+  const source = { fileName: name(FILE_KINDS.json.extension), sha256: stored.jsonSha256 };
+  // The tables follow from the stored JSON (immutable) and the names they cite: kept by those,
+  // so a snapshot's JSON is read and parsed once per process, not on every download.
+  const table = await cachedBoardPart(`snapshot-table:${kind}:${source.fileName}:${source.sha256}`, async () => {
+    const row = await db.resultSnapshot.findUniqueOrThrow({ where, select: { json: true } });
+    const body = kind === "latex" ? snapshotLatex(row.json, source) : snapshotMarkdown(row.json, source);
+    return { body, sha256: sha256Hex(body) };
+  });
+  return { ...table, fileName: name(extension), contentType, publicResults };
 }
 
 // ---------------------------------------------------------------------------------------------
