@@ -189,7 +189,7 @@ const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
 // the 2 cores stay busy: the type check and the build from the start; the unit tests once the
 // type check is done (they fill the cores the build, mostly one thread, leaves idle, then
 // those the browser tests leave idle: these wait on the browser, the server and the database
-// in turn, one test at a time, and keep about 1.4 of 2 cores busy), on one Vitest worker
+// in turn, two spec files at a time), on one Vitest worker
 // beside the browser tests; the browser tests once the build is done. The resilience suite
 // (stage 4) runs alone afterwards: it compares latencies with a baseline it measures itself.
 step(
