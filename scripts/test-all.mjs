@@ -9,13 +9,15 @@
 //      SKIP_E2E=1 skips them on purpose.
 //   Stages 1-3 run side by side, each as soon as what it needs is done: the type check and
 //   the app's production build (`serve.ts --build-only`, which builds only when .next is
-//   stale; a failed build counts as one failure) from the start, the unit tests once the type
-//   check is done (on one worker when the browser tests run beside them), the browser tests
-//   once the build is done.
+//   stale; a failed build counts as one failure) from the start, the site's unit tests once
+//   the type check is done (on one worker when the browser tests run beside them), the
+//   browser tests once the build is done.
 //   4. Resilience tests (e2e/resilience: attacks, then failures, against one real site with
 //      its own server and Postgres; node's test runner)   each test counted
-//      Alone, after the rest. SKIP_RESILIENCE=1 skips them. A suite that does not start or
-//      report counts as failed.
+//      After the rest, with only the scoring library's unit tests beside them, at the idle
+//      CPU priority (SCHED_IDLE): those take only the CPU the resilience suite leaves.
+//      SKIP_RESILIENCE=1 skips them (the scoring tests then run in stage 2). A suite that
+//      does not start or report counts as failed.
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
@@ -115,14 +117,39 @@ function printTimings() {
  * commands running side by side stay readable.
  * @returns its exit code (1 when it could not start or was killed by a signal) and wall time in seconds
  */
-function runLabelled(label, command, args) {
+function runLabelled(label, command, args, options = {}) {
   const start = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: options.timeoutMs !== undefined });
     for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on("line", (line) => console.log(`[${label}] ${line}`));
+    // A hung command must not eat CI's time: its process group gets SIGTERM at the time limit.
+    const timer =
+      options.timeoutMs === undefined
+        ? null
+        : setTimeout(() => {
+            console.log(`[${label}] still running after ${options.timeoutMs / 60_000} min: stopping it`);
+            try {
+              process.kill(-child.pid, "SIGTERM");
+            } catch {
+              // already gone
+            }
+          }, options.timeoutMs);
     child.once("error", (error) => console.log(`[${label}] could not start: ${error.message}`));
-    child.once("close", (code) => resolve({ code: code ?? 1, seconds: (performance.now() - start) / 1000 }));
+    child.once("close", (code) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code: code ?? 1, seconds: (performance.now() - start) / 1000 });
+    });
   });
+}
+
+/**
+ * `argv` run at the idle CPU priority (Linux's SCHED_IDLE, through util-linux's `chrt`, which
+ * every process it starts inherits): it gets only the CPU time nothing else wants. Without
+ * `chrt` (not Linux), `argv` as it is.
+ */
+function atIdlePriority(argv) {
+  const chrt = ["/usr/bin/chrt", "/bin/chrt"].find((path) => existsSync(path));
+  return chrt ? [chrt, "--idle", "0", ...argv] : argv;
 }
 
 /**
@@ -130,8 +157,12 @@ function runLabelled(label, command, args) {
  * another stage); without, on the terminal.
  * @returns its exit code
  */
-async function runNpx(argv, label) {
+async function runNpx(argv, label, options = {}) {
   const args = ["--no-install", ...argv];
+  if (options.idle) {
+    const [command, ...rest] = atIdlePriority(["npx", ...args]);
+    return (await runLabelled(label, command, rest)).code;
+  }
   return label ? (await runLabelled(label, "npx", args)).code : spawnSync("npx", args, { stdio: "inherit" }).status;
 }
 
@@ -139,10 +170,10 @@ async function runNpx(argv, label) {
  * Runs Vitest (`args` choose projects and workers) and adds its tests to the counts and its
  * durations to the timings; a run that fails without a failed test counts as one failure.
  */
-async function runVitest(args, label) {
+async function runVitest(args, label, options = {}) {
   const dir = mkdtempSync(join(tmpdir(), "corefboard-vitest-"));
   const report = join(dir, "report.json");
-  const status = await runNpx(["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], label);
+  const status = await runNpx(["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], label, options);
   // Read after the await: from here on nothing else (a stage beside this one) changes `failed`.
   const failedBefore = failed;
   try {
@@ -186,17 +217,25 @@ const e2eWanted = process.env.SKIP_E2E !== "1" && existsSync(chromium);
 const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
 
 // Stages 1-3 run as jobs side by side, each started as soon as what it needs is done, so that
-// the 2 cores stay busy: the type check and the build from the start; the unit tests once the
-// type check is done (they fill the cores the build, mostly one thread, leaves idle, then
-// those the browser tests leave idle: these wait on the browser, the server and the database
-// in turn, two spec files at a time), on one Vitest worker
-// beside the browser tests; the browser tests once the build is done. The resilience suite
-// (stage 4) runs alone afterwards: it compares latencies with a baseline it measures itself.
+// the 2 cores stay busy: the type check and the build from the start; the site's unit tests
+// once the type check is done (they fill the cores the build, mostly one thread, leaves idle,
+// then those the browser tests leave idle: these wait on the browser, the server and the
+// database in turn, two spec files at a time), on one Vitest worker beside the browser tests;
+// the browser tests once the build is done.
+//
+// The resilience suite (stage 4) runs after them: it compares latencies with a baseline it
+// measures itself, so nothing may take CPU from it. It leaves about a third of the 2 cores
+// idle (it waits on its probes and its site), and the scoring library's unit tests take that:
+// pure computation with no timing of their own, at the idle priority (SCHED_IDLE), which the
+// kernel runs only when nothing else wants the CPU. Their test time limit is raised there (a
+// limit against hangs, not a latency check): they may wait while the resilience suite uses
+// both cores.
+const scoringBesideResilience = resilienceWanted;
 step(
   [
     "type check (tsc --noEmit)",
     e2eWanted || resilienceWanted ? "the app's build" : null,
-    e2eWanted ? "unit tests (vitest, on one worker beside the browser tests)" : "unit tests (vitest)",
+    `${scoringBesideResilience ? "the site's unit tests" : "unit tests"} (vitest${e2eWanted ? ", on one worker beside the browser tests" : ""})`,
     e2eWanted ? "end-to-end tests (Playwright)" : null,
   ]
     .filter(Boolean)
@@ -233,7 +272,10 @@ const buildJob =
       })
     : Promise.resolve();
 // Without the browser tests, Vitest takes the cores the config gives it (maxWorkers).
-const vitestJob = tscJob.then(() => job(e2eWanted ? "vitest (1 worker)" : "vitest", () => runVitest(e2eWanted ? ["--maxWorkers=1"] : [], "vitest")));
+const siteProjects = scoringBesideResilience ? ["--project", "site*"] : [];
+const vitestJob = tscJob.then(() =>
+  job(e2eWanted ? "vitest (1 worker)" : "vitest", () => runVitest([...siteProjects, ...(e2eWanted ? ["--maxWorkers=1"] : [])], "vitest")),
+);
 const e2eJob = buildJob.then(async () => {
   if (process.env.SKIP_E2E === "1") {
     console.log("skipping end-to-end tests: SKIP_E2E=1");
@@ -250,19 +292,17 @@ stages.at(-1).detail = jobs
   .map((j) => `${j.label} ${j.start.toFixed(0)}-${j.end.toFixed(0)} s`)
   .join(", ");
 
-step("resilience tests (node --test e2e/resilience)");
-if (process.env.SKIP_RESILIENCE === "1") {
-  console.log("skipping resilience tests: SKIP_RESILIENCE=1");
-} else {
+/** Runs the resilience suite (its lines prefixed `[resilience]`) and adds its tests to the counts and timings. */
+async function runResilience() {
   const tapDir = mkdtempSync(join(tmpdir(), "corefboard-resilience-report-"));
   const tap = join(tapDir, "resilience.tap");
-  const resilience = spawnSync(
+  const resilience = await runLabelled(
+    "resilience",
     process.execPath,
     ["e2e/resilience/run.mjs", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`],
     // A hung suite must not eat CI's time: SIGTERM (passed on to the tests' after hooks) at 15 min.
-    { stdio: "inherit", timeout: 15 * 60_000, killSignal: "SIGTERM" },
+    { timeoutMs: 15 * 60_000 },
   );
-  if (resilience.error) console.log(`the resilience suite did not finish: ${resilience.error.message}`);
   // node's TAP summary: "# pass N", "# fail N", "# cancelled N", "# skipped N", "# todo N".
   const counts = {};
   try {
@@ -279,9 +319,29 @@ if (process.env.SKIP_RESILIENCE === "1") {
     passed += counts.pass;
     failed += counts.fail + (counts.cancelled ?? 0);
     skipped += (counts.skipped ?? 0) + (counts.todo ?? 0);
-    if (resilience.status !== 0 && counts.fail + (counts.cancelled ?? 0) === 0) failed++;
+    if (resilience.code !== 0 && counts.fail + (counts.cancelled ?? 0) === 0) failed++;
   }
   rmSync(tapDir, { recursive: true, force: true });
+}
+
+if (process.env.SKIP_RESILIENCE === "1") {
+  step("resilience tests (node --test e2e/resilience)");
+  console.log("skipping resilience tests: SKIP_RESILIENCE=1");
+} else {
+  step("resilience tests (node --test e2e/resilience), with the scoring library's unit tests beside them at the idle CPU priority");
+  const stageStart = performance.now();
+  const lanes = [];
+  const lane = async (label, fn) => {
+    await fn();
+    lanes.push(`${label} 0-${((performance.now() - stageStart) / 1000).toFixed(0)} s`);
+  };
+  await Promise.all([
+    lane("resilience", runResilience),
+    lane("vitest scoring (idle priority, 2 workers)", () =>
+      runVitest(["--project", "scoring", "--maxWorkers=2", "--testTimeout=300000", "--hookTimeout=300000"], "scoring", { idle: true }),
+    ),
+  ]);
+  stages.at(-1).detail = lanes.join(", ");
 }
 
 printTimings();
