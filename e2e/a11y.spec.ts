@@ -70,15 +70,15 @@ test.describe.serial("every page kind: axe finds no WCAG 2.1 AA violation; nothi
       `/submissions/${betaRun}`,
       "/compare",
       `/compare?a=${alphaRun}&b=${betaRun}`,
-      "/metrics",
-      "/metrics/muc",
-      "/metrics/lea",
       `${phase}/teams/${scenario.teams["Team Beta"].id}`,
       `${phase}/results`,
       `${phase}/results/1`,
     ];
+    // The metric pages are the same for every viewer but for the page frame's header, which
+    // the participant's other pages check signed in: they are checked signed out only.
+    const metrics = ["/metrics", "/metrics/muc", "/metrics/lea"];
     pages = {
-      signedOut: [...common, openSubmit, "/signin", "/signup", "/forgot-password"],
+      signedOut: [...common, ...metrics, openSubmit, "/signin", "/signup", "/forgot-password"],
       alpha: [...common, `${phase}/submit`, openSubmit, `/submissions/${alphaRun}`, `/submissions/${alphaRun}?fractions=1`, "/account", "/teams"],
       organizer: [
         `${phase}/leaderboard`,
