@@ -7,17 +7,17 @@
 //      throwaway embedded Postgres)                   each test counted
 //      Skipped with a printed reason when no Chromium is installed and SKIP_E2E is not 0;
 //      SKIP_E2E=1 skips them on purpose.
-//   Stages 2-3 run side by side from the start, each job as soon as what it needs is done:
+//   Stages 1-3 run side by side, each as soon as what it needs is done: the type check and
 //   the app's production build (`serve.ts --build-only`, which builds only when .next is
-//   stale; a failed build counts as one failure) and the site's unit tests (on one worker
-//   when the browser tests run beside them) at once, the browser tests once the build is done.
+//   stale; a failed build counts as one failure) from the start, the site's unit tests once
+//   the type check is done (on one worker when the browser tests run beside them), the
+//   browser tests once the build is done.
 //   4. Resilience tests (e2e/resilience: attacks, then failures, against one real site with
 //      its own server and Postgres; node's test runner)   each test counted
-//      After the rest, with only two jobs of pure computation beside them, at the idle CPU
-//      priority (SCHED_IDLE), which take only the CPU the resilience suite leaves: the scoring
-//      library's unit tests, and the type check (started with stages 2-3 at that priority).
-//      SKIP_RESILIENCE=1 skips them (the type check then runs first, and the scoring tests in
-//      stage 2). A suite that does not start or report counts as failed.
+//      After the rest, with only the scoring library's unit tests beside them, at the idle
+//      CPU priority (SCHED_IDLE): those take only the CPU the resilience suite leaves.
+//      SKIP_RESILIENCE=1 skips them (the scoring tests then run in stage 2). A suite that
+//      does not start or report counts as failed.
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
@@ -217,27 +217,25 @@ const e2eWanted = process.env.SKIP_E2E !== "1" && existsSync(chromium);
 const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
 
 // Stages 1-3 run as jobs side by side, each started as soon as what it needs is done, so that
-// the 2 cores stay busy: the build and the site's unit tests from the start, the unit tests on
-// one Vitest worker (they fill the cores the build, mostly one thread, leaves idle, then those
-// the browser tests leave idle: these wait on the browser, the server and the database in
-// turn, two spec files at a time); the browser tests once the build is done.
+// the 2 cores stay busy: the type check and the build from the start; the site's unit tests
+// once the type check is done (they fill the cores the build, mostly one thread, leaves idle,
+// then those the browser tests leave idle: these wait on the browser, the server and the
+// database in turn, two spec files at a time), on one Vitest worker beside the browser tests;
+// the browser tests once the build is done.
 //
 // The resilience suite (stage 4) runs after them: it compares latencies with a baseline it
 // measures itself, so nothing may take CPU from it. It leaves about a third of the 2 cores
-// idle (it waits on its probes and its site), and two jobs of pure computation with no timing
-// of their own take that, at the idle priority (SCHED_IDLE), which the kernel runs only when
-// nothing else wants the CPU: the scoring library's unit tests, and the type check, which
-// starts with the rest (at that priority it gets little of the cores until the resilience
-// suite leaves them idle) and is waited for at the end. The scoring tests' time limit is
-// raised there (a limit against hangs, not a latency check): they may wait while the
-// resilience suite uses both cores. Without the resilience suite, the type check runs first,
-// at the normal priority, and every unit test after it.
-const idleBesideResilience = resilienceWanted;
+// idle (it waits on its probes and its site), and the scoring library's unit tests take that:
+// pure computation with no timing of their own, at the idle priority (SCHED_IDLE), which the
+// kernel runs only when nothing else wants the CPU. Their test time limit is raised there (a
+// limit against hangs, not a latency check): they may wait while the resilience suite uses
+// both cores.
+const scoringBesideResilience = resilienceWanted;
 step(
   [
-    idleBesideResilience ? null : "type check (tsc --noEmit)",
+    "type check (tsc --noEmit)",
     e2eWanted || resilienceWanted ? "the app's build" : null,
-    `${idleBesideResilience ? "the site's unit tests" : "unit tests"} (vitest${e2eWanted ? ", on one worker beside the browser tests" : ""})`,
+    `${scoringBesideResilience ? "the site's unit tests" : "unit tests"} (vitest${e2eWanted ? ", on one worker beside the browser tests" : ""})`,
     e2eWanted ? "end-to-end tests (Playwright)" : null,
   ]
     .filter(Boolean)
@@ -254,9 +252,7 @@ async function job(label, fn) {
   return result;
 }
 
-const tscArgv = ["npx", "--no-install", "tsc", "--noEmit", "-p", "."];
-const [tscCommand, ...tscArgs] = idleBesideResilience ? atIdlePriority(tscArgv) : tscArgv;
-const tscJob = job(idleBesideResilience ? "tsc (idle priority)" : "tsc", () => runLabelled("tsc", tscCommand, tscArgs)).then((tsc) => {
+const tscJob = job("tsc", () => runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."])).then((tsc) => {
   if (tsc.code === 0) {
     passed++;
     console.log(`type check passed (${tsc.seconds.toFixed(1)} s)`);
@@ -276,8 +272,8 @@ const buildJob =
       })
     : Promise.resolve();
 // Without the browser tests, Vitest takes the cores the config gives it (maxWorkers).
-const siteProjects = idleBesideResilience ? ["--project", "site*"] : [];
-const vitestJob = (idleBesideResilience ? Promise.resolve() : tscJob).then(() =>
+const siteProjects = scoringBesideResilience ? ["--project", "site*"] : [];
+const vitestJob = tscJob.then(() =>
   job(e2eWanted ? "vitest (1 worker)" : "vitest", () => runVitest([...siteProjects, ...(e2eWanted ? ["--maxWorkers=1"] : [])], "vitest")),
 );
 const e2eJob = buildJob.then(async () => {
@@ -290,14 +286,11 @@ const e2eJob = buildJob.then(async () => {
     await job("playwright", () => runPlaywright("e2e"));
   }
 });
-await Promise.all([idleBesideResilience ? null : tscJob, buildJob, vitestJob, e2eJob]);
-/** The jobs that have ended, as "label start-end s" from the side-by-side stage's start. */
-const jobTimes = () =>
-  jobs
-    .sort((a, b) => a.start - b.start)
-    .map((j) => `${j.label} ${j.start.toFixed(0)}-${j.end.toFixed(0)} s`)
-    .join(", ");
-stages.at(-1).detail = jobTimes();
+await Promise.all([tscJob, buildJob, vitestJob, e2eJob]);
+stages.at(-1).detail = jobs
+  .sort((a, b) => a.start - b.start)
+  .map((j) => `${j.label} ${j.start.toFixed(0)}-${j.end.toFixed(0)} s`)
+  .join(", ");
 
 /** Runs the resilience suite (its lines prefixed `[resilience]`) and adds its tests to the counts and timings. */
 async function runResilience() {
@@ -335,7 +328,7 @@ if (process.env.SKIP_RESILIENCE === "1") {
   step("resilience tests (node --test e2e/resilience)");
   console.log("skipping resilience tests: SKIP_RESILIENCE=1");
 } else {
-  step("resilience tests (node --test e2e/resilience), with the scoring library's unit tests and the type check beside them at the idle CPU priority");
+  step("resilience tests (node --test e2e/resilience), with the scoring library's unit tests beside them at the idle CPU priority");
   const stageStart = performance.now();
   const lanes = [];
   const lane = async (label, fn) => {
@@ -347,9 +340,8 @@ if (process.env.SKIP_RESILIENCE === "1") {
     lane("vitest scoring (idle priority, 2 workers)", () =>
       runVitest(["--project", "scoring", "--maxWorkers=2", "--testTimeout=300000", "--hookTimeout=300000"], "scoring", { idle: true }),
     ),
-    tscJob,
   ]);
-  stages.at(-1).detail = `${lanes.join(", ")}; from the start of the tests: ${jobTimes()}`;
+  stages.at(-1).detail = lanes.join(", ");
 }
 
 printTimings();
