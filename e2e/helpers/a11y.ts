@@ -157,8 +157,8 @@ async function settle(page: Page): Promise<void> {
  * left in the light scheme. A navigation costs 0.5–1 s of Chromium's time on the 2-core CI
  * machine; this halves the navigations of the accessibility checks and adds none for dark mode.
  * In the dark scheme axe runs its colour rules ({@link COLOUR_RULES}), the only ones the
- * scheme can change; the light scheme's run at the same width ran them all on the same
- * document and layout. They are about 55–65 % of a full run's time on a board page (160 ms
+ * scheme can change; the light scheme's run at the same width, just before or just after it,
+ * runs every rule on the same document and layout. They are about 55–65 % of a full run's time on a board page (160 ms
  * against 305 ms on the GUM demo board, measured in Chromium here).
  *
  * @param what names the page in failure messages (default: the path)
