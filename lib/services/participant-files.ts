@@ -272,7 +272,10 @@ export async function readBlindInput(viewer: Viewer, phaseId: string, datasetRef
   }
   const row = await db.blindInput.findUnique({ where: { datasetId: dataset.id }, select: { gzip: true, sha256: true } });
   if (!row) throw new NotFoundError(`The dataset ${dataset.name} has no blind input yet.`);
-  return { fileName: dataset.fileName, bytes: await unpackFileAsync(row.gzip, row.sha256), sha256: row.sha256, contentType: "text/plain; charset=utf-8" };
+  // Unpacked and checked once per content and process, as the sample submission is, rather
+  // than on every download (anonymous ones included).
+  const bytes = await cachedBoardPart(`blind-input:${row.sha256}`, () => unpackFileAsync(row.gzip, row.sha256));
+  return { fileName: dataset.fileName, bytes, sha256: row.sha256, contentType: "text/plain; charset=utf-8" };
 }
 
 /**

@@ -15,6 +15,7 @@
  */
 import { apiRoute, apiViewer, NO_STORE_HEADERS, type RouteContext } from "../../../../../../../lib/http";
 import { phaseRunsArchive } from "../../../../../../../lib/services/console-runs";
+import { attachmentDisposition } from "../../../../../../../lib/download-response";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +29,7 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/runs/archive", async (r
     headers: {
       ...NO_STORE_HEADERS,
       "Content-Type": "application/gzip",
-      "Content-Disposition": `attachment; filename="${fileName.replace(/[^\w.-]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "Content-Disposition": attachmentDisposition(fileName),
       "X-Content-Type-Options": "nosniff",
     },
   });
