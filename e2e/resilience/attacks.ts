@@ -36,13 +36,32 @@ const FLOOD_TIMEOUT_MS = 60_000;
  * Page latency under attack may be at most this many times the quiet baseline's p95, measured
  * on the same site just before (a ratio, so that a busy or slow machine moves both; an absolute
  * bound failed CI when other work shared the 2 cores). Measured here: 2.9× during the hostile
- * uploads (78.9 → 230.3 ms) and 3.6× during the sign-in flood (50.3 → 181.5 ms); a blocked
- * event loop gives seconds.
+ * uploads (78.9 → 230.3 ms); a blocked event loop gives seconds. (The sign-in flood bounds the
+ * median instead: {@link FLOOD_P50_RATIO}.)
  */
 const P95_RATIO = 8;
 
 /** The p95 bound under attack for a baseline report. */
 const p95Bound = (baseline: ProbeReport) => Math.round(P95_RATIO * baseline.p95);
+
+/**
+ * During the sign-in flood, the home page's median latency may be at most this many times the
+ * quiet baseline's median, measured on the same site just before.
+ *
+ * Why the median here, and not the p95 as for the other attacks: when the 200 sign-ins arrive
+ * at once, the web server's one event loop works through their first steps in turn (Next's
+ * proxy and route handling, about 3–4 ms each; profiled), so a page request that arrives with
+ * them waits 0.2–1 s, once. Each probe loop meets that wait in one sample, so it is 2 of the
+ * flood's ~50–60 samples, and whether the p95 fell on it depended on how many samples the
+ * flood left: the p95 ratio ranged 1.6–8.7 over 10 floods on one quiet site here, and 31× in a
+ * CI run (1,874 ms). More probe loops do not help: each meets the wait too (4 loops: 4 of ~90
+ * samples). That one wait is the fair cost of a burst on one process, not starvation; what
+ * the check exists for is a flood that keeps the pages waiting (hashing on the event loop:
+ * every request behind 200 checks of 30–60 ms), which moves the median by seconds. Measured
+ * here: median ratio 1.1–2.0 over 28 floods (2, 4 and 8 probe loops). Every probe must still
+ * be answered with 200, and the slowest samples are printed with when they were sent.
+ */
+const FLOOD_P50_RATIO = 4;
 
 /** How long the quiet baseline is probed before an attack. */
 const BASELINE_MS = 4_000;
@@ -298,7 +317,7 @@ export function attacks(getSite: () => Site): void {
       assert.deepEqual([...logged].filter(([, n]) => n !== 1).map(([id, n]) => `${id} scored ${n}×`), [], "the worker scored each run exactly once");
     });
 
-    test(`e. sign-in flood: 200 concurrent wrong passwords lock the account (the right password is refused too, with a 'try again at …' message); home page p95 within ${P95_RATIO}× the quiet baseline's`, { timeout: 180_000 }, async (t) => {
+    test(`e. sign-in flood: 200 concurrent wrong passwords lock the account (the right password is refused too, with a 'try again at …' message); home page median within ${FLOOD_P50_RATIO}× the quiet baseline's`, { timeout: 180_000 }, async (t) => {
       const victim = await createAccount("victim");
       const csrf = await getCsrf(site.baseUrl);
       // The client works: the right password signs in before the flood.
@@ -327,15 +346,18 @@ export function attacks(getSite: () => Site): void {
       for (const [k, n] of outcomes) t.diagnostic(`  ${n}× ${k.slice(0, 200)}`);
       t.diagnostic(`right password after the flood: ${right.status}, signed in: ${right.signedIn}, error: ${right.error}`);
       t.diagnostic(formatReport("home page during the flood", report));
+      const slowest = [...report.samples].sort((a, b) => b.ms - a.ms).slice(0, 5);
+      t.diagnostic(`slowest probes: ${slowest.map((s) => `${Math.round(s.ms)} ms sent at +${s.at - t0} ms`).join(", ")}`);
 
       assert.equal(results.filter((r) => r.signedIn).length, 0, "no wrong password signs in");
       assert.ok(!right.signedIn, "the right password is refused while the account is locked");
       // The lockout says until when ("… Try again at 14:05 (UTC)."), unlike a passing "busy".
       assert.match(right.error ?? "", /try again at/i, "the refusal is the lockout, saying when to try again");
       assert.deepEqual(report.errors.map((e) => `${e.path} ${e.status} ${e.error ?? ""}`), [], "every probe is answered with 200");
+      const p50Bound = Math.round(FLOOD_P50_RATIO * baseline.p50);
       assert.ok(
-        report.p95 <= p95Bound(baseline),
-        `home page p95 ${report.p95} ms must stay within ${P95_RATIO}× the quiet baseline's ${baseline.p95} ms (${p95Bound(baseline)} ms) during the flood`,
+        report.p50 <= p50Bound,
+        `home page median ${report.p50} ms must stay within ${FLOOD_P50_RATIO}× the quiet baseline's ${baseline.p50} ms (${p50Bound} ms) during the flood`,
       );
     });
 
