@@ -300,7 +300,7 @@ function ColumnHeader({ column: c, span }: { column: BoardColumn; span: number }
       ? `${METRIC_LABELS[c.metric]} F1 under the ${settingInSentence(c.variant.label)} setting (a secondary variant of the task's evaluation profile)`
       : c.kind === "dataset"
         ? c.dataset.scored
-          ? `CoNLL F1 on the ${c.dataset.name} dataset${c.dataset.language ? ` (${c.dataset.language})` : ""}`
+          ? `${rankingPhrase("conll", c.setting)} on the ${c.dataset.name} dataset${c.dataset.language ? ` (${c.dataset.language})` : ""}`
           : `The ${c.dataset.name} dataset has no gold key yet: not counted in the macro-average`
         : c.kind === "metric" && c.over
           ? `${METRIC_LABELS[c.metric]} F1, the macro-average over the datasets`

@@ -210,6 +210,13 @@ describe("boardExportColumns", () => {
     expect(boardExportColumns(byMuc).map((c) => c.header)).toEqual(["Macro avg. MUC", "cs MUC", "en (CoNLL)", "cs (CoNLL)", "de (CoNLL)"]);
     // A dataset's own board is a one-dataset table.
     expect(boardExportColumns({ ...macro, dataset: { name: "cs" } }).map((c) => c.header)).toEqual(["CoNLL", "MUC", "B³", "CEAFe"]);
+    // A variant's board: the dataset columns are the variant's CoNLL F1 (the board carries them so), and say so;
+    // ranked by one dataset's CoNLL F1 in it, that dataset's column is the ranking value (no extra column).
+    const evaluation = { label: "CRAC", variants: [{ id: "partial", label: "Partial match" }] };
+    const partial = { ...macro, variant: "partial", evaluation };
+    expect(boardExportColumns(partial).map((c) => c.header)).toEqual(["Macro avg. CoNLL (Partial match)", "en (CoNLL, Partial match)", "cs (CoNLL, Partial match)", "de (CoNLL, Partial match)"]);
+    expect(boardExportColumns({ ...partial, rankDataset: "cs" }).map((c) => c.header)).toEqual(["Macro avg. CoNLL (Partial match)", "en (CoNLL, Partial match)", "cs (CoNLL, Partial match)", "de (CoNLL, Partial match)"]);
+    expect(boardLatex(partial)).toContain("% Metric: ranked by CoNLL F1; Macro avg. = mean over the datasets; dataset columns: CoNLL F1, variant Partial match");
   });
 });
 

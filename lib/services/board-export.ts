@@ -8,10 +8,10 @@
  * Columns ({@link boardExportColumns}), after Rank, Team and System:
  * - on the phase-level board of a phase with several datasets: the macro-average of the ranking
  *   metric in the ranked setting ("Macro avg."), then, when the board is ranked by one dataset
- *   (`rankDataset`) with another metric or setting than the primary CoNLL F1, that ranking value,
- *   then one column per dataset in the phase's order: the run's CoNLL F1 on it in the primary
- *   setting (what the board carries per dataset), a dataset the run left out as 0.00 with a
- *   dagger and a note under the table;
+ *   (`rankDataset`) with another metric than the CoNLL F1, that ranking value, then one column
+ *   per dataset in the phase's order: the run's CoNLL F1 on it in the ranked setting (what the
+ *   board carries per dataset), a dataset the run left out as 0.00 with a dagger and a note
+ *   under the table;
  * - on any other board (one dataset, or one dataset's own board): the ranking metric's F1 in the
  *   ranked setting, then the primary setting's MUC, B³, CEAFe and CoNLL F1 (the classic CoNLL-2012
  *   table), leaving out the one the first column already is and those no row has.
@@ -204,7 +204,8 @@ export function boardExportColumns(board: ExportBoard): ExportColumn[] {
     const columns: ExportColumn[] = [
       { key: "macro", header: `Macro avg.${suffix}`, latexHeader: `Macro avg.${latexSuffix}`, value: (row) => f1Of(inSetting(row), board.metric), missing: never },
     ];
-    if (board.rankDataset !== null && !primaryConll) {
+    // Ranked by one dataset's CoNLL F1 (in the ranked setting): its own column holds the value.
+    if (board.rankDataset !== null && board.metric !== "conll") {
       columns.push({
         key: "rank-value",
         header: `${board.rankDataset}${suffix}`,
@@ -213,12 +214,13 @@ export function boardExportColumns(board: ExportBoard): ExportColumn[] {
         missing: (row) => row.datasets[board.rankDataset!]?.missing === true,
       });
     }
-    const datasetSuffix = primaryConll ? "" : " (CoNLL)";
+    const datasetSuffix = primaryConll ? "" : ` (CoNLL${setting ? `, ${setting}` : ""})`;
+    const latexDatasetSuffix = primaryConll ? "" : ` (CoNLL${setting ? `, ${latexEscape(setting)}` : ""})`;
     for (const { name } of board.datasets) {
       columns.push({
         key: `dataset:${name}`,
         header: `${name}${datasetSuffix}`,
-        latexHeader: `${latexEscape(name)}${datasetSuffix}`,
+        latexHeader: `${latexEscape(name)}${latexDatasetSuffix}`,
         value: (row) => row.datasets[name]?.conllF1 ?? null,
         missing: (row) => row.datasets[name]?.missing === true && row.datasets[name]?.conllF1 !== null,
       });
@@ -307,7 +309,7 @@ function metadataLines(board: ExportBoard, dash: string, options: BoardExportOpt
     ...(board.track ? [`Track: ${board.track.name}`] : []),
     ...(board.dataset ? [`Dataset: ${board.dataset.name} (this dataset's own board)`] : []),
     `Setting: ${board.evaluation.label}; ${setting ? `variant ${setting} (${board.variant})` : "primary setting"}`,
-    `Metric: ranked by ${METRIC_LABELS[board.metric]} F1${board.rankDataset ? ` on the ${board.rankDataset} dataset` : ""}${isMacroBoard(board) ? "; Macro avg. = mean over the datasets; dataset columns: CoNLL F1, primary setting" : ""}`,
+    `Metric: ranked by ${METRIC_LABELS[board.metric]} F1${board.rankDataset ? ` on the ${board.rankDataset} dataset` : ""}${isMacroBoard(board) ? `; Macro avg. = mean over the datasets; dataset columns: CoNLL F1, ${setting ? `variant ${setting}` : "primary setting"}` : ""}`,
     runsLine(board),
     `Generated: ${board.generatedAt.toISOString()}`,
     `Scores: F1 in percent (2 decimals); bold: the best value of each column among ranked runs (ties all bold); ${dash}: no rank, or no score`,

@@ -459,6 +459,21 @@ describe("getLeaderboard of a phase with several datasets", () => {
     expect("missing" in json.rows[0]).toBe(false);
   });
 
+  it("on a variant's macro board, each dataset's column is that variant's CoNLL F1, not the primary one", async () => {
+    const f = await datasetFixture();
+    const partial = await getLeaderboard(f.phase.id, null, { variant: "partial" });
+    expect(partial.rows.map((r) => r.submissionId)).toEqual([f.ids.alpha, f.ids.beta, f.ids.baseline]);
+    // The fixture's partial-match CoNLL F1 is half the primary one on every dataset.
+    expect(partial.rows[0].datasets).toEqual({
+      main: { missing: false, goldVersion: 1, conllF1: 0.45 },
+      cs: { missing: false, goldVersion: 1, conllF1: 0.45 },
+      de: { missing: true, goldVersion: null, conllF1: 0 },
+    });
+    expect(partial.rows[1].datasets.de).toEqual({ missing: false, goldVersion: 1, conllF1: 0.25 });
+    // The primary board, read after it, still carries the primary values.
+    expect((await getLeaderboard(f.phase.id, null)).rows[0].datasets.cs.conllF1).toBe(0.9);
+  });
+
   it("rankDataset ranks by one dataset (a left-out dataset is 0), combined with a variant and a metric", async () => {
     const f = await datasetFixture();
     const de = await getLeaderboard(f.phase.id, null, { rankDataset: "de" });

@@ -91,7 +91,10 @@ export interface RowDataset {
   missing: boolean;
   /** the dataset's gold key version the run's scores on it come from; null when not scored on it */
   goldVersion: number | null;
-  /** the run's CoNLL F1 on the dataset in the primary setting (a fraction); null when it has none */
+  /**
+   * the run's CoNLL F1 on the dataset in the board's setting (the primary one, or
+   * `Leaderboard.variant`), a fraction; null when it has none in that setting
+   */
   conllF1: number | null;
 }
 
@@ -534,8 +537,9 @@ export async function getLeaderboard(
   };
 
   // DatasetScore rows: a dataset's board reads all of its rows (the profile's settings); the
-  // macro-averaged board of a phase with several datasets reads each dataset's primary CoNLL F1.
-  const datasetScoreWhere = dataset ? { datasetId: dataset.id, variant: { in: ["", ...variantIds] } } : multi ? { variant: "", metric: "conll" } : null;
+  // macro-averaged board of a phase with several datasets reads each dataset's CoNLL F1 in the
+  // board's setting (the per-dataset columns follow `?variant=`, as the macro value does).
+  const datasetScoreWhere = dataset ? { datasetId: dataset.id, variant: { in: ["", ...variantIds] } } : multi ? { variant: setting, metric: "conll" } : null;
   // Selection, ranking and the page in SQL (`board-ranking.ts`); then the page's runs, whole.
   const rankedDataset = dataset ?? rankDataset;
   // Hidden until the close, an anonymous viewer sees no run at all.
@@ -624,7 +628,7 @@ export async function getLeaderboard(
       if (multi) {
         for (const d of datasets) {
           const missing = !files.has(d.id);
-          const conll = rowsOn(d).find((r) => r.variant === "" && r.metric === "conll");
+          const conll = rowsOn(d).find((r) => r.variant === setting && r.metric === "conll");
           rowDatasets[d.name] = { missing, goldVersion: missing ? null : goldVersionOn(d), conllF1: conll?.f1 ?? (missing && d.scored ? 0 : null) };
         }
       }

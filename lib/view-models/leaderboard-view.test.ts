@@ -431,6 +431,30 @@ describe("the macro-averaged board of a phase with several datasets", () => {
     expect(byBio.columns[0]).toMatchObject({ ranked: true, group: null, short: "en_gum_bio" });
   });
 
+  it("on a variant's board, the dataset columns, the compact macro column, the legend and the heatmap are that variant's", () => {
+    const b = macroBoard(GUM, { variant: "partial" });
+    const view = leaderboardView(b, parsed({ variant: "partial" }), {}, PENDING);
+    // The variant's macro CoNLL F1 ranks; the primary macro CoNLL F1 is behind "All metrics".
+    expect(kinds(view.columns)).toEqual(["variant:conll", ...Object.keys(GUM).map((n) => `dataset:${n}`)]);
+    const bio = view.columns.find((c) => c.kind === "dataset" && c.dataset.name === "en_gum_bio")!;
+    expect(bio).toMatchObject({ setting: "Partial match", label: "CoNLL F1, partial match (%)" });
+    // Ranking by a dataset's column keeps the setting.
+    expect(params(bio.sortHref!).get("variant")).toBe("partial");
+    expect(params(bio.sortHref!).get("rankDataset")).toBe("en_gum_bio");
+    expect(view.legend).toContain("Dataset columns: CoNLL F1 (%), partial match,");
+    expect(view.charts.heatmapSetting).toBe("partial match");
+    expect(view.charts.settingNote).toBe("The charts show the partial match setting, by which the board is ranked.");
+    // Ranked by one dataset in the variant: that dataset's column is the ranked one (no extra column).
+    const byBio = leaderboardView(macroBoard(GUM, { variant: "partial", rankDataset: "en_gum_bio" }), parsed({ variant: "partial", rankDataset: "en_gum_bio" }), {}, PENDING);
+    expect(kinds(byBio.columns).slice(0, 3)).toEqual(["dataset:en_gum_bio", "variant:conll", "dataset:en_gum_academic"]);
+    expect(byBio.columns[0]).toMatchObject({ ranked: true, setting: "Partial match" });
+    // The primary board's columns say nothing of a setting in their label, and the heatmap names the primary one.
+    const primary = leaderboardView(macroBoard(GUM), parsed(), {}, PENDING);
+    expect(primary.columns.find((c) => c.kind === "dataset")).toMatchObject({ setting: null, label: "CoNLL F1 (%)" });
+    expect(primary.charts.heatmapSetting).toBe("primary setting");
+    expect(primary.legend).toContain("Dataset columns: CoNLL F1 (%), shaded");
+  });
+
   it("groups the datasets' columns by language, with the prefix each group shares taken off their names", () => {
     expect(shortDatasetNames(["en_gum_academic", "en_gum_bio"], "en")).toEqual(["academic", "bio"]);
     expect(shortDatasetNames(["cs_pcedt", "cs_pdt"], "cs")).toEqual(["pcedt", "pdt"]);

@@ -229,6 +229,8 @@ export type BoardColumn = ColumnBase &
         short: string;
         /** its group in the two-row header; null for the dataset ranking the board (first, under its full name) */
         group: DatasetGroup | null;
+        /** the label of the variant ranking the board, whose CoNLL F1 the column holds; null: the primary setting */
+        setting: string | null;
         label: string;
       }
     | {
@@ -403,15 +405,19 @@ export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
       });
     }
   }
-  // A dataset's column ranks the board when ranked by its primary CoNLL F1; else the ranked value gets a column of its own.
-  const datasetConllRanked = rankDataset !== null && metric === "conll" && rankedVariant === null;
+  // The dataset columns hold each dataset's CoNLL F1 in the board's setting (the primary one, or
+  // the variant ranking the board). A dataset's column ranks the board when ranked by its CoNLL
+  // F1; else the ranked value gets a column of its own.
+  const datasetConllRanked = rankDataset !== null && metric === "conll";
+  const datasetSetting = rankedVariant === null ? null : (variants.find((v) => v.id === rankedVariant)?.label ?? rankedVariant);
   const datasetColumn = (d: (typeof datasets)[number], ranked: boolean, short: string, group: DatasetGroup | null): BoardColumn => ({
-    ...base(`dataset-${d.name}`, ranked, { metric: "conll", variant: null, rankDataset: d.name }),
+    ...base(`dataset-${d.name}`, ranked, { metric: "conll", variant: rankedVariant, rankDataset: d.name }),
     kind: "dataset",
     dataset: { name: d.name, scored: d.scored, language: d.language ?? "" },
     short,
     group,
-    label: "CoNLL F1 (%)",
+    setting: datasetSetting,
+    label: `${rankingPhrase("conll", datasetSetting)} (%)`,
   });
   const rankedOne = datasetConllRanked ? datasets.find((d) => d.name === rankDataset) : undefined;
   if (rankedOne) columns.push(datasetColumn(rankedOne, true, rankedOne.name, null));
@@ -419,18 +425,19 @@ export function boardTableColumns(input: BoardTableInput): BoardColumn[] {
     for (const { dataset, short } of members) columns.push(datasetColumn(dataset, false, short, group));
   }
   if (rankDataset !== null && !columns.some((c) => c.ranked)) {
-    const setting = rankedVariant === null ? null : (variants.find((v) => v.id === rankedVariant)?.label ?? rankedVariant);
     columns.push({
       ...base("ranked-value", true, null),
       kind: "ranked-value",
       dataset: rankDataset,
-      label: `${rankingPhrase(metric, setting)} (%)`,
+      label: `${rankingPhrase(metric, datasetSetting)} (%)`,
     });
   }
   const ranked = columns.filter((c) => c.ranked);
   const interval: BoardColumn[] = intervals ? [{ ...base("interval", false, null), kind: "interval", label: `95 % interval, ${METRIC_LABELS[metric]} F1 (%)` }] : [];
   const submitted: BoardColumn = { ...base("submitted", false, null), kind: "submitted", label: "Submitted (UTC)" };
-  const others = columns.filter((c) => !c.ranked && (!compact || c.kind === "dataset" || (c.kind === "metric" && c.metric === "conll")));
+  // The compact set: the datasets and the macro-averaged CoNLL F1, both in the board's setting.
+  const macroConll = (c: BoardColumn) => (rankedVariant === null ? c.kind === "metric" && c.metric === "conll" : c.kind === "variant" && c.variant.id === rankedVariant && c.metric === "conll");
+  const others = columns.filter((c) => !c.ranked && (!compact || c.kind === "dataset" || macroConll(c)));
   return [...ranked, ...interval, ...others, ...(compact ? [] : [submitted])];
 }
 
@@ -668,7 +675,7 @@ export function recallPrecision(scores: BoardMetricsJson, metric: LeaderboardMet
  * The runs the charts draw: this page's ranked rows in rank order (disqualified and hidden
  * runs, and rows without a value, are not ranked and not charted), with their scores in the
  * ranked setting: the standard metrics, CoNLL and the ranking metric; and, for the datasets ×
- * runs heatmap, their cells on `datasets` (primary-setting CoNLL F1, one shading scale for all
+ * runs heatmap, their cells on `datasets` (CoNLL F1 in the board's setting, one shading scale for all
  * cells, the best of each dataset marked).
  *
  * @param board the board shown
@@ -857,11 +864,12 @@ export interface LeaderboardView {
   /** the markers and intervals the table shows (ready significance), else null */
   tableSignificance: BoardSignificance | null;
   /**
-   * the charts' runs, the precision-recall chart's metric, the note on the setting charted, and
-   * the datasets of the datasets × runs heatmap (the macro-averaged board of a phase with
-   * several datasets; in the table's order; else empty)
+   * the charts' runs, the precision-recall chart's metric, the note on the setting charted, the
+   * datasets of the datasets × runs heatmap (the macro-averaged board of a phase with several
+   * datasets; in the table's order; else empty), and the heatmap's setting for its description
+   * ("primary setting", "partial match"; null for a task without variants)
    */
-  charts: { runs: BoardChartRun[]; primaryLabel: string; settingNote: string | null; datasets: ChartDataset[] };
+  charts: { runs: BoardChartRun[]; primaryLabel: string; settingNote: string | null; datasets: ChartDataset[]; heatmapSetting: string | null };
   /** the empty board's sentence (no rows at all, no team filter), else null */
   empty: string | null;
   /** the team filter matched no row: its sentence, else null */
@@ -890,9 +898,9 @@ function withParam(href: string, name: string, value: string): string {
  * The line over the table: what a macro-averaged board's dataset columns hold, how the best of
  * each column is marked, and the zeros metric when the gold has none.
  */
-export function boardLegend(options: { datasetColumns: boolean; variantRanked: boolean; partial: boolean; noZeros: boolean }): string {
+export function boardLegend(options: { datasetColumns: boolean; variantRanked: string | null; partial: boolean; noZeros: boolean }): string {
   const parts: string[] = [];
-  if (options.datasetColumns) parts.push(`Dataset columns: CoNLL F1 (%)${options.variantRanked ? ", primary setting" : ""}, shaded by share of the column's best.`);
+  if (options.datasetColumns) parts.push(`Dataset columns: CoNLL F1 (%)${options.variantRanked !== null ? `, ${settingInSentence(options.variantRanked)}` : ""}, shaded by share of the column's best.`);
   parts.push(`The best value of each column${options.partial ? " on this page" : ""} is in bold.`);
   if (options.noZeros) parts.push(`Zeros: ${NO_ZEROS}.`);
   return parts.join(" ");
@@ -1013,7 +1021,7 @@ export function leaderboardView(
   const partial = board.page.total > board.rows.length || board.page.team !== null;
   const chartDatasets: ChartDataset[] = macro ? groupDatasets(board.datasets).flatMap((g) => g.datasets.map(({ dataset, short }) => ({ name: dataset.name, short }))) : [];
   const settingNote = rankedVariant
-    ? `The charts show the ${settingInSentence(rankedVariant.label)} setting, by which the board is ranked${chartDatasets.length > 0 ? "; the per-dataset heatmap, the primary setting" : ""}.`
+    ? `The charts show the ${settingInSentence(rankedVariant.label)} setting, by which the board is ranked.`
     : null;
 
   const filtered = state.team ?? null;
@@ -1045,7 +1053,7 @@ export function leaderboardView(
     bestLabel: partial ? "best in this column on this page" : "best in this column",
     goldZeros,
     // The zeros metric's n/a is said where its column would be: not in the compact set.
-    legend: boardLegend({ datasetColumns: columns.some((c) => c.kind === "dataset"), variantRanked: rankedVariant !== null, partial, noZeros: goldZeros === false && columnSet !== "compact" }),
+    legend: boardLegend({ datasetColumns: columns.some((c) => c.kind === "dataset"), variantRanked: rankedVariant?.label ?? null, partial, noZeros: goldZeros === false && columnSet !== "compact" }),
     significance,
     tableSignificance,
     charts: {
@@ -1053,6 +1061,7 @@ export function leaderboardView(
       primaryLabel: chartPrimaryLabel(board),
       settingNote,
       datasets: chartDatasets,
+      heatmapSetting: variants.length === 0 ? null : rankedVariant ? settingInSentence(rankedVariant.label) : "primary setting",
     },
     empty,
     noMatch,

@@ -59,8 +59,10 @@ const percent = (f: number) => (f * 100).toFixed(2);
  *
  * @param runs the charted runs in board order (`leaderboardView(…).charts.runs`)
  * @param datasets the columns (`leaderboardView(…).charts.datasets`)
+ * @param setting the setting of the values, for the description ("primary setting", "partial
+ *   match"; `leaderboardView(…).charts.heatmapSetting`); null or absent: not named
  */
-export function DatasetHeatmap({ runs, datasets }: { runs: readonly HeatmapRun[]; datasets: readonly HeatmapDataset[] }) {
+export function DatasetHeatmap({ runs, datasets, setting = null }: { runs: readonly HeatmapRun[]; datasets: readonly HeatmapDataset[]; setting?: string | null }) {
   const [boxRef, width] = useBoxWidth();
   if (runs.length === 0 || datasets.length === 0) return null;
   // Labels: up to 40 % of the drawing; columns share the rest, at least 28 px each.
@@ -81,7 +83,7 @@ export function DatasetHeatmap({ runs, datasets }: { runs: readonly HeatmapRun[]
   const showValues = column >= 44;
   const bestOf = datasets.map((_, j) => runs.filter((r) => r.datasets[j]?.best));
   const summary =
-    `Heatmap of CoNLL F1 in percent, primary setting, for ${runs.length} ${runs.length === 1 ? "run" : "runs"} (rows) on ${datasets.length} datasets (columns); darker cells are higher. ` +
+    `Heatmap of CoNLL F1 in percent${setting ? `, ${setting}` : ""}, for ${runs.length} ${runs.length === 1 ? "run" : "runs"} (rows) on ${datasets.length} datasets (columns); darker cells are higher. ` +
     `Best per dataset: ${datasets
       .map((d, j) => `${d.name}: ${bestOf[j].length > 0 ? `${bestOf[j].map((r) => r.label).join(" and ")}, ${percent(bestOf[j][0].datasets[j].f1!)} %` : "none"}`)
       .join("; ")}. Every value is in the Data table.`;

@@ -36,7 +36,7 @@
  *   adds `datasets` ([{id, name, language, scored}]), `dataset`, `rankDataset` and
  *   `zeros.datasets` ({<name>: true | false | null}), and to each
  *   row of the phase-level board `datasets: {<name>: {missing, goldVersion, conllF1}}` (the
- *   scores are the macro-average, counts null), or on a dataset's board `missing`
+ *   dataset's CoNLL F1 in the ranked setting; the scores are the macro-average, counts null), or on a dataset's board `missing`
  *   (`leaderboardJson`); a phase with one dataset has exactly the shape above.
  * - Paging (JSON): `limit` rows (1–500, default 50) after `cursor` (the `page.nextCursor` of
  *   the previous page); `team` keeps the rows whose team name contains it (case-insensitive;

@@ -126,7 +126,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
               {view.charts.settingNote}
             </p>
           )}
-          <DatasetHeatmap runs={view.charts.runs} datasets={view.charts.datasets} />
+          <DatasetHeatmap runs={view.charts.runs} datasets={view.charts.datasets} setting={view.charts.heatmapSetting} />
           <LeaderboardCharts runs={view.charts.runs} primaryLabel={view.charts.primaryLabel} primaryMetric={board.metric} />
         </>
       )}
