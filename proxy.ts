@@ -14,7 +14,7 @@
  *   past it Next keeps only the first bytes and discards the rest). A body declared larger
  *   (`Content-Length`) is answered 413 here (`requestRefusal`), where `serve.ts`'s web server
  *   has not already answered it before Next read the body (scripts/body-guard.mjs, which also
- *   closes the connection unread). The two upload routes
+ *   closes the connection unread). The upload routes
  *   ({@link UPLOAD_ROUTE_PATTERN}) are left out of the matcher: they stream their bodies
  *   themselves with their own limit and memory budget (`lib/multipart-upload.ts`,
  *   `lib/body-budget.ts`) and set the security headers themselves (`lib/upload-route.ts`).
@@ -195,5 +195,5 @@ export function proxy(request: NextRequest): Response {
 export const config = {
   // Every path, static files included (they get the headers without a policy), except the
   // upload routes (UPLOAD_ROUTE_PATTERN; Next needs the matcher as a literal string).
-  matcher: "/((?!api/v1/phases/[A-Za-z0-9_-]+/(?:submissions|gold)/?$).*)",
+  matcher: "/((?!api/v1/phases/[A-Za-z0-9_-]+/(?:submissions|gold|datasets/[A-Za-z0-9_.-]+/blind)/?$).*)",
 };

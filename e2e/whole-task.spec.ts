@@ -15,7 +15,8 @@
  *   publishes nothing);
  * - an anonymous reader opens the final results from the task page: the note, the changes and
  *   the gold version; Alpha's latest remaining run ranks first (Alpha chose no final run),
- *   Beta's other final run second, "beta-b" struck through with the reason and no rank; the CSV
+ *   Beta's other final run second, "beta-b" struck through with the reason and no rank, listed
+ *   after them under a "Disqualified" heading (though its score is the best); the CSV
  *   downloaded has the sha256 the page shows, as does the CSV route's `X-Content-SHA256`.
  *
  * (This is also the final-results and run-controls test: the page checks of
@@ -221,6 +222,13 @@ test.describe.serial("a shared task from draft to final results", () => {
     await expect(row(runs.betaB).locator("s")).toHaveText("beta-b");
     await expect(row(runs.betaB).getByTestId("disqualified-reason")).toHaveText(`disqualified: ${REASON}`);
     await expect(row(runs.betaB).getByTestId("board-rank")).toHaveText("—");
+    // "beta-b" (the gold key itself, the top score) is listed after the ranked runs, under its own heading.
+    const disqualified = page.getByTestId("snapshot-disqualified");
+    await expect(disqualified.getByText("Disqualified", { exact: true })).toBeVisible();
+    await expect(disqualified.getByTestId("board-row")).toHaveCount(1);
+    await expect(disqualified.locator(`[data-testid="board-row"][data-submission-id="${runs.betaB}"]`)).toHaveCount(1);
+    const order = await page.getByTestId("board-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-submission-id")));
+    expect(order).toEqual([runs.alphaBest, runs.betaA, runs.betaB]);
     // Withdrawn runs and runs that do not count for their team are not on the board.
     await expect(row(runs.alphaOops)).toHaveCount(0);
     await expect(row(runs.alphaFirst)).toHaveCount(0);

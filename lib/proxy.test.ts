@@ -71,6 +71,11 @@ describe("proxy configuration", () => {
       ["/api/v1/phases/cm123/submissions/x", true],
       ["/api/v1/phases/cm123/goldx", true],
       ["/api/v1/phases/cm123/datasets", true],
+      ["/api/v1/phases/cm123/datasets/0b6c3d9e-1f2a-4c5b-9d8e-7f6a5b4c3d2e/blind", false],
+      ["/api/v1/phases/cm123/datasets/en_gum.v2-x/blind/", false],
+      ["/api/v1/phases/cm123/datasets/en%20gum/blind", true],
+      ["/api/v1/phases/cm123/datasets/en_gum", true],
+      ["/api/v1/phases/cm123/datasets/en_gum/blindx", true],
     ];
     for (const [path, proxied] of cases) {
       expect(matcher.test(path), path).toBe(proxied);

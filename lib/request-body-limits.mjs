@@ -6,20 +6,21 @@
  *
  * - Every request takes a body of at most {@link SMALL_BODY_MAX_BYTES} (1 MB): forms, server
  *   actions and JSON API calls are far smaller.
- * - The two upload routes ({@link UPLOAD_ROUTE_PATTERN}) take runs and gold keys: they stream
- *   their bodies themselves, with `UPLOAD_MAX_BYTES` and the shared memory budget
- *   (lib/multipart-upload.ts, lib/body-budget.ts).
+ * - The three upload routes ({@link UPLOAD_ROUTE_PATTERN}) take runs, gold keys and blind test
+ *   inputs: they stream their bodies themselves, with `UPLOAD_MAX_BYTES` and the shared memory
+ *   budget (lib/multipart-upload.ts, lib/body-budget.ts).
  */
 
 /** The largest request body (bytes) outside the upload routes: 1 MB. */
 export const SMALL_BODY_MAX_BYTES = 1024 * 1024;
 
 /**
- * The upload routes: `POST /api/v1/phases/{phaseId}/submissions` and `…/gold`, for phase ids
- * of id characters only (a malformed id is not an upload route). Matched against the path as
- * sent (percent-encoded), without the query.
+ * The upload routes: `POST /api/v1/phases/{phaseId}/submissions`, `…/gold` and
+ * `…/datasets/{datasetId}/blind` (a dataset's id or name: letters, digits, `_`, `.` and `-`),
+ * for ids of those characters only (a malformed id is not an upload route). Matched against
+ * the path as sent (percent-encoded), without the query.
  */
-export const UPLOAD_ROUTE_PATTERN = /^\/api\/v1\/phases\/[A-Za-z0-9_-]+\/(?:submissions|gold)\/?$/;
+export const UPLOAD_ROUTE_PATTERN = /^\/api\/v1\/phases\/[A-Za-z0-9_-]+\/(?:submissions|gold|datasets\/[A-Za-z0-9_.-]+\/blind)\/?$/;
 
 /**
  * Whether a request's declared body is over the limit of its path: over

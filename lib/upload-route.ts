@@ -1,5 +1,6 @@
 /**
- * What the two upload routes (`POST /api/v1/phases/{phaseId}/submissions` and `…/gold`) share
+ * What the upload routes (`POST /api/v1/phases/{phaseId}/submissions`, `…/gold` and
+ * `…/datasets/{datasetId}/blind`, the paths of `UPLOAD_ROUTE_PATTERN`) share
  * now that proxy.ts does not run for them (issue 23 F2: so that Next does not buffer their
  * bodies): the security headers the proxy would have set, and reading the streamed body
  * inside the process's memory budget for upload bodies.

@@ -64,6 +64,14 @@ describe("blind inputs", () => {
     expect(blind).not.toMatch(/^[0-9]+\.[0-9]+\t/m);
     expect(blind).toContain("# newdoc id =");
     expect(() => parseBlindOptions({ emptyNodes: "maybe" })).toThrow(ValidationError);
+    // Uploaded instead: the gold key itself is refused, naming what it holds; the derived file is taken.
+    const before = await db.blindInput.findFirstOrThrow({ where: { datasetId: dataset.id }, select: { sha256: true } });
+    const leak = await rejection(uploadBlindInput(organizer.viewer, phase.id, dataset.id, "xx-test.conllu", Buffer.from(KEY_CONLLU)));
+    expect(leak).toBeInstanceOf(ValidationError);
+    expect(leak.message).toMatch(/holds coreference annotation \(.*Entity.* in MISC\)/);
+    expect((await db.blindInput.findFirstOrThrow({ where: { datasetId: dataset.id }, select: { sha256: true } })).sha256).toBe(before.sha256);
+    const uploaded = await uploadBlindInput(organizer.viewer, phase.id, dataset.id, "mine.conllu", Buffer.from(blind));
+    expect(uploaded).toMatchObject({ source: "uploaded", sha256: sha256Hex(Buffer.from(blind)) });
   });
 
   it("refuses to derive without a gold key or for a non-organizer, and an upload holding coreference; nothing is stored", async () => {

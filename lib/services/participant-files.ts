@@ -31,7 +31,7 @@ import { cachedBoardPart } from "./board-cache";
 import { DATASET_ORDER, DATASET_SELECT, findDataset, toDatasetView, type DatasetView } from "./datasets";
 import { findActiveGoldKeys } from "./gold";
 import { loadPhase, type PhaseWithTask } from "./phases";
-import { assertUploadSize, cleanFileName, datasetFormatMismatch, validateUpload } from "./uploads";
+import { assertUploadSize, cleanFileName, datasetFormatMismatch, readUpload } from "./uploads";
 
 /** What anyone allowed sees of a dataset's blind input (never gold metadata). */
 export interface BlindInputMeta {
@@ -68,8 +68,6 @@ export interface PhaseParticipantFiles {
 }
 
 const BLIND_SELECT = { datasetId: true, source: true, sha256: true, size: true, options: true, createdAt: true } as const;
-/** A coreference item in a CorefUD MISC column. */
-const COREFUD_COREFERENCE = /(^|\t|\|)(Entity|Bridge|SplitAnte)=/m;
 
 /**
  * Checks that the viewer may download the phase's participant files now.
@@ -230,10 +228,11 @@ export async function uploadBlindInput(actor: Viewer, phaseId: string, datasetRe
   const name = cleanFileName(fileName);
   const mismatch = datasetFormatMismatch(name, dataset.format);
   if (mismatch) throw ValidationError.field("file", `${name}: ${mismatch}`);
-  const stats = await validateUpload(bytes, name);
-  const corefud = dataset.format === "conllu" && COREFUD_COREFERENCE.test(new TextDecoder().decode(bytes));
-  if (stats.mentions > 0 || corefud) {
-    throw ValidationError.field("file", `${name} holds coreference annotation${stats.mentions > 0 ? ` (${stats.mentions} mentions)` : ""}; a blind input holds none. Derive it from the gold key instead, or remove the annotation.`);
+  // Read, counted and searched for CorefUD coreference items in the upload pool's thread, off the event loop.
+  const { stats, corefudCoreference } = await readUpload(bytes, name);
+  if (stats.mentions > 0 || corefudCoreference.length > 0) {
+    const what = [stats.mentions > 0 ? `${stats.mentions} mentions` : "", corefudCoreference.length > 0 ? `${corefudCoreference.join(", ")} in MISC` : ""].filter(Boolean).join("; ");
+    throw ValidationError.field("file", `${name} holds coreference annotation (${what}); a blind input holds none. Derive it from the gold key instead, or remove the annotation.`);
   }
   return storeBlind(db, phase.id, dataset, bytes, { source: "uploaded", goldVersion: null, options: {}, createdById: organizer.userId });
 }

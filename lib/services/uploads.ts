@@ -115,17 +115,22 @@ export async function validateUpload(bytes: Uint8Array, fileName: string, pool: 
   return (await readUpload(bytes, fileName, pool)).stats;
 }
 
-/** What {@link readUpload} gives: the file's counts and its documents (id and first line, in file order). */
+/**
+ * What {@link readUpload} gives: the file's counts, its documents (id and first line, in file
+ * order), and for a CorefUD file the coreference items its MISC column holds (`Entity`,
+ * `Bridge`, `SplitAnte`; empty for other formats), found in the pool thread.
+ */
 export interface ReadUpload {
   stats: UploadStats;
   documents: RunDocument[];
+  corefudCoreference: string[];
 }
 
 /**
  * {@link validateUpload}, also answering the file's documents for the document check
  * ({@link checkRunDocuments}).
  *
- * @returns `{stats, documents: [{id, line}]}`
+ * @returns `{stats, documents: [{id, line}], corefudCoreference}`
  * @throws as {@link validateUpload}
  */
 export async function readUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool()): Promise<ReadUpload> {
@@ -137,7 +142,7 @@ function readOrError(answer: UploadAnswer, fileName: string): ReadUpload {
   const tooBig = "Please check that it is a coreference file of the expected format, not much larger than the data set.";
   switch (answer.kind) {
     case "stats":
-      return { stats: answer.stats, documents: answer.documents };
+      return { stats: answer.stats, documents: answer.documents, corefudCoreference: answer.corefudCoreference };
     case "format":
       throw new ValidationError(`The file could not be read: ${answer.problem.message}`, { formatErrors: [answer.problem] });
     case "empty":

@@ -5,7 +5,8 @@
  * - an **upload**: read the file, refuse a document with more mentions than the density bound
  *   allows (`scoring/formats/density.ts`: 2 per token, gold keys and runs alike), answer its
  *   counts and its documents' ids (with the line of each `#begin document`), for the document
- *   check against the gold key;
+ *   check against the gold key, and for a `.conllu` file which CorefUD coreference items its
+ *   MISC column holds (`Entity`, `Bridge`, `SplitAnte`: a blind input must hold none);
  * - a **gold key's document ids**: unpack a stored gold key (checksum verified), read it and
  *   answer the ids of its documents only (`Document.id`, the identity the scorer matches key
  *   and response documents by: `scoring/evaluate.ts`). Nothing else of the gold leaves the thread.
@@ -14,7 +15,8 @@
  * loop never waits for it, and so that a file that takes too long or needs too much memory
  * can be stopped by ending the thread.
  */
-import { checkMentionDensity, DEFAULT_LIMITS, FormatError, readCorpus } from "../../scoring/formats/index";
+import { corefudCoreferenceAttributes } from "../../scoring/formats/blind";
+import { checkMentionDensity, DEFAULT_LIMITS, detectFormat, FormatError, readCorpus } from "../../scoring/formats/index";
 import type { FormatProblem } from "../errors";
 import { unpackFile } from "../storage";
 import { corpusStats, type UploadStats } from "./stats";
@@ -49,8 +51,11 @@ export type CheckInput =
 export type CheckOutcome =
   /** the answer to a warm-up (a `null` input): the thread has loaded the readers */
   | { kind: "ready" }
-  /** an upload's counts and its documents in file order */
-  | { kind: "stats"; stats: UploadStats; documents: RunDocument[] }
+  /**
+   * an upload's counts, its documents in file order, and the CorefUD coreference items of its
+   * MISC column (`corefudCoreferenceAttributes`; always empty for other formats)
+   */
+  | { kind: "stats"; stats: UploadStats; documents: RunDocument[]; corefudCoreference: string[] }
   /** a gold key's document ids, in key order */
   | { kind: "gold-ids"; ids: string[] }
   /** the reader's FormatError as `toJSON()` gives it (file, line, column, expected, found, message) */
@@ -76,7 +81,8 @@ export default function checkUpload(input: CheckInput | null): CheckOutcome {
     const corpus = readCorpus(input.bytes, input.fileName, { limits: DEFAULT_LIMITS });
     if (corpus.documents.length === 0) return { kind: "empty" };
     checkMentionDensity(corpus);
-    return { kind: "stats", stats: corpusStats(corpus), documents: corpus.documents.map((d) => ({ id: d.id, line: d.line })) };
+    const corefudCoreference = detectFormat(input.fileName) === "conllu" ? corefudCoreferenceAttributes(input.bytes, input.fileName) : [];
+    return { kind: "stats", stats: corpusStats(corpus), documents: corpus.documents.map((d) => ({ id: d.id, line: d.line })), corefudCoreference };
   } catch (error) {
     if (error instanceof FormatError) return { kind: "format", problem: error.toJSON() };
     return { kind: "internal", message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

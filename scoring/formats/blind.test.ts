@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FormatError } from "../types.js";
-import { blindConll2012, blindCorefUD, blindInput, type BlindOptions } from "./blind.js";
+import { blindConll2012, blindCorefUD, blindInput, corefudCoreferenceAttributes, type BlindOptions } from "./blind.js";
 import { readConll2012 } from "./conll2012.js";
 import { readCorefUD } from "./conllu.js";
 
@@ -165,6 +165,21 @@ describe("blindCorefUD", () => {
   it("refuses a key that is not CorefUD CoNLL-U", () => {
     expect(() => blindCorefUD("1\tword\n", "bad.conllu")).toThrow(FormatError);
     expect(() => blindInput("", "conllu", "empty.conllu")).toThrow(FormatError);
+  });
+});
+
+describe("corefudCoreferenceAttributes", () => {
+  it("names the coreference items of the MISC column, and none in a blind input", () => {
+    expect(corefudCoreferenceAttributes(RICH_KEY, "rich.conllu")).toEqual(["Entity", "Bridge", "SplitAnte"]);
+    expect(corefudCoreferenceAttributes(blindCorefUD(RICH_KEY, "rich.conllu"), "rich.conllu")).toEqual([]);
+    const withEntities = COREFUD_KEYS.map((k) => readFileSync(k, "utf8")).find((key) => key.includes("Entity="))!;
+    expect(corefudCoreferenceAttributes(new TextEncoder().encode(withEntities), "k.conllu")).toContain("Entity");
+  });
+
+  it("looks at MISC only: not at the declaration comment, a form or a lemma", () => {
+    const file = ["# global.Entity = eid-etype-head-other", "# sent_id = 1", "1\tEntity=x\tBridge=y\tX\t_\t_\t0\troot\t_\tSpaceAfter=No", ""].join("\n");
+    expect(corefudCoreferenceAttributes(file, "f.conllu")).toEqual([]);
+    expect(corefudCoreferenceAttributes(file.replace("SpaceAfter=No", "SpaceAfter=No|SplitAnte=e1<e2"), "f.conllu")).toEqual(["SplitAnte"]);
   });
 });
 

@@ -85,6 +85,33 @@ export function blindCorefUD(key: Input, file: string, options: BlindOptions = {
 }
 
 /**
+ * The coreference items a CorefUD CoNLL-U file still holds: which of
+ * {@link COREFUD_COREFERENCE_ATTRIBUTES} occur in the MISC column (the 10th) of any word,
+ * empty-node or multiword-token line. Comment lines (`# global.Entity = …` included) and the
+ * other columns are not looked at, so a word whose form is `Entity=x` is not taken for one.
+ * Used to refuse a "blind input" that is really a gold key.
+ *
+ * @param input the file's text or bytes (UTF-8)
+ * @param file its name, for decoding errors
+ * @returns the attributes found, in {@link COREFUD_COREFERENCE_ATTRIBUTES}' order (empty: none)
+ * @throws FormatError when the bytes are not UTF-8 (`decodeInput`)
+ */
+export function corefudCoreferenceAttributes(input: Input, file: string): string[] {
+  const text = decodeInput(input, file);
+  const found = new Set<string>();
+  forEachLine(text, (line) => {
+    if (found.size === COREFUD_COREFERENCE_ATTRIBUTES.length || line.startsWith("#") || line.trim() === "") return;
+    const columns = line.split("\t");
+    if (columns.length < 10 || columns[9] === "_") return;
+    for (const item of columns[9].split("|")) {
+      const match = COREF_MISC.exec(item);
+      if (match) found.add(match[1]);
+    }
+  });
+  return COREFUD_COREFERENCE_ATTRIBUTES.filter((a) => found.has(a));
+}
+
+/**
  * The blind input of a CoNLL-2012 gold key: the coreference column of every token line is
  * `-` (see the module comment).
  *
