@@ -2,7 +2,8 @@
  * Organizers and teams, end to end (the console is tabs: overview, phases, gold, teams, …):
  * - a site admin (made with the admin CLI) creates a draft task with two phases (the form
  *   starts with one; the second is added), uploads a valid gold key on the Gold tab (exact
- *   statistics shown) and an invalid one (line-numbered error, nothing stored), uploads the
+ *   statistics shown) and an invalid one (line-numbered error, nothing stored), uploads a blind
+ *   test input of its own (the gold key itself is refused as one), uploads the
  *   second phase's key and publishes the task from the overview's checklist; an anonymous
  *   visitor sees the task and its phases without any gold content;
  *   other users cannot create tasks or reach the manage page; the organizer sets a phase's
@@ -48,17 +49,22 @@ const GOLD = [
 const BAD_GOLD = GOLD.replace("doc1\t0\t1\twaved\t-", "doc1\t0\t1\twaved\t(x");
 
 const goldSha256 = createHash("sha256").update(GOLD).digest("hex");
+/** The key without its coreference: a blind input the organizers make themselves. */
+const BLIND = GOLD.replace(/\t[^\t\n]*[()][^\t\n]*$/gm, "\t-");
 
 // The files are written in the worker (not when Playwright merely lists the tests) and removed afterwards.
 let dir = "";
 let goldFile = "";
 let badFile = "";
+let blindFile = "";
 test.beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), "corefboard-e2e-gold-"));
   goldFile = path.join(dir, "key.conll");
   badFile = path.join(dir, "bad.conll");
   writeFileSync(goldFile, GOLD);
   writeFileSync(badFile, BAD_GOLD);
+  blindFile = path.join(dir, "blind.conll");
+  writeFileSync(blindFile, BLIND);
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -168,6 +174,20 @@ test.describe.serial("an organizer creating a task and uploading gold", () => {
     await page.reload();
     await expect(dev.getByTestId("gold-version-row")).toHaveCount(1);
     await expect(dev.getByTestId("gold-version-row")).toContainText("v1");
+
+    // The blind test input: the gold key uploaded as one is refused (nothing stored); the
+    // organizers' own file without coreference is taken, and the list shows it.
+    const blind = dev.getByTestId("blind-inputs");
+    await expect(blind).toContainText("main: no blind input yet");
+    await blind.getByLabel("Or upload your own").setInputFiles(goldFile);
+    await blind.getByRole("button", { name: "Upload the blind input of main" }).click();
+    await expect(blind.getByTestId("blind-upload-error")).toContainText("key.conll holds coreference annotation (5 mentions)");
+    await page.reload();
+    await expect(blind).toContainText("main: no blind input yet");
+    await blind.getByLabel("Or upload your own").setInputFiles(blindFile);
+    await blind.getByRole("button", { name: "Upload the blind input of main" }).click();
+    await expect(blind.getByTestId("blind-upload-done")).toContainText(`${Buffer.byteLength(BLIND)} bytes`);
+    await expect(blind).toContainText(`(uploaded, ${Buffer.byteLength(BLIND)} bytes, sha256 ${createHash("sha256").update(BLIND).digest("hex").slice(0, 12)}…)`);
 
     // The test phase's key too; then every publishing check passes and the task is published.
     const testGold = page.getByRole("region", { name: "Gold of phase test" });

@@ -417,7 +417,7 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
       },
     });
     return row.id;
-  }).catch((error: unknown) => {
+  }, UPLOAD_TX).catch((error: unknown) => {
     // The track was deleted after the check above: the insert's foreign key refuses the run.
     if (track && isForeignKeyViolation(error)) throw trackGone();
     throw error;
@@ -425,6 +425,16 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   await enqueueAfterCommit([id], `new submission ${id}`);
   return { id, status: "QUEUED", warnings: check?.warnings ?? [], missingDatasets };
 }
+
+/**
+ * The upload's transaction may wait up to 10 s for a connection and run up to 15 s (Prisma's
+ * defaults are 2 s and 5 s). Under a burst of uploads the app's pool (10 connections) is
+ * busy, and a team's uploads queue on its quota lock: with the defaults, 100 concurrent
+ * uploads from 5 teams on a loaded machine answered 500 ("Unable to start a transaction in
+ * the given time", P2028) for 3–11 of them (resilience test c), where each should be taken
+ * or refused by its quota. The worker's claims wait as long (`CLAIM_TX`).
+ */
+const UPLOAD_TX = { maxWait: 10_000, timeout: 15_000 };
 
 /** True when `error` is Prisma's foreign-key violation (P2003). */
 function isForeignKeyViolation(error: unknown): boolean {

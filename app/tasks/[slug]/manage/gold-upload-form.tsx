@@ -46,6 +46,19 @@ function stateFromAnswer(status: number, body: unknown, size: number | null): Go
     const datasets = (answer.datasets ?? []).map((d) => ({ name: d.dataset.name, version: d.gold.version, fileName: d.gold.fileName, unchanged: d.unchanged }));
     return { status: "uploaded", gold: answer.gold, requeued: answer.requeued, unchanged: answer.unchanged, message: answer.message, datasets };
   }
+  return { status: "error", ...uploadRefusal(status, body, size) };
+}
+
+/**
+ * What an upload route's refusal says, for a form: the API error's message (or, when nothing
+ * came back, what happened), its field errors (`fieldErrors: [{path, message}]`, by path) and
+ * its format problems (`errors`/`formatErrors`). Used by the gold key and blind input forms.
+ *
+ * @param status the HTTP status (0: the request did not reach the server)
+ * @param body the parsed JSON answer, or null
+ * @param size the file's size in bytes, for the message when nothing came back
+ */
+export function uploadRefusal(status: number, body: unknown, size: number | null): { message: string; fieldErrors: Record<string, string>; formatErrors: FormatProblem[] } {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const shown = size === null ? "" : ` (${(size / (1024 * 1024)).toFixed(2)} MB)`;
   const message =
@@ -62,7 +75,7 @@ function stateFromAnswer(status: number, body: unknown, size: number | null): Go
       if (typeof f.path === "string" && typeof f.message === "string") fieldErrors[f.path] = f.message;
     }
   }
-  return { status: "error", message, fieldErrors, formatErrors };
+  return { message, fieldErrors, formatErrors };
 }
 
 /** The statistics of a newly uploaded gold key version. */
@@ -100,9 +113,9 @@ function UploadedStats({ gold, requeued }: { gold: GoldKeyMeta; requeued: number
 }
 
 /** Format problems of a rejected file: `file:line:column`, expected and found. */
-function FormatProblems({ problems }: { problems: FormatProblem[] }) {
+export function FormatProblems({ problems, testId = "gold-format-errors" }: { problems: FormatProblem[]; testId?: string }) {
   return (
-    <ul className="mt-2 space-y-2" data-testid="gold-format-errors">
+    <ul className="mt-2 space-y-2" data-testid={testId}>
       {problems.map((p, i) => (
         <li key={i} className="rounded border border-red-200 bg-white px-3 py-2">
           <p className="font-mono text-xs font-semibold">

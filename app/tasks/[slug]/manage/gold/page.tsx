@@ -52,7 +52,7 @@ async function PhaseGold({ phase, viewer, maxBytes, needsHeads }: { phase: Phase
           <h3 className="mb-2 text-sm font-semibold text-zinc-900">Versions</h3>
           <GoldVersionsTable versions={versions} uploaders={uploaders} showDataset={several} />
         </div>
-        <BlindInputsCard phaseId={phase.id} viewer={viewer} />
+        <BlindInputsCard phaseId={phase.id} viewer={viewer} maxBytes={maxBytes} />
       </Card>
     </section>
   );
