@@ -7,7 +7,10 @@
  */
 import { uploadBodyBudget } from "./body-budget";
 import { readMultipartUpload, uploadReservation, type MultipartUpload, type MultipartUploadLimits } from "./multipart-upload";
-import { MULTIPART_ALLOWANCE_BYTES, type apiRoute } from "./http";
+import { loadEnv } from "./env";
+import { apiViewer, assertContentLength, MULTIPART_ALLOWANCE_BYTES, type apiRoute } from "./http";
+import { assertCanManageTask, requireSignedIn, type Viewer } from "./permissions";
+import { loadPhase } from "./services/phases";
 import { createNonce, securityContextFromEnv, securityHeaders } from "./security-headers";
 
 /**
@@ -42,4 +45,26 @@ export async function withUploadBody<T>(request: Request, limits: MultipartUploa
   } finally {
     release();
   }
+}
+
+/**
+ * The organizers' upload routes' start (gold keys, blind inputs): the caller must be signed in
+ * (API token or session cookie), the declared body must fit `UPLOAD_MAX_BYTES` (plus the
+ * multipart allowance), and the caller must organize the phase's task; all before the body is
+ * read. The services check these again.
+ *
+ * @param request the upload request
+ * @param phaseId the phase from the path
+ * @param signInHint the 401 message's hint, e.g. "Send an API token … to upload gold keys."
+ * @returns the viewer and the file limit in bytes
+ * @throws UnauthorizedError (401); TooLargeError (413) by Content-Length; NotFoundError (404)
+ *   unknown phase (or a draft's, to others than its organizers); ForbiddenError (403) not an organizer
+ */
+export async function startOrganizerUpload(request: Request, phaseId: string, signInHint: string): Promise<{ viewer: Viewer; maxFile: number }> {
+  const viewer = requireSignedIn(await apiViewer(request), signInHint);
+  const maxFile = loadEnv().UPLOAD_MAX_BYTES;
+  assertContentLength(request, { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" });
+  const phase = await loadPhase(phaseId);
+  await assertCanManageTask(viewer, phase.taskId, undefined, "No such phase.");
+  return { viewer, maxFile };
 }

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { FormatProblem } from "../../../../../lib/errors";
-import { Notice, secondaryButton } from "../../../../_components/ui";
+import { Field, Notice, secondaryButton } from "../../../../_components/ui";
 import { postFormWithProgress, UploadProgress } from "../../../../_components/upload-progress";
 import { FormatProblems, uploadRefusal } from "../gold-upload-form";
 
@@ -59,24 +59,15 @@ export function BlindUploadForm({ phaseId, dataset, maxBytes }: BlindUploadFormP
   return (
     <div className="space-y-2">
       <form onSubmit={onSubmit} className="flex flex-col gap-2 sm:flex-row sm:items-end" aria-label={`Upload a blind input for ${dataset.name}`} data-testid="blind-upload-form">
-        <div className="space-y-1">
-          <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
-            Or upload your own
-          </label>
-          <input
-            id={inputId}
-            name="file"
-            type="file"
-            required
-            accept={dataset.format === "conllu" ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.jsonl,.jsonlines,.json,.txt"}
-            aria-describedby={`${inputId}-hint`}
-            className="block text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-zinc-100"
-          />
-          <p id={`${inputId}-hint`} className="text-xs text-zinc-600">
-            {dataset.format === "conllu" ? "CorefUD CoNLL-U (.conllu)" : "CoNLL-2012 or JSON lines"}, up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB, with no coreference
-            annotation{dataset.format === "conllu" ? " (no Entity, Bridge or SplitAnte in MISC)" : ""}. Participants download it as {dataset.fileName}.
-          </p>
-        </div>
+        <Field
+          id={inputId}
+          label="Or upload your own"
+          name="file"
+          type="file"
+          required
+          accept={dataset.format === "conllu" ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.jsonl,.jsonlines,.json,.txt"}
+          hint={`${dataset.format === "conllu" ? "CorefUD CoNLL-U (.conllu)" : "CoNLL-2012 or JSON lines"}, up to ${(maxBytes / (1024 * 1024)).toFixed(0)} MB, with no coreference annotation${dataset.format === "conllu" ? " (no Entity, Bridge or SplitAnte in MISC)" : ""}. Participants download it as ${dataset.fileName}.`}
+        />
         <button type="submit" disabled={pending} className={`${secondaryButton} shrink-0 whitespace-nowrap`} aria-label={`Upload the blind input of ${dataset.name}`}>
           {pending ? "Uploading…" : "Upload"}
         </button>

@@ -31,12 +31,9 @@
  * column, expected, found, message}]`), a broken or hostile archive or one holding unknown
  * files; 503 too many uploads being checked or in flight (Retry-After). Every refusal stores nothing.
  */
-import { loadEnv } from "../../../../../../lib/env";
-import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
-import { withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
-import { assertCanManageTask, requireSignedIn } from "../../../../../../lib/permissions";
+import { apiRoute, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
+import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
 import { uploadGoldKey } from "../../../../../../lib/services/gold";
-import { loadPhase } from "../../../../../../lib/services/phases";
 import { assertUploadSize } from "../../../../../../lib/services/uploads";
 
 export const dynamic = "force-dynamic";
@@ -45,14 +42,9 @@ export const dynamic = "force-dynamic";
 export const POST = withSecurityHeaders(
   apiRoute("POST /api/v1/phases/:phaseId/gold", async (request: Request, ctx: RouteContext<{ phaseId: string }>) => {
     const { phaseId } = await ctx.params;
-    const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload gold keys.");
-    const maxFile = loadEnv().UPLOAD_MAX_BYTES;
-    const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
-    // Cheap refusals before the body is read: too large by its declared length, unknown phase,
-    // not an organizer. The service checks all of these again.
-    assertContentLength(request, limit);
-    const phase = await loadPhase(phaseId);
-    await assertCanManageTask(viewer, phase.taskId, undefined, "No such phase.");
+    // Cheap refusals before the body is read: not signed in, too large by its declared length,
+    // unknown phase, not an organizer. The service checks all of these again.
+    const { viewer, maxFile } = await startOrganizerUpload(request, phaseId, "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload gold keys.");
 
     // The body is streamed (busboy) within the limit and the shared memory budget (503 when
     // too many uploads are in flight); never buffered by the proxy (see proxy.ts).

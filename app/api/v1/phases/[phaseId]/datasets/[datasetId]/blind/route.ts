@@ -29,14 +29,11 @@
  * The proxy does not run for this path (an upload route: `UPLOAD_ROUTE_PATTERN`), so both
  * methods set the security headers themselves.
  */
-import { loadEnv } from "../../../../../../../../lib/env";
 import { downloadResponse } from "../../../../../../../../lib/download-response";
-import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../../../lib/http";
-import { assertCanManageTask, requireSignedIn } from "../../../../../../../../lib/permissions";
+import { apiRoute, apiViewer, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../../../lib/http";
 import { readBlindInput, uploadBlindInput } from "../../../../../../../../lib/services/participant-files";
-import { loadPhase } from "../../../../../../../../lib/services/phases";
 import { assertUploadSize } from "../../../../../../../../lib/services/uploads";
-import { withSecurityHeaders, withUploadBody } from "../../../../../../../../lib/upload-route";
+import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "../../../../../../../../lib/upload-route";
 
 export const dynamic = "force-dynamic";
 
@@ -54,13 +51,8 @@ export const GET = withSecurityHeaders(
 export const POST = withSecurityHeaders(
   apiRoute("POST /api/v1/phases/:phaseId/datasets/:datasetId/blind", async (request: Request, ctx: Context) => {
     const { phaseId, datasetId } = await ctx.params;
-    const viewer = requireSignedIn(await apiViewer(request), "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload blind inputs.");
-    const maxFile = loadEnv().UPLOAD_MAX_BYTES;
-    const limit = { maxBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "file" };
     // Cheap refusals before the body is read; the service checks them again.
-    assertContentLength(request, limit);
-    const phase = await loadPhase(phaseId);
-    await assertCanManageTask(viewer, phase.taskId, undefined, "No such phase.");
+    const { viewer, maxFile } = await startOrganizerUpload(request, phaseId, "Send an API token (Authorization: Bearer <token>) of an organizer of this task to upload blind inputs.");
     const blind = await withUploadBody(request, { fileField: "file", maxFileBytes: maxFile, allowance: MULTIPART_ALLOWANCE_BYTES, what: "blind input file" }, async ({ file }) => {
       assertUploadSize(file.bytes.byteLength, maxFile);
       return uploadBlindInput(viewer, phaseId, datasetId, file.name || "blind", file.bytes);
