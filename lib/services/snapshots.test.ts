@@ -698,8 +698,20 @@ describe("the results routes (as Next calls them, with API tokens)", () => {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="${f.task.slug}-test-results-1.csv"`,
       "x-content-sha256": snapshot.csvSha256,
-      "cache-control": "public, max-age=86400, immutable",
+      "cache-control": "public, max-age=31536000, immutable",
+      etag: `"${snapshot.csvSha256}"`,
     });
+    // Asked again with its ETag: 304, no body, the caching headers kept; another tag gets the file.
+    const again = (tag: string) => {
+      const r = request("GET", `${path}/1/csv`, null);
+      r.headers.set("If-None-Match", tag);
+      return getNumberedCsv(r, ctx({ phaseId: f.phase.id, number: "1" }));
+    };
+    const revalidated = await again(`W/"x", "${snapshot.csvSha256}"`);
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe("");
+    expect(Object.fromEntries(revalidated.headers)).toMatchObject({ etag: `"${snapshot.csvSha256}"`, "cache-control": "public, max-age=31536000, immutable" });
+    expect((await again('"not-it"')).status).toBe(200);
     const json = await getNumberedJson(request("GET", `${path}/1`, null), ctx({ phaseId: f.phase.id, number: "1" }));
     expect(await json.text()).toBe(row.json);
     expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -717,7 +729,8 @@ describe("the results routes (as Next calls them, with API tokens)", () => {
         "content-type": type,
         "content-disposition": `attachment; filename="${f.task.slug}-test-results-1.${kind === "latex" ? "tex" : "md"}"`,
         "x-content-sha256": sha256Hex(text),
-        "cache-control": "public, max-age=86400, immutable",
+        "cache-control": "public, max-age=31536000, immutable",
+        etag: `"${sha256Hex(text)}"`,
       });
     }
 

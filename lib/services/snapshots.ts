@@ -74,6 +74,7 @@
  * Markdown table and a line under the last one), so a table in a paper can be traced to the
  * published bytes.
  */
+import { etagFor, isNotModified, notModifiedResponse } from "../conditional-response";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { SCORER_VERSION } from "../scorer-version";
@@ -338,8 +339,9 @@ export interface SnapshotFile {
 
 /**
  * The HTTP headers of a snapshot export's download: its content type, `Content-Disposition:
- * attachment` with its file name, `X-Content-SHA256` (the stored checksum), and `Cache-Control`:
- * `public, max-age=86400, immutable` for public results (they never change), else
+ * attachment` with its file name, `X-Content-SHA256` (the stored checksum), `ETag` (that
+ * checksum, quoted), and `Cache-Control`: `public, max-age=31536000, immutable` for public
+ * results (a snapshot never changes: a later correction is a new snapshot number), else
  * `private, no-store` (results for participants or organizers only must not sit in shared caches).
  *
  * @param file from {@link getSnapshotFile}
@@ -349,8 +351,23 @@ export function snapshotDownloadHeaders(file: SnapshotFile): Record<string, stri
     "Content-Type": file.contentType,
     "Content-Disposition": `attachment; filename="${file.fileName}"`,
     "X-Content-SHA256": file.sha256,
-    "Cache-Control": file.publicResults ? "public, max-age=86400, immutable" : "private, no-store",
+    ETag: etagFor(file.sha256),
+    "Cache-Control": file.publicResults ? "public, max-age=31536000, immutable" : "private, no-store",
   };
+}
+
+/**
+ * The answer to a snapshot export's download: 200 with the stored bytes and
+ * {@link snapshotDownloadHeaders}, or `304 Not Modified` without a body when the request's
+ * `If-None-Match` names the file's ETag (its sha256).
+ *
+ * @param request the download request (its validators are read)
+ * @param file from {@link getSnapshotFile}
+ */
+export function snapshotDownloadResponse(request: Request, file: SnapshotFile): Response {
+  const headers = snapshotDownloadHeaders(file);
+  if (isNotModified(request, headers.ETag!)) return notModifiedResponse(headers);
+  return new Response(new TextEncoder().encode(file.body), { status: 200, headers });
 }
 
 /** What {@link snapshotReadiness} answers the console. */

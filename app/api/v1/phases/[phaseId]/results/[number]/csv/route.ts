@@ -12,12 +12,12 @@
  * Answers 200 `text/csv; charset=utf-8` with `Content-Disposition: attachment;
  * filename="<task>-<phase>-results-<n>.csv"` and `X-Content-SHA256: <hex>`. A snapshot never
  * changes, so public results (a PUBLIC board of a published task) are sent with `Cache-Control:
- * public, max-age=86400, immutable`; others with `private, no-store`. Errors (JSON): 401 anonymous
+ * public, max-age=31536000, immutable`; others with `private, no-store`. Errors (JSON): 401 anonymous
  * caller of a non-public board (or a bad token), 403 signed-in caller outside the audience, 404
  * unknown phase or snapshot number (also a malformed one).
  */
 import { apiRoute, apiViewer, type RouteContext } from "../../../../../../../../lib/http";
-import { getSnapshotFile, snapshotDownloadHeaders } from "../../../../../../../../lib/services/snapshots";
+import { getSnapshotFile, snapshotDownloadResponse } from "../../../../../../../../lib/services/snapshots";
 
 export const dynamic = "force-dynamic";
 
@@ -26,5 +26,5 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/results/:number/csv", a
   const { phaseId, number } = await ctx.params;
   const viewer = await apiViewer(request);
   const file = await getSnapshotFile(viewer, phaseId, number, "csv");
-  return new Response(new TextEncoder().encode(file.body), { status: 200, headers: snapshotDownloadHeaders(file) });
+  return snapshotDownloadResponse(request, file);
 });

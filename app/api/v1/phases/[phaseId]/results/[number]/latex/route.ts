@@ -17,12 +17,12 @@
  * Answers 200 `text/x-tex; charset=utf-8` with `Content-Disposition: attachment;
  * filename="<task>-<phase>-results-<n>.tex"` and `X-Content-SHA256: <hex>` (of this body). Public
  * results (a PUBLIC board of a published task) are sent with `Cache-Control: public,
- * max-age=86400, immutable`; others with `private, no-store`. Errors (JSON): 401 anonymous caller
+ * max-age=31536000, immutable` (and an `ETag`, the sha256: `If-None-Match` answers 304); others with `private, no-store`. Errors (JSON): 401 anonymous caller
  * of a non-public board (or a bad token), 403 signed-in caller outside the audience, 404 unknown
  * phase or snapshot number (also a malformed one).
  */
 import { apiRoute, apiViewer, type RouteContext } from "../../../../../../../../lib/http";
-import { getSnapshotFile, snapshotDownloadHeaders } from "../../../../../../../../lib/services/snapshots";
+import { getSnapshotFile, snapshotDownloadResponse } from "../../../../../../../../lib/services/snapshots";
 
 export const dynamic = "force-dynamic";
 
@@ -31,5 +31,5 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/results/:number/latex",
   const { phaseId, number } = await ctx.params;
   const viewer = await apiViewer(request);
   const file = await getSnapshotFile(viewer, phaseId, number, "latex");
-  return new Response(new TextEncoder().encode(file.body), { status: 200, headers: snapshotDownloadHeaders(file) });
+  return snapshotDownloadResponse(request, file);
 });
