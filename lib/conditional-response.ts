@@ -5,6 +5,7 @@
  * `Cache-Control: no-cache` in the request forcing a full answer) is the `fresh` package's, the
  * one Express uses.
  */
+import { createHash } from "node:crypto";
 import fresh from "fresh";
 
 /**
@@ -42,4 +43,49 @@ export function isNotModified(request: Request, etag: string): boolean {
 export function notModifiedResponse(headers: Record<string, string>): Response {
   const kept = Object.entries(headers).filter(([name]) => /^(etag|cache-control|content-location|date|expires|vary)$/i.test(name));
   return new Response(null, { status: 304, headers: Object.fromEntries(kept) });
+}
+
+/**
+ * `Cache-Control` of an answer every anonymous reader gets alike (a public board's JSON or
+ * table for a caller without a token or session): a shared cache (a reverse proxy, a CDN) may
+ * keep it 30 s and serve it 30 s more while it asks again, so a newly scored run is in every
+ * answer within a minute.
+ */
+export const SHARED_ANSWER_CACHE_CONTROL = "public, max-age=30, stale-while-revalidate=30";
+
+/**
+ * `Cache-Control` of an answer that depends on who asks (signed-in callers: their own rows,
+ * organizers' views, hidden boards): only the caller's own cache may keep it, and must ask
+ * again (with its ETag) before each use.
+ */
+export const PRIVATE_ANSWER_CACHE_CONTROL = "private, no-cache";
+
+/**
+ * A 200 answer whose body is `text`, with an `ETag` of what it shows, or a 304 when the
+ * request's `If-None-Match` already names that tag. `Vary: Authorization, Cookie`, since the
+ * same address answers differently to different callers.
+ *
+ * @param request the request (its validators are read)
+ * @param text the body
+ * @param options `contentType`; `shared`: the answer is the same for every anonymous caller
+ *   ({@link SHARED_ANSWER_CACHE_CONTROL}), else {@link PRIVATE_ANSWER_CACHE_CONTROL};
+ *   `digestOf`: what the tag digests when the body holds something that changes on every
+ *   request without changing what it shows (a generation time), default the body; `headers`:
+ *   more headers (e.g. `Content-Disposition`)
+ * @returns the Response
+ */
+export function conditionalResponse(
+  request: Request,
+  text: string,
+  options: { contentType: string; shared: boolean; digestOf?: string; headers?: Record<string, string> },
+): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": options.contentType,
+    ...options.headers,
+    ETag: etagFor(createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex")),
+    "Cache-Control": options.shared ? SHARED_ANSWER_CACHE_CONTROL : PRIVATE_ANSWER_CACHE_CONTROL,
+    Vary: "Authorization, Cookie",
+  };
+  if (isNotModified(request, headers.ETag!)) return notModifiedResponse(headers);
+  return new Response(text, { status: 200, headers });
 }

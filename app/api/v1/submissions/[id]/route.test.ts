@@ -114,4 +114,23 @@ describe("GET /api/v1/submissions/{id}: variant scores (issue 24 §1)", () => {
     expect(html).toContain('data-testid="score-provenance"');
     expect(html).not.toContain('data-testid="run-variant-scores"');
   });
+
+  it("carries an ETag of the run as shown: 304 while the run is unchanged, a new answer once it is scored; never for shared caches", async () => {
+    const f = await createPhase(testDb.prisma, { gold: KEY });
+    await testDb.prisma.task.update({ where: { id: f.taskId }, data: { status: "PUBLISHED", publishedAt: new Date() } });
+    const id = await createRun(testDb.prisma, f, [{ datasetId: f.datasetId!, text: RESPONSE }]);
+    const queued = await callApi("GET", `/api/v1/submissions/${id}`);
+    expect(queued.status).toBe(200);
+    expect(queued.headers.get("cache-control")).toBe("private, no-cache");
+    const tag = queued.headers.get("etag")!;
+    expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
+    const unchanged = await callApi("GET", `/api/v1/submissions/${id}`, { headers: { "If-None-Match": tag } });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe("");
+    await scoreRun(id);
+    const scored = await callApi("GET", `/api/v1/submissions/${id}`, { headers: { "If-None-Match": tag } });
+    expect(scored.status).toBe(200);
+    expect(scored.headers.get("etag")).not.toBe(tag);
+    expect(((await scored.json()) as { status: string; metrics: Metrics | null }).metrics?.conll?.f1).toBeGreaterThan(0);
+  });
 });

@@ -28,8 +28,13 @@
  * null), `goldVersion` is null, and each warning names its `dataset`. The team
  * and the organizers also get `submitter`, `file`, `attempts` and `error` (when FAILED).
  * 404 when the submission does not exist or the caller may not see it; 401 for a bad token.
+ *
+ * The answer carries an `ETag` of the run as shown (`Cache-Control: private, no-cache`, `Vary:
+ * Authorization, Cookie`): a poller that sends it back in `If-None-Match` gets `304 Not
+ * Modified`, without a body, until the run changes (scored, re-scored, withdrawn…).
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../lib/http";
+import { conditionalResponse } from "../../../../../lib/conditional-response";
+import { apiRoute, apiViewer, type RouteContext } from "../../../../../lib/http";
 import { getSubmissionForViewer } from "../../../../../lib/services/submissions";
 
 export const dynamic = "force-dynamic";
@@ -39,5 +44,6 @@ export const GET = apiRoute("GET /api/v1/submissions/:id", async (request: Reque
   const { id } = await ctx.params;
   const viewer = await apiViewer(request);
   const { scores, ...view } = await getSubmissionForViewer(id, viewer);
-  return jsonResponse({ ...view, metrics: scores });
+  // An ETag of the run as shown: a poller asking again with it gets 304 until the run changes.
+  return conditionalResponse(request, JSON.stringify({ ...view, metrics: scores }), { contentType: "application/json; charset=utf-8", shared: false });
 });

@@ -60,6 +60,50 @@ async function leaderboardPageHtml(slug: string, phaseId: string, cookie: string
 }
 
 describe("GET /api/v1/phases/{id}/leaderboard", () => {
+  it("conditional requests: an ETag of what the board shows, 304 while it holds, a new one once a run is scored; shared caching for anonymous readers only", async () => {
+    const scenario = await setupScenario(testDb.prisma, {
+      users: { organizer: { token: true }, member: { token: true } },
+      task: { organizers: ["organizer"], gold: [{ phase: "test", text: SMALL_KEY, as: "organizer" }] },
+    });
+    const phaseId = scenario.task!.phases.test!.id;
+    const url = `/api/v1/phases/${phaseId}/leaderboard`;
+    await submitScored(phaseId, scenario.users.member.token!, "First");
+    const first = await callApi("GET", url);
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("etag")!;
+    expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(first.headers.get("vary")).toBe("Authorization, Cookie");
+    // The same board asked again (a later generatedAt): the same tag, and 304 without a body for its holder.
+    expect((await callApi("GET", url)).headers.get("etag")).toBe(tag);
+    const notModified = await callApi("GET", url, { headers: { "If-None-Match": tag } });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe("");
+    expect(notModified.headers.get("etag")).toBe(tag);
+    expect(notModified.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=30");
+    // Another query is another answer.
+    expect((await callApi("GET", `${url}?all=1`, { headers: { "If-None-Match": tag } })).status).toBe(200);
+    // A newly scored run: a new tag, and the run in the answer to the old tag's holder.
+    await submitScored(phaseId, scenario.users.member.token!, "Second", SMALL_KEY);
+    const changed = await callApi("GET", url, { headers: { "If-None-Match": tag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(tag);
+    expect(((await changed.json()) as { rows: { systemName: string }[] }).rows.map((r) => r.systemName)).toContain("Second");
+    // Answers that depend on who asks are never for shared caches: a team member's (own rows), an organizer's, a hidden board's.
+    for (const token of [scenario.users.member.token!, scenario.users.organizer.token!]) {
+      const mine = await callApi("GET", url, { token });
+      expect(mine.status).toBe(200);
+      expect(mine.headers.get("cache-control")).toBe("private, no-cache");
+      const again = await callApi("GET", url, { token, headers: { "If-None-Match": mine.headers.get("etag")! } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get("cache-control")).toBe("private, no-cache");
+    }
+    await testDb.prisma.phase.update({ where: { id: phaseId }, data: { leaderboardVisibility: "ORGANIZERS" } });
+    const hidden = await callApi("GET", `${url}?format=markdown`, { token: scenario.users.organizer.token! });
+    expect(hidden.status).toBe(200);
+    expect(hidden.headers.get("cache-control")).toBe("private, no-cache");
+    expect((await callApi("GET", url)).headers.get("cache-control")).toBe("no-store");
+  });
+
   it("leaderboard JSON and CSV: the page's table, tie policy, metric choice, all runs", async () => {
     const scenario = await setupScenario(testDb.prisma, {
       users: { boardA: { token: true }, boardB: { token: true } },
@@ -73,7 +117,8 @@ describe("GET /api/v1/phases/{id}/leaderboard", () => {
     const perfect = await submitScored(phaseId, tokenB, "Perfect", SMALL_KEY);
 
     const response = await callApi("GET", `/api/v1/phases/${phaseId}/leaderboard`);
-    expect(response.headers.get("cache-control")).toBe("no-store");
+    // Every anonymous reader gets this answer alike: shared caches may keep it briefly.
+    expect(response.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=30");
     const board = await expectJson<{
       metric: string;
       allRuns: boolean;
@@ -277,7 +322,8 @@ describe("GET /api/v1/phases/{id}/leaderboard?format=latex|markdown", () => {
     expect(latex.status).toBe(200);
     expect(latex.headers.get("content-type")).toBe("text/x-tex; charset=utf-8");
     expect(latex.headers.get("content-disposition")).toBe(`attachment; filename="${f.task.slug}-test-conll-leaderboard.tex"`);
-    expect(latex.headers.get("cache-control")).toBe("no-store");
+    expect(latex.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=30");
+    expect(latex.headers.get("etag")).toMatch(/^"[0-9a-f]{64}"$/);
     const tex = await latex.text();
     expect(tex).toContain(`% Corefboard leaderboard: ${f.task.title} (${f.task.slug})\n% Phase: test\n`);
     expect(tex).toContain("% Setting: CRAC (CorefUD scorer: head match, singletons excluded, dependent zeros); primary setting\n");

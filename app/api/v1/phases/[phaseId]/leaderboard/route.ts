@@ -91,12 +91,21 @@
  *   CSV of a TEAM_SELECTED board (one run per team) has a `selection` column, and the
  *   organizers' CSV `hidden` and `after_freeze` columns, before `track`.
  *
+ * Caching (issue 26 §1–2): the JSON, LaTeX and Markdown answers carry an `ETag` of what they
+ * show (the JSON's `generatedAt` left out), and a request whose `If-None-Match` names it is
+ * answered `304 Not Modified` without a body. For a caller without a token or session, whose
+ * answer is every anonymous reader's, `Cache-Control: public, max-age=30,
+ * stale-while-revalidate=30` (a newly scored run is in every answer within a minute); for
+ * signed-in callers `private, no-cache`. `Vary: Authorization, Cookie`. The CSV, streamed,
+ * stays `no-store`.
+ *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
  * caller does not organize), 422 bad parameter.
  */
 import { ValidationError } from "../../../../../../lib/errors";
-import { apiRoute, apiViewer, jsonResponse, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
+import { conditionalResponse } from "../../../../../../lib/conditional-response";
+import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
 import { boardLatex, boardMarkdown } from "../../../../../../lib/services/board-export";
 import { getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "../../../../../../lib/validations/leaderboard-query";
@@ -162,18 +171,15 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
     // Every row (no limit: the whole board, the team filter applied), for the best values per column.
     const table = TABLE_FORMATS[query.format];
     const whole = await getLeaderboard(phaseId, viewer, options);
-    return new Response(table.build(whole), {
-      status: 200,
-      headers: {
-        "Content-Type": table.contentType,
-        "Content-Disposition": `attachment; filename="${boardFileName(whole, table.extension)}"`,
-        ...NO_STORE_HEADERS,
-      },
+    return conditionalResponse(request, table.build(whole), {
+      contentType: table.contentType,
+      shared: viewer === null,
+      headers: { "Content-Disposition": `attachment; filename="${boardFileName(whole, table.extension)}"` },
     });
   }
   const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor });
   const intervals = query.intervals;
-  if (!query.significance) return jsonResponse(leaderboardJson(board));
+  if (!query.significance) return boardJsonResponse(request, leaderboardJson(board), viewer === null);
   if (board.variant !== null) {
     throw ValidationError.field(
       intervals ? "intervals" : "significance",
@@ -189,5 +195,15 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
     json.significance = stored.status === "pending" ? { status: "pending" } : { status: "none", reason: stored.reason };
     json.rows = (json.rows as Record<string, unknown>[]).map((row) => ({ ...row, significance: null }));
   }
-  return jsonResponse(json);
+  return boardJsonResponse(request, json, viewer === null);
 });
+
+/**
+ * The board's JSON with an ETag of what it shows (everything but `generatedAt`, which changes
+ * on every request), answered 304 when the caller holds it already; cacheable by shared caches
+ * for anonymous callers only (see the file comment).
+ */
+function boardJsonResponse(request: Request, json: Record<string, unknown>, shared: boolean): Response {
+  const { generatedAt: _generatedAt, ...shown } = json;
+  return conditionalResponse(request, JSON.stringify(json), { contentType: "application/json; charset=utf-8", shared, digestOf: JSON.stringify(shown) });
+}
