@@ -72,6 +72,7 @@ const VALID_INPUT: Record<string, Pick<CallOptions, "json" | "multipart"> | null
   "PATCH /api/v1/phases/:phaseId/datasets/:datasetId": { json: { language: "en" } },
   "DELETE /api/v1/phases/:phaseId/datasets/:datasetId": null,
   "POST /api/v1/phases/:phaseId/gold": { multipart: { file: file(SMALL_KEY) } },
+  "POST /api/v1/phases/:phaseId/datasets/:datasetId/blind": { multipart: { file: file(SMALL_KEY.replace(/\t[^\t\n]*[()][^\t\n]*$/gm, "\t-")) } },
   "POST /api/v1/phases/:phaseId/submissions": { multipart: { systemName: "sys", file: file(SMALL_KEY) } },
   "POST /api/v1/phases/:phaseId/rescore": null,
   "POST /api/v1/phases/:phaseId/results": { json: { note: "Final." } },
