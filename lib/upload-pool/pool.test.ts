@@ -244,7 +244,7 @@ describe("upload pool settings and entry", () => {
     const env = loadEnv({ UPLOAD_VALIDATION_THREADS: "3", UPLOAD_VALIDATION_QUEUE: "0", UPLOAD_VALIDATION_QUEUE_MB: "5", UPLOAD_VALIDATION_TIMEOUT_MS: "1500", UPLOAD_VALIDATION_MAX_MEMORY_MB: "256" });
     expect(uploadPoolOptions(env)).toEqual({ threads: 3, maxQueue: 0, maxQueuedBytes: 5 * 1024 * 1024, timeoutMs: 1500, maxMemoryMb: 256 });
     const defaults = uploadPoolOptions(loadEnv({}));
-    expect(defaults).toMatchObject({ maxQueue: 64, maxQueuedBytes: 200 * 1024 * 1024, timeoutMs: 30_000, maxMemoryMb: 1024 });
+    expect(defaults).toMatchObject({ maxQueue: 256, maxQueuedBytes: 200 * 1024 * 1024, timeoutMs: 30_000, maxMemoryMb: 1024 });
     expect(defaults.threads).toBeGreaterThanOrEqual(1);
     expect(() => loadEnv({ UPLOAD_VALIDATION_TIMEOUT_MS: "5" })).toThrow(/UPLOAD_VALIDATION_TIMEOUT_MS: must be at least 100/);
     expect(() => new UploadPool({ threads: 0, maxQueue: 1, maxQueuedBytes: 1, timeoutMs: 1, maxMemoryMb: 1 })).toThrow(RangeError);

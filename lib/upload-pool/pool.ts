@@ -83,7 +83,7 @@ const ENTRY_IN_REPOSITORY = join("lib", "upload-pool", "entry.mjs");
  * @param env validated configuration (default: `loadEnv()`)
  * @returns `threads` = UPLOAD_VALIDATION_THREADS, else one less than the cores (at least 1,
  *   so a 2-core machine keeps a core for the web server); `maxQueue`, `maxQueuedBytes`,
- *   `timeoutMs` and `maxMemoryMb` from UPLOAD_VALIDATION_QUEUE (64), UPLOAD_VALIDATION_QUEUE_MB
+ *   `timeoutMs` and `maxMemoryMb` from UPLOAD_VALIDATION_QUEUE (256), UPLOAD_VALIDATION_QUEUE_MB
  *   (200, in MB), UPLOAD_VALIDATION_TIMEOUT_MS (30,000) and UPLOAD_VALIDATION_MAX_MEMORY_MB (1,024)
  * @throws EnvError when the environment is invalid
  */
