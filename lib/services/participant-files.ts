@@ -229,7 +229,7 @@ export async function uploadBlindInput(actor: Viewer, phaseId: string, datasetRe
   const mismatch = datasetFormatMismatch(name, dataset.format);
   if (mismatch) throw ValidationError.field("file", `${name}: ${mismatch}`);
   // Read, counted and searched for CorefUD coreference items in the upload pool's thread, off the event loop.
-  const { stats, corefudCoreference } = await readUpload(bytes, name);
+  const { stats, corefudCoreference } = await readUpload(bytes, name, undefined, { corefudCoreference: dataset.format === "conllu" });
   if (stats.mentions > 0 || corefudCoreference.length > 0) {
     const what = [stats.mentions > 0 ? `${stats.mentions} mentions` : "", corefudCoreference.length > 0 ? `${corefudCoreference.join(", ")} in MISC` : ""].filter(Boolean).join("; ");
     throw ValidationError.field("file", `${name} holds coreference annotation (${what}); a blind input holds none. Derive it from the gold key instead, or remove the annotation.`);

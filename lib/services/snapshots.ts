@@ -74,9 +74,9 @@
  * Markdown table and a line under the last one), so a table in a paper can be traced to the
  * published bytes.
  */
-import { etagFor, isNotModified, notModifiedResponse } from "../conditional-response";
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { etagFor, isNotModified, notModifiedResponse } from "../conditional-response";
 import { SCORER_VERSION } from "../scorer-version";
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../errors";
 import { leaderboardVisibleTo, taskStanding, type SignedInViewer, type TaskStanding, type Viewer } from "../permissions";

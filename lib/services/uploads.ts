@@ -117,8 +117,8 @@ export async function validateUpload(bytes: Uint8Array, fileName: string, pool: 
 
 /**
  * What {@link readUpload} gives: the file's counts, its documents (id and first line, in file
- * order), and for a CorefUD file the coreference items its MISC column holds (`Entity`,
- * `Bridge`, `SplitAnte`; empty for other formats), found in the pool thread.
+ * order), and, when asked, for a CorefUD file the coreference items its MISC column holds
+ * (`Entity`, `Bridge`, `SplitAnte`; empty otherwise), found in the pool thread.
  */
 export interface ReadUpload {
   stats: UploadStats;
@@ -128,13 +128,15 @@ export interface ReadUpload {
 
 /**
  * {@link validateUpload}, also answering the file's documents for the document check
- * ({@link checkRunDocuments}).
+ * ({@link checkRunDocuments}), and with `corefudCoreference` the CorefUD coreference items of
+ * a `.conllu` file's MISC column (a blind input's check: one more pass over the file, so only
+ * when asked).
  *
  * @returns `{stats, documents: [{id, line}], corefudCoreference}`
  * @throws as {@link validateUpload}
  */
-export async function readUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool()): Promise<ReadUpload> {
-  return readOrError(await pool.validate(bytes, fileName), fileName);
+export async function readUpload(bytes: Uint8Array, fileName: string, pool: UploadPool = sharedUploadPool(), options: { corefudCoreference?: boolean } = {}): Promise<ReadUpload> {
+  return readOrError(await pool.validate(bytes, fileName, options), fileName);
 }
 
 /** The counts and documents of the pool's answer, or the error it stands for (made here, in the caller's copy of the error classes: see `lib/upload-pool/pool.ts`). */

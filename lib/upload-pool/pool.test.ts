@@ -264,8 +264,10 @@ describe("upload pool settings and entry", () => {
     });
     // A CorefUD file says which coreference items its MISC column holds (a blind input must hold none).
     const corefud = "# newdoc id = d1\n# sent_id = 1\n# text = Ann\n1\tAnn\tAnn\tPROPN\t_\t_\t0\troot\t_\tEntity=(e1--1)\n\n";
-    expect(checkUpload({ kind: "upload", bytes: encode(corefud), fileName: "k.conllu" })).toMatchObject({ kind: "stats", corefudCoreference: ["Entity"] });
-    expect(checkUpload({ kind: "upload", bytes: encode(corefud.replace("Entity=(e1--1)", "_")), fileName: "b.conllu" })).toMatchObject({ kind: "stats", corefudCoreference: [] });
+    expect(checkUpload({ kind: "upload", bytes: encode(corefud), fileName: "k.conllu", corefudCoreference: true })).toMatchObject({ kind: "stats", corefudCoreference: ["Entity"] });
+    expect(checkUpload({ kind: "upload", bytes: encode(corefud.replace("Entity=(e1--1)", "_")), fileName: "b.conllu", corefudCoreference: true })).toMatchObject({ kind: "stats", corefudCoreference: [] });
+    // Not asked (every run and gold upload): no second pass, nothing listed.
+    expect(checkUpload({ kind: "upload", bytes: encode(corefud), fileName: "k.conllu" })).toMatchObject({ kind: "stats", corefudCoreference: [] });
     expect(checkUpload({ kind: "upload", bytes: encode(BROKEN), fileName: "r.conll" })).toMatchObject({ kind: "format", problem: { file: "r.conll", line: 3, column: 3 } });
     expect(checkUpload({ kind: "upload", bytes: new Uint8Array([0xff]), fileName: "b.conllu" })).toMatchObject({
       kind: "format",

@@ -199,16 +199,19 @@ export class UploadPool {
    *
    * @param bytes the file (copied to the thread; the caller's array is left intact)
    * @param fileName its cleaned name: the extension picks the reader (`detectFormat`)
+   * @param options `corefudCoreference`: also list the CorefUD coreference items of a
+   *   `.conllu` file's MISC column (a blind input's check; one more pass over the file)
    * @returns the {@link UploadAnswer}: `stats` (documents, tokens, mentions, entities,
-   *   singletons, reader warnings; and `documents`, each document's id and first line),
+   *   singletons, reader warnings; `documents`, each document's id and first line; and
+   *   `corefudCoreference`, empty unless asked),
    *   `format` (the FormatError's JSON), `empty`, `internal`
    *   (a reader broke its contract); `busy` at once when `threads` files are being read and
    *   `maxQueue` files or `maxQueuedBytes` bytes (this file included) would wait; `timeout`
    *   or `memory` when the thread was stopped at a limit
    * @throws Error when a thread cannot start or the pool was destroyed
    */
-  async validate(bytes: Uint8Array, fileName: string): Promise<UploadAnswer> {
-    const answer = await this.runInTurn({ kind: "upload", bytes, fileName }, bytes.byteLength);
+  async validate(bytes: Uint8Array, fileName: string, options: { corefudCoreference?: boolean } = {}): Promise<UploadAnswer> {
+    const answer = await this.runInTurn({ kind: "upload", bytes, fileName, ...options }, bytes.byteLength);
     if (answer.kind === "ready" || answer.kind === "gold-ids") throw new Error(`upload pool: a ${answer.kind} answer for a file`);
     return answer;
   }

@@ -5,8 +5,9 @@
  * - an **upload**: read the file, refuse a document with more mentions than the density bound
  *   allows (`scoring/formats/density.ts`: 2 per token, gold keys and runs alike), answer its
  *   counts and its documents' ids (with the line of each `#begin document`), for the document
- *   check against the gold key, and for a `.conllu` file which CorefUD coreference items its
- *   MISC column holds (`Entity`, `Bridge`, `SplitAnte`: a blind input must hold none);
+ *   check against the gold key, and, when asked (`corefudCoreference`, a blind input's upload),
+ *   for a `.conllu` file which CorefUD coreference items its MISC column holds (`Entity`,
+ *   `Bridge`, `SplitAnte`: a blind input must hold none);
  * - a **gold key's document ids**: unpack a stored gold key (checksum verified), read it and
  *   answer the ids of its documents only (`Document.id`, the identity the scorer matches key
  *   and response documents by: `scoring/evaluate.ts`). Nothing else of the gold leaves the thread.
@@ -35,6 +36,8 @@ export type CheckInput =
       bytes: Uint8Array;
       /** the cleaned file name: picks the reader and names the file in messages */
       fileName: string;
+      /** also list the CorefUD coreference items of a `.conllu` file's MISC column (one more pass over the file) */
+      corefudCoreference?: boolean;
     }
   /** a stored gold key whose document ids are wanted */
   | {
@@ -53,7 +56,7 @@ export type CheckOutcome =
   | { kind: "ready" }
   /**
    * an upload's counts, its documents in file order, and the CorefUD coreference items of its
-   * MISC column (`corefudCoreferenceAttributes`; always empty for other formats)
+   * MISC column (`corefudCoreferenceAttributes`; empty unless asked, and for other formats)
    */
   | { kind: "stats"; stats: UploadStats; documents: RunDocument[]; corefudCoreference: string[] }
   /** a gold key's document ids, in key order */
@@ -81,7 +84,7 @@ export default function checkUpload(input: CheckInput | null): CheckOutcome {
     const corpus = readCorpus(input.bytes, input.fileName, { limits: DEFAULT_LIMITS });
     if (corpus.documents.length === 0) return { kind: "empty" };
     checkMentionDensity(corpus);
-    const corefudCoreference = detectFormat(input.fileName) === "conllu" ? corefudCoreferenceAttributes(input.bytes, input.fileName) : [];
+    const corefudCoreference = input.corefudCoreference && detectFormat(input.fileName) === "conllu" ? corefudCoreferenceAttributes(input.bytes, input.fileName) : [];
     return { kind: "stats", stats: corpusStats(corpus), documents: corpus.documents.map((d) => ({ id: d.id, line: d.line })), corefudCoreference };
   } catch (error) {
     if (error instanceof FormatError) return { kind: "format", problem: error.toJSON() };

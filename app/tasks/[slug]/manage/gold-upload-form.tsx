@@ -20,7 +20,15 @@ type GoldUploadState =
   | { status: "idle" }
   | { status: "uploading"; percent: number | null }
   | { status: "uploaded"; gold: GoldKeyMeta; requeued: number; unchanged: boolean; message: string; datasets: GoldUploadDataset[] }
-  | { status: "error"; message: string; fieldErrors: Record<string, string>; formatErrors: FormatProblem[] };
+  | ({ status: "error" } & UploadRefusal);
+
+/** What an upload route's refusal says, as a form shows it ({@link uploadRefusal}). */
+export interface UploadRefusal {
+  message: string;
+  /** field path → message */
+  fieldErrors: Record<string, string>;
+  formatErrors: FormatProblem[];
+}
 
 /** The answer of `POST /api/v1/phases/{phaseId}/gold` (200/201), as far as the form reads it. */
 interface GoldUploadAnswer {
@@ -58,7 +66,7 @@ function stateFromAnswer(status: number, body: unknown, size: number | null): Go
  * @param body the parsed JSON answer, or null
  * @param size the file's size in bytes, for the message when nothing came back
  */
-export function uploadRefusal(status: number, body: unknown, size: number | null): { message: string; fieldErrors: Record<string, string>; formatErrors: FormatProblem[] } {
+export function uploadRefusal(status: number, body: unknown, size: number | null): UploadRefusal {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   const shown = size === null ? "" : ` (${(size / (1024 * 1024)).toFixed(2)} MB)`;
   const message =

@@ -2,17 +2,16 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { FormatProblem } from "../../../../../lib/errors";
 import { Field, Notice, secondaryButton } from "../../../../_components/ui";
 import { postFormWithProgress, UploadProgress } from "../../../../_components/upload-progress";
-import { FormatProblems, uploadRefusal } from "../gold-upload-form";
+import { FormatProblems, uploadRefusal, type UploadRefusal } from "../gold-upload-form";
 
 /** State of the form: idle, sending (the share sent: null while unknown), taken, or refused. */
 type BlindUploadState =
   | { status: "idle" }
   | { status: "uploading"; percent: number | null }
   | { status: "uploaded"; sha256: string; size: number }
-  | { status: "error"; message: string; fieldErrors: Record<string, string>; formatErrors: FormatProblem[] };
+  | ({ status: "error" } & UploadRefusal);
 
 /** Props of {@link BlindUploadForm}. */
 export interface BlindUploadFormProps {

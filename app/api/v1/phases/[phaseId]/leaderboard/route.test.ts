@@ -82,6 +82,12 @@ describe("GET /api/v1/phases/{id}/leaderboard", () => {
     expect(notModified.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=30");
     // Another query is another answer.
     expect((await callApi("GET", `${url}?all=1`, { headers: { "If-None-Match": tag } })).status).toBe(200);
+    // The paper tables too (their "Generated:" line changes on every request, their tag does not).
+    for (const format of ["latex", "markdown"]) {
+      const table = await callApi("GET", `${url}?format=${format}`);
+      const again = await callApi("GET", `${url}?format=${format}`, { headers: { "If-None-Match": table.headers.get("etag")! } });
+      expect([table.status, again.status, await again.text()]).toEqual([200, 304, ""]);
+    }
     // A newly scored run: a new tag, and the run in the answer to the old tag's holder.
     await submitScored(phaseId, scenario.users.member.token!, "Second", SMALL_KEY);
     const changed = await callApi("GET", url, { headers: { "If-None-Match": tag } });

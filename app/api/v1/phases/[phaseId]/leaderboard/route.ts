@@ -171,15 +171,17 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
     // Every row (no limit: the whole board, the team filter applied), for the best values per column.
     const table = TABLE_FORMATS[query.format];
     const whole = await getLeaderboard(phaseId, viewer, options);
-    return conditionalResponse(request, table.build(whole), {
+    const text = table.build(whole);
+    return conditionalResponse(request, text, {
       contentType: table.contentType,
       shared: viewer === null,
+      digestOf: withoutGenerationTime(text, whole),
       headers: { "Content-Disposition": `attachment; filename="${boardFileName(whole, table.extension)}"` },
     });
   }
   const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor });
   const intervals = query.intervals;
-  if (!query.significance) return boardJsonResponse(request, leaderboardJson(board), viewer === null);
+  if (!query.significance) return boardJsonResponse(request, leaderboardJson(board), board, viewer === null);
   if (board.variant !== null) {
     throw ValidationError.field(
       intervals ? "intervals" : "significance",
@@ -195,15 +197,25 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
     json.significance = stored.status === "pending" ? { status: "pending" } : { status: "none", reason: stored.reason };
     json.rows = (json.rows as Record<string, unknown>[]).map((row) => ({ ...row, significance: null }));
   }
-  return boardJsonResponse(request, json, viewer === null);
+  return boardJsonResponse(request, json, board, viewer === null);
 });
 
 /**
- * The board's JSON with an ETag of what it shows (everything but `generatedAt`, which changes
- * on every request), answered 304 when the caller holds it already; cacheable by shared caches
- * for anonymous callers only (see the file comment).
+ * A board's answer without its generation time (`generatedAt`, which changes on every request
+ * without changing what the answer shows), for its ETag. The time is written once, before the
+ * rows (the JSON's `generatedAt`, the tables' "Generated:" comment line), so its first
+ * occurrence is the one taken out.
  */
-function boardJsonResponse(request: Request, json: Record<string, unknown>, shared: boolean): Response {
-  const { generatedAt: _generatedAt, ...shown } = json;
-  return conditionalResponse(request, JSON.stringify(json), { contentType: "application/json; charset=utf-8", shared, digestOf: JSON.stringify(shown) });
+function withoutGenerationTime(text: string, board: Pick<Leaderboard, "generatedAt">): string {
+  return text.replace(board.generatedAt.toISOString(), "");
+}
+
+/**
+ * The board's JSON with an ETag of what it shows (everything but `generatedAt`), answered 304
+ * when the caller holds it already; cacheable by shared caches for anonymous callers only (see
+ * the file comment).
+ */
+function boardJsonResponse(request: Request, json: Record<string, unknown>, board: Leaderboard, shared: boolean): Response {
+  const text = JSON.stringify(json);
+  return conditionalResponse(request, text, { contentType: "application/json; charset=utf-8", shared, digestOf: withoutGenerationTime(text, board) });
 }
