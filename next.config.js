@@ -1,8 +1,8 @@
-import { SMALL_BODY_MAX_BYTES } from "./lib/request-body-limits.mjs";
+import { SMALL_BODY_MAX_BYTES } from "./lib/http/request-body-limits.mjs";
 
 /**
  * Largest body of a server action and of any request the proxy runs for: 1 MB (issue 23 F1/F2),
- * from lib/request-body-limits.mjs. Uploads do not go through server actions or the proxy: the
+ * from lib/http/request-body-limits.mjs. Uploads do not go through server actions or the proxy: the
  * upload routes stream their bodies themselves.
  */
 const smallBodyLimit = SMALL_BODY_MAX_BYTES;

@@ -1,7 +1,7 @@
 /**
  * Next.js proxy (the file convention called `middleware` before Next 16): runs on the
  * Node.js runtime before every request is routed. The rules live in
- * `lib/security-headers.ts`; this file only applies them.
+ * `lib/http/security-headers.ts`; this file only applies them.
  *
  * - Every response gets the security headers; pages, API answers and the CSV export also
  *   get a Content-Security-Policy with a fresh nonce, which is put on the request as well so
@@ -16,8 +16,8 @@
  *   has not already answered it before Next read the body (scripts/body-guard.mjs, which also
  *   closes the connection unread). The upload routes
  *   ({@link UPLOAD_ROUTE_PATTERN}) are left out of the matcher: they stream their bodies
- *   themselves with their own limit and memory budget (`lib/multipart-upload.ts`,
- *   `lib/body-budget.ts`) and set the security headers themselves (`lib/upload-route.ts`).
+ *   themselves with their own limit and memory budget (`lib/http/multipart-upload.ts`,
+ *   `lib/http/body-budget.ts`) and set the security headers themselves (`lib/runs/upload-route.ts`).
  * - Cross-origin server actions (a POST with a `Next-Action` header whose `Origin` is not the
  *   site's) are answered 403 here; Next itself would answer 500.
  * - On next-auth's routes, a callback URL next-auth would answer with a 500 (query parameter
@@ -25,8 +25,8 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { NotFoundError } from "./lib/errors";
-import { declaredBodyRefusal } from "./lib/request-body-limits.mjs";
-import { createNonce, malformedPathReason, securityContextFromEnv, securityHeaders } from "./lib/security-headers";
+import { declaredBodyRefusal } from "./lib/http/request-body-limits.mjs";
+import { createNonce, malformedPathReason, securityContextFromEnv, securityHeaders } from "./lib/http/security-headers";
 
 /**
  * Where a page request with a malformed path is rewritten to: a path no route matches, so
@@ -37,10 +37,10 @@ const NOT_FOUND_PATH = "/_malformed-path";
 
 /**
  * The largest request body (bytes) the proxy lets through on the paths it runs for, and the
- * upload routes it does not run for: lib/request-body-limits.mjs, the one source that
+ * upload routes it does not run for: lib/http/request-body-limits.mjs, the one source that
  * next.config.js and the web server's body guard (scripts/body-guard.mjs) read too.
  */
-export { SMALL_BODY_MAX_BYTES as PROXY_BODY_MAX_BYTES, UPLOAD_ROUTE_PATTERN } from "./lib/request-body-limits.mjs";
+export { SMALL_BODY_MAX_BYTES as PROXY_BODY_MAX_BYTES, UPLOAD_ROUTE_PATTERN } from "./lib/http/request-body-limits.mjs";
 
 /** A refusal the proxy answers itself, before Next reads the request. */
 export interface ProxyRefusal {

@@ -14,10 +14,10 @@ const CHANGES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|spyOn|useF
 /**
  * The module mocks that files may share, as every such file writes them: `lib/queue.ts`'s test
  * double (lib/__mocks__/queue.ts, a `vi.fn` per export), asked for with
- * `vi.mock("<relative path>/queue")` and no factory; and a request without cookies for route
+ * `vi.mock("<relative path>/queue")` or `vi.mock("@/lib/queue")` and no factory; and a request without cookies for route
  * handlers called outside a request (`next/headers`' `cookies()`).
  */
-const SHARED_MOCKS = /\bvi\.mock\("(?:\.\.?\/)+(?:lib\/)?queue"\);|\bvi\.mock\("next\/headers", \(\) => \(\{ cookies: async \(\) => \(\{ getAll: \(\) => \[\] \}\) \}\)\);/g;
+const SHARED_MOCKS = /\bvi\.mock\("(?:(?:\.\.?\/)+|@\/)(?:lib\/)?queue"\);|\bvi\.mock\("next\/headers", \(\) => \(\{ cookies: async \(\) => \(\{ getAll: \(\) => \[\] \}\) \}\)\);/g;
 
 /**
  * The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by
@@ -45,6 +45,8 @@ function siteTestFiles(): { shared: string[]; sharedMocks: string[]; isolated: s
 const site = siteTestFiles();
 
 export default defineConfig({
+  // The `@/` import alias of tsconfig.json (`@/lib/…`, `@/app/…`, `@/scoring/…`).
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     exclude: ["node_modules/**", "e2e/**"],
     testTimeout: 30_000,

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "./_components/link";
-import { getViewer } from "../lib/session";
-import { listTasksForViewer } from "../lib/services/tasks";
+import { getViewer } from "@/lib/auth/session";
+import { listTasksForViewer } from "@/lib/tasks/tasks";
 import { TaskCard } from "./_components/task-card";
 
 /** Title: the site's name and what it does (not the "· Corefboard" template). */
@@ -31,7 +31,7 @@ export default async function HomePage() {
         )}
       </section>
 
-      {/* Task list (listTasksForViewer in lib/services/tasks.ts). */}
+      {/* Task list (listTasksForViewer in lib/tasks/tasks.ts). */}
       <section id="tasks" aria-labelledby="tasks-heading" className="space-y-4">
         <h2 id="tasks-heading" className="text-xl font-semibold tracking-tight">
           Tasks

@@ -31,22 +31,22 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // lib/__mocks__/queue.ts (enqueueScoring is a vi.fn); enqueueSignificance as a no-op besides.
-vi.mock("../lib/queue", async () => ({ ...(await import("../lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
+vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
 // The request's cookies (withCookies); `headers()` without X-Forwarded-For (no per-address limits).
 vi.mock("next/headers", async () => ({ ...(await import("./api/v1/test-helpers")).nextHeadersDouble, headers: async () => new Headers() }));
 // No page cache outside Next.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn(), refresh: vi.fn() }));
 
-import { createApiToken } from "../lib/auth/api-tokens";
-import { useTestDatabase } from "../lib/db/test-db";
-import { uploadGoldKey } from "../lib/services/gold";
-import { inviteOrganizer } from "../lib/services/organizer-invitations";
-import { createPasswordResetLink } from "../lib/services/password-reset";
-import { createTeamInvitation, newLinkToken } from "../lib/services/team-invitations";
-import { joinCodeFor } from "../lib/services/teams";
-import { insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser } from "../lib/services/test-fixtures";
-import { createUser } from "../lib/services/users";
-import { addDataset } from "../lib/services/datasets";
+import { createApiToken } from "@/lib/accounts/api-tokens";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { uploadGoldKey } from "@/lib/tasks/gold";
+import { inviteOrganizer } from "@/lib/tasks/organizer-invitations";
+import { createPasswordResetLink } from "@/lib/accounts/password-reset";
+import { createTeamInvitation, newLinkToken } from "@/lib/teams/invitations";
+import { joinCodeFor } from "@/lib/teams/teams";
+import { insertSubmission, makeTaskWithPhase, makeTeam, makeTrack, makeUser } from "@/lib/tasks/test-fixtures";
+import { createUser } from "@/lib/accounts/users";
+import { addDataset } from "@/lib/tasks/datasets";
 import { phaseValuesFromPhase, type PhaseFormValues } from "./_components/task-phase-form-data";
 import { openPhase, sessionCookie, setupScenario, SMALL_KEY, withCookies } from "./api/v1/test-helpers";
 

@@ -11,7 +11,7 @@
  *   the new address (the old one no longer works);
  * - a user deletes their account and can no longer sign in.
  *
- * Mail: the server has no SMTP, so `lib/mail.ts` logs each mail and, with `MAIL_OUTBOX_FILE`
+ * Mail: the server has no SMTP, so `lib/accounts/mail.ts` logs each mail and, with `MAIL_OUTBOX_FILE`
  * set, appends it to that file as a JSON line; this spec reads the links from there. The
  * server must be started with `MAIL_OUTBOX_FILE` = `e2eOutboxFile()` (playwright.config.ts);
  * `e2e/helpers/mail.ts` reads it.

@@ -185,7 +185,7 @@ test("gold content and gold metadata never reach anyone but organizers", async (
     expect((await fetchChecked(viewer, "PATCH", `/api/v1/phases/${phaseId}`, { data: { leaderboardVisibility: "PUBLIC" } })).status()).toBe(viewer.user ? 403 : 401);
 
     // HTML pages (those that exist; 404 is fine). Pages know their viewer by the session
-    // cookie alone (`getViewer()` without a request, lib/session.ts): a bearer token makes a
+    // cookie alone (`getViewer()` without a request, lib/auth/session.ts): a bearer token makes a
     // page request anonymous, which the anonymous viewer's pages check. Shown here once: the
     // account page sends a bearer viewer to sign in, as it does an anonymous one.
     if (viewer.headers.Authorization) {

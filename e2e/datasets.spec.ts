@@ -12,7 +12,7 @@
  *   is their mean (within 1e-9).
  */
 import { expect, test } from "@playwright/test";
-import { makeTarGz, makeZip } from "../lib/archive.fixtures";
+import { makeTarGz, makeZip } from "../lib/uploads/archive.fixtures";
 import { KEY_CONLLU, RESPONSE_CONLLU } from "../lib/worker/scoring-job.fixtures";
 import { evaluate } from "../scoring/evaluate";
 import { readCorpus } from "../scoring/formats/index";

@@ -1,10 +1,10 @@
 /**
- * Security headers on the real server (`proxy.ts`, rules in `lib/security-headers.ts`):
+ * Security headers on the real server (`proxy.ts`, rules in `lib/http/security-headers.ts`):
  *
  * - a page (`/`), an API route (`/api/v1/tasks`), the CSV export of a leaderboard, a static
  *   file, the manage page and 404 answers carry the headers; the server runs `next start`
  *   (production), so the policy has no `'unsafe-eval'`, and over http there is no HSTS (the
- *   https case is unit-tested in `lib/security-headers.test.ts`);
+ *   https case is unit-tested in `lib/http/security-headers.test.ts`);
  * - the nonce of the policy is on every `<script>` of the page, and new for every request;
  * - pages still run their scripts and hydrate under the policy, with no CSP violation
  *   reported by the browser: home, sign-in (the form signs in), a leaderboard with charts

@@ -30,7 +30,7 @@
  * job (`seedScoredRuns`), not uploaded: the upload pipeline has its own smoke tests.
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { makeZip } from "../lib/archive.fixtures";
+import { makeZip } from "../lib/uploads/archive.fixtures";
 import { evaluate, readConll2012, type MetricScores } from "../scoring/index";
 import { bearer, signInPage } from "./helpers/accounts";
 import { DESKTOP_AND_PHONE, expectAccessibleAtWidths, type ColourScheme } from "./helpers/a11y";

@@ -22,7 +22,7 @@
  * (This is also the final-results and run-controls test: the page checks of
  * e2e/snapshots.spec.ts and e2e/run-controls.spec.ts, and board-policy.spec.ts's final runs,
  * joined it; the rules behind them, who may
- * withdraw or disqualify what and what the API answers, are lib/services/run-controls.test.ts's.)
+ * withdraw or disqualify what and what the API answers, are lib/runs/controls.test.ts's.)
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";

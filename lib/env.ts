@@ -55,7 +55,7 @@ const fields = z.object({
   /** Public base URL of the site, e.g. https://corefboard.example.org. Required in production. */
   NEXTAUTH_URL: httpUrl.optional(),
   /**
-   * Outgoing mail server (password-reset mail, `lib/mail.ts`), as nodemailer's connection URL,
+   * Outgoing mail server (password-reset mail, `lib/accounts/mail.ts`), as nodemailer's connection URL,
    * e.g. `smtps://user:password@mail.example.org:465`. Unset: mail is not sent but written to
    * the server log (recipient, subject, link).
    */

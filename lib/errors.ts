@@ -1,5 +1,5 @@
 /**
- * Typed domain errors thrown by the services in `lib/services/` and `lib/permissions.ts`.
+ * Typed domain errors thrown by the domain modules (`lib/tasks/`, `lib/runs/`, `lib/boards/`, …) and `lib/permissions.ts`.
  *
  * Route handlers turn any `DomainError` into an HTTP answer with {@link errorResponseBody}
  * and `error.httpStatus`; anything else is a bug and becomes a 500 without details.
@@ -166,7 +166,7 @@ export class ServiceBusyError extends DomainError {
 /**
  * 409 Conflict: the request is valid but needs the client's confirmation before it takes
  * effect, e.g. an upload whose document names do not match the gold key on a phase that
- * warns (`lib/services/uploads.ts`). Nothing was stored and nothing counted; `details` say
+ * warns (`lib/uploads/checks.ts`). Nothing was stored and nothing counted; `details` say
  * what to confirm and how to resend (e.g. `warnings` and `acknowledgeWith`).
  */
 export class ConflictError extends DomainError {

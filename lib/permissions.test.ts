@@ -23,13 +23,13 @@ import {
   type SubmissionAccess,
   type Viewer,
 } from "./permissions";
-import { defaultDatasetData } from "./services/datasets";
-import { getLeaderboard, leaderboardCsv } from "./services/leaderboard";
-import { getSubmissionForViewer } from "./services/submissions";
-import { setSiteRole } from "./services/site-roles";
-import { CREATE_TASK_REFUSED, createTask, getTaskForViewer } from "./services/tasks";
-import { getSessionUser } from "./services/users";
-import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type SubmissionFields } from "./services/test-fixtures";
+import { defaultDatasetData } from "./tasks/datasets";
+import { getLeaderboard, leaderboardCsv } from "./boards/leaderboard";
+import { getSubmissionForViewer } from "./runs/submissions";
+import { setSiteRole } from "./accounts/site-roles";
+import { CREATE_TASK_REFUSED, createTask, getTaskForViewer } from "./tasks/tasks";
+import { getSessionUser } from "./accounts/users";
+import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY, type SubmissionFields } from "./tasks/test-fixtures";
 import { packFile } from "./storage";
 
 const testDb = useTestDatabase();

@@ -7,7 +7,7 @@
  * - Site admins and accounts with the site role ORGANIZER may create tasks
  *   ({@link canCreateTask}); the creator becomes an organizer of the task it creates. An
  *   ORGANIZER organizes those tasks (and any it is added to) only, not everyone's: it is not an
- *   admin. Site admins grant and revoke the role (lib/services/site-roles.ts).
+ *   admin. Site admins grant and revoke the role (lib/accounts/site-roles.ts).
  * - The task's teams are the teams with at least one non-baseline submission (any status,
  *   any phase) in the task; the task's participants are the members of those teams
  *   ({@link isTaskParticipant}). Baselines are the organizers' reference runs: they make no
@@ -43,11 +43,11 @@
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "./errors";
 import type { LeaderboardTiming } from "./validations/task";
 import type { ParticipantAnalysis } from "./generated/prisma/enums";
-import { defaultDb, isUuid, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./services/db";
+import { defaultDb, isUuid, type Db, type LeaderboardVisibility, type SubmissionVisibility, type UserRole } from "./db";
 
 /**
  * The person making a request: a signed-in user with their site role, or null (anonymous).
- * The one definition of a viewer; `lib/session.ts` builds it from the session or a token.
+ * The one definition of a viewer; `lib/auth/session.ts` builds it from the session or a token.
  */
 export type Viewer = { userId: string; role: UserRole } | null;
 
@@ -133,7 +133,7 @@ export function shownToOthers(submission: Omit<SubmissionVisibilityFacts, "teamI
   );
 }
 
-/** True when the viewer is a signed-in site admin (the role comes from `lib/session.ts`, which re-reads it each request). */
+/** True when the viewer is a signed-in site admin (the role comes from `lib/auth/session.ts`, which re-reads it each request). */
 export function isSiteAdmin(viewer: Viewer): viewer is SignedInViewer & { role: "ADMIN" } {
   return viewer?.role === "ADMIN";
 }
@@ -143,7 +143,7 @@ export const TASK_CREATOR_ROLES: readonly UserRole[] = ["ADMIN", "ORGANIZER"];
 
 /**
  * Whether the viewer may create tasks: a signed-in site admin or an account with the site role
- * ORGANIZER. Any user with a role may be passed (the role comes from `lib/session.ts`, which
+ * ORGANIZER. Any user with a role may be passed (the role comes from `lib/auth/session.ts`, which
  * re-reads it each request, so a revoked role stops applying at the next request).
  *
  * @param viewer the viewer, or just their role (`{role}`); null for anonymous

@@ -4,7 +4,7 @@
  * One queue, `score-submission`, with the `stately` policy: per submission (singleton key =
  * submission id) at most one job waits, one waits for a retry, and one runs, so enqueueing
  * twice is harmless. Jobs retry with exponential backoff on infrastructure errors, and
- * expire (`SCORE_JOB_EXPIRE_SECONDS`, see `lib/worker/config.ts`) if a worker hangs.
+ * expire (`SCORE_JOB_EXPIRE_SECONDS`, see `lib/scoring-config.ts`) if a worker hangs.
  *
  * The queue is only a delivery mechanism: the submission row's status is the truth, and
  * every status change goes through `lib/submission-states.ts`, where a worker claims a row
@@ -40,7 +40,7 @@
  */
 import pg from "pg";
 import PgBoss from "pg-boss";
-import { scoringConfig } from "./worker/config";
+import { scoringConfig } from "./scoring-config";
 
 /** The queue name used by web (send) and workers (work). */
 export const SCORE_QUEUE = "score-submission";
@@ -102,7 +102,7 @@ export async function ensureScoreQueue(boss: PgBoss): Promise<void> {
   }
 }
 
-/** The queue of board significance computations (`lib/services/board-significance.ts`). */
+/** The queue of board significance computations (`lib/boards/board-significance.ts`). */
 export const SIGNIFICANCE_QUEUE = "board-significance";
 
 /**

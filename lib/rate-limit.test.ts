@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "./db/test-db";
-import { argon2Calls } from "./auth/test-argon2";
+import { argon2Calls } from "./accounts/test-argon2";
 
 // Count the native argon2 checks: a flood must be refused before hashing.
 // (`gate`: hold every check until it resolves, to fill the hashing slots.)
-vi.mock("@node-rs/argon2", async (importOriginal) => (await import("./auth/test-argon2")).countingArgon2(importOriginal));
+vi.mock("@node-rs/argon2", async (importOriginal) => (await import("./accounts/test-argon2")).countingArgon2(importOriginal));
 
 const {
   addressKey,
@@ -19,8 +19,8 @@ const {
   trustProxyHops,
 } = await import("./rate-limit");
 const { RateLimitedError } = await import("./errors");
-const { errorResponse } = await import("./http");
-const { createUser, verifyCredentials } = await import("./services/users");
+const { errorResponse } = await import("./http/api");
+const { createUser, verifyCredentials } = await import("./accounts/users");
 
 const db = useTestDatabase();
 afterEach(() => {
@@ -240,7 +240,7 @@ describe("sign-in limits", () => {
   });
 
   it("an attempt that could not be checked (hashing slots full) does not count", async () => {
-    const { MAX_WAITING_CHECKS, hashPassword, verifyPassword } = await import("./auth/password");
+    const { MAX_WAITING_CHECKS, hashPassword, verifyPassword } = await import("./accounts/password");
     process.env.PASSWORD_HASH_CONCURRENCY = "1";
     const email = `${unique("busy")}@example.org`;
     await createUser({ email: email, name: "Busy", password: "the right password" });

@@ -3,7 +3,7 @@
  * when a new key would go over (JavaScript's `Map` keeps insertion order; a read moves the
  * entry to the end). For in-memory caches of immutable values, e.g. the document ids of a
  * gold key version by its sha256 (`upload-pool/pool.ts`), or parsed stored
- * files (`services/analysis.ts`).
+ * files (`lib/runs/analysis.ts`).
  */
 export class RecentlyUsed<K, V> {
   private readonly entries = new Map<K, V>();

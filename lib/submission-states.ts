@@ -37,11 +37,11 @@
  * **Error stages** ({@link ErrorStage}): `validation` (the file does not parse), `scoring`
  * (over the time or memory limit), `platform` (our fault: no gold key, damaged storage, a
  * scorer bug, a worker that keeps dying). Platform failures never count against a team's
- * quota (`lib/services/quota.ts`).
+ * quota (`lib/runs/quota.ts`).
  */
 import type { PrismaClient } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
-import { DB_NULL, lockKey, type Db, type Tx } from "./services/db";
+import { DB_NULL, lockKey, type Db, type Tx } from "./db";
 
 /** Where a FAILED submission failed (`submissions.error_stage`). */
 export const ErrorStage = {

@@ -1,6 +1,6 @@
 /**
  * The score JSON format: the one shape in which scores leave `scoring/` as data. The CLI prints
- * it (`--format json`), the worker's stored rows are read back into it (`lib/services/scores`),
+ * it (`--format json`), the worker's stored rows are read back into it (`lib/boards/scores`),
  * and the web API answers with it.
  *
  * Shape (every fraction in [0, 1], never a percentage; counts as the metrics return them:

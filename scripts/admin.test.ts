@@ -8,9 +8,9 @@ import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../lib/db/test-db";
 import { freePort } from "../lib/db/embedded";
 import { sha256Hex } from "../lib/storage";
-import { verifyCredentials } from "../lib/services/users";
-import { authenticateBearer } from "../lib/auth/api-tokens";
-import { isPasswordResetTokenUsable, resetPassword } from "../lib/services/password-reset";
+import { verifyCredentials } from "../lib/accounts/users";
+import { authenticateBearer } from "../lib/accounts/api-tokens";
+import { isPasswordResetTokenUsable, resetPassword } from "../lib/accounts/password-reset";
 import { runAdmin, type AdminIo } from "./admin";
 
 const db = useTestDatabase();

@@ -11,7 +11,7 @@
  * cannot be shown again); `reset-link` prints a fresh password-reset link alone on one line
  * of stdout (`${NEXTAUTH_URL}/reset-password?token=…`, working once within one hour; set
  * NEXTAUTH_URL as the web server has it), for sites without SMTP; everything else goes to
- * stderr. `grant` gives an existing account a site role (lib/services/site-roles.ts):
+ * stderr. `grant` gives an existing account a site role (lib/accounts/site-roles.ts):
  * `organizer` may create tasks, `admin` manages the site (this is how an account made on the
  * web becomes the first admin), `user` revokes either; it prints the change on stdout, is
  * audited as `user.role_change` without an actor, and refuses to demote the last admin.
@@ -30,11 +30,11 @@ import { EnvError, loadEnv } from "../lib/env";
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { disconnectPrisma } from "../lib/db/client";
-import { EmailTakenError, UserInputError, createUser, getUserByEmail } from "../lib/services/users";
-import { createApiToken } from "../lib/auth/api-tokens";
+import { EmailTakenError, UserInputError, createUser, getUserByEmail } from "../lib/accounts/users";
+import { createApiToken } from "../lib/accounts/api-tokens";
 import { ConflictError, NotFoundError } from "../lib/errors";
-import { createPasswordResetLink } from "../lib/services/password-reset";
-import { A_SITE_ROLE, parseSiteRole, setSiteRoleByEmail } from "../lib/services/site-roles";
+import { createPasswordResetLink } from "../lib/accounts/password-reset";
+import { A_SITE_ROLE, parseSiteRole, setSiteRoleByEmail } from "../lib/accounts/site-roles";
 
 /** Where the CLI writes; replaced in tests. */
 export interface AdminIo {

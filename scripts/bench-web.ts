@@ -80,7 +80,7 @@ import { disconnectPrisma } from "../lib/db/client";
 import { freePort, portIsFree, startTemporaryPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { EnvError, loadEnv } from "../lib/env";
-import { getLeaderboard } from "../lib/services/leaderboard";
+import { getLeaderboard } from "../lib/boards/leaderboard";
 import { needsBuild, newestSourceMtime, ROOT } from "./serve";
 
 /** The endpoints, in the order they are driven. */

@@ -2,7 +2,7 @@
  * Preloaded into the web server (`scripts/serve.ts` starts `next start` / `next dev` with
  * `--import` of this file through NODE_OPTIONS, as it does scripts/forwarded-for.mjs): a
  * request whose declared body is too large for its path (`declaredBodyRefusal` in
- * lib/request-body-limits.mjs: over 1 MB outside the upload routes) is answered 413 before
+ * lib/http/request-body-limits.mjs: over 1 MB outside the upload routes) is answered 413 before
  * Next sees it, and its connection is closed without reading the body.
  *
  * Why (issue 23 F2): Next reads every request body to its end, also one that its proxy has
@@ -19,7 +19,7 @@
  * It wraps `http.Server.prototype.emit` for the `request` event only; nothing else changes.
  */
 import http from "node:http";
-import { declaredBodyRefusal } from "../lib/request-body-limits.mjs";
+import { declaredBodyRefusal } from "../lib/http/request-body-limits.mjs";
 
 /**
  * The path of a request target (origin form `/a?b` or absolute form `http://h/a?b`), without

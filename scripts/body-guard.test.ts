@@ -4,7 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { declaredBodyRefusal, SMALL_BODY_MAX_BYTES } from "../lib/request-body-limits.mjs";
+import { declaredBodyRefusal, SMALL_BODY_MAX_BYTES } from "../lib/http/request-body-limits.mjs";
 import { requestPath } from "./body-guard.mjs";
 
 /**

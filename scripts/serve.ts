@@ -80,7 +80,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { EnvError, loadEnv, type Env } from "../lib/env";
 import { credentialsFile, startEmbeddedPostgres, startTemporaryPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
-import { ScoringConfigError, scoringConfig } from "../lib/worker/config";
+import { ScoringConfigError, scoringConfig } from "../lib/scoring-config";
 
 /** The repository root (where package.json is). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

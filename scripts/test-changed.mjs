@@ -8,7 +8,7 @@
 // built site). Prints each step's wall time; exits non-zero when a step fails.
 //
 //   npm run test:changed                      # what git sees changed
-//   npm run test:changed -- lib/services/x.ts # these files
+//   npm run test:changed -- lib/runs/submissions.ts # these files
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";

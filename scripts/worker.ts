@@ -4,7 +4,7 @@
  *   DATABASE_URL=postgresql://... tsx scripts/worker.ts
  *
  * Configuration: `lib/env.ts` (DATABASE_URL, WORKER_CONCURRENCY, SCORING_TIMEOUT_MS, ...)
- * and `lib/worker/config.ts` (heartbeats, memory cap, stale thresholds, job expiry, reconcile interval, ...).
+ * and `lib/scoring-config.ts` (heartbeats, memory cap, stale thresholds, job expiry, reconcile interval, ...).
  * SIGINT/SIGTERM stop it gracefully: running jobs may finish (WORKER_SHUTDOWN_TIMEOUT_MS); a
  * second signal at least a second later exits at once. `npm run worker` execs node, so a
  * signal sent to the npm process reaches this one.
@@ -12,7 +12,7 @@
  */
 import { disconnectPrisma } from "../lib/db/client";
 import { EnvError, loadEnv } from "../lib/env";
-import { ScoringConfigError, scoringConfig } from "../lib/worker/config";
+import { ScoringConfigError, scoringConfig } from "../lib/scoring-config";
 import { startWorker } from "../lib/worker/worker";
 
 async function main(): Promise<number> {

@@ -2,11 +2,11 @@
 
 import { headers } from "next/headers";
 import type { LinkConfirmationState } from "../_components/link-confirmation";
-import { RateLimitedError } from "../../lib/errors";
-import { clientAddress } from "../../lib/rate-limit";
-import { InvalidConfirmationLinkError, confirmEmailAddress } from "../../lib/services/email-confirmation";
-import { SIGN_UP_ANSWER_MIN_MS, UserInputError, signUp } from "../../lib/services/users";
-import { InvalidResetLinkError, requestPasswordReset, resetPassword } from "../../lib/services/password-reset";
+import { RateLimitedError } from "@/lib/errors";
+import { clientAddress } from "@/lib/rate-limit";
+import { InvalidConfirmationLinkError, confirmEmailAddress } from "@/lib/accounts/email-confirmation";
+import { SIGN_UP_ANSWER_MIN_MS, UserInputError, signUp } from "@/lib/accounts/users";
+import { InvalidResetLinkError, requestPasswordReset, resetPassword } from "@/lib/accounts/password-reset";
 
 /** Result of {@link signUpAction}: the one answer for every accepted sign-up, or field errors. */
 export type SignUpResult = { ok: true; message: string } | { ok: false; errors: Record<string, string> };
@@ -30,7 +30,7 @@ export async function signUpAction(formData: FormData): Promise<SignUpResult> {
   } catch (error) {
     if (error instanceof UserInputError) return { ok: false, errors: error.fields };
     // Too many attempts for this address or from this network address, or the server is busy
-    // hashing passwords (lib/auth/password.ts): say when to try again.
+    // hashing passwords (lib/accounts/password.ts): say when to try again.
     if (error instanceof RateLimitedError) return { ok: false, errors: { form: error.message } };
     console.error("sign-up failed", error);
     return { ok: false, errors: { form: "Something went wrong on our side. Please try again." } };

@@ -33,10 +33,10 @@
  * freeze "after the freeze". Server-safe.
  */
 import Link from "./link";
-import { compareHref, metricHref, submissionHref } from "../../lib/hrefs";
-import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "../../lib/services/leaderboard";
-import type { BoardSignificance } from "../../lib/services/significance";
-import { METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
+import { compareHref, metricHref, submissionHref } from "@/lib/hrefs";
+import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "@/lib/boards/leaderboard";
+import type { BoardSignificance } from "@/lib/boards/significance";
+import { METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
 import {
   boardTableColumns,
   cellKey,
@@ -50,7 +50,7 @@ import {
   type ColumnBest,
   type DatasetGroup,
   type ScorePart,
-} from "../../lib/view-models/leaderboard-view";
+} from "@/lib/view-models/leaderboard-view";
 import { blancTitle, conllTitle, f1Title, ratioTitle } from "./board-numbers";
 import { ScoreValue, ScrollRegion, UtcTime } from "./ui";
 

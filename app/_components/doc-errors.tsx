@@ -7,8 +7,8 @@
  * plain HTML; every link is reachable with Tab and shows a focus ring.
  */
 import { Fragment } from "react";
-import type { ErrorCounts, ErrorKind } from "../../lib/services/analysis";
-import { spanId, type Span, type ViewError } from "../../lib/view-models/document-view";
+import type { ErrorCounts, ErrorKind } from "@/lib/runs/analysis";
+import { spanId, type Span, type ViewError } from "@/lib/view-models/document-view";
 import { mentionAnchor } from "./doc-links";
 import { DocStyles } from "./doc-text";
 import { ERROR_KIND_LABELS, ERROR_KIND_ORDER } from "./error-kinds";

@@ -38,4 +38,4 @@ export function documentIdCandidates(param: string): string[] {
 }
 
 /** The element id of a mention span in the document view: `k-<start>-<end>` (key) or `r-<start>-<end>` (response). */
-export { mentionAnchor } from "../../lib/view-models/document-view";
+export { mentionAnchor } from "@/lib/view-models/document-view";

@@ -25,7 +25,7 @@ import {
   type DocumentView,
   type ViewMention,
   type ViewSide,
-} from "../../lib/view-models/document-view";
+} from "@/lib/view-models/document-view";
 
 /** The view's stylesheet (hoisted into the page head once, see {@link DocStyles}). */
 const CSS = `

@@ -1,13 +1,13 @@
 /**
  * Links to the metric explanation pages (`/metrics/<id>`), for table headers and texts.
  * Server-safe and light: the addresses come from `lib/hrefs` ({@link metricHref}, re-exported
- * here for the components that import it from this file), not from lib/metrics-explained
+ * here for the components that import it from this file), not from lib/content/metrics-explained
  * (which pulls in the scorer), so client components may use it too.
  */
 import Link from "./link";
 import type { ReactNode } from "react";
-import { metricHref } from "../../lib/hrefs";
-import { isLeaderboardMetric, METRIC_LABELS } from "../../lib/validations/metrics";
+import { metricHref } from "@/lib/hrefs";
+import { isLeaderboardMetric, METRIC_LABELS } from "@/lib/validations/metrics";
 
 export { metricHref };
 

@@ -1,5 +1,5 @@
 /** Names of ranking metrics for people. Server-safe. */
-import { isLeaderboardMetric, METRIC_LABELS } from "../../lib/validations/metrics";
+import { isLeaderboardMetric, METRIC_LABELS } from "@/lib/validations/metrics";
 
 /**
  * A metric's F1 as a task describes its primary metric: "CoNLL F1 (mean of MUC, B³ and

@@ -1,7 +1,7 @@
 /**
  * The "New password" and "New password again" fields of the forms that set a password (the
  * account page's change form, the reset page). Client- and server-safe. The length rule is the
- * server's (`newPasswordSchema` in lib/auth/schemas.ts, `MIN_PASSWORD_LENGTH`), repeated here as
+ * server's (`newPasswordSchema` in lib/accounts/schemas.ts, `MIN_PASSWORD_LENGTH`), repeated here as
  * a plain number because that module holds zod, which must stay out of client bundles (CSP).
  */
 import { Field } from "./ui";

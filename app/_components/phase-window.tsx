@@ -2,7 +2,7 @@
  * A phase's times in the three forms the design asks for: UTC, the phase's display zone
  * (e.g. AoE), and the reader's local time (filled in by the browser). Server component.
  */
-import { formatInZone } from "../../lib/validations/time";
+import { formatInZone } from "@/lib/validations/time";
 import { LocalTime } from "./local-time";
 import { UtcTime } from "./ui";
 

@@ -5,9 +5,9 @@
  * which already left out what the viewer may not see.
  */
 import Link from "./link";
-import type { RunAnalysisView } from "../../lib/services/analysis";
+import type { RunAnalysisView } from "@/lib/runs/analysis";
 import { ERROR_KIND_LABELS, ERROR_KIND_ORDER } from "./error-kinds";
-import { transposeDisclosure } from "../../lib/view-models/submission-view";
+import { transposeDisclosure } from "@/lib/view-models/submission-view";
 import { documentHref } from "./doc-links";
 import { formatPercent, ScrollRegion, Table } from "./ui";
 

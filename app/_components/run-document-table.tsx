@@ -2,9 +2,9 @@
 
 import Link from "./link";
 import { useMemo, useState } from "react";
-import type { MetricsJson } from "../../lib/services/scores";
-import type { SubmissionView } from "../../lib/services/submissions";
-import { boardColumns, isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "../../lib/validations/metrics";
+import type { MetricsJson } from "@/lib/boards/scores";
+import type { SubmissionView } from "@/lib/runs/submissions";
+import { boardColumns, isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
 import { conllTitle, f1Title, blancTitle } from "./board-numbers";
 import { documentHref } from "./doc-links";
 import { ScoreValue, ScrollRegion } from "./ui";

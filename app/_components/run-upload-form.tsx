@@ -2,13 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import type { FormatProblem } from "../../lib/errors";
-import type { Warning } from "../../scoring/types";
+import type { FormatProblem } from "@/lib/errors";
+import type { Warning } from "@/scoring/types";
 import { RunWarnings } from "./run-warnings";
 import { CheckingWait, postFormWithProgress, UploadProgress } from "./upload-progress";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, TextAreaField } from "./ui";
 
-/** The form field that confirms an upload despite document warnings (`ACKNOWLEDGE_WARNINGS_FIELD` of `lib/services/uploads.ts`, which this client bundle does not import). */
+/** The form field that confirms an upload despite document warnings (`ACKNOWLEDGE_WARNINGS_FIELD` of `lib/uploads/checks.ts`, which this client bundle does not import). */
 const ACKNOWLEDGE_FIELD = "acknowledgeWarnings";
 
 /** What the form shows after a failed upload. */
@@ -24,7 +24,7 @@ interface UploadFailure {
   sampleUrl: string | null;
 }
 
-/** The file input's `accept` for a phase with several datasets: the archive kinds `lib/archive.ts` reads. */
+/** The file input's `accept` for a phase with several datasets: the archive kinds `lib/uploads/archive.ts` reads. */
 const ARCHIVE_ACCEPT = ".zip,.tar.gz,.tgz,application/zip,application/gzip,application/x-gzip";
 
 /** How many format problems are listed before "and N more". */

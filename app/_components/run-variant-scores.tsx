@@ -8,7 +8,7 @@
  * out gets one row saying so. The table scrolls inside its own keyboard-reachable region.
  * Server-safe.
  */
-import type { VariantScoreTable } from "../../lib/view-models/submission-view";
+import type { VariantScoreTable } from "@/lib/view-models/submission-view";
 import { conllTitle } from "./board-numbers";
 import { ScoreValue, Table, type TableColumn } from "./ui";
 

@@ -10,7 +10,7 @@
  * starts with "dataset <name>:" (the upload's document check and the worker prefix the
  * messages on a phase with several datasets).
  */
-import type { Warning } from "../../scoring/types";
+import type { Warning } from "@/scoring/types";
 
 /** A warning, possibly naming the dataset it is about. */
 type DatasetWarning = Warning & { dataset?: string };

@@ -1,7 +1,7 @@
 import Link from "./link";
-import { canCreateTask } from "../../lib/permissions";
-import type { UserRole } from "../../lib/services/db";
-import { getCurrentUser } from "../../lib/session";
+import { canCreateTask } from "@/lib/permissions";
+import type { UserRole } from "@/lib/db";
+import { getCurrentUser } from "@/lib/auth/session";
 import { SignOutButton, SiteMenu } from "./sign-out-button";
 
 /** One navigation link: where it goes and its text. */

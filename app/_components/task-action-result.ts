@@ -4,8 +4,8 @@
  * problems with line and column. Server-side.
  */
 import { unstable_rethrow } from "next/navigation";
-import { DomainError, ValidationError, type FieldError, type FormatProblem } from "../../lib/errors";
-import { getViewer, type Viewer } from "../../lib/session";
+import { DomainError, ValidationError, type FieldError, type FormatProblem } from "@/lib/errors";
+import { getViewer, type Viewer } from "@/lib/auth/session";
 
 /** Field errors keyed by field path ("slug", "phases.0.closesAt", …): the first message per path. */
 export type FieldErrorMap = Record<string, string>;

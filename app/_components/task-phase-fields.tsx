@@ -3,7 +3,7 @@
  * Server-safe (no hooks); the surrounding form owns state and submission.
  */
 import type { FieldErrorMap } from "./task-action-result";
-import type { DocumentCheck } from "../../lib/validations/task";
+import type { DocumentCheck } from "@/lib/validations/task";
 import type { PhaseFormValues } from "./task-phase-form-data";
 import { CheckboxField, Field, SelectField } from "./ui";
 

@@ -6,9 +6,9 @@
  */
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import type { FieldError } from "../../lib/errors";
-import type { PhaseView } from "../../lib/services/tasks";
-import { localDateTimeToUtc, zoneForDates } from "../../lib/validations/time";
+import type { FieldError } from "@/lib/errors";
+import type { PhaseView } from "@/lib/tasks/tasks";
+import { localDateTimeToUtc, zoneForDates } from "@/lib/validations/time";
 
 /** A phase's settings as form strings; times are `datetime-local` values in `displayTimeZone`. */
 export interface PhaseFormValues {

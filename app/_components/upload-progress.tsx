@@ -2,7 +2,7 @@
  * What the upload forms share (runs: `run-upload-form.tsx`; gold keys: the console's
  * `gold-upload-form.tsx`): sending a form's file to its upload route with XMLHttpRequest, which
  * reports the bytes sent (fetch cannot), and the labelled progress bar that shows them. The
- * routes stream and check the body themselves (`lib/multipart-upload.ts`); the session cookie
+ * routes stream and check the body themselves (`lib/http/multipart-upload.ts`); the session cookie
  * authenticates.
  *
  * After the last byte the server still reads and checks the file before it answers (the check

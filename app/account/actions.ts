@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import type { LinkConfirmationState } from "../_components/link-confirmation";
-import { RateLimitedError, isDomainError } from "../../lib/errors";
+import { RateLimitedError, isDomainError } from "@/lib/errors";
 import {
   INVALID_EMAIL_CHANGE_LINK,
   confirmEmailChange,
@@ -11,9 +11,9 @@ import {
   requestEmailChange,
   revokeOwnApiToken,
   signOutEverywhere,
-} from "../../lib/services/account";
-import { getCurrentUser, getViewer } from "../../lib/session";
-import { UserInputError, changePassword } from "../../lib/services/users";
+} from "@/lib/accounts/account";
+import { getCurrentUser, getViewer } from "@/lib/auth/session";
+import { UserInputError, changePassword } from "@/lib/accounts/users";
 
 /**
  * State of the create-token form. `token` is the plaintext, present once after creation;

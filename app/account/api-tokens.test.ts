@@ -10,15 +10,15 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("../../lib/queue");
+vi.mock("@/lib/queue");
 vi.mock("next/headers", async () => (await import("../api/v1/test-helpers")).nextHeadersDouble);
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
 import { resetPasswordAction } from "../(auth)/actions";
-import { LAST_USED_RESOLUTION_MS, listApiTokens } from "../../lib/auth/api-tokens";
-import { useTestDatabase } from "../../lib/db/test-db";
-import { createPasswordResetLink } from "../../lib/services/password-reset";
-import { createUser } from "../../lib/services/users";
+import { LAST_USED_RESOLUTION_MS, listApiTokens } from "@/lib/accounts/api-tokens";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { createPasswordResetLink } from "@/lib/accounts/password-reset";
+import { createUser } from "@/lib/accounts/users";
 import { callApi, expectError, expectJson, sessionCookie, withCookies } from "../api/v1/test-helpers";
 import { changePasswordAction, createTokenAction, revokeTokenAction, signOutEverywhereAction, type CreateTokenState } from "./actions";
 

@@ -1,8 +1,8 @@
 "use server";
 
-import { isDomainError } from "../../lib/errors";
-import { resendEmailConfirmation } from "../../lib/services/email-confirmation";
-import { getViewer } from "../../lib/session";
+import { isDomainError } from "@/lib/errors";
+import { resendEmailConfirmation } from "@/lib/accounts/email-confirmation";
+import { getViewer } from "@/lib/auth/session";
 
 /** State of the account page's "send a new confirmation link" button. */
 export type ResendConfirmationState = { status: "idle" } | { status: "sent"; email: string } | { status: "error"; message: string };

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { listApiTokens } from "../../lib/auth/api-tokens";
-import { getCurrentUser } from "../../lib/session";
+import { listApiTokens } from "@/lib/accounts/api-tokens";
+import { getCurrentUser } from "@/lib/auth/session";
 import Link from "../_components/link";
 import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
-import { soleOrganizedTasks } from "../../lib/services/account";
-import { emailConfirmationState } from "../../lib/services/email-confirmation";
-import { SITE_ROLE_LABELS } from "../../lib/services/site-roles";
+import { soleOrganizedTasks } from "@/lib/accounts/account";
+import { emailConfirmationState } from "@/lib/accounts/email-confirmation";
+import { SITE_ROLE_LABELS } from "@/lib/accounts/site-roles";
 import { ChangeEmailForm } from "./change-email-form";
 import { ConfirmEmailNotice } from "./confirm-email-notice";
 import { ChangePasswordForm } from "./change-password-form";

@@ -7,9 +7,9 @@
  */
 import Link from "../_components/link";
 import type { ReactNode } from "react";
-import type { BoardMetricsJson } from "../../lib/services/leaderboard";
-import type { RunComparison } from "../../lib/services/significance";
-import { percentNumber, type CompareView, type CompareDocumentRow, type CompareMetricRow } from "../../lib/view-models/compare-view";
+import type { BoardMetricsJson } from "@/lib/boards/leaderboard";
+import type { RunComparison } from "@/lib/boards/significance";
+import { percentNumber, type CompareView, type CompareDocumentRow, type CompareMetricRow } from "@/lib/view-models/compare-view";
 import { blancTitle, conllTitle, f1Title } from "../_components/board-numbers";
 import { ScrollTable } from "../_components/charts/scroll-table";
 import { documentHref } from "../_components/doc-links";

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { NotFoundError, ValidationError } from "../../lib/errors";
-import { listComparePhases, loadComparePage, type ComparePage } from "../../lib/services/compare";
-import { SIGNIFICANCE_LEVEL } from "../../lib/services/significance";
-import { getViewer } from "../../lib/session";
-import { parseCompareQuery } from "../../lib/validations/compare-query";
-import { comparePageTitle, compareView } from "../../lib/view-models/compare-view";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { listComparePhases, loadComparePage, type ComparePage } from "@/lib/boards/compare";
+import { SIGNIFICANCE_LEVEL } from "@/lib/boards/significance";
+import { getViewer } from "@/lib/auth/session";
+import { parseCompareQuery } from "@/lib/validations/compare-query";
+import { comparePageTitle, compareView } from "@/lib/view-models/compare-view";
 import { Notice } from "../_components/ui";
 import { Comparison } from "./comparison";
 import { ComparePicker } from "./pickers";

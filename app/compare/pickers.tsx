@@ -5,8 +5,8 @@
  */
 import Link from "../_components/link";
 import type { ReactNode } from "react";
-import type { ComparePage } from "../../lib/services/compare";
-import { compareHref, comparableRunOptions, phaseOptions, phaseRunOptions, type PickerGroup, type PickerOption } from "../../lib/view-models/compare-view";
+import type { ComparePage } from "@/lib/boards/compare";
+import { compareHref, comparableRunOptions, phaseOptions, phaseRunOptions, type PickerGroup, type PickerOption } from "@/lib/view-models/compare-view";
 import { Notice, primaryButton } from "../_components/ui";
 
 /** The select boxes' style: full width of their column, never wider (long run names are cut by the browser). */

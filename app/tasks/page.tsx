@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { listTaskSummariesForViewer } from "../../lib/services/tasks";
-import { getViewer } from "../../lib/session";
+import { listTaskSummariesForViewer } from "@/lib/tasks/tasks";
+import { getViewer } from "@/lib/auth/session";
 import { TaskCard } from "../_components/task-card";
 
 export const metadata: Metadata = { title: "Tasks", description: "Coreference shared tasks on Corefboard: teams, runs, top scores and deadlines." };

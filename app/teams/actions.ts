@@ -1,9 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createTeamInvitation, revokeTeamInvitation } from "../../lib/services/team-invitations";
-import { leaveTeam, makeTeamOwner, removeTeamMember } from "../../lib/services/team-membership";
-import { createTeam, joinTeam } from "../../lib/services/teams";
+import { createTeamInvitation, revokeTeamInvitation } from "@/lib/teams/invitations";
+import { leaveTeam, makeTeamOwner, removeTeamMember } from "@/lib/teams/membership";
+import { createTeam, joinTeam } from "@/lib/teams/teams";
 import { runAction, type ActionFailure } from "../_components/task-action-result";
 
 /** State of the create-team and join-team forms; `value` is the text to show again after an error. */

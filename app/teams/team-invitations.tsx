@@ -8,7 +8,7 @@ import {
   type RevokeTeamInvitationState,
   type TeamInvitationState,
 } from "./actions";
-import { MAX_INVITATION_USES } from "../../lib/validations/team";
+import { MAX_INVITATION_USES } from "@/lib/validations/team";
 
 /**
  * "Create invitation link" for one team (owners): how many people may use it (1 unless the

@@ -3,7 +3,7 @@
 /**
  * The member buttons of the teams page: Remove and Make owner (owners, on other members) and
  * Leave (on oneself). Remove, Leave and Make owner ask for confirmation first; the services
- * check who may do what again (`lib/services/team-membership.ts`).
+ * check who may do what again (`lib/teams/membership.ts`).
  */
 import { useActionState, useState, type MouseEvent } from "react";
 import { Notice, secondaryButton } from "../_components/ui";

@@ -1,5 +1,5 @@
 /**
- * The test outbox for end-to-end tests: the server under test has no SMTP, so `lib/mail.ts`
+ * The test outbox for end-to-end tests: the server under test has no SMTP, so `lib/accounts/mail.ts`
  * logs each mail and, with `MAIL_OUTBOX_FILE` set (playwright.config.ts sets it to
  * {@link e2eOutboxFile}), appends it to that file as a JSON line `{at, to, subject, text, links}`.
  * Specs read the links people would get by mail from there.

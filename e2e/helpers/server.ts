@@ -36,7 +36,7 @@ export function e2eStateFile(port: number = E2E_PORT): string {
 }
 
 /**
- * The test outbox of the server under test (`MAIL_OUTBOX_FILE`, see lib/mail.ts): a per-port
+ * The test outbox of the server under test (`MAIL_OUTBOX_FILE`, see lib/accounts/mail.ts): a per-port
  * file in the temp folder, where the server appends every mail it would have sent.
  */
 export function e2eOutboxFile(port: number = E2E_PORT): string {

@@ -6,7 +6,7 @@
  * itself is not under test, written scored through the database ({@link seedScoredRuns}).
  */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import type { GoldKeyMeta } from "../../lib/services/gold";
+import type { GoldKeyMeta } from "../../lib/tasks/gold";
 import type { ScoredRunsPlan } from "./seed";
 import { bearer, createUser, type TestUser } from "./accounts";
 import { runScript, uniqueTag } from "./server";

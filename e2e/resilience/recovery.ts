@@ -30,12 +30,12 @@ export const SCORE_DELAY_MS = 4000;
 export const SLOW_SYSTEM = "resilience slow system";
 
 /**
- * How the site's worker watches its claims here (lib/worker/config.ts): a heartbeat every 2 s,
+ * How the site's worker watches its claims here (lib/scoring-config.ts): a heartbeat every 2 s,
  * a claim stale after 8 s without one, a reconcile pass every 2 s. The kill test then waits
  * about 10 s for the re-queue instead of the deployed 20 + 5 s, and checks the same path:
  * serve restarts the worker, a reconcile finds the stale claim, the run is scored once. That
  * the deployed defaults re-queue within 30 s (so score within the 60 s bound) is checked on
- * the configuration itself (lib/worker/config.test.ts). The stale threshold stays four
+ * the configuration itself (lib/scoring-config.test.ts). The stale threshold stays four
  * heartbeats long, so that a worker slowed down by the attacks' load keeps its claims.
  */
 const WATCH_ENV = { WORKER_HEARTBEAT_MS: "2000", SCORING_HEARTBEAT_STALE_MS: "8000", RECONCILE_INTERVAL_MS: "2000" };

@@ -1,7 +1,7 @@
 /**
  * Seeding for the resilience suite: accounts (with API tokens), a task with an open phase and
  * a gold key, and teams, made in the test process through the services the app uses
- * (lib/services, lib/auth) against the site's database. Call {@link useDatabase} first.
+ * (lib/tasks, lib/runs, lib/accounts, …) against the site's database. Call {@link useDatabase} first.
  *
  * The scored data are the reference scorer's own test cases
  * (scoring/test/fixtures/reference-scorer/data: TC-A.key and TC-A-1.response).
@@ -9,15 +9,15 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createApiToken } from "../../lib/auth/api-tokens";
+import { createApiToken } from "../../lib/accounts/api-tokens";
 import { disconnectPrisma } from "../../lib/db/client";
 import { closeRateLimitStore } from "../../lib/rate-limit";
 import type { Viewer } from "../../lib/permissions";
-import { uploadGoldKey } from "../../lib/services/gold";
-import { publishTask } from "../../lib/services/task-lifecycle";
-import { createTask, getTaskForViewer } from "../../lib/services/tasks";
-import { createTeam, getJoinCode, joinTeam } from "../../lib/services/teams";
-import { createUser } from "../../lib/services/users";
+import { uploadGoldKey } from "../../lib/tasks/gold";
+import { publishTask } from "../../lib/tasks/lifecycle";
+import { createTask, getTaskForViewer } from "../../lib/tasks/tasks";
+import { createTeam, getJoinCode, joinTeam } from "../../lib/teams/teams";
+import { createUser } from "../../lib/accounts/users";
 import { after, before } from "node:test";
 import { ROOT, type Site } from "./harness";
 

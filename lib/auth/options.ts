@@ -3,7 +3,7 @@
  * signed, encrypted JWT cookie (no session table), the user's id, role and session version
  * carried in the token.
  *
- * - Sign-in goes through `verifyCredentials` (`lib/services/users.ts`): rate limited per
+ * - Sign-in goes through `verifyCredentials` (`lib/accounts/users.ts`): rate limited per
  *   email and per client address before any hashing. A refusal is thrown as an Error whose
  *   message is a sentence for a person ("Too many sign-in attempts … Try again at 14:05
  *   (UTC)."), after a delay (`SIGN_IN_REFUSAL_DELAY_MS`, 1 s); next-auth hands it to the
@@ -11,7 +11,7 @@
  *   logged and answered with a generic sentence.
  * - Revocation: the token carries `sv`, the user's session version at sign-in. Every request
  *   that resolves the viewer re-reads the user and refuses a token whose version is no longer
- *   the user's (`getCurrentUser` in `lib/session.ts`, and the session callback here, which
+ *   the user's (`getCurrentUser` in `lib/auth/session.ts`, and the session callback here, which
  *   serves `/api/auth/session`). Signing out bumps the version (`events.signOut`), so a copy
  *   of the cookie dies with it.
  *
@@ -25,7 +25,7 @@ import { DEV_NEXTAUTH_SECRET } from "../env";
 import { RateLimitedError } from "../errors";
 import { safeRedirectUrl } from "./redirect";
 import { clientAddress, signInRefusalDelayMs, type HeaderSource } from "../rate-limit";
-import { getSessionUser, revokeSessions, verifyCredentials, type SignedInUser, type UserRole } from "../services/users";
+import { getSessionUser, revokeSessions, verifyCredentials, type SignedInUser, type UserRole } from "../accounts/users";
 
 /** Sessions last 30 days; the cookie is refreshed at most once a day. */
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;

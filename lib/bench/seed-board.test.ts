@@ -11,11 +11,11 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 vi.mock("../queue");
 
 import { useTestDatabase } from "../db/test-db";
-import { getDocumentAnalysis } from "../services/analysis";
-import { getLeaderboard } from "../services/leaderboard";
-import { documentScoresToJson } from "../services/scores";
-import { boardSignificance, compareRuns } from "../services/significance";
-import { scoringConfig } from "../worker/config";
+import { getDocumentAnalysis } from "../runs/analysis";
+import { getLeaderboard } from "../boards/leaderboard";
+import { documentScoresToJson } from "../boards/scores";
+import { boardSignificance, compareRuns } from "../boards/significance";
+import { scoringConfig } from "../scoring-config";
 import { scoreSubmission } from "../worker/scoring-job";
 import { seedBoard, type SeededBoard } from "./seed-board";
 

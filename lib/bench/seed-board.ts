@@ -54,10 +54,10 @@ import { addErrorCounts, analyzeRun, ENGLISH_PRONOUNS, zeroErrorCounts, type Pro
 import { readCorpus } from "../../scoring/formats/index";
 import { writeConll2012 } from "../../scoring/formats/write-conll2012";
 import type { Corpus, Document, Entity, Mention } from "../../scoring/types";
-import { evaluateOptionsFor, runEvaluation, taskEvaluationProfile } from "../evaluation";
-import { SCORER_VERSION } from "../scorer-version";
+import { evaluateOptionsFor, runEvaluation, taskEvaluationProfile } from "../tasks/evaluation";
+import { SCORER_VERSION } from "../scorer/version";
 import { corpusStats } from "../upload-pool/stats";
-import type { DocumentScoreRowLike } from "../services/scores";
+import type { DocumentScoreRowLike } from "../boards/scores";
 import { analysisRow, documentScoreRows, scoreRows } from "../worker/scoring-job";
 
 type Rng = ReturnType<typeof xoroshiro128plus>;

@@ -18,8 +18,8 @@ import { useTestDatabase } from "../db/test-db";
 import { stopBoss } from "../queue";
 import { unpackFile } from "../storage";
 import { scoreSubmission } from "../worker/scoring-job";
-import { sampleSubmission } from "../services/participant-files";
-import { createSubmission } from "../services/submissions";
+import { sampleSubmission } from "../runs/participant-files";
+import { createSubmission } from "../runs/submissions";
 import { DEMO_BASELINE_TEAM, DEMO_ORGANIZER_EMAIL, DEMO_TASK_SLUG, GUM_DEMO_TASK_SLUG, loadDemoTasks, loadGumDemoTask } from "./demo-task";
 import { GUM_GENRES } from "./gum";
 

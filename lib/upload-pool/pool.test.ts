@@ -13,7 +13,7 @@ import { BUSY_RETRY_AFTER_SECONDS, GOLD_IDS_CACHED, uploadPoolEntry, uploadPoolO
 import { corpusStats } from "./stats";
 import checkUpload from "./thread";
 import { loadEnv } from "../env";
-import { readUpload, validateUpload } from "../services/uploads";
+import { readUpload, validateUpload } from "../uploads/checks";
 
 const KEY = ["#begin document (d1); part 0", "John\t(0)", "saw\t-", "him\t(0)", "", "Mary\t(1)", "#end document", ""].join("\n");
 const BROKEN = ["#begin document (d); part 0", "w\t-", "x\t(7", "y\t-", "#end document", ""].join("\n");

@@ -19,14 +19,14 @@
  *   a `busy` answer at once (ServiceBusyError, 503); the caller has stored nothing and counted nothing.
  * - **Small answers.** Only the counts and the documents' ids cross back ({@link UploadStats},
  *   `RunDocument`), never the corpus.
- * - **Gold document ids, cached.** The document check of a run (`lib/services/uploads.ts`)
+ * - **Gold document ids, cached.** The document check of a run (`lib/uploads/checks.ts`)
  *   needs the ids of the active gold key's documents. A thread reads them from the stored
  *   gzip ({@link UploadPool.goldDocumentIds}, under the same limits and waiting line as a
  *   file) and only the ids come back; they are kept in memory keyed by the gold key's sha256
  *   (a stored gold version never changes), for the {@link GOLD_IDS_CACHED} most recently used
  *   keys. Uploads that need the same key at once share one reading.
  * - **Answers, not domain errors.** {@link UploadPool.validate} answers with data
- *   ({@link UploadAnswer}); `validateUpload` in `lib/services/uploads.ts` turns it into the
+ *   ({@link UploadAnswer}); `validateUpload` in `lib/uploads/checks.ts` turns it into the
  *   ValidationError or ServiceBusyError. The pool is shared through `globalThis`, and the
  *   Next.js server can hold more than one copy of a module (one per bundle layer): an error
  *   class made by the copy that created the pool would fail the `instanceof` checks of
@@ -130,7 +130,7 @@ export type UploadAnswer =
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "memory"; maxMemoryMb: number };
 
-/** A stored gold key as {@link UploadPool.goldDocumentIds} reads it (e.g. `findActiveGold` of `lib/services/gold.ts`). */
+/** A stored gold key as {@link UploadPool.goldDocumentIds} reads it (e.g. `findActiveGold` of `lib/tasks/gold.ts`). */
 export interface StoredGoldFile {
   /** lower-case hex sha256 of the uncompressed file, as recorded */
   sha256: string;

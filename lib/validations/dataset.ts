@@ -1,7 +1,7 @@
 /**
  * A phase's datasets (issue 10 §1) as organizers enter them: the rules of a dataset's name,
  * language, expected file name, format and position, shared by the manage page's forms and
- * the service (`lib/services/datasets.ts`).
+ * the service (`lib/tasks/datasets.ts`).
  *
  * Written without zod, so that the client-side datasets form can import it: zod in a browser
  * bundle probes for `eval`, which the site's CSP forbids (see `track-form.ts`).
@@ -20,7 +20,7 @@
  */
 import type { FieldError } from "../errors";
 
-/** A dataset's file format: CoNLL-2012 (`.conll`) or CorefUD CoNLL-U (`.conllu`). Same as `DatasetFormat` of `lib/services/datasets.ts`. */
+/** A dataset's file format: CoNLL-2012 (`.conll`) or CorefUD CoNLL-U (`.conllu`). Same as `DatasetFormat` of `lib/tasks/datasets.ts`. */
 export type DatasetFormatName = "conll2012" | "conllu";
 
 /** The pattern of a dataset name (the migration's CHECK `datasets_name_check`). */

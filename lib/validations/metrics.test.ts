@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { METRIC_REGISTRY } from "../../scoring/metrics/registry";
-import { getMetricExplanation } from "../metrics-explained";
+import { getMetricExplanation } from "../content/metrics-explained";
 import {
   boardColumns,
   COUNT_METRIC_NAMES,
@@ -108,7 +108,7 @@ describe("one source for the metric lists", () => {
 
   it("no file of lib/ or app/ but lib/validations/metrics.ts writes a list of metric ids out", () => {
     const files = sourceFiles();
-    expect(files).toContain("lib/services/scores.ts");
+    expect(files).toContain("lib/boards/scores.ts");
     expect(files).toContain("app/_components/board-table.tsx");
     const found = files.flatMap((f) => hardCodedLists(readFileSync(join(root, f), "utf8")).map((hit) => `${f}:${hit}`));
     expect(found).toEqual([]);

@@ -7,7 +7,7 @@
  * Every list of metrics in lib/ and app/ is derived here; `metrics.test.ts` here fails when
  * a registry metric lacks a label, a board position or an explanation page, and when another
  * file writes a list of metric ids out. Adding a metric to the registry then means one entry
- * in {@link METRIC_DISPLAY} and one explanation in `lib/metrics-explained.ts`.
+ * in {@link METRIC_DISPLAY} and one explanation in `lib/content/metrics-explained.ts`.
  *
  * Optional metrics (`mcf`, `mor`, `zero`) are computed only by tasks that switch them on; pages
  * hide them when no run shown has them ({@link shownMetrics}).
@@ -61,7 +61,7 @@ export const OPTIONAL_METRIC_NAMES: readonly LeaderboardMetric[] = BOARD_ORDER.f
 /** The metrics whose F1 the CoNLL F1 averages (MUC, B³, CEAFe), from the registry. */
 export const CONLL_PARTS: readonly AnyCountMetric[] = CONLL_METRICS;
 
-/** Every metric with an explanation page (`/metrics/<id>`, `lib/metrics-explained.ts`): every leaderboard metric. */
+/** Every metric with an explanation page (`/metrics/<id>`, `lib/content/metrics-explained.ts`): every leaderboard metric. */
 export const METRIC_IDS: readonly LeaderboardMetric[] = LEADERBOARD_METRICS;
 
 /** Default primary metric of a task: the CoNLL F1 (mean of MUC, B³ and CEAFe F1). */

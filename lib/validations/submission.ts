@@ -45,6 +45,6 @@ export const uploadConfirmationSchema = z.object({
 /**
  * The upload's track (`track`): a track id or name, trimmed; absent or empty is null. Required
  * in a phase with tracks (baselines excepted) and refused in one without: the service checks
- * it against the phase's tracks (`uploadTrack` of `lib/services/tracks.ts`).
+ * it against the phase's tracks (`uploadTrack` of `lib/tasks/tracks.ts`).
  */
 export const uploadTrackSchema = z.object({ track: trackRefSchema });

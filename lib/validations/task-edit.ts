@@ -1,7 +1,7 @@
 /**
  * Editing a task's own fields after creation (issue 11 §1): title, description and rules
  * (markdown), data licence and data source. Shared by the overview tab's details form and
- * `PATCH /api/v1/tasks/{slug}`; the service is `updateTask` in lib/services/tasks.ts.
+ * `PATCH /api/v1/tasks/{slug}`; the service is `updateTask` in lib/tasks/tasks.ts.
  */
 import { z } from "zod";
 

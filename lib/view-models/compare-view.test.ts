@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ComparePage } from "../services/compare";
-import type { RunComparison } from "../services/significance";
+import type { ComparePage } from "../boards/compare";
+import type { RunComparison } from "../boards/significance";
 import {
   comparableRunOptions,
   compareHref,

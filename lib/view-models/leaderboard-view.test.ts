@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StoredBoardSignificance } from "../services/board-significance";
-import type { BoardMetricsJson, Leaderboard, LeaderboardRow } from "../services/leaderboard";
+import type { StoredBoardSignificance } from "../boards/board-significance";
+import type { BoardMetricsJson, Leaderboard, LeaderboardRow } from "../boards/leaderboard";
 import { leaderboardPageQuerySchema, parseLeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "../validations/leaderboard-query";
 import { parseInput } from "../validations/parse";
 import { ValidationError } from "../errors";

@@ -17,9 +17,9 @@
  * "(%)" header.
  */
 import { leaderboardApiHref, leaderboardHref, leaderboardParams, submitHref, taskHref, type LeaderboardLinkState } from "../hrefs";
-import type { StoredBoardSignificance } from "../services/board-significance";
-import type { BoardMetricsJson, BoardPage, Leaderboard, LeaderboardRow } from "../services/leaderboard";
-import type { BoardSignificance } from "../services/significance";
+import type { StoredBoardSignificance } from "../boards/board-significance";
+import type { BoardMetricsJson, BoardPage, Leaderboard, LeaderboardRow } from "../boards/leaderboard";
+import type { BoardSignificance } from "../boards/significance";
 import type { LeaderboardPageQuery, ParsedLeaderboardPageQuery } from "../validations/leaderboard-query";
 import { boardColumns, CONLL_PARTS, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../validations/metrics";
 
@@ -534,7 +534,7 @@ export function heatLevel(value: number, max: number): number {
 /**
  * Whether the board's gold has zeros (anaphoric empty nodes) for the zeros metric to count:
  * the service's fact (`Leaderboard.zeros.inGold`, read from the key counts of the stored zero
- * scores, `goldZerosByDataset` in lib/services/scores.ts).
+ * scores, `goldZerosByDataset` in lib/boards/scores.ts).
  *
  * @returns true or false; null when not known (no run scored against a key yet, no zeros
  *   metric computed, or a board built without the fact)

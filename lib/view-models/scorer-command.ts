@@ -8,7 +8,7 @@
  * participant's own gold-annotated development file, RUN for their system's output on it.
  */
 import type { EvaluationPreset } from "../../scoring/presets";
-import { scorerBundleFileName } from "../scorer-bundle";
+import { scorerBundleFileName } from "../scorer/bundle";
 
 /** The command and what its placeholders stand for. */
 export interface ScorerCommand {

@@ -3,9 +3,9 @@
  * options, links and flags, the scores under each evaluation setting) and the page's query parsing.
  */
 import { describe, expect, it } from "vitest";
-import type { ComparableRun } from "../services/significance";
-import type { BoardMetricsJson, MetricsJson } from "../services/scores";
-import type { SubmissionView } from "../services/submissions";
+import type { ComparableRun } from "../boards/significance";
+import type { BoardMetricsJson, MetricsJson } from "../boards/scores";
+import type { SubmissionView } from "../runs/submissions";
 import { parseSubmissionQuery } from "../validations/submission-query";
 import { compareOptions, hasRawFractions, metricRows, submissionPageView, transposeDisclosure, variantScoreTable } from "./submission-view";
 

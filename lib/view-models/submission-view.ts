@@ -18,10 +18,10 @@
  * Pure functions (no I/O, no React): values stay fractions in [0, 1]; the components write
  * them as percentages with `formatPercent` of `app/_components/ui.tsx`.
  */
-import type { ComparableRun } from "../services/significance";
-import type { BoardMetricsJson, CountsJson } from "../services/scores";
-import type { SubmissionView } from "../services/submissions";
-import type { RunAnalysisView } from "../services/analysis";
+import type { ComparableRun } from "../boards/significance";
+import type { BoardMetricsJson, CountsJson } from "../boards/scores";
+import type { SubmissionView } from "../runs/submissions";
+import type { RunAnalysisView } from "../runs/analysis";
 import { COUNT_METRIC_NAMES, LEADERBOARD_METRICS, METRIC_LABELS, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import type { SubmissionQuery } from "../validations/submission-query";
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { SCORE_QUEUE, enqueueScoring, getBoss, stopBoss, submissionsWithLiveJobs } from "../queue";
 import { claimSubmission, releaseClaim } from "../submission-states";
-import { scoringConfig, type ScoringConfig } from "./config";
+import { scoringConfig, type ScoringConfig } from "../scoring-config";
 import { enqueueTeamNext, reconcile, tooManyAttemptsMessage } from "./reconciler";
 import { scoreSubmission } from "./scoring-job";
 import { RESPONSE, createPhase, createSubmission, jobState, jobsOf, simulateDeadWorker, withNewTeam } from "./scoring-job.fixtures";

@@ -30,7 +30,7 @@ import type PgBoss from "pg-boss";
 import { getPrisma, type PrismaClient } from "../db/client";
 import { activeJobs, cancelJobs, enqueueScoring, getBoss, rebalanceScoreQueue, submissionsWithLiveJobs, submissionsWithWaitingJobs } from "../queue";
 import { claimableQueuedIds, failStaleExhausted, liveClaimIds, requeueStale, type Staleness } from "../submission-states";
-import { scoringConfig, type ScoringConfig } from "./config";
+import { scoringConfig, type ScoringConfig } from "../scoring-config";
 
 export { tooManyAttemptsMessage } from "../submission-states";
 

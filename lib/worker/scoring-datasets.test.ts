@@ -9,11 +9,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { stopBoss } from "../queue";
-import { evaluateOptionsFor, runEvaluation } from "../evaluation";
-import { blancRuleForRun, type ScoreRowData } from "../services/scores";
+import { evaluateOptionsFor, runEvaluation } from "../tasks/evaluation";
+import { blancRuleForRun, type ScoreRowData } from "../boards/scores";
 import { packFile } from "../storage";
 import { requeueSubmissions } from "../submission-states";
-import { scoringConfig } from "./config";
+import { scoringConfig } from "../scoring-config";
 import { scoreRows, scoreSubmission, SCORER_VERSION } from "./scoring-job";
 import {
   KEY,

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { PrismaClient } from "../db/client";
 import { BOSS_SCHEMA, SCORE_QUEUE, enqueueScoring } from "../queue";
-import { DATASET_ORDER, defaultDatasetData, type DatasetFormat } from "../services/datasets";
+import { DATASET_ORDER, defaultDatasetData, type DatasetFormat } from "../tasks/datasets";
 import { packFile } from "../storage";
 import { claimSubmission, type Claim } from "../submission-states";
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { getBoss, stopBoss } from "../queue";
 import { reconcile } from "./reconciler";
-import { scoringConfig, type ScoringConfig } from "./config";
+import { scoringConfig, type ScoringConfig } from "../scoring-config";
 import { ClaimLostError, SCORER_VERSION, scoreSubmission } from "./scoring-job";
 import { BROKEN, KEY, KEY_V2, RESPONSE, addGold, bigResponse, createPhase, createSubmission } from "./scoring-job.fixtures";
 import { createScoringPool } from "./scoring-pool";
@@ -288,7 +288,7 @@ describe("scoreSubmission", () => {
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
     const old = scoreSubmission(id, { ...WORKER, workerId: "old", config: { ...CONFIG, testDelayMs: 1500 } });
     await waitFor(async () => (await testDb.prisma.submission.findUniqueOrThrow({ where: { id } })).status === "SCORING", 10_000, 5);
-    // What uploading a new gold version does (lib/services/gold.ts): every submission of the
+    // What uploading a new gold version does (lib/tasks/gold.ts): every submission of the
     // phase back to QUEUED with attempts 0, so the next claim is attempt 1 again.
     await addGold(testDb.prisma, f, 2, KEY_V2);
     await testDb.prisma.submission.update({ where: { id }, data: { status: "QUEUED", attempts: 0, startedAt: null, workerId: null, heartbeatAt: null } });

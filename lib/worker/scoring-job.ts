@@ -12,7 +12,7 @@
  *    (`lib/worker/worker.ts`).
  * 2. **Load** the run's files (one SubmissionFile row per dataset it covers), the phase's
  *    datasets (`listDatasets`, in order), their active gold keys (`findActiveGoldKeys`) and
- *    the task's evaluation profile (`taskEvaluationProfile`, `lib/evaluation.ts`): the primary
+ *    the task's evaluation profile (`taskEvaluationProfile`, `lib/tasks/evaluation.ts`): the primary
  *    setting and its secondary variants (for `crac`: partial, exact, head with singletons).
  *    A dataset's gold key is CorefUD when its file name ends in `.conllu` (`detectFormat`);
  *    each setting becomes `evaluate` options by `evaluateOptionsFor` (mapped cluster F, when
@@ -64,19 +64,19 @@
  *   error is rethrown so that pg-boss retries with backoff; on the job's last retry the row
  *   ends FAILED, stage `platform`, instead.
  */
-import { SCORER_VERSION } from "../scorer-version";
+import { SCORER_VERSION } from "../scorer/version";
 import { isDeepStrictEqual } from "node:util";
 import { getPrisma, type PrismaClient } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import { evaluateOptionsFor, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type RunEvaluation } from "../evaluation";
-import type { Tx } from "../services/db";
-import { listDatasets, type DatasetView } from "../services/datasets";
-import { findActiveGoldKeys, type StoredGold } from "../services/gold";
-import { BLANC_COREF, BLANC_NONCOREF, macroScoreRows, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowData } from "../services/scores";
+import { evaluateOptionsFor, runEvaluation, taskEvaluationProfile, type EvaluationProfile, type RunEvaluation } from "../tasks/evaluation";
+import type { Tx } from "../db";
+import { listDatasets, type DatasetView } from "../tasks/datasets";
+import { findActiveGoldKeys, type StoredGold } from "../tasks/gold";
+import { BLANC_COREF, BLANC_NONCOREF, macroScoreRows, scoreRowsFromJson, type DocumentScoreRowLike, type ScoreRowData } from "../boards/scores";
 import { COUNT_METRIC_NAMES } from "../validations/metrics";
 import { unpackFile } from "../storage";
 import { claimSubmission, ErrorStage, finishClaim, releaseClaim, type Claim } from "../submission-states";
-import { scoringBudget, scoringConfig, type ScoringBudget, type ScoringConfig } from "./config";
+import { scoringBudget, scoringConfig, type ScoringBudget, type ScoringConfig } from "../scoring-config";
 import { ScoringOutOfMemoryError, ScoringTimeoutError, sharedScoringPool, type ScoringPool } from "./scoring-pool";
 import type { ThreadInput, ThreadResult } from "./scoring-thread";
 import { metricsToJson, type Counts, type MetricScores, type Report, type Warning } from "../../scoring/index";

@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { stopBoss } from "../queue";
-import { evaluateOptionsFor, runEvaluation } from "../evaluation";
-import { scoringConfig } from "./config";
+import { evaluateOptionsFor, runEvaluation } from "../tasks/evaluation";
+import { scoringConfig } from "../scoring-config";
 import { scoreSubmission } from "./scoring-job";
 import { KEY, KEY_CONLLU, RESPONSE, RESPONSE_CONLLU, conll, createPhase, createSubmission } from "./scoring-job.fixtures";
 import { CRAC_PRESET, EVALUATION_PROFILES, evaluate, presetOptions, type EvaluateOptions, type MetricScores, type Report } from "../../scoring/index";

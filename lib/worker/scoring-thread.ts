@@ -37,7 +37,7 @@ export interface ThreadInput {
   responseFile: string;
   /**
    * `evaluate` options of the profile's primary setting
-   * (`evaluateOptionsFor(profile.primary, corefud, { mappedClusterF })`, `lib/evaluation.ts`);
+   * (`evaluateOptionsFor(profile.primary, corefud, { mappedClusterF })`, `lib/tasks/evaluation.ts`);
    * its `removeSingletons` also applies to the error analysis
    */
   primary: EvaluateOptions;

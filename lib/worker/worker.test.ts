@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { enqueueScoring, getBoss, stopBoss } from "../queue";
-import { scoringConfig, type ScoringConfig } from "./config";
+import { scoringConfig, type ScoringConfig } from "../scoring-config";
 import { reconcile } from "./reconciler";
 import { bigResponse, createPhase, createSubmission, jobState, jobsOf, RESPONSE, simulateDeadWorker, withNewTeam } from "./scoring-job.fixtures";
 import { startWorker, type WorkerHandle } from "./worker";

@@ -34,7 +34,7 @@
  * - **Fair per team**: each job, as it starts, has the waiting jobs' priorities recomputed
  *   (`rebalanceScoreQueue` in `lib/queue.ts`), so that teams take turns for the scoring slots.
  * - **Significance**: one more poller takes `board-significance` jobs and computes a board's
- *   significance markers and intervals (`lib/services/board-significance.ts`); every SCORED
+ *   significance markers and intervals (`lib/boards/board-significance.ts`); every SCORED
  *   run asks for its phase's default boards, so pages read them instead of bootstrapping.
  * - `stop()`: stops fetching, lets running jobs finish for up to `shutdownTimeoutMs`, then
  *   interrupts them (their submissions go back to QUEUED), stops the threads and pg-boss.
@@ -43,11 +43,11 @@ import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { getPrisma } from "../db/client";
 import { getBoss, listenForScoring, rebalanceScoreQueue, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
-import { pruneBoardChanges } from "../services/board-cache";
-import { computeBoardSignificance, requestDefaultBoards } from "../services/board-significance";
-import { isUuid } from "../services/db";
+import { pruneBoardChanges } from "../boards/cache";
+import { computeBoardSignificance, requestDefaultBoards } from "../boards/board-significance";
+import { isUuid } from "../db";
 import { heartbeatClaims, type Claim } from "../submission-states";
-import type { ScoringConfig } from "./config";
+import type { ScoringConfig } from "../scoring-config";
 import { enqueueTeamNext, reconcile } from "./reconciler";
 import { ClaimLostError, scoreSubmission, type ScoreOutcome } from "./scoring-job";
 import { createScoringPool } from "./scoring-pool";

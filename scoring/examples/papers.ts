@@ -2,7 +2,7 @@
  * The worked examples of the metric papers (the seed texts Corefboard is built from), as
  * data: each example's key and responses as entities, and the figures the paper prints for
  * them. `scoring/test/papers.test.ts` checks the scorer against them, and the metric
- * explanation pages (`lib/metrics-explained.ts`) score them live.
+ * explanation pages (`lib/content/metrics-explained.ts`) score them live.
  *
  * - Vilain, Burger, Aberdeen, Connolly & Hirschman (1995), MUC: four key/response link sets
  *   with their MUC recall and precision.

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { INVALID_CONFIRMATION_LINK, describeEmailConfirmation } from "../../../lib/services/email-confirmation";
+import { INVALID_CONFIRMATION_LINK, describeEmailConfirmation } from "@/lib/accounts/email-confirmation";
 import { LinkConfirmationForm } from "../../_components/link-confirmation";
 import { LinkConfirmationPage } from "../../_components/link-confirmation-page";
 import { confirmAccountAction } from "../actions";

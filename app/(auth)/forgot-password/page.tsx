@@ -4,7 +4,7 @@ import { ForgotPasswordForm } from "./forgot-password-form";
 
 export const metadata: Metadata = { title: "Forgot your password?" };
 
-/** "Forgot your password?": asks for a reset link by email (`lib/services/password-reset.ts`). */
+/** "Forgot your password?": asks for a reset link by email (`lib/accounts/password-reset.ts`). */
 export default function ForgotPasswordPage() {
   return (
     <div className="mx-auto max-w-sm">

@@ -10,8 +10,8 @@ import { describe, expect, it, vi } from "vitest";
 
 vi.mock("next/headers", async () => (await import("../../api/v1/test-helpers")).nextHeadersDouble);
 
-import { useTestDatabase } from "../../../lib/db/test-db";
-import { makeUser } from "../../../lib/services/test-fixtures";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { makeUser } from "@/lib/tasks/test-fixtures";
 import { sessionCookie, withCookies } from "../../api/v1/test-helpers";
 import SignUpPage from "../signup/page";
 import SignInPage from "./page";

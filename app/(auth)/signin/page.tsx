@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "../../_components/link";
 import { redirect } from "next/navigation";
-import { getCurrentUser } from "../../../lib/session";
-import { safeCallbackPath } from "../../../lib/auth/redirect";
+import { getCurrentUser } from "@/lib/auth/session";
+import { safeCallbackPath } from "@/lib/auth/redirect";
 import { SignInForm } from "./signin-form";
 
 export const metadata: Metadata = { title: "Sign in" };

@@ -16,7 +16,7 @@ import { format } from "date-fns";
 import Link from "../link";
 import { useRouter } from "next/navigation";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import { zoneForDates } from "../../../lib/validations/time";
+import { zoneForDates } from "@/lib/validations/time";
 import { percentAxis, percentNumber, percentProse } from "./chart-layout";
 import { ChartFigure } from "./leaderboard-charts";
 import { REFERENCE_COLOUR, SERIES_COLOUR } from "./run-colours";

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { A_SITE_ROLE, setSiteRole } from "../../../lib/services/site-roles";
+import { A_SITE_ROLE, setSiteRole } from "@/lib/accounts/site-roles";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 
 function formString(formData: FormData, name: string): string {
@@ -14,7 +14,7 @@ export type SiteRoleState = { status: "idle" } | { status: "saved"; message: str
 
 /**
  * Gives an account a site role (form fields `userId`, `role`: "admin", "organizer" or "user").
- * `setSiteRole` (lib/services/site-roles.ts) checks that the viewer is a site admin, keeps the
+ * `setSiteRole` (lib/accounts/site-roles.ts) checks that the viewer is a site admin, keeps the
  * last admin, and writes `user.role_change` to the audit log.
  *
  * @returns "saved" with a sentence saying what changed (or that nothing did); or the error:

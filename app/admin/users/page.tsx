@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import Link from "../../_components/link";
-import { ValidationError } from "../../../lib/errors";
-import { isSiteAdmin, type SignedInViewer } from "../../../lib/permissions";
+import { ValidationError } from "@/lib/errors";
+import { isSiteAdmin, type SignedInViewer } from "@/lib/permissions";
 import {
   listSiteAccounts,
   parseSiteAccountsQuery,
@@ -12,8 +12,8 @@ import {
   SITE_ROLES,
   type SiteAccountsPage,
   type SiteAccountsQueryInput,
-} from "../../../lib/services/site-roles";
-import { getViewer } from "../../../lib/session";
+} from "@/lib/accounts/site-roles";
+import { getViewer } from "@/lib/auth/session";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "../../_components/ui";
 import { RoleForm } from "./role-form";
 
@@ -55,7 +55,7 @@ const ROLE_OPTIONS = SITE_ROLES.map((r) => [SITE_ROLE_NAMES[r], SITE_ROLE_LABELS
  * The site's accounts, for site admins only (404 for everyone else, signed in or not): search by
  * email or name, filter by role, 50 per page by email address, and each account's role control
  * (grant or revoke the organizer role, make or unmake an admin). The services enforce the rules
- * again (lib/services/site-roles.ts): admins only, the last admin stays one, every change audited.
+ * again (lib/accounts/site-roles.ts): admins only, the last admin stays one, every change audited.
  */
 export default async function AdminUsersPage({ searchParams }: Params) {
   const viewer = await siteAdmin();

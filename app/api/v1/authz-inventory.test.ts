@@ -28,19 +28,19 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // lib/__mocks__/queue.ts: enqueueScoring is a vi.fn (the runs are scored below, in this process).
-vi.mock("../../../lib/queue");
+vi.mock("@/lib/queue");
 // Anonymous requests read the session cookie; there is none outside a request.
 vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }));
 
-import { createApiToken } from "../../../lib/auth/api-tokens";
-import { useTestDatabase } from "../../../lib/db/test-db";
-import { uploadGoldKey } from "../../../lib/services/gold";
-import { deriveBlindInput } from "../../../lib/services/participant-files";
-import { packFile } from "../../../lib/storage";
-import { createTeamInvitation } from "../../../lib/services/team-invitations";
-import { addOrganizer, createTask } from "../../../lib/services/tasks";
-import { makeTeam, makeUser, SMALL_KEY } from "../../../lib/services/test-fixtures";
-import { scoreSubmission } from "../../../lib/worker/scoring-job";
+import { createApiToken } from "@/lib/accounts/api-tokens";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { uploadGoldKey } from "@/lib/tasks/gold";
+import { deriveBlindInput } from "@/lib/runs/participant-files";
+import { packFile } from "@/lib/storage";
+import { createTeamInvitation } from "@/lib/teams/invitations";
+import { addOrganizer, createTask } from "@/lib/tasks/tasks";
+import { makeTeam, makeUser, SMALL_KEY } from "@/lib/tasks/test-fixtures";
+import { scoreSubmission } from "@/lib/worker/scoring-job";
 
 const testDb = useTestDatabase();
 

@@ -17,14 +17,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
-vi.mock("../../../lib/queue");
+vi.mock("@/lib/queue");
 vi.mock("next/headers", async () => (await import("./test-helpers")).nextHeadersDouble);
 
-import { createApiToken } from "../../../lib/auth/api-tokens";
-import { useTestDatabase } from "../../../lib/db/test-db";
-import { inviteOrganizer } from "../../../lib/services/organizer-invitations";
-import { createTask } from "../../../lib/services/tasks";
-import { makeUser, SMALL_KEY } from "../../../lib/services/test-fixtures";
+import { createApiToken } from "@/lib/accounts/api-tokens";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { inviteOrganizer } from "@/lib/tasks/organizer-invitations";
+import { createTask } from "@/lib/tasks/tasks";
+import { makeUser, SMALL_KEY } from "@/lib/tasks/test-fixtures";
 import { callApi, type CallOptions } from "./test-helpers";
 
 const testDb = useTestDatabase();

@@ -5,13 +5,13 @@
  * or a real next-auth session cookie, and set up users, teams and tasks through the app's
  * services (as the e2e `setupScenario` did).
  *
- * The session cookie reaches `lib/session.ts` through `next/headers`, which has no request
+ * The session cookie reaches `lib/auth/session.ts` through `next/headers`, which has no request
  * outside Next: a test file replaces it with {@link nextHeadersDouble}, whose `cookies()` are
  * those of the request being handled (its `Cookie` header), as in Next:
  *
  *   vi.mock("next/headers", async () => (await import("<path to>/test-helpers")).nextHeadersDouble);
  *
- * This file must not import `lib/session.ts` (or anything that imports `next/headers`): the
+ * This file must not import `lib/auth/session.ts` (or anything that imports `next/headers`): the
  * double is loaded from here while `next/headers` is being resolved.
  */
 import { readdirSync, statSync } from "node:fs";
@@ -19,19 +19,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { encode } from "next-auth/jwt";
 import { expect } from "vitest";
-import { createApiToken } from "../../../lib/auth/api-tokens";
-import { authOptions, authSecret, usesSecureCookies } from "../../../lib/auth/options";
-import type { PrismaClient } from "../../../lib/db/client";
-import { uploadGoldKey } from "../../../lib/services/gold";
-import { addOrganizer, createTask } from "../../../lib/services/tasks";
-import { createTeam, joinCodeFor, joinTeam } from "../../../lib/services/teams";
-import { makeUser } from "../../../lib/services/test-fixtures";
-import type { SignedInUser } from "../../../lib/services/users";
-import { scoreSubmission } from "../../../lib/worker/scoring-job";
-import { openPhase, type TestPhaseInput } from "../../../e2e/helpers/fixtures";
+import { createApiToken } from "@/lib/accounts/api-tokens";
+import { authOptions, authSecret, usesSecureCookies } from "@/lib/auth/options";
+import type { PrismaClient } from "@/lib/db/client";
+import { uploadGoldKey } from "@/lib/tasks/gold";
+import { addOrganizer, createTask } from "@/lib/tasks/tasks";
+import { createTeam, joinCodeFor, joinTeam } from "@/lib/teams/teams";
+import { makeUser } from "@/lib/tasks/test-fixtures";
+import type { SignedInUser } from "@/lib/accounts/users";
+import { scoreSubmission } from "@/lib/worker/scoring-job";
+import { openPhase, type TestPhaseInput } from "@/e2e/helpers/fixtures";
 
 // The e2e tests' phases and files, so that both check the same numbers.
-export { closedPhase, conll, openPhase, SMALL_KEY, SMALL_RESPONSE } from "../../../e2e/helpers/fixtures";
+export { closedPhase, conll, openPhase, SMALL_KEY, SMALL_RESPONSE } from "@/e2e/helpers/fixtures";
 
 /**
  * The site's address in the requests. Each request carries it in its `Host` header, as over

@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SMALL_KEY } from "../../../lib/services/test-fixtures";
-import { SCORER_VERSION } from "../../../lib/scorer-version";
-import { sha256Hex } from "../../../lib/storage";
+import { SMALL_KEY } from "@/lib/tasks/test-fixtures";
+import { SCORER_VERSION } from "@/lib/scorer/version";
+import { sha256Hex } from "@/lib/storage";
 import { GET } from "./route";
 
 const get = (file: string) => GET(new Request(`http://localhost:3000/downloads/${file}`), { params: Promise.resolve({ file }) });

@@ -1,6 +1,6 @@
 /**
  * `GET /downloads/corefboard-<version>.mjs`: the site's scorer as one runnable file (issue 24
- * §3 B; `lib/scorer-bundle.ts`), for anyone. `node corefboard-<version>.mjs score KEY RUN
+ * §3 B; `lib/scorer/bundle.ts`), for anyone. `node corefboard-<version>.mjs score KEY RUN
  * [--preset crac]` scores exactly as the site does.
  *
  * Answers 200 `text/javascript` (`Content-Disposition: attachment`) with `X-Content-SHA256`,
@@ -8,10 +8,10 @@
  * 404 (JSON `{"error": …}`) for any other file name, e.g. another version, or when the bundle
  * is not built on this server.
  */
-import { errorResponse } from "../../../lib/http";
-import { NotFoundError } from "../../../lib/errors";
-import { downloadResponse } from "../../../lib/download-response";
-import { loadScorerBundle, scorerBundleFileName } from "../../../lib/scorer-bundle";
+import { errorResponse } from "@/lib/http/api";
+import { NotFoundError } from "@/lib/errors";
+import { downloadResponse } from "@/lib/http/download-response";
+import { loadScorerBundle, scorerBundleFileName } from "@/lib/scorer/bundle";
 
 export const dynamic = "force-dynamic";
 

@@ -13,7 +13,7 @@ import {
   type MathNode,
   type ScorePart,
   type ScoreRow,
-} from "../../../lib/metrics-explained";
+} from "@/lib/content/metrics-explained";
 import { formatPercent } from "../../_components/board-numbers";
 import { Breadcrumbs, Card, Table } from "../../_components/ui";
 
@@ -27,7 +27,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 /**
  * A metric's explanation: definition, formulas (MathML), the reference scorer's conventions,
- * a worked example from the papers scored live by the scorer (through lib/metrics-explained),
+ * a worked example from the papers scored live by the scorer (through lib/content/metrics-explained),
  * and the source papers. Unknown metric ids are a 404.
  */
 export default async function MetricPage({ params }: { params: Params }) {

@@ -2,14 +2,14 @@
 /**
  * The run page's controls as server actions: a team withdraws its run, or marks it as one of its
  * final runs (or unmarks it) on a team-selected phase; organizers disqualify it with a public
- * reason or reinstate it. Every rule is checked by `lib/services/run-controls.ts` and
- * `lib/services/final-selection.ts` (the same checks as the API); the viewer comes from the
+ * reason or reinstate it. Every rule is checked by `lib/runs/controls.ts` and
+ * `lib/runs/final-selection.ts` (the same checks as the API); the viewer comes from the
  * session, never from the form.
  */
 import { revalidatePath } from "next/cache";
-import { ValidationError } from "../../../lib/errors";
-import { setFinalSelection } from "../../../lib/services/final-selection";
-import { disqualifySubmission, requalifySubmission, withdrawSubmission } from "../../../lib/services/run-controls";
+import { ValidationError } from "@/lib/errors";
+import { setFinalSelection } from "@/lib/runs/final-selection";
+import { disqualifySubmission, requalifySubmission, withdrawSubmission } from "@/lib/runs/controls";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 
 /** State of a run-control form: idle, done (with the sentence to show), or the error. */

@@ -4,10 +4,10 @@
  */
 import { cache } from "react";
 import { notFound } from "next/navigation";
-import { NotFoundError } from "../../../lib/errors";
-import { getTaskForViewer, type TaskView } from "../../../lib/services/tasks";
-import { SLUG_PATTERN } from "../../../lib/validations/task";
-import { getViewer, type Viewer } from "../../../lib/session";
+import { NotFoundError } from "@/lib/errors";
+import { getTaskForViewer, type TaskView } from "@/lib/tasks/tasks";
+import { SLUG_PATTERN } from "@/lib/validations/task";
+import { getViewer, type Viewer } from "@/lib/auth/session";
 
 /**
  * The viewer and the task with this slug as they see it; calls `notFound()` for an unknown slug.

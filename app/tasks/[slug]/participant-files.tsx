@@ -1,11 +1,11 @@
-import { isDomainError } from "../../../lib/errors";
-import { blindInputHref, sampleSubmissionHref, scorerDownloadHref } from "../../../lib/participant-file-hrefs";
-import { loadScorerBundle } from "../../../lib/scorer-bundle";
-import { listParticipantFiles } from "../../../lib/services/participant-files";
-import type { TaskEvaluationView } from "../../../lib/services/task-evaluation";
-import type { Viewer } from "../../../lib/permissions";
-import { formatUtc } from "../../../lib/validations/time";
-import { scorerCommand } from "../../../lib/view-models/scorer-command";
+import { isDomainError } from "@/lib/errors";
+import { blindInputHref, sampleSubmissionHref, scorerDownloadHref } from "@/lib/runs/participant-file-hrefs";
+import { loadScorerBundle } from "@/lib/scorer/bundle";
+import { listParticipantFiles } from "@/lib/runs/participant-files";
+import type { TaskEvaluationView } from "@/lib/tasks/evaluation-profile";
+import type { Viewer } from "@/lib/permissions";
+import { formatUtc } from "@/lib/validations/time";
+import { scorerCommand } from "@/lib/view-models/scorer-command";
 
 /**
  * A phase's participant files (issue 24 §3) as links: each dataset's blind test input and the

@@ -6,8 +6,8 @@
  *   <PhaseResultsLink phaseId={phase.id} viewer={viewer} />
  */
 import Link from "../../_components/link";
-import type { Viewer } from "../../../lib/permissions";
-import { latestSnapshot } from "../../../lib/services/snapshots";
+import type { Viewer } from "@/lib/permissions";
+import { latestSnapshot } from "@/lib/boards/snapshots";
 import { UtcTime } from "../../_components/ui";
 
 /**

@@ -3,14 +3,14 @@
  * its best score so far on the task's primary metric (linked to that run), the runs it has left
  * today and in total (and when the daily count resets), and the time left until the phase
  * closes. Renders nothing for anonymous viewers and users without a team in the task (the
- * loader, `getTaskStanding` in lib/services/standing.ts, answers null for them). Server-safe.
+ * loader, `getTaskStanding` in lib/runs/standing.ts, answers null for them). Server-safe.
  *
  * Usage (from the task page): `<YourStanding standing={await getTaskStanding(viewer, task.id)} />`.
  */
 import Link from "../../_components/link";
-import type { PhaseStanding, TeamTaskStanding } from "../../../lib/services/standing";
-import type { QuotaStatus } from "../../../lib/services/quota";
-import { METRIC_LABELS } from "../../../lib/validations/metrics";
+import type { PhaseStanding, TeamTaskStanding } from "@/lib/runs/standing";
+import type { QuotaStatus } from "@/lib/runs/quota";
+import { METRIC_LABELS } from "@/lib/validations/metrics";
 import { Percent } from "../../_components/board-numbers";
 import { UtcTime } from "../../_components/ui";
 

@@ -1,10 +1,10 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { ValidationError, type FieldError } from "../../../lib/errors";
-import { createTask } from "../../../lib/services/tasks";
-import { createTaskSchema, evaluationInputFromValues, evaluationValuesFromForm, MAX_PHASES, type EvaluationFormValues } from "../../../lib/validations/task";
-import { parseInput } from "../../../lib/validations/parse";
+import { ValidationError, type FieldError } from "@/lib/errors";
+import { createTask } from "@/lib/tasks/tasks";
+import { createTaskSchema, evaluationInputFromValues, evaluationValuesFromForm, MAX_PHASES, type EvaluationFormValues } from "@/lib/validations/task";
+import { parseInput } from "@/lib/validations/parse";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 import { phaseInputFromValues, phaseValuesFromForm, type PhaseFormValues } from "../../_components/task-phase-form-data";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import type { EvaluationChoices } from "../../../lib/services/task-evaluation";
-import { LEADERBOARD_METRICS } from "../../../lib/validations/metrics";
+import type { EvaluationChoices } from "@/lib/tasks/evaluation-profile";
+import { LEADERBOARD_METRICS } from "@/lib/validations/metrics";
 import { metricF1Name } from "../../_components/metric-name";
 import type { FieldErrorMap } from "../../_components/task-action-result";
 import { TaskPhaseFields } from "../../_components/task-phase-fields";

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "../../_components/link";
 import { redirect } from "next/navigation";
-import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "../../../lib/services/task-evaluation";
-import { canCreateTask } from "../../../lib/permissions";
-import { getCurrentUser } from "../../../lib/session";
-import { DEFAULT_PRIMARY_METRIC } from "../../../lib/validations/metrics";
-import { DEFAULT_EVALUATION_PROFILE, MAX_PHASES } from "../../../lib/validations/task";
+import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "@/lib/tasks/evaluation-profile";
+import { canCreateTask } from "@/lib/permissions";
+import { getCurrentUser } from "@/lib/auth/session";
+import { DEFAULT_PRIMARY_METRIC } from "@/lib/validations/metrics";
+import { DEFAULT_EVALUATION_PROFILE, MAX_PHASES } from "@/lib/validations/task";
 import { defaultPhaseValues } from "../../_components/task-phase-form-data";
 import { Notice } from "../../_components/ui";
 import { NewTaskForm } from "./new-task-form";

@@ -1,7 +1,7 @@
 /**
  * Every other `/api/v1/...` path: a JSON 404 (instead of Next's HTML page), for every method.
  */
-import { jsonResponse } from "../../../../lib/http";
+import { jsonResponse } from "@/lib/http/api";
 
 export const dynamic = "force-dynamic";
 

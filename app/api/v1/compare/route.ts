@@ -15,9 +15,9 @@
  * different phases, runs not both scored or scored against different gold versions; 401
  * for a bad token.
  */
-import { apiRoute, apiViewer, jsonResponse, parseQuery } from "../../../../lib/http";
-import { compareRuns } from "../../../../lib/services/significance";
-import { compareApiQuerySchema } from "../../../../lib/validations/compare-query";
+import { apiRoute, apiViewer, jsonResponse, parseQuery } from "@/lib/http/api";
+import { compareRuns } from "@/lib/boards/significance";
+import { compareApiQuerySchema } from "@/lib/validations/compare-query";
 
 export const dynamic = "force-dynamic";
 

@@ -9,8 +9,8 @@
  * open}]}]}` (`status` DRAFT | PUBLISHED | ARCHIVED; times ISO 8601 UTC; `open` = accepting
  * submissions now). 401 for a bad token.
  */
-import { apiRoute, apiViewer, jsonResponse } from "../../../../lib/http";
-import { listTasksForViewer } from "../../../../lib/services/tasks";
+import { apiRoute, apiViewer, jsonResponse } from "@/lib/http/api";
+import { listTasksForViewer } from "@/lib/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { isDomainError } from "../../../../lib/errors";
-import { acceptOrganizerInvitation } from "../../../../lib/services/organizer-invitations";
-import { getViewer } from "../../../../lib/session";
+import { isDomainError } from "@/lib/errors";
+import { acceptOrganizerInvitation } from "@/lib/tasks/organizer-invitations";
+import { getViewer } from "@/lib/auth/session";
 
 /**
  * Accepts a co-organizer invitation (form field `token`) as the signed-in user, then goes to

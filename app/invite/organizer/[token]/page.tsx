@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "../../../_components/link";
-import { isDomainError } from "../../../../lib/errors";
-import { previewOrganizerInvitation, type OrganizerInvitationPreview } from "../../../../lib/services/organizer-invitations";
-import { getCurrentUser } from "../../../../lib/session";
-import { Notice, UtcTime, primaryButton } from "../../../_components/ui";
+import Link from "@/app/_components/link";
+import { isDomainError } from "@/lib/errors";
+import { previewOrganizerInvitation, type OrganizerInvitationPreview } from "@/lib/tasks/organizer-invitations";
+import { getCurrentUser } from "@/lib/auth/session";
+import { Notice, UtcTime, primaryButton } from "@/app/_components/ui";
 import { acceptOrganizerInvitationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Organizer invitation", robots: { index: false, follow: false } };

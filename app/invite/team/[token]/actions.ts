@@ -1,9 +1,9 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { isDomainError } from "../../../../lib/errors";
-import { acceptTeamInvitation } from "../../../../lib/services/team-invitations";
-import { getViewer } from "../../../../lib/session";
+import { isDomainError } from "@/lib/errors";
+import { acceptTeamInvitation } from "@/lib/teams/invitations";
+import { getViewer } from "@/lib/auth/session";
 
 /**
  * Joins the team of an invitation link (form field `token`) as the signed-in user, then goes

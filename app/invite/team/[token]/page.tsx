@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "../../../_components/link";
-import { isDomainError } from "../../../../lib/errors";
-import { previewTeamInvitation, type TeamInvitationPreview } from "../../../../lib/services/team-invitations";
-import { getViewer } from "../../../../lib/session";
-import { Notice, UtcTime, primaryButton } from "../../../_components/ui";
+import Link from "@/app/_components/link";
+import { isDomainError } from "@/lib/errors";
+import { previewTeamInvitation, type TeamInvitationPreview } from "@/lib/teams/invitations";
+import { getViewer } from "@/lib/auth/session";
+import { Notice, UtcTime, primaryButton } from "@/app/_components/ui";
 import { acceptTeamInvitationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Team invitation", robots: { index: false, follow: false } };

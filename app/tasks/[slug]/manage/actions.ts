@@ -1,19 +1,19 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { ValidationError } from "../../../../lib/errors";
-import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
-import { evaluationFormValues, updateTaskEvaluation } from "../../../../lib/services/task-evaluation";
-import { archiveTask, publishTask, unarchiveTask } from "../../../../lib/services/task-lifecycle";
-import { addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "../../../../lib/services/tasks";
-import { setParticipantTeam } from "../../../../lib/services/teams";
-import { addTrack, deleteTrack, moveTrack, updateTrack } from "../../../../lib/services/tracks";
-import { addDataset, deleteDataset, updateDataset } from "../../../../lib/services/datasets";
-import { datasetFormValues, type DatasetFormValues } from "../../../../lib/validations/dataset";
-import { trackFormValues, type TrackFormValues } from "../../../../lib/validations/track";
-import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "../../../../lib/validations/task";
-import { runAction, type ActionFailure } from "../../../_components/task-action-result";
-import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "../../../_components/task-phase-form-data";
+import { ValidationError } from "@/lib/errors";
+import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks/analysis-settings";
+import { evaluationFormValues, updateTaskEvaluation } from "@/lib/tasks/evaluation-profile";
+import { archiveTask, publishTask, unarchiveTask } from "@/lib/tasks/lifecycle";
+import { addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "@/lib/tasks/tasks";
+import { setParticipantTeam } from "@/lib/teams/teams";
+import { addTrack, deleteTrack, moveTrack, updateTrack } from "@/lib/tasks/tracks";
+import { addDataset, deleteDataset, updateDataset } from "@/lib/tasks/datasets";
+import { datasetFormValues, type DatasetFormValues } from "@/lib/validations/dataset";
+import { trackFormValues, type TrackFormValues } from "@/lib/validations/track";
+import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "@/lib/validations/task";
+import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
+import { phaseInputFromValues, phaseValuesFromForm, phaseValuesFromPhase, type PhaseFormValues } from "@/app/_components/task-phase-form-data";
 import { taskDetailsValues, type TaskDetailsValues } from "./task-details-values";
 
 /** Every page that shows a task's settings, gold status or organizers (every console tab too). */

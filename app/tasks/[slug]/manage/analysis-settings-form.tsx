@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import type { FormatProblem } from "../../../../lib/errors";
-import { CheckboxField, Notice, primaryButton } from "../../../_components/ui";
+import type { FormatProblem } from "@/lib/errors";
+import { CheckboxField, Notice, primaryButton } from "@/app/_components/ui";
 import { updateTaskAnalysisAction, type AnalysisSettingsState, type AnalysisSettingsValues } from "./actions";
 
 /**

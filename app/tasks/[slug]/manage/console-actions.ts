@@ -2,12 +2,12 @@
 /**
  * The server actions of the console's submissions tab (issue 11 §3): per run re-score, hide /
  * unhide, disqualify with a public reason / reinstate; per phase re-score every run. Each calls
- * the service in lib/services/run-controls.ts, which authorizes (the task's organizers and site
+ * the service in lib/runs/controls.ts, which authorizes (the task's organizers and site
  * admins), enforces the rules and audits; the form shows the outcome.
  */
 import { revalidatePath } from "next/cache";
-import { disqualifySubmission, hideSubmission, requalifySubmission, rescorePhase, rescoreSubmission, unhideSubmission } from "../../../../lib/services/run-controls";
-import { runAction, type ActionFailure } from "../../../_components/task-action-result";
+import { disqualifySubmission, hideSubmission, requalifySubmission, rescorePhase, rescoreSubmission, unhideSubmission } from "@/lib/runs/controls";
+import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
 
 /** The outcome of one console action: a message for the live region, or the error. */
 export type ConsoleActionState = { attempt: number } & ({ status: "idle" } | { status: "done"; message: string } | ({ status: "error" } & ActionFailure));

@@ -5,7 +5,7 @@
  * `rescorePhase`) authorizes, refuses a phase without gold and audits.
  */
 import { useActionState, useState } from "react";
-import { primaryButton, secondaryButton } from "../../../_components/ui";
+import { primaryButton, secondaryButton } from "@/app/_components/ui";
 import { rescorePhaseAction, type ConsoleActionState } from "./console-actions";
 
 /**

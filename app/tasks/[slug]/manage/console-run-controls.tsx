@@ -3,10 +3,10 @@
  * The organizer's controls of one run in the console's submissions table: re-score, hide /
  * unhide, disqualify with a public reason (a small form that opens under the button) /
  * reinstate. The outcome is announced in a live region next to them. The server
- * (`consoleRunAction` → lib/services/run-controls.ts) enforces every rule again.
+ * (`consoleRunAction` → lib/runs/controls.ts) enforces every rule again.
  */
 import { useActionState } from "react";
-import { secondaryButton } from "../../../_components/ui";
+import { secondaryButton } from "@/app/_components/ui";
 import { consoleRunAction, type ConsoleActionState } from "./console-actions";
 
 /** What the controls need to know about a run. */

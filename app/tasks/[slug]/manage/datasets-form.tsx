@@ -1,11 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
-import { DATASET_FILE_ENDINGS, DATASET_FORMAT_LABELS, datasetFormValues, type DatasetFormValues, type DatasetFormatName } from "../../../../lib/validations/dataset";
-import { Field, Notice, SelectField, Table, primaryButton, secondaryButton } from "../../../_components/ui";
+import { DATASET_FILE_ENDINGS, DATASET_FORMAT_LABELS, datasetFormValues, type DatasetFormValues, type DatasetFormatName } from "@/lib/validations/dataset";
+import { Field, Notice, SelectField, Table, primaryButton, secondaryButton } from "@/app/_components/ui";
 import { addDatasetAction, datasetAction, type AddDatasetState, type DatasetState } from "./actions";
 
-/** A dataset as the manage page lists it (`ManagedDataset` of `lib/services/datasets.ts`). */
+/** A dataset as the manage page lists it (`ManagedDataset` of `lib/tasks/datasets.ts`). */
 export interface ManagedDatasetProps {
   id: string;
   name: string;

@@ -1,10 +1,10 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import type { EvaluationChoices, ProfileSuggestion } from "../../../../lib/services/task-evaluation";
-import type { EvaluationFormValues } from "../../../../lib/validations/task";
-import type { FieldErrorMap } from "../../../_components/task-action-result";
-import { Notice, primaryButton, secondaryButton, SelectField } from "../../../_components/ui";
+import type { EvaluationChoices, ProfileSuggestion } from "@/lib/tasks/evaluation-profile";
+import type { EvaluationFormValues } from "@/lib/validations/task";
+import type { FieldErrorMap } from "@/app/_components/task-action-result";
+import { Notice, primaryButton, secondaryButton, SelectField } from "@/app/_components/ui";
 import { updateTaskEvaluationAction, type EvaluationSettingsState } from "./actions";
 
 /**

@@ -2,10 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import type { FormatProblem } from "../../../../lib/errors";
-import type { GoldKeyMeta } from "../../../../lib/services/gold";
-import { Notice, SelectField, primaryButton, secondaryButton } from "../../../_components/ui";
-import { postFormWithProgress, UploadProgress } from "../../../_components/upload-progress";
+import type { FormatProblem } from "@/lib/errors";
+import type { GoldKeyMeta } from "@/lib/tasks/gold";
+import { Notice, SelectField, primaryButton, secondaryButton } from "@/app/_components/ui";
+import { postFormWithProgress, UploadProgress } from "@/app/_components/upload-progress";
 
 /** One dataset of a gold upload as the form reports it. */
 interface GoldUploadDataset {

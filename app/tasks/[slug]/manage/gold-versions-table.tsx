@@ -1,6 +1,6 @@
 /** The gold key versions of a phase (metadata only, never content), per dataset, newest first. Organizer pages only. */
-import type { GoldVersionMeta } from "../../../../lib/services/gold";
-import { Table, UtcTime, type TableColumn } from "../../../_components/ui";
+import type { GoldVersionMeta } from "@/lib/tasks/gold";
+import { Table, UtcTime, type TableColumn } from "@/app/_components/ui";
 
 const COLUMNS: TableColumn[] = [
   "Version",

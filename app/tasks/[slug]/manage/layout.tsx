@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
-import { Breadcrumbs } from "../../../_components/ui";
+import { Breadcrumbs } from "@/app/_components/ui";
 import { loadTaskForPage } from "../load-task";
 import { ManageTabs } from "./manage-tabs";
 

@@ -4,8 +4,8 @@
  */
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import type { SignedInViewer } from "../../../../lib/permissions";
-import type { TaskView } from "../../../../lib/services/tasks";
+import type { SignedInViewer } from "@/lib/permissions";
+import type { TaskView } from "@/lib/tasks/tasks";
 import { loadTaskForPage } from "../load-task";
 
 /** A console tab's params. */

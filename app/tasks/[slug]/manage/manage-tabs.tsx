@@ -3,7 +3,7 @@
  * The organizer's console tabs (overview, phases, final results, gold, submissions, teams, audit): links, the
  * current one marked with `aria-current="page"`. Scrolls sideways on narrow screens.
  */
-import Link from "../../../_components/link";
+import Link from "@/app/_components/link";
 import { usePathname } from "next/navigation";
 
 /** The console's tabs: the path under /tasks/{slug}/manage ("" = overview) and the label. */

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { inviteOrganizer, revokeOrganizerInvitation } from "../../../../lib/services/organizer-invitations";
-import { runAction, type ActionFailure } from "../../../_components/task-action-result";
+import { inviteOrganizer, revokeOrganizerInvitation } from "@/lib/tasks/organizer-invitations";
+import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
 
 function formString(formData: FormData, name: string): string {
   const value = formData.get(name);

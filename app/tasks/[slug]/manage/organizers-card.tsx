@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import type { OrganizerInvitationView } from "../../../../lib/services/organizer-invitations";
-import { Card, Field, InlineForm, Notice, Table, UtcTime, secondaryButton } from "../../../_components/ui";
+import type { OrganizerInvitationView } from "@/lib/tasks/organizer-invitations";
+import { Card, Field, InlineForm, Notice, Table, UtcTime, secondaryButton } from "@/app/_components/ui";
 import {
   inviteOrganizerAction,
   revokeOrganizerInvitationAction,
@@ -15,7 +15,7 @@ export interface OrganizersCardProps {
   taskId: string;
   /** the task's organizers (`TaskView.organizers`) */
   organizers: readonly { id: string; name: string }[];
-  /** its pending invitations: `await listOrganizerInvitations(viewer, task.id)` (lib/services/organizer-invitations.ts) */
+  /** its pending invitations: `await listOrganizerInvitations(viewer, task.id)` (lib/tasks/organizer-invitations.ts) */
   invitations: readonly OrganizerInvitationView[];
 }
 

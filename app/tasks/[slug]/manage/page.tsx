@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "../../../../lib/services/task-analysis";
-import { listOrganizerInvitations } from "../../../../lib/services/organizer-invitations";
-import { publishChecks } from "../../../../lib/services/task-lifecycle";
-import { evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "../../../../lib/services/task-evaluation";
-import { Card } from "../../../_components/ui";
+import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks/analysis-settings";
+import { listOrganizerInvitations } from "@/lib/tasks/organizer-invitations";
+import { publishChecks } from "@/lib/tasks/lifecycle";
+import { evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "@/lib/tasks/evaluation-profile";
+import { Card } from "@/app/_components/ui";
 import type { AnalysisSettingsValues } from "./actions";
 import { AnalysisSettingsForm } from "./analysis-settings-form";
 import { EvaluationSettingsForm } from "./evaluation-settings-form";

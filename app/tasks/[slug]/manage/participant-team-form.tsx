@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { secondaryButton } from "../../../_components/ui";
+import { secondaryButton } from "@/app/_components/ui";
 import { setParticipantTeamAction, type ParticipantTeamState } from "./actions";
 
 /**

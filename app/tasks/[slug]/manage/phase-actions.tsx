@@ -5,7 +5,7 @@
  * checks again), each asking for confirmation first. `phaseLifecycleAction` does the work.
  */
 import { useActionState, useState, type MouseEvent } from "react";
-import { Notice, secondaryButton } from "../../../_components/ui";
+import { Notice, secondaryButton } from "@/app/_components/ui";
 import { phaseLifecycleAction, type PhaseLifecycleState } from "./actions";
 
 const dangerButton =

@@ -5,9 +5,9 @@
  * default dataset comes with it); the page then lists it with the others.
  */
 import { useActionState } from "react";
-import { TaskPhaseFields } from "../../../_components/task-phase-fields";
-import type { PhaseFormValues } from "../../../_components/task-phase-form-data";
-import { Notice, primaryButton } from "../../../_components/ui";
+import { TaskPhaseFields } from "@/app/_components/task-phase-fields";
+import type { PhaseFormValues } from "@/app/_components/task-phase-form-data";
+import { Notice, primaryButton } from "@/app/_components/ui";
 import { addPhaseAction, type AddPhaseState } from "./actions";
 import { PhaseDatePreview, usePhaseFormDates } from "./phase-date-preview";
 

@@ -6,8 +6,8 @@
  * wall-clock values in the display zone. Announced politely to screen readers as it changes.
  */
 import { useState, type FormEvent } from "react";
-import { phaseDatePreview } from "../../../../lib/validations/phase-dates";
-import { localDateTimeToUtc } from "../../../../lib/validations/time";
+import { phaseDatePreview } from "@/lib/validations/phase-dates";
+import { localDateTimeToUtc } from "@/lib/validations/time";
 
 /** A phase's dates as a form holds them (`datetime-local` values in `displayTimeZone`). */
 export interface PhaseFormDates {

@@ -1,9 +1,9 @@
 "use client";
 
 import { useActionState } from "react";
-import { TaskPhaseFields } from "../../../_components/task-phase-fields";
-import type { PhaseFormValues } from "../../../_components/task-phase-form-data";
-import { Notice, primaryButton } from "../../../_components/ui";
+import { TaskPhaseFields } from "@/app/_components/task-phase-fields";
+import type { PhaseFormValues } from "@/app/_components/task-phase-form-data";
+import { Notice, primaryButton } from "@/app/_components/ui";
 import { updatePhaseAction, type PhaseSettingsState } from "./actions";
 import { PhaseDatePreview, usePhaseFormDates } from "./phase-date-preview";
 

@@ -4,11 +4,11 @@
  * count, a link to the run, and the organizer's controls. Scrolls sideways inside its container
  * on narrow screens.
  */
-import Link from "../../../_components/link";
+import Link from "@/app/_components/link";
 import type { ReactNode } from "react";
-import type { ConsoleRun } from "../../../../lib/services/console-runs";
-import { isLeaderboardMetric, METRIC_LABELS } from "../../../../lib/validations/metrics";
-import { Table, UtcTime } from "../../../_components/ui";
+import type { ConsoleRun } from "@/lib/runs/console";
+import { isLeaderboardMetric, METRIC_LABELS } from "@/lib/validations/metrics";
+import { Table, UtcTime } from "@/app/_components/ui";
 import { ConsoleRunControls } from "./console-run-controls";
 
 const STATUS_STYLES: Record<ConsoleRun["status"], string> = {

@@ -9,10 +9,10 @@
  *
  *   <SnapshotPublishCard phase={{ id: phase.id, name: phase.name }} readiness={await snapshotReadiness(viewer, phase.id, now)} />
  */
-import Link from "../../../_components/link";
+import Link from "@/app/_components/link";
 import { useActionState } from "react";
-import type { SnapshotReadiness } from "../../../../lib/services/snapshots";
-import { CheckboxField, Notice, TextAreaField, UtcTime, primaryButton } from "../../../_components/ui";
+import type { SnapshotReadiness } from "@/lib/boards/snapshots";
+import { CheckboxField, Notice, TextAreaField, UtcTime, primaryButton } from "@/app/_components/ui";
 import { publishSnapshotAction, type SnapshotPublishState } from "./snapshot-actions";
 
 /** Longest note the form lets one type (the server checks the same limit, `SNAPSHOT_NOTE_MAX`). */

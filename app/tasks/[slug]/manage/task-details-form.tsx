@@ -4,7 +4,7 @@
  * licence and data source. `updateTaskDetailsAction` saves them (refused in an archived task).
  */
 import { useActionState } from "react";
-import { Field, Notice, primaryButton, TextAreaField } from "../../../_components/ui";
+import { Field, Notice, primaryButton, TextAreaField } from "@/app/_components/ui";
 import { updateTaskDetailsAction, type TaskDetailsState } from "./actions";
 import type { TaskDetailsValues } from "./task-details-values";
 

@@ -6,8 +6,8 @@
  * Unarchive. `taskLifecycleAction` does the work.
  */
 import { useActionState } from "react";
-import type { PublishCheck, TaskStatus } from "../../../../lib/services/task-lifecycle";
-import { Notice, primaryButton, secondaryButton, UtcTime } from "../../../_components/ui";
+import type { PublishCheck, TaskStatus } from "@/lib/tasks/lifecycle";
+import { Notice, primaryButton, secondaryButton, UtcTime } from "@/app/_components/ui";
 import { taskLifecycleAction, type TaskLifecycleState } from "./actions";
 
 /** Labels and explanations of the states. */

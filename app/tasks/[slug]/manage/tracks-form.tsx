@@ -1,11 +1,11 @@
 "use client";
 
 import { useActionState } from "react";
-import { trackFormValues, type TrackFormValues } from "../../../../lib/validations/track-form";
-import { Field, Notice, primaryButton, secondaryButton } from "../../../_components/ui";
+import { trackFormValues, type TrackFormValues } from "@/lib/validations/track-form";
+import { Field, Notice, primaryButton, secondaryButton } from "@/app/_components/ui";
 import { addTrackAction, trackAction, type AddTrackState, type TrackState } from "./actions";
 
-/** A track as the manage page lists it (`ManagedTrack` of `lib/services/tracks.ts`). */
+/** A track as the manage page lists it (`ManagedTrack` of `lib/tasks/tracks.ts`). */
 export interface ManagedTrackProps {
   id: string;
   name: string;

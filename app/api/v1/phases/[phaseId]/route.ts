@@ -55,10 +55,10 @@
  * has runs (the message says how many), it is the task's only phase, it has result
  * snapshots, or the task is archived.
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../lib/http";
-import { listDatasets } from "../../../../../lib/services/datasets";
-import { deletePhase, getPhaseForViewer, updatePhase } from "../../../../../lib/services/tasks";
-import { listTracks } from "../../../../../lib/services/tracks";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { listDatasets } from "@/lib/tasks/datasets";
+import { deletePhase, getPhaseForViewer, updatePhase } from "@/lib/tasks/tasks";
+import { listTracks } from "@/lib/tasks/tracks";
 
 export const dynamic = "force-dynamic";
 

@@ -9,7 +9,7 @@
 import { describe, expect, it, vi } from "vitest";
 
 // The queues (runs are scored below, in this process).
-vi.mock("../../../../../lib/queue", async () => ({ ...(await import("../../../../../lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
+vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
 // The session cookie: `cookies()` gives the cookies of the request being handled.
 vi.mock("next/headers", async () => (await import("../../test-helpers")).nextHeadersDouble);
 // The run page's client components (its live status badge) ask for the app router, which only Next mounts.
@@ -19,10 +19,10 @@ vi.mock("next/navigation", async (original) => ({
 }));
 
 import { renderToReadableStream } from "react-dom/server";
-import SubmissionPage from "../../../../submissions/[id]/page";
-import { useTestDatabase } from "../../../../../lib/db/test-db";
-import { macroScoresToJson, scoresToJson } from "../../../../../lib/services/scores";
-import { createPhase, createRun, KEY, KEY_CONLLU, RESPONSE, RESPONSE_CONLLU } from "../../../../../lib/worker/scoring-job.fixtures";
+import SubmissionPage from "@/app/submissions/[id]/page";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { macroScoresToJson, scoresToJson } from "@/lib/boards/scores";
+import { createPhase, createRun, KEY, KEY_CONLLU, RESPONSE, RESPONSE_CONLLU } from "@/lib/worker/scoring-job.fixtures";
 import { callApi, expectJson, scoreRun, withCookies } from "../../test-helpers";
 
 const testDb = useTestDatabase();

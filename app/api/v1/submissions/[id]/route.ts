@@ -10,7 +10,7 @@
  * precision, f1, coref_links, noncoref_links}, conll: {f1}}`, the count metrics being mentions,
  * muc, bcub, ceafm, ceafe, lea and, for tasks that compute them, mcf, mor and zero; fractions
  * in [0, 1]) once scored, else null. `evaluation` is the evaluation profile the scores come
- * from (`{profile, label, primary, variants}`, see `lib/evaluation.ts` RunEvaluation; null
+ * from (`{profile, label, primary, variants}`, see `lib/tasks/evaluation.ts` RunEvaluation; null
  * until scored) and `warnings` the scorer's warnings from the last scoring (`[{code, message,
  * file?, line?, document?}]`, e.g. `missing-document`, `response-only-document`; `[]` before
  * scoring), for everyone who may see the run; `track` the run's track (`{id, name}`, or null in
@@ -33,9 +33,9 @@
  * Authorization, Cookie`): a poller that sends it back in `If-None-Match` gets `304 Not
  * Modified`, without a body, until the run changes (scored, re-scored, withdrawn…).
  */
-import { conditionalResponse } from "../../../../../lib/conditional-response";
-import { apiRoute, apiViewer, type RouteContext } from "../../../../../lib/http";
-import { getSubmissionForViewer } from "../../../../../lib/services/submissions";
+import { conditionalResponse } from "@/lib/http/conditional-response";
+import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
+import { getSubmissionForViewer } from "@/lib/runs/submissions";
 
 export const dynamic = "force-dynamic";
 

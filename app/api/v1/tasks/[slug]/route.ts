@@ -21,8 +21,8 @@
  * unknown task (or a draft the caller does not organize); 409 the task is archived
  * (read-only); 413/415/400 body problems; 422 bad or unknown fields (`fieldErrors`).
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../lib/http";
-import { getTaskForViewer, updateTask } from "../../../../../lib/services/tasks";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { getTaskForViewer, updateTask } from "@/lib/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 

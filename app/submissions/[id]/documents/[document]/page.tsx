@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
-import Link from "../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { NotFoundError } from "../../../../../lib/errors";
-import { getDocumentAnalysis, type DocumentAnalysisView } from "../../../../../lib/services/analysis";
-import { getViewer } from "../../../../../lib/session";
-import { buildDocumentView, documentNeighbours, type DocumentNeighbours } from "../../../../../lib/view-models/document-view";
-import { DocErrorCounts, DocErrorList } from "../../../../_components/doc-errors";
-import { documentHref, documentIdCandidates } from "../../../../_components/doc-links";
-import { DocLegend, DocText, renderDocText } from "../../../../_components/doc-text";
-import { RunMetricTable } from "../../../../_components/run-metric-table";
-import { Breadcrumbs, Card, Notice } from "../../../../_components/ui";
+import { NotFoundError } from "@/lib/errors";
+import { getDocumentAnalysis, type DocumentAnalysisView } from "@/lib/runs/analysis";
+import { getViewer } from "@/lib/auth/session";
+import { buildDocumentView, documentNeighbours, type DocumentNeighbours } from "@/lib/view-models/document-view";
+import { DocErrorCounts, DocErrorList } from "@/app/_components/doc-errors";
+import { documentHref, documentIdCandidates } from "@/app/_components/doc-links";
+import { DocLegend, DocText, renderDocText } from "@/app/_components/doc-text";
+import { RunMetricTable } from "@/app/_components/run-metric-table";
+import { Breadcrumbs, Card, Notice } from "@/app/_components/ui";
 
 type Params = Promise<{ id: string; document: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
-import { ValidationError } from "../../../../../lib/errors";
-import { describeAuditData, listTaskAuditEvents, parseAuditQuery, TASK_AUDIT_ACTIONS, type AuditPage, type AuditQueryInput } from "../../../../../lib/services/audit-log";
-import { Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "../../../../_components/ui";
+import { ValidationError } from "@/lib/errors";
+import { describeAuditData, listTaskAuditEvents, parseAuditQuery, TASK_AUDIT_ACTIONS, type AuditPage, type AuditQueryInput } from "@/lib/audit/log";
+import { Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "@/app/_components/ui";
 import { loadTaskForPage } from "../../load-task";
 
 type Params = { params: Promise<{ slug: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

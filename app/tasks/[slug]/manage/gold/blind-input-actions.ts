@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { deriveBlindInput, parseBlindOptions } from "../../../../../lib/services/participant-files";
-import { runAction } from "../../../../_components/task-action-result";
+import { deriveBlindInput, parseBlindOptions } from "@/lib/runs/participant-files";
+import { runAction } from "@/app/_components/task-action-result";
 
 /** State of a dataset's "Derive blind input" form. */
 export type BlindInputState = { status: "idle" } | { status: "saved"; message: string } | { status: "error"; message: string };

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { CheckboxField, SelectField, secondaryButton } from "../../../../_components/ui";
+import { CheckboxField, SelectField, secondaryButton } from "@/app/_components/ui";
 import { deriveBlindInputAction, type BlindInputState } from "./blind-input-actions";
 
 /** Props of {@link BlindInputForm}. */

@@ -1,7 +1,7 @@
-import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
-import { listParticipantFiles } from "../../../../../lib/services/participant-files";
-import type { Viewer } from "../../../../../lib/session";
-import { blindInputHref } from "../../../../../lib/participant-file-hrefs";
+import { listDatasetsForOrganizers } from "@/lib/tasks/datasets";
+import { listParticipantFiles } from "@/lib/runs/participant-files";
+import type { Viewer } from "@/lib/auth/session";
+import { blindInputHref } from "@/lib/runs/participant-file-hrefs";
 import { BlindInputForm } from "./blind-input-form";
 import { BlindUploadForm } from "./blind-upload-form";
 

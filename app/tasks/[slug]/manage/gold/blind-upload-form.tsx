@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Field, Notice, secondaryButton } from "../../../../_components/ui";
-import { postFormWithProgress, UploadProgress } from "../../../../_components/upload-progress";
+import { Field, Notice, secondaryButton } from "@/app/_components/ui";
+import { postFormWithProgress, UploadProgress } from "@/app/_components/upload-progress";
 import { FormatProblems, uploadRefusal, type UploadRefusal } from "../gold-upload-form";
 
 /** State of the form: idle, sending (the share sent: null while unknown), taken, or refused. */

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { listDatasetsForOrganizers } from "../../../../../lib/services/datasets";
-import { goldUploadImpact, listGoldVersions } from "../../../../../lib/services/gold";
-import type { PhaseView } from "../../../../../lib/services/tasks";
-import { uploadLimitBytes } from "../../../../../lib/services/uploads";
-import { getUserById } from "../../../../../lib/services/users";
-import type { Viewer } from "../../../../../lib/session";
-import { Card } from "../../../../_components/ui";
+import { listDatasetsForOrganizers } from "@/lib/tasks/datasets";
+import { goldUploadImpact, listGoldVersions } from "@/lib/tasks/gold";
+import type { PhaseView } from "@/lib/tasks/tasks";
+import { uploadLimitBytes } from "@/lib/uploads/checks";
+import { getUserById } from "@/lib/accounts/users";
+import type { Viewer } from "@/lib/auth/session";
+import { Card } from "@/app/_components/ui";
 import { GoldUploadForm } from "../gold-upload-form";
 import { GoldVersionsTable } from "../gold-versions-table";
 import { BlindInputsCard } from "./blind-inputs-card";

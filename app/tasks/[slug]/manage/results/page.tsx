@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { snapshotReadiness } from "../../../../../lib/services/snapshots";
-import { TaskPhaseBadge, phaseState } from "../../../../_components/task-phase-badge";
+import { snapshotReadiness } from "@/lib/boards/snapshots";
+import { TaskPhaseBadge, phaseState } from "@/app/_components/task-phase-badge";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
 import { SnapshotPublishCard } from "../snapshot-publish-card";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "../../../../_components/link";
-import { listTaskTeamStats, type TaskTeamsPage } from "../../../../../lib/services/console-runs";
-import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "../../../../../lib/services/teams";
-import { Card, Notice, secondaryButton, Table, UtcTime } from "../../../../_components/ui";
+import Link from "@/app/_components/link";
+import { listTaskTeamStats, type TaskTeamsPage } from "@/lib/runs/console";
+import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "@/lib/teams/teams";
+import { Card, Notice, secondaryButton, Table, UtcTime } from "@/app/_components/ui";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
 import { ParticipantTeamForm } from "../participant-team-form";
 

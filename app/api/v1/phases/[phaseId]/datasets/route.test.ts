@@ -8,13 +8,13 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // lib/__mocks__/queue.ts: enqueueScoring is a vi.fn.
-vi.mock("../../../../../../lib/queue");
+vi.mock("@/lib/queue");
 // Anonymous requests read the session cookie; there is none outside a request.
 vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }));
 
-import { createApiToken } from "../../../../../../lib/auth/api-tokens";
-import { useTestDatabase } from "../../../../../../lib/db/test-db";
-import { makeTaskWithPhase, makeUser, SMALL_KEY } from "../../../../../../lib/services/test-fixtures";
+import { createApiToken } from "@/lib/accounts/api-tokens";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { makeTaskWithPhase, makeUser, SMALL_KEY } from "@/lib/tasks/test-fixtures";
 import { POST as uploadGold } from "../gold/route";
 import { DELETE, PATCH } from "./[datasetId]/route";
 import { GET, POST } from "./route";

@@ -24,8 +24,8 @@
  * 413/415/400 body problems, 422 bad fields (`fieldErrors` on `name`, `language`, `fileName`,
  * `format`, `position`).
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../lib/http";
-import { addDataset, listDatasetsForViewer } from "../../../../../../lib/services/datasets";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { addDataset, listDatasetsForViewer } from "@/lib/tasks/datasets";
 
 export const dynamic = "force-dynamic";
 

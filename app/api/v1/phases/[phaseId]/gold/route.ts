@@ -31,10 +31,10 @@
  * column, expected, found, message}]`), a broken or hostile archive or one holding unknown
  * files; 503 too many uploads being checked or in flight (Retry-After). Every refusal stores nothing.
  */
-import { apiRoute, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
-import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
-import { uploadGoldKey } from "../../../../../../lib/services/gold";
-import { assertUploadSize } from "../../../../../../lib/services/uploads";
+import { apiRoute, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "@/lib/http/api";
+import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "@/lib/runs/upload-route";
+import { uploadGoldKey } from "@/lib/tasks/gold";
+import { assertUploadSize } from "@/lib/uploads/checks";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@
  * the JSON and CSV of `GET /api/v1/phases/{id}/leaderboard`, and its LaTeX and Markdown tables
  * (issue 24 §2) on a one-dataset board (runs scored by the worker) and on the macro-averaged
  * board of a phase with three datasets (Score and DatasetScore rows written straight to the
- * database as the worker writes them, as lib/services/leaderboard.test.ts does); leaderboard visibility (PUBLIC,
+ * database as the worker writes them, as lib/boards/leaderboard.test.ts does); leaderboard visibility (PUBLIC,
  * PARTICIPANTS and ORGANIZERS in turn, set by an organizer with `PATCH /api/v1/phases/{id}`,
  * for anonymous visitors, a signed-in non-participant, a participant and an organizer, on the
  * API and on the leaderboard page); the authorization and validation of that PATCH; and `GET
@@ -20,17 +20,17 @@ import { describe, expect, it, vi } from "vitest";
 
 // lib/__mocks__/queue.ts (enqueueScoring is a vi.fn; runs are scored below, in this process),
 // and the significance queue the leaderboard page asks when a board has no stored significance.
-vi.mock("../../../../../../lib/queue", async () => ({ ...(await import("../../../../../../lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
+vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
 // The session cookie: `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("../../../test-helpers")).nextHeadersDouble);
+vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
 
 import { renderToReadableStream } from "react-dom/server";
-import LeaderboardPage from "../../../../../tasks/[slug]/phases/[phaseId]/leaderboard/page";
-import { useTestDatabase } from "../../../../../../lib/db/test-db";
-import { formatScore, latexEscape, markdownEscape } from "../../../../../../lib/services/board-export";
-import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "../../../../../../lib/services/test-fixtures";
-import { packFile } from "../../../../../../lib/storage";
-import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, withCookies } from "../../../test-helpers";
+import LeaderboardPage from "@/app/tasks/[slug]/phases/[phaseId]/leaderboard/page";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { formatScore, latexEscape, markdownEscape } from "@/lib/boards/export";
+import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "@/lib/tasks/test-fixtures";
+import { packFile } from "@/lib/storage";
+import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, withCookies } from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
 
@@ -466,7 +466,7 @@ describe("GET /api/v1/phases/{id}/leaderboard: metrics of the ranked setting, an
    * scored by the worker, with the CRAC response on `cs` and the `en` key itself on `en`.
    */
   async function cracPhase() {
-    const { conllu, createPhase, createRun, KEY_CONLLU, KEY_CONLLU_DOCS, RESPONSE_CONLLU } = await import("../../../../../../lib/worker/scoring-job.fixtures");
+    const { conllu, createPhase, createRun, KEY_CONLLU, KEY_CONLLU_DOCS, RESPONSE_CONLLU } = await import("@/lib/worker/scoring-job.fixtures");
     const withoutZeros = conllu(...KEY_CONLLU_DOCS.map(([name, sentences]) => [name, sentences.map(([id, rows]) => [id, rows.filter((row) => !row.startsWith("5.1\t"))])] as (typeof KEY_CONLLU_DOCS)[number]));
     const f = await createPhase(testDb.prisma, {
       evaluationProfile: "crac",

@@ -103,13 +103,13 @@
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
  * caller does not organize), 422 bad parameter.
  */
-import { ValidationError } from "../../../../../../lib/errors";
-import { conditionalResponse } from "../../../../../../lib/conditional-response";
-import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "../../../../../../lib/http";
-import { boardLatex, boardMarkdown } from "../../../../../../lib/services/board-export";
-import { getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "../../../../../../lib/services/leaderboard";
-import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "../../../../../../lib/validations/leaderboard-query";
-import { readBoardSignificance } from "../../../../../../lib/services/board-significance";
+import { ValidationError } from "@/lib/errors";
+import { conditionalResponse } from "@/lib/http/conditional-response";
+import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "@/lib/http/api";
+import { boardLatex, boardMarkdown } from "@/lib/boards/export";
+import { getLeaderboard, leaderboardCsvChunks, leaderboardJson, type Leaderboard } from "@/lib/boards/leaderboard";
+import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "@/lib/validations/leaderboard-query";
+import { readBoardSignificance } from "@/lib/boards/board-significance";
 
 export const dynamic = "force-dynamic";
 

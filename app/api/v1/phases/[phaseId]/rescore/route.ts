@@ -12,8 +12,8 @@
  * cookie request; 404 unknown phase, or the caller does not organize its task (the same answer);
  * 409 the phase has no gold key yet.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { rescorePhase } from "../../../../../../lib/services/run-controls";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { rescorePhase } from "@/lib/runs/controls";
 
 export const dynamic = "force-dynamic";
 

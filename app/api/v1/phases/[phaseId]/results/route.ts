@@ -22,9 +22,9 @@
  * version), or when another publish or a gold change raced this one; 415/400/413 body problems;
  * 422 a bad note.
  */
-import { ValidationError } from "../../../../../../lib/errors";
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../lib/http";
-import { listSnapshots, publishSnapshot } from "../../../../../../lib/services/snapshots";
+import { ValidationError } from "@/lib/errors";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { listSnapshots, publishSnapshot } from "@/lib/boards/snapshots";
 
 export const dynamic = "force-dynamic";
 

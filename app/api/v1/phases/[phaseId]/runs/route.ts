@@ -16,8 +16,8 @@
  * phase, or the caller does not organize its task (the same answer); 422 a bad filter or page
  * (`fieldErrors` name each).
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { listConsoleRuns, parseConsoleRunsQuery } from "../../../../../../lib/services/console-runs";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { listConsoleRuns, parseConsoleRunsQuery } from "@/lib/runs/console";
 
 export const dynamic = "force-dynamic";
 

@@ -10,15 +10,15 @@
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
-vi.mock("../../../../../../lib/queue");
+vi.mock("@/lib/queue");
 vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }));
 
-import { createApiToken } from "../../../../../../lib/auth/api-tokens";
-import { useTestDatabase } from "../../../../../../lib/db/test-db";
-import { uploadGoldKey } from "../../../../../../lib/services/gold";
-import { deriveBlindInput } from "../../../../../../lib/services/participant-files";
-import { makeTaskWithPhase, makeUser, SMALL_KEY } from "../../../../../../lib/services/test-fixtures";
-import { sha256Hex } from "../../../../../../lib/storage";
+import { createApiToken } from "@/lib/accounts/api-tokens";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { uploadGoldKey } from "@/lib/tasks/gold";
+import { deriveBlindInput } from "@/lib/runs/participant-files";
+import { makeTaskWithPhase, makeUser, SMALL_KEY } from "@/lib/tasks/test-fixtures";
+import { sha256Hex } from "@/lib/storage";
 import { GET as getBlind, POST as postBlind } from "../datasets/[datasetId]/blind/route";
 import { GET as getSample } from "./route";
 

@@ -12,9 +12,9 @@
  * phase has not opened yet; 404 unknown phase, a draft task's phase (to anyone but its
  * organizers), or a dataset without a blind input yet (the message names it).
  */
-import { apiRoute, apiViewer, type RouteContext } from "../../../../../../lib/http";
-import { sampleSubmission } from "../../../../../../lib/services/participant-files";
-import { downloadResponse } from "../../../../../../lib/download-response";
+import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
+import { sampleSubmission } from "@/lib/runs/participant-files";
+import { downloadResponse } from "@/lib/http/download-response";
 
 export const dynamic = "force-dynamic";
 

@@ -14,20 +14,20 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // lib/__mocks__/queue.ts: enqueueScoring is a vi.fn (runs are scored below, in this process).
-vi.mock("../../../../../../lib/queue");
+vi.mock("@/lib/queue");
 // The session cookie: `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("../../../test-helpers")).nextHeadersDouble);
+vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
 // The account page's revoke action refreshes the page; there is no page cache outside Next.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
 import { revalidatePath } from "next/cache";
-import { revokeTokenAction } from "../../../../../account/actions";
-import { listApiTokens } from "../../../../../../lib/auth/api-tokens";
-import { uploadBodyBudget } from "../../../../../../lib/body-budget";
-import { MULTIPART_ALLOWANCE_BYTES } from "../../../../../../lib/http";
-import { useTestDatabase } from "../../../../../../lib/db/test-db";
-import { enqueueScoring } from "../../../../../../lib/queue";
-import { makeZip } from "../../../../../../lib/archive.fixtures";
+import { revokeTokenAction } from "@/app/account/actions";
+import { listApiTokens } from "@/lib/accounts/api-tokens";
+import { uploadBodyBudget } from "@/lib/http/body-budget";
+import { MULTIPART_ALLOWANCE_BYTES } from "@/lib/http/api";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { enqueueScoring } from "@/lib/queue";
+import { makeZip } from "@/lib/uploads/archive.fixtures";
 import {
   apiRequest,
   BASE_URL,
@@ -45,7 +45,7 @@ import {
   submissionCount,
   withCookies,
   type CallOptions,
-} from "../../../test-helpers";
+} from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
 

@@ -35,7 +35,7 @@
  * 413 body or file over UPLOAD_MAX_BYTES (refused from Content-Length before the body is
  * read, else as soon as the streamed body passes it), more than 32 form fields or a field over
  * 16 KiB; 415 not multipart; 400 a malformed or cut-off body; 503 too many uploads in flight
- * (the shared memory budget, `lib/body-budget.ts`; Retry-After); 422 bad fields (`fieldErrors`; a missing, unknown or unexpected
+ * (the shared memory budget, `lib/http/body-budget.ts`; Retry-After); 422 bad fields (`fieldErrors`; a missing, unknown or unexpected
  * `track` is a field error on `track` whose message lists the phase's tracks; it is checked
  * before the file is read), an unreadable file (`errors:
  * [{file, line, column, expected, found, message}]`; in an archive `file` is the name inside
@@ -50,13 +50,13 @@
  * on `file`); 429 quota used up (message says when it resets; a track with limits of its own
  * has its own quota, named in the message); 403 a team the caller is not in. Every refusal stores nothing and uses no quota.
  */
-import { loadEnv } from "../../../../../../lib/env";
-import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../lib/http";
-import { withSecurityHeaders, withUploadBody } from "../../../../../../lib/upload-route";
-import { requireSignedIn } from "../../../../../../lib/permissions";
-import { assertPhaseOpen, loadPhase } from "../../../../../../lib/services/phases";
-import { createSubmission } from "../../../../../../lib/services/submissions";
-import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "../../../../../../lib/services/uploads";
+import { loadEnv } from "@/lib/env";
+import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "@/lib/http/api";
+import { withSecurityHeaders, withUploadBody } from "@/lib/runs/upload-route";
+import { requireSignedIn } from "@/lib/permissions";
+import { assertPhaseOpen, loadPhase } from "@/lib/tasks/phases";
+import { createSubmission } from "@/lib/runs/submissions";
+import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "@/lib/uploads/checks";
 
 export const dynamic = "force-dynamic";
 

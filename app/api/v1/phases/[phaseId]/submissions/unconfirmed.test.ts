@@ -6,16 +6,16 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("../../../../../../lib/queue");
-vi.mock("next/headers", async () => (await import("../../../test-helpers")).nextHeadersDouble);
+vi.mock("@/lib/queue");
+vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
-import { createTeamAction } from "../../../../../teams/actions";
-import { useTestDatabase } from "../../../../../../lib/db/test-db";
-import { EMAIL_NOT_CONFIRMED } from "../../../../../../lib/permissions";
-import { confirmEmailAddress } from "../../../../../../lib/services/email-confirmation";
-import { newLinkToken } from "../../../../../../lib/services/team-invitations";
-import { callApi, expectError, expectJson, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, submissionCount, withCookies } from "../../../test-helpers";
+import { createTeamAction } from "@/app/teams/actions";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { EMAIL_NOT_CONFIRMED } from "@/lib/permissions";
+import { confirmEmailAddress } from "@/lib/accounts/email-confirmation";
+import { newLinkToken } from "@/lib/teams/invitations";
+import { callApi, expectError, expectJson, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, submissionCount, withCookies } from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
 

@@ -19,8 +19,8 @@
  *
  * 404 when the run does not exist or the caller may not see it; 401 for a bad token.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { getRunAnalysis } from "../../../../../../lib/services/analysis";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { getRunAnalysis } from "@/lib/runs/analysis";
 
 export const dynamic = "force-dynamic";
 

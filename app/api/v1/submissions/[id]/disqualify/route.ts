@@ -15,8 +15,8 @@
  * problems; 422 missing, empty or too long `reason`; 409 reinstating a run that is not
  * disqualified.
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../lib/http";
-import { disqualifySubmission, requalifySubmission } from "../../../../../../lib/services/run-controls";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { disqualifySubmission, requalifySubmission } from "@/lib/runs/controls";
 
 export const dynamic = "force-dynamic";
 

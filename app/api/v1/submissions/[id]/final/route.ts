@@ -23,8 +23,8 @@
  * team already marked `finalRunLimit` runs (the message names the limit and the marked runs;
  * `limit` and `selected: [{id, systemName}]` in the error).
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { setFinalSelection } from "../../../../../../lib/services/final-selection";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { setFinalSelection } from "@/lib/runs/final-selection";
 
 export const dynamic = "force-dynamic";
 

@@ -13,8 +13,8 @@
  * organizer of the task (or a cross-site cookie request); 404 unknown run or one the caller may
  * not see; 409 as above.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { hideSubmission, unhideSubmission } from "../../../../../../lib/services/run-controls";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { hideSubmission, unhideSubmission } from "@/lib/runs/controls";
 
 export const dynamic = "force-dynamic";
 

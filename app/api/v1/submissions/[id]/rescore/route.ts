@@ -11,8 +11,8 @@
  * organizer of the task; 404 unknown run or one the caller may not see; 409 the run is queued or
  * being scored already, or the phase has no gold key yet.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { rescoreSubmission } from "../../../../../../lib/services/run-controls";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { rescoreSubmission } from "@/lib/runs/controls";
 
 export const dynamic = "force-dynamic";
 

@@ -12,8 +12,8 @@
  * the run's team, or a baseline; 404 unknown run or one the caller may not see; 409
  * (`phase_closed`) after the phase closed, (`conflict`) already withdrawn or disqualified.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { withdrawSubmission } from "../../../../../../lib/services/run-controls";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { withdrawSubmission } from "@/lib/runs/controls";
 
 export const dynamic = "force-dynamic";
 

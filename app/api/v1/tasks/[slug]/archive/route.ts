@@ -13,9 +13,9 @@
  * organizer; 404 unknown task (or a draft the caller does not organize); 409 (`conflict`)
  * POST on a draft (publish it first) or an archived task, DELETE on a task that is not archived.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { archiveTask, unarchiveTask } from "../../../../../../lib/services/task-lifecycle";
-import { getTaskForViewer } from "../../../../../../lib/services/tasks";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { archiveTask, unarchiveTask } from "@/lib/tasks/lifecycle";
+import { getTaskForViewer } from "@/lib/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 

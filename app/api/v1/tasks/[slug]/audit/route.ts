@@ -14,8 +14,8 @@
  * Errors: 401 no or bad token; 403 not an organizer of the task; 404 unknown task; 422 an
  * unknown action, a date that does not parse, `from` after `to`, or a bad cursor.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { listTaskAuditEvents, parseAuditQuery } from "../../../../../../lib/services/audit-log";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { listTaskAuditEvents, parseAuditQuery } from "@/lib/audit/log";
 
 export const dynamic = "force-dynamic";
 

@@ -16,8 +16,8 @@
  * organizer of the task; 404 unknown task; 409 the address belongs to an organizer already;
  * 413 body over 256 KB; 422 a malformed address (`fieldErrors` on `email`) or body.
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../lib/http";
-import { inviteOrganizer, listOrganizerInvitations, organizerTaskIdForSlug } from "../../../../../../lib/services/organizer-invitations";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { inviteOrganizer, listOrganizerInvitations, organizerTaskIdForSlug } from "@/lib/tasks/organizer-invitations";
 
 export const dynamic = "force-dynamic";
 

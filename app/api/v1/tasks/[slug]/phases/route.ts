@@ -18,8 +18,8 @@
  * task (or a draft the caller does not organize); 409 the task is archived; 413/415/400 body
  * problems; 422 bad fields or a name the task already has (`fieldErrors`).
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../lib/http";
-import { addPhase, getTaskForViewer } from "../../../../../../lib/services/tasks";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { addPhase, getTaskForViewer } from "@/lib/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -16,9 +16,9 @@
  * fail: the message lists them all, and `fieldErrors` has one entry per failed check (`path`
  * is its id, `message` says why).
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../lib/http";
-import { publishChecks, publishTask } from "../../../../../../lib/services/task-lifecycle";
-import { getTaskForViewer } from "../../../../../../lib/services/tasks";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { publishChecks, publishTask } from "@/lib/tasks/lifecycle";
+import { getTaskForViewer } from "@/lib/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -10,13 +10,13 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("../../../../../../lib/queue");
+vi.mock("@/lib/queue");
 // A bearer token is read without cookies; `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("../../../test-helpers")).nextHeadersDouble);
+vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
 
-import { useTestDatabase } from "../../../../../../lib/db/test-db";
-import { acceptTeamInvitation } from "../../../../../../lib/services/team-invitations";
-import { callApi, expectError, expectJson, openPhase, setupScenario, SMALL_RESPONSE } from "../../../test-helpers";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { acceptTeamInvitation } from "@/lib/teams/invitations";
+import { callApi, expectError, expectJson, openPhase, setupScenario, SMALL_RESPONSE } from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
 

@@ -15,8 +15,8 @@
  * a MEMBER; 404 unknown team or not a member; 409 the team already has 20 working links; 415
  * a body that is not JSON; 422 a bad `maxUses`.
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../lib/http";
-import { createTeamInvitation, listTeamInvitations } from "../../../../../../lib/services/team-invitations";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { createTeamInvitation, listTeamInvitations } from "@/lib/teams/invitations";
 
 export const dynamic = "force-dynamic";
 

@@ -9,10 +9,10 @@
  * selects submit their form at once with it). Server-safe.
  */
 import Form from "next/form";
-import Link from "../../../../../_components/link";
-import type { BoardChoice, BoardControlsView } from "../../../../../../lib/view-models/leaderboard-view";
-import { BoardMetricSelect } from "../../../../../_components/board-metric-select";
-import { BoardSwitch } from "../../../../../_components/board-switch";
+import Link from "@/app/_components/link";
+import type { BoardChoice, BoardControlsView } from "@/lib/view-models/leaderboard-view";
+import { BoardMetricSelect } from "@/app/_components/board-metric-select";
+import { BoardSwitch } from "@/app/_components/board-switch";
 
 /** A small button or link of the bar (a compact `secondaryButton`). */
 const SMALL_BUTTON =

@@ -5,9 +5,9 @@
  * from the view model (`leaderboardView(…).pager`). Works without JavaScript. Server-safe.
  */
 import Form from "next/form";
-import Link from "../../../../../_components/link";
-import type { BoardPagerView } from "../../../../../../lib/view-models/leaderboard-view";
-import { secondaryButton } from "../../../../../_components/ui";
+import Link from "@/app/_components/link";
+import type { BoardPagerView } from "@/lib/view-models/leaderboard-view";
+import { secondaryButton } from "@/app/_components/ui";
 
 /** The search's button: `secondaryButton` as tall as the field next to it. */
 const FIND_BUTTON = secondaryButton.replace("py-1.5", "py-1");

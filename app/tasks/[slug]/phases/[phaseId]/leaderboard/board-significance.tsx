@@ -4,10 +4,10 @@
  * that they are being computed (no stale markers meanwhile); or why the board has none.
  * Server-safe.
  */
-import Link from "../../../../../_components/link";
-import { metricHref } from "../../../../../../lib/hrefs";
-import type { LeaderboardMetric } from "../../../../../../lib/validations/metrics";
-import type { SignificanceView } from "../../../../../../lib/view-models/leaderboard-view";
+import Link from "@/app/_components/link";
+import { metricHref } from "@/lib/hrefs";
+import type { LeaderboardMetric } from "@/lib/validations/metrics";
+import type { SignificanceView } from "@/lib/view-models/leaderboard-view";
 
 /**
  * The section.

@@ -5,12 +5,12 @@
  */
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../../../../../../lib/errors";
-import type { Viewer } from "../../../../../../lib/permissions";
-import { getLeaderboard, type Leaderboard } from "../../../../../../lib/services/leaderboard";
-import { getViewer } from "../../../../../../lib/session";
-import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, parseLeaderboardPageQuery, type LeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "../../../../../../lib/validations/leaderboard-query";
-import type { BoardQueryErrors } from "../../../../../../lib/view-models/leaderboard-view";
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "@/lib/errors";
+import type { Viewer } from "@/lib/permissions";
+import { getLeaderboard, type Leaderboard } from "@/lib/boards/leaderboard";
+import { getViewer } from "@/lib/auth/session";
+import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, parseLeaderboardPageQuery, type LeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "@/lib/validations/leaderboard-query";
+import type { BoardQueryErrors } from "@/lib/view-models/leaderboard-view";
 
 /** The parameters a failing board load may drop, in the order they are tried. */
 const DROPPABLE = ["variant", "track", "dataset", "rankDataset", "cursor", "team"] as const;

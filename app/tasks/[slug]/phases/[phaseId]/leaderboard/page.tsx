@@ -19,15 +19,15 @@
  * `leaderboardView` (lib/view-models/leaderboard-view.ts); the parts live next to this file.
  */
 import type { Metadata } from "next";
-import Link from "../../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
-import { leaderboardHref, teamProgressHref } from "../../../../../../lib/hrefs";
-import { readBoardSignificance } from "../../../../../../lib/services/board-significance";
-import { leaderboardTitle, leaderboardView, requestedLinkState } from "../../../../../../lib/view-models/leaderboard-view";
-import { AccessDenied } from "../../../../../_components/access-denied";
-import { BoardTable } from "../../../../../_components/board-table";
-import { DatasetHeatmap } from "../../../../../_components/charts/dataset-heatmap";
-import { LeaderboardCharts } from "../../../../../_components/charts/leaderboard-charts";
+import { leaderboardHref, teamProgressHref } from "@/lib/hrefs";
+import { readBoardSignificance } from "@/lib/boards/board-significance";
+import { leaderboardTitle, leaderboardView, requestedLinkState } from "@/lib/view-models/leaderboard-view";
+import { AccessDenied } from "@/app/_components/access-denied";
+import { BoardTable } from "@/app/_components/board-table";
+import { DatasetHeatmap } from "@/app/_components/charts/dataset-heatmap";
+import { LeaderboardCharts } from "@/app/_components/charts/leaderboard-charts";
 import { BoardControls } from "./board-controls";
 import { BoardHeader } from "./board-header";
 import { PagerNav, TeamSearch } from "./board-pager";

@@ -3,15 +3,15 @@
  * newest first, with its date, what changed and the start of its note. Who may read them is the
  * service's rule (`listSnapshots`: the phase's leaderboard audience; drafts: organizers).
  */
-import { AccessDenied } from "../../../../../_components/access-denied";
+import { AccessDenied } from "@/app/_components/access-denied";
 import type { Metadata } from "next";
-import Link from "../../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../lib/errors";
-import { listSnapshots, type SnapshotList } from "../../../../../../lib/services/snapshots";
-import { getViewer } from "../../../../../../lib/session";
-import { Breadcrumbs, Table, UtcTime } from "../../../../../_components/ui";
-import { loadTaskForPage } from "../../../load-task";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { listSnapshots, type SnapshotList } from "@/lib/boards/snapshots";
+import { getViewer } from "@/lib/auth/session";
+import { Breadcrumbs, Table, UtcTime } from "@/app/_components/ui";
+import { loadTaskForPage } from "@/app/tasks/[slug]/load-task";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 

@@ -1,21 +1,21 @@
 import type { Metadata } from "next";
-import Link from "../../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
-import { isDomainError } from "../../../../../../lib/errors";
-import { quotaForViewer, type QuotaStatus, type TrackQuota } from "../../../../../../lib/services/quota";
-import type { TrackView } from "../../../../../../lib/services/tracks";
-import { listSubmissionsForViewer, type SubmissionSummary } from "../../../../../../lib/services/submissions";
-import { listDatasets, type DatasetView } from "../../../../../../lib/services/datasets";
-import type { Viewer } from "../../../../../../lib/session";
-import { formatUtc } from "../../../../../../lib/validations/time";
-import { PhaseWindow } from "../../../../../_components/phase-window";
-import { SubmitDatasets } from "../../../../../_components/run-datasets";
-import { RunQuotaBox } from "../../../../../_components/run-quota-box";
-import { RunStatusLabel } from "../../../../../_components/run-status-label";
-import { RunUploadForm } from "../../../../../_components/run-upload-form";
-import { Breadcrumbs, Card, formatPercent, Notice, Table, UtcTime } from "../../../../../_components/ui";
-import { loadTaskForPage } from "../../../load-task";
-import { LocalScoring, ParticipantFileLinks } from "../../../participant-files";
+import { isDomainError } from "@/lib/errors";
+import { quotaForViewer, type QuotaStatus, type TrackQuota } from "@/lib/runs/quota";
+import type { TrackView } from "@/lib/tasks/tracks";
+import { listSubmissionsForViewer, type SubmissionSummary } from "@/lib/runs/submissions";
+import { listDatasets, type DatasetView } from "@/lib/tasks/datasets";
+import type { Viewer } from "@/lib/auth/session";
+import { formatUtc } from "@/lib/validations/time";
+import { PhaseWindow } from "@/app/_components/phase-window";
+import { SubmitDatasets } from "@/app/_components/run-datasets";
+import { RunQuotaBox } from "@/app/_components/run-quota-box";
+import { RunStatusLabel } from "@/app/_components/run-status-label";
+import { RunUploadForm } from "@/app/_components/run-upload-form";
+import { Breadcrumbs, Card, formatPercent, Notice, Table, UtcTime } from "@/app/_components/ui";
+import { loadTaskForPage } from "@/app/tasks/[slug]/load-task";
+import { LocalScoring, ParticipantFileLinks } from "@/app/tasks/[slug]/participant-files";
 
 type Params = Promise<{ slug: string; phaseId: string }>;
 

@@ -18,8 +18,8 @@
  * organizer, 404 unknown phase or no such dataset in it, 413/415/400 body problems, 422 bad
  * fields or a refused deletion.
  */
-import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "../../../../../../../lib/http";
-import { deleteDataset, updateDataset } from "../../../../../../../lib/services/datasets";
+import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
+import { deleteDataset, updateDataset } from "@/lib/tasks/datasets";
 
 export const dynamic = "force-dynamic";
 

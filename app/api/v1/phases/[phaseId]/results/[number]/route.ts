@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/phases/{phaseId}/results/{number}`: a final results snapshot's JSON export, exactly
  * the bytes stored when it was published (format `corefboard-results-snapshot/1`, documented in
- * `lib/services/snapshots.ts`), so that its sha256 is the one shown on the permalink page.
+ * `lib/boards/snapshots.ts`), so that its sha256 is the one shown on the permalink page.
  *
  * Who: anyone who may see the phase's leaderboard by its audience (PUBLIC: anyone; PARTICIPANTS:
  * signed-in participants and organizers; ORGANIZERS: organizers); a draft task's phase is a 404
@@ -14,8 +14,8 @@
  * caller of a non-public board (or a bad token), 403 signed-in caller outside the audience, 404
  * unknown phase or snapshot number (also a malformed one).
  */
-import { apiRoute, apiViewer, type RouteContext } from "../../../../../../../lib/http";
-import { getSnapshotFile, snapshotDownloadResponse } from "../../../../../../../lib/services/snapshots";
+import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
+import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshots";
 
 export const dynamic = "force-dynamic";
 

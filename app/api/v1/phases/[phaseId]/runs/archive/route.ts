@@ -7,15 +7,15 @@
  * `<team>/<run id>-<system name>/<file name>`, then `runs.csv` with one row per file (id, team,
  * system, track, status, submitted, primary_score, baseline, withdrawn, hidden, disqualified,
  * path, sha256, size; text cells that start like a spreadsheet formula get a leading apostrophe,
- * see lib/csv.ts). The archive is produced while it is sent; an error after the first byte
+ * see lib/http/csv.ts). The archive is produced while it is sent; an error after the first byte
  * (e.g. a damaged stored file) ends the download early, and the archive is then incomplete.
  *
  * Errors before the download starts (JSON `{"error": {"code", "message"}}`): 401 anonymous or
  * bad token; 404 unknown phase, or the caller does not organize its task (the same answer).
  */
-import { apiRoute, apiViewer, NO_STORE_HEADERS, type RouteContext } from "../../../../../../../lib/http";
-import { phaseRunsArchive } from "../../../../../../../lib/services/console-runs";
-import { attachmentDisposition } from "../../../../../../../lib/download-response";
+import { apiRoute, apiViewer, NO_STORE_HEADERS, type RouteContext } from "@/lib/http/api";
+import { phaseRunsArchive } from "@/lib/runs/console";
+import { attachmentDisposition } from "@/lib/http/download-response";
 
 export const dynamic = "force-dynamic";
 

@@ -18,8 +18,8 @@
  * not see the run's error analysis (the task's organizers may; others only where the phase
  * allows participant analysis); 401 for a bad token.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../../lib/http";
-import { getDocumentAnalysis } from "../../../../../../../lib/services/analysis";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { getDocumentAnalysis } from "@/lib/runs/analysis";
 
 export const dynamic = "force-dynamic";
 

@@ -10,8 +10,8 @@
  * organizer of the task; 404 unknown task, or no such invitation of this task; 409 already
  * revoked or accepted.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../../lib/http";
-import { organizerTaskIdForSlug, revokeOrganizerInvitation } from "../../../../../../../lib/services/organizer-invitations";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { organizerTaskIdForSlug, revokeOrganizerInvitation } from "@/lib/tasks/organizer-invitations";
 
 export const dynamic = "force-dynamic";
 

@@ -9,8 +9,8 @@
  * Errors (JSON `{"error": {"code", "message", ...}}`): 401 anonymous or bad token; 403 a MEMBER; 404 unknown
  * team, not a member, or no such link of this team; 409 already revoked.
  */
-import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "../../../../../../../lib/http";
-import { revokeTeamInvitation } from "../../../../../../../lib/services/team-invitations";
+import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
+import { revokeTeamInvitation } from "@/lib/teams/invitations";
 
 export const dynamic = "force-dynamic";
 

@@ -12,10 +12,10 @@ import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }));
 
 import { renderToReadableStream } from "react-dom/server";
-import { useTestDatabase } from "../../../../../../../lib/db/test-db";
-import { publishSnapshot } from "../../../../../../../lib/services/snapshots";
-import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "../../../../../../../lib/services/test-fixtures";
-import { packFile } from "../../../../../../../lib/storage";
+import { useTestDatabase } from "@/lib/db/test-db";
+import { publishSnapshot } from "@/lib/boards/snapshots";
+import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "@/lib/tasks/test-fixtures";
+import { packFile } from "@/lib/storage";
 import SnapshotPage from "./page";
 
 const testDb = useTestDatabase();

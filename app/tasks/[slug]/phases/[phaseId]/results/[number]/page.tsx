@@ -8,18 +8,18 @@
  * (`getSnapshot`), which never changes.
  * Who may read it is the service's rule (the phase's leaderboard audience; drafts: organizers).
  */
-import { AccessDenied } from "../../../../../../_components/access-denied";
+import { AccessDenied } from "@/app/_components/access-denied";
 import type { Metadata } from "next";
-import Link from "../../../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../../../../../../lib/errors";
-import { getSnapshot, type SnapshotBoard, type SnapshotView } from "../../../../../../../lib/services/snapshots";
-import { getViewer } from "../../../../../../../lib/session";
-import { BoardTable, rankingPhrase } from "../../../../../../_components/board-table";
-import { LocalTime } from "../../../../../../_components/local-time";
-import { TaskMarkdown } from "../../../../../../_components/task-markdown";
-import { Breadcrumbs, Notice, UtcTime } from "../../../../../../_components/ui";
-import { loadTaskForPage } from "../../../../load-task";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { getSnapshot, type SnapshotBoard, type SnapshotView } from "@/lib/boards/snapshots";
+import { getViewer } from "@/lib/auth/session";
+import { BoardTable, rankingPhrase } from "@/app/_components/board-table";
+import { LocalTime } from "@/app/_components/local-time";
+import { TaskMarkdown } from "@/app/_components/task-markdown";
+import { Breadcrumbs, Notice, UtcTime } from "@/app/_components/ui";
+import { loadTaskForPage } from "@/app/tasks/[slug]/load-task";
 
 type Params = Promise<{ slug: string; phaseId: string; number: string }>;
 

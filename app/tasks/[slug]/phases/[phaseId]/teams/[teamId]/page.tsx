@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
-import Link from "../../../../../../_components/link";
+import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { NotFoundError } from "../../../../../../../lib/errors";
-import { getTeamProgress, type TeamProgress } from "../../../../../../../lib/services/progress";
-import { getViewer } from "../../../../../../../lib/session";
-import { METRIC_LABELS } from "../../../../../../../lib/validations/metrics";
-import { formatInZone } from "../../../../../../../lib/validations/time";
-import { Percent } from "../../../../../../_components/board-numbers";
-import { ProgressChart } from "../../../../../../_components/charts/progress-chart";
-import { metricF1Name } from "../../../../../../_components/metric-name";
-import { Table, UtcTime } from "../../../../../../_components/ui";
+import { NotFoundError } from "@/lib/errors";
+import { getTeamProgress, type TeamProgress } from "@/lib/runs/progress";
+import { getViewer } from "@/lib/auth/session";
+import { METRIC_LABELS } from "@/lib/validations/metrics";
+import { formatInZone } from "@/lib/validations/time";
+import { Percent } from "@/app/_components/board-numbers";
+import { ProgressChart } from "@/app/_components/charts/progress-chart";
+import { metricF1Name } from "@/app/_components/metric-name";
+import { Table, UtcTime } from "@/app/_components/ui";
 
 type Params = Promise<{ slug: string; phaseId: string; teamId: string }>;
 

@@ -29,11 +29,11 @@
  * The proxy does not run for this path (an upload route: `UPLOAD_ROUTE_PATTERN`), so both
  * methods set the security headers themselves.
  */
-import { downloadResponse } from "../../../../../../../../lib/download-response";
-import { apiRoute, apiViewer, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "../../../../../../../../lib/http";
-import { readBlindInput, uploadBlindInput } from "../../../../../../../../lib/services/participant-files";
-import { assertUploadSize } from "../../../../../../../../lib/services/uploads";
-import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "../../../../../../../../lib/upload-route";
+import { downloadResponse } from "@/lib/http/download-response";
+import { apiRoute, apiViewer, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "@/lib/http/api";
+import { readBlindInput, uploadBlindInput } from "@/lib/runs/participant-files";
+import { assertUploadSize } from "@/lib/uploads/checks";
+import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "@/lib/runs/upload-route";
 
 export const dynamic = "force-dynamic";
 

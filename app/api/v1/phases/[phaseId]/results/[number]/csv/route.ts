@@ -3,7 +3,7 @@
  * exactly the bytes stored when it was published (the leaderboard CSV of the final board; a phase
  * with tracks has every track's rows under one header, `track` naming each row's board; each
  * board's disqualified runs are its last rows, in snapshots published since that rule; see
- * `lib/services/snapshots.ts`), so that its sha256 is the one shown on the permalink page.
+ * `lib/boards/snapshots.ts`), so that its sha256 is the one shown on the permalink page.
  *
  * Who: anyone who may see the phase's leaderboard by its audience (PUBLIC: anyone; PARTICIPANTS:
  * signed-in participants and organizers; ORGANIZERS: organizers); a draft task's phase is a 404
@@ -16,8 +16,8 @@
  * caller of a non-public board (or a bad token), 403 signed-in caller outside the audience, 404
  * unknown phase or snapshot number (also a malformed one).
  */
-import { apiRoute, apiViewer, type RouteContext } from "../../../../../../../../lib/http";
-import { getSnapshotFile, snapshotDownloadResponse } from "../../../../../../../../lib/services/snapshots";
+import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
+import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshots";
 
 export const dynamic = "force-dynamic";
 

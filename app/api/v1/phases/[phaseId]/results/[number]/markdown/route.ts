@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/phases/{phaseId}/results/{number}/markdown`: a final results snapshot as GitHub
  * Markdown pipe tables (issue 24 §2), generated from the snapshot's stored JSON export
- * (`snapshotMarkdown` in `lib/services/snapshots.ts`, tables by `lib/services/board-export.ts`):
+ * (`snapshotMarkdown` in `lib/boards/snapshots.ts`, tables by `lib/boards/export.ts`):
  * one table per board (with tracks, each under a `### <track> track` heading, in the phase's
  * order), columns Rank, Team, System and the scores (on a phase with several datasets the
  * macro-average, then one column per dataset), percentages with 2 decimals, the best ranked value
@@ -21,8 +21,8 @@
  * of a non-public board (or a bad token), 403 signed-in caller outside the audience, 404 unknown
  * phase or snapshot number (also a malformed one).
  */
-import { apiRoute, apiViewer, type RouteContext } from "../../../../../../../../lib/http";
-import { getSnapshotFile, snapshotDownloadResponse } from "../../../../../../../../lib/services/snapshots";
+import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
+import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshots";
 
 export const dynamic = "force-dynamic";
 

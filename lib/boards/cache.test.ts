@@ -1,0 +1,80 @@
+/**
+ * Board versions (`board-cache.ts`, migration 0010) against a real database: every change a
+ * board shows moves its phase's version, a heartbeat does not, two changes committed out of
+ * order still move it, pruning keeps it moving; and a kept board is read again only for its version.
+ */
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
+
+vi.mock("../queue");
+
+import { useTestDatabase } from "../db/test-db";
+import { boardVersion, pruneBoardChanges } from "./cache";
+import { getLeaderboard } from "./leaderboard";
+import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "../tasks/test-fixtures";
+
+const testDb = useTestDatabase();
+
+async function phaseWithRun() {
+  const db = testDb.prisma;
+  const user = await makeUser(db, "Member");
+  const { phase } = await makeTaskWithPhase(db, { organizerIds: [user.id] });
+  const team = await makeTeam(db, "Cache team", [user.id]);
+  const run = await insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: user.id, systemName: "first" });
+  await insertScores(db, run.id, phase.id, { conll: 0.5 });
+  return { db, user, phase, team, run };
+}
+
+describe("board versions", () => {
+  it("move with every change a board shows, not with a heartbeat", async () => {
+    const { db, phase, team, run } = await phaseWithRun();
+    const moves = async (what: string, change: () => Promise<unknown>, expected = true) => {
+      const before = await boardVersion(db, phase.id);
+      await change();
+      expect(await boardVersion(db, phase.id) !== before, what).toBe(expected);
+    };
+    await moves("a run's status", () => db.submission.update({ where: { id: run.id }, data: { status: "SCORED", scoredAt: new Date() } }));
+    await moves("hiding", () => db.submission.update({ where: { id: run.id }, data: { hiddenAt: new Date() } }));
+    await moves("a withdrawal", () => db.submission.update({ where: { id: run.id }, data: { withdrawnAt: new Date() } }));
+    await moves("a system name", () => db.submission.update({ where: { id: run.id }, data: { systemName: "renamed" } }));
+    await moves("a team's name", () => db.team.update({ where: { id: team.id }, data: { name: "Cache team renamed" } }));
+    await moves("a track", () => db.track.create({ data: { phaseId: phase.id, name: "open", position: 0 } }));
+    await moves("a score row", () => db.score.updateMany({ where: { submissionId: run.id }, data: { f1: 0.6 } }));
+    await moves("a heartbeat", () => db.submission.update({ where: { id: run.id }, data: { heartbeatAt: new Date() } }), false);
+    const pruned = await pruneBoardChanges(db);
+    expect(pruned).toBeGreaterThan(0);
+    await moves("nothing (pruned already)", () => pruneBoardChanges(db), false);
+    await moves("a new run", () => insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: run.submitterId }));
+  });
+
+  it("moves when a change numbered earlier commits after one numbered later", async () => {
+    const { phase, run } = await phaseWithRun();
+    const a = new pg.Client({ connectionString: testDb.connectionString });
+    const b = new pg.Client({ connectionString: testDb.connectionString });
+    await a.connect();
+    await b.connect();
+    try {
+      await a.query("BEGIN");
+      await a.query("UPDATE submissions SET system_name = 'a' WHERE id = $1", [run.id]);
+      await b.query("INSERT INTO board_changes (phase_id) VALUES ($1)", [phase.id]);
+      const between = await boardVersion(testDb.prisma, phase.id);
+      await a.query("COMMIT");
+      expect(await boardVersion(testDb.prisma, phase.id)).not.toBe(between);
+    } finally {
+      await a.end();
+      await b.end();
+    }
+  });
+
+  it("a board read again after a change shows the change (kept boards are per version)", async () => {
+    const { db, phase, run } = await phaseWithRun();
+    await db.submission.update({ where: { id: run.id }, data: { status: "SCORED" } });
+    const first = await getLeaderboard(phase.id, null, { limit: 50 });
+    expect(first.rows.map((r) => r.systemName)).toEqual(["first"]);
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).rows).toEqual(first.rows);
+    await db.submission.update({ where: { id: run.id }, data: { systemName: "second" } });
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).rows.map((r) => r.systemName)).toEqual(["second"]);
+    await db.team.update({ where: { id: first.rows[0].team.id }, data: { name: "Another name" } });
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).rows[0].team.name).toBe("Another name");
+  });
+});
