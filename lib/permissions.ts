@@ -133,8 +133,11 @@ export function shownToOthers(submission: Omit<SubmissionVisibilityFacts, "teamI
   );
 }
 
-/** True when the viewer is a signed-in site admin (the role comes from `lib/auth/session.ts`, which re-reads it each request). */
-export function isSiteAdmin(viewer: Viewer): viewer is SignedInViewer & { role: "ADMIN" } {
+/**
+ * True when the viewer is a signed-in site admin (the role comes from `lib/auth/session.ts`, which
+ * re-reads it each request). Takes anything with a site role, or null for an anonymous viewer.
+ */
+export function isSiteAdmin<V extends { role: UserRole } | null>(viewer: V): viewer is V & { role: "ADMIN" } {
   return viewer?.role === "ADMIN";
 }
 

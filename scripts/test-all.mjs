@@ -18,6 +18,8 @@
 //      CPU priority (SCHED_IDLE): those take only the CPU the resilience suite leaves.
 //      SKIP_RESILIENCE=1 skips them (the scoring tests then run in stage 2). A suite that
 //      does not start or report counts as failed.
+//      After the scoring tests, in the same idle lane: the module boundaries
+//      (dependency-cruiser, `npm run boundaries`)      counted as one test
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
@@ -292,6 +294,26 @@ stages.at(-1).detail = jobs
   .map((j) => `${j.label} ${j.start.toFixed(0)}-${j.end.toFixed(0)} s`)
   .join(", ");
 
+/**
+ * Checks the allowed arrows between modules (`npm run boundaries`: dependency-cruiser with
+ * .dependency-cruiser.cjs, ARCHITECTURE.md), counted as one test. Static: it reads the imports
+ * and runs none of the code, so it waits for the CPU the resilience suite leaves (`idle`).
+ */
+async function runBoundaries(options = {}) {
+  const start = performance.now();
+  const argv = ["npm", "run", "--silent", "boundaries"];
+  const [command, ...rest] = options.idle ? atIdlePriority(argv) : argv;
+  const { code } = await runLabelled("boundaries", command, rest);
+  const seconds = ((performance.now() - start) / 1000).toFixed(1);
+  if (code === 0) {
+    passed++;
+    console.log(`module boundaries hold (${seconds} s)`);
+  } else {
+    failed++;
+    console.log(`module boundaries BROKEN: a forbidden import, see [boundaries] above (${seconds} s)`);
+  }
+}
+
 /** Runs the resilience suite (its lines prefixed `[resilience]`) and adds its tests to the counts and timings. */
 async function runResilience() {
   const tapDir = mkdtempSync(join(tmpdir(), "corefboard-resilience-report-"));
@@ -325,8 +347,9 @@ async function runResilience() {
 }
 
 if (process.env.SKIP_RESILIENCE === "1") {
-  step("resilience tests (node --test e2e/resilience)");
+  step("resilience tests (node --test e2e/resilience), and the module boundaries");
   console.log("skipping resilience tests: SKIP_RESILIENCE=1");
+  await runBoundaries();
 } else {
   step("resilience tests (node --test e2e/resilience), with the scoring library's unit tests beside them at the idle CPU priority");
   const stageStart = performance.now();
@@ -337,9 +360,10 @@ if (process.env.SKIP_RESILIENCE === "1") {
   };
   await Promise.all([
     lane("resilience", runResilience),
-    lane("vitest scoring (idle priority, 2 workers)", () =>
-      runVitest(["--project", "scoring", "--maxWorkers=2", "--testTimeout=300000", "--hookTimeout=300000"], "scoring", { idle: true }),
-    ),
+    lane("vitest scoring (idle priority, 2 workers), then the module boundaries", async () => {
+      await runVitest(["--project", "scoring", "--maxWorkers=2", "--testTimeout=300000", "--hookTimeout=300000"], "scoring", { idle: true });
+      await runBoundaries({ idle: true });
+    }),
   ]);
   stages.at(-1).detail = lanes.join(", ");
 }

@@ -3,8 +3,10 @@
  * live version on the submission page is `RunStatusBadge`.
  */
 
-/** The statuses a submission goes through. */
-export type RunStatus = "QUEUED" | "SCORING" | "SCORED" | "FAILED";
+import type { SubmissionStatus } from "@/lib/db";
+
+/** The statuses a submission goes through: the database's enum. */
+export type RunStatus = SubmissionStatus;
 
 const STYLES: Record<RunStatus, string> = {
   QUEUED: "border-zinc-300 bg-zinc-100 text-zinc-800",

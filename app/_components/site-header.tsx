@@ -1,5 +1,5 @@
 import Link from "./link";
-import { canCreateTask } from "@/lib/permissions";
+import { canCreateTask, isSiteAdmin } from "@/lib/permissions";
 import type { UserRole } from "@/lib/db";
 import { getCurrentUser } from "@/lib/auth/session";
 import { SignOutButton, SiteMenu } from "./sign-out-button";
@@ -21,7 +21,7 @@ function navLinks(user: { role: UserRole } | null): NavLink[] {
     { href: "/metrics", label: "Metrics" },
     ...(user ? [{ href: "/teams", label: "Teams" }] : []),
     ...(canCreateTask(user) ? [{ href: "/tasks/new", label: "New task" }] : []),
-    ...(user?.role === "ADMIN" ? [{ href: "/admin/users", label: "Users" }] : []),
+    ...(isSiteAdmin(user) ? [{ href: "/admin/users", label: "Users" }] : []),
     ...(user ? [{ href: "/account", label: "Account" }] : []),
   ];
 }

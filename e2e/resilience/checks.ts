@@ -9,13 +9,14 @@
  * - the run's `attempts` counter (one per claim) is within the expected bound;
  * - every run has the same, non-zero number of Score rows (all metrics, none twice).
  */
+import type { SubmissionStatus } from "../../lib/db";
 import type { Site } from "./harness";
 import { sleep } from "./harness";
 
 /** A submission row, as the checks read it. */
 export interface RunRow extends Record<string, unknown> {
   id: string;
-  status: "QUEUED" | "SCORING" | "SCORED" | "FAILED";
+  status: SubmissionStatus;
   attempts: number;
   worker_id: string | null;
   error_stage: string | null;

@@ -19,6 +19,7 @@ export type {
   SelectionRule,
   SubmissionStatus,
   SubmissionVisibility,
+  TaskStatus,
   UserRole,
 } from "../generated/prisma/client";
 

@@ -26,8 +26,9 @@ import { assertTaskWritable } from "./state";
 
 export { assertTaskWritable };
 
-/** A task's state (`tasks.status`). */
-export type TaskStatus = "DRAFT" | "PUBLISHED" | "ARCHIVED";
+/** A task's state (`tasks.status`): the database's enum. */
+import type { TaskStatus } from "../db";
+export type { TaskStatus };
 
 /** One check of the publishing checklist. */
 export interface PublishCheck {

@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import type { PrismaClient } from "../db/client";
+import type { SubmissionStatus } from "../db";
 import { DomainError } from "../errors";
 import { packFile } from "../storage";
 import { DATASET_ORDER, defaultDatasetData } from "./datasets";
@@ -140,7 +141,7 @@ export interface SubmissionFields {
   teamId: string;
   submitterId: string;
   systemName?: string;
-  status?: "QUEUED" | "SCORING" | "SCORED" | "FAILED";
+  status?: SubmissionStatus;
   errorStage?: string | null;
   visibility?: "PUBLIC" | "PRIVATE";
   isBaseline?: boolean;

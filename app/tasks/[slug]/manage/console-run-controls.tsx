@@ -7,13 +7,14 @@
  */
 import { useActionState } from "react";
 import { secondaryButton } from "@/app/_components/ui";
+import type { SubmissionStatus } from "@/lib/db";
 import { consoleRunAction, type ConsoleActionState } from "./console-actions";
 
 /** What the controls need to know about a run. */
 export interface ConsoleRunControlsProps {
   id: string;
   systemName: string;
-  status: "QUEUED" | "SCORING" | "SCORED" | "FAILED";
+  status: SubmissionStatus;
   hidden: boolean;
   disqualified: boolean;
   withdrawn: boolean;
