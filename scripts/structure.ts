@@ -1,6 +1,6 @@
 /**
  * The code's mechanical signs of structure (issue 25): long functions, long files, how many files
- * sit directly in `lib/services/`, and how far `app/`'s imports climb. `npm run structure` prints
+ * sit directly in `lib/services/`, and how far imports climb. `npm run structure` prints
  * them; scripts/structure.test.ts holds the code to its limits.
  *
  * What counts: the source under `app/`, `lib/`, `scoring/` and `scripts/`, and the root's
@@ -19,8 +19,8 @@ export const LIMITS = {
   fileLines: 700,
   /** Files directly in lib/services/ (the folder may also go). */
   servicesFiles: 8,
-  /** How many `../` an import in app/ may start with. */
-  appClimb: 3,
+  /** How many `../` an import may start with (anywhere; across top-level folders app/ uses `@/`). */
+  climb: 2,
 } as const;
 
 /** The folders whose source is measured, relative to the repository's root. */
@@ -44,8 +44,8 @@ export interface StructureReport {
   files: { file: string; lines: number }[];
   /** The files directly in lib/services/ (none once the folder has gone). */
   servicesFiles: string[];
-  /** Imports in app/ by how many folders they climb, with the worst examples. */
-  appImports: { file: string; specifier: string; climb: number }[];
+  /** Every import of the measured folders (and e2e/) with how many folders it climbs, deepest first. */
+  imports: { file: string; specifier: string; climb: number }[];
 }
 
 /** Whether a path (relative, with `/`) is a test, benchmark, fixture or generated file. */
@@ -137,17 +137,20 @@ export function climbOf(specifier: string): number {
 export function measure(root: string): StructureReport {
   const functions: LongFunction[] = [];
   const files: { file: string; lines: number }[] = [];
-  const appImports: { file: string; specifier: string; climb: number }[] = [];
+  const imports: { file: string; specifier: string; climb: number }[] = [];
   for (const file of sourceFiles(root)) {
     const text = readFileSync(path.join(root, file), "utf8");
     files.push({ file, lines: text.split("\n").filter((line) => line.trim() !== "").length });
     functions.push(...functionsIn(file, text));
   }
-  for (const entry of readdirSync(path.join(root, "app"), { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !/\.(ts|tsx|mjs)$/.test(entry.name)) continue;
-    const file = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
-    for (const specifier of importSpecifiers(readFileSync(path.join(root, file), "utf8"))) {
-      appImports.push({ file, specifier, climb: climbOf(specifier) });
+  for (const dir of [...SOURCE_DIRS, "e2e"]) {
+    for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.(ts|tsx|mjs)$/.test(entry.name)) continue;
+      const file = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+      if (file.startsWith("lib/generated/") || file.startsWith("scoring/cli/dist/") || file.includes("/node_modules/")) continue;
+      for (const specifier of importSpecifiers(readFileSync(path.join(root, file), "utf8"))) {
+        imports.push({ file, specifier, climb: climbOf(specifier) });
+      }
     }
   }
   let servicesFiles: string[] = [];
@@ -160,8 +163,8 @@ export function measure(root: string): StructureReport {
   }
   functions.sort((a, b) => b.lines - a.lines);
   files.sort((a, b) => b.lines - a.lines);
-  appImports.sort((a, b) => b.climb - a.climb);
-  return { functions, files, servicesFiles, appImports };
+  imports.sort((a, b) => b.climb - a.climb);
+  return { functions, files, servicesFiles, imports };
 }
 
 /** The report as text: each sign against its limit, with the offenders. */
@@ -170,7 +173,8 @@ export function formatReport(report: StructureReport): string {
   const over80 = report.functions.filter((f) => f.lines > 80);
   const over60 = report.functions.filter((f) => f.lines > 60);
   const longFiles = report.files.filter((f) => f.lines > LIMITS.fileLines);
-  const climbing = report.appImports.filter((i) => i.climb > LIMITS.appClimb);
+  const climbing = report.imports.filter((i) => i.climb > LIMITS.climb);
+  const appFour = report.imports.filter((i) => i.file.startsWith("app/") && i.climb >= 4);
   const lines = [
     `source files measured: ${report.files.length}, ${report.files.reduce((sum, f) => sum + f.lines, 0)} non-blank lines`,
     `functions over ${LIMITS.functionLines} lines: ${over120.length} (over 80: ${over80.length}, over 60: ${over60.length})`,
@@ -178,7 +182,8 @@ export function formatReport(report: StructureReport): string {
     `files over ${LIMITS.fileLines} non-blank lines: ${longFiles.length}`,
     ...longFiles.map((f) => `  ${f.lines}\t${f.file}`),
     `files directly in lib/services/: ${report.servicesFiles.length} (of which tests: ${report.servicesFiles.filter((f) => f.endsWith(".test.ts")).length})`,
-    `imports in app/ climbing more than ${LIMITS.appClimb} folders: ${climbing.length} (deepest: ${report.appImports[0]?.climb ?? 0})`,
+    `imports climbing more than ${LIMITS.climb} folders: ${climbing.length} (deepest: ${report.imports[0]?.climb ?? 0}); in app/ climbing four or more: ${appFour.length}`,
+    ...climbing.slice(0, 20).map((i) => `  ${i.climb}\t${i.file}: ${i.specifier}`),
   ];
   return lines.join("\n");
 }

@@ -24,7 +24,7 @@ import { canViewErrorAnalysis, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMIS
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "../db";
 import { taskEvaluationProfile } from "../tasks/evaluation";
-import { RecentlyUsed } from "../recently-used";
+import { LRUCache } from "lru-cache";
 import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "../boards/scores";
 import {
   analyzeDocumentErrors,
@@ -350,7 +350,7 @@ function errorCounts(json: unknown): ErrorCounts {
 }
 
 /** Parsed stored files by sha256; a few corpora at most. */
-const parsed = new RecentlyUsed<string, Corpus>(4);
+const parsed = new LRUCache<string, Corpus>({ max: 4 });
 
 /**
  * A stored file (gzip, checked against its sha256) parsed with the upload limits. Stored

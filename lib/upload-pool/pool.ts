@@ -48,7 +48,7 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { loadEnv, type Env } from "../env";
 import type { CheckInput, CheckOutcome } from "./thread";
-import { RecentlyUsed } from "../recently-used";
+import { LRUCache } from "lru-cache";
 import { warnIfThreadCapsOverridden } from "../thread-limits";
 
 /** Settings of an {@link UploadPool}. */
@@ -176,7 +176,7 @@ export class UploadPool {
   private waitingBytes = 0;
   private destroyed = false;
   /** gold key sha256 → its document ids (see {@link GOLD_IDS_CACHED}) */
-  private readonly goldIds = new RecentlyUsed<string, readonly string[]>(GOLD_IDS_CACHED);
+  private readonly goldIds = new LRUCache<string, readonly string[]>({ max: GOLD_IDS_CACHED });
   /** gold keys being read now, so that uploads needing the same key share one reading */
   private readonly goldReading = new Map<string, Promise<GoldIdsAnswer>>();
 
