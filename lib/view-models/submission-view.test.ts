@@ -7,7 +7,19 @@ import type { ComparableRun } from "../boards/significance";
 import type { BoardMetricsJson, MetricsJson } from "../boards/scores";
 import type { SubmissionView } from "../runs/submissions";
 import { parseSubmissionQuery } from "../validations/submission-query";
-import { compareOptions, hasRawFractions, metricRows, submissionPageView, transposeDisclosure, variantScoreTable } from "./submission-view";
+import type { RunFinalState } from "../runs/final-selection";
+import {
+  compareOptions,
+  documentScoresView,
+  finalRunView,
+  hasRawFractions,
+  metricRows,
+  runControlsView,
+  runRankLinks,
+  submissionPageView,
+  transposeDisclosure,
+  variantScoreTable,
+} from "./submission-view";
 
 const SCORES: BoardMetricsJson = {
   muc: { recall: 0.5, precision: 0.75, f1: 0.6, recall_num: 2, recall_den: 4, precision_num: 3, precision_den: 4 },
@@ -259,5 +271,85 @@ describe("parseSubmissionQuery", () => {
 
   it("gives the page view the document table's first sort", () => {
     expect(submissionPageView(submission(), [], parseSubmissionQuery({ sort: "conll" })).documentSort).toEqual({ column: "conll", descending: true });
+  });
+});
+
+describe("the submission page's cards", () => {
+  it("gives the breadcrumbs, the cards' sentences, the file's short sha256 and the variants' labels", () => {
+    const v = submissionPageView(submission({ track: { id: "tr", name: "LLM" } }), [], parseSubmissionQuery({}));
+    expect(v.breadcrumbs).toEqual([
+      { href: "/tasks/lit%20bank", label: "LitBank" },
+      { href: "/tasks/lit%20bank/phases/p%2F1/leaderboard?track=tr", label: "test leaderboard, LLM track" },
+    ]);
+    expect(v.scoresDescription).toBe("Percentages with 2 decimals; hover over a number for its exact value. The numerators and denominators behind recall and precision are under the table.");
+    expect(v.variantScoresDescription).toBe("F1 in % under the primary setting and each of the task's evaluation variants, on the phase's dataset; the CoNLL F1 first.");
+    expect(v.fileShaPrefix).toBe("000000000000");
+    expect(v.alsoScoredText).toBeNull();
+    const withVariants = submissionPageView(
+      submission({ evaluation: { label: "CRAC", variants: [{ label: "Partial match" }, { label: "Exact match" }] } } as Partial<SubmissionView>),
+      [],
+      parseSubmissionQuery({}),
+    );
+    expect(withVariants.alsoScoredText).toBe("Partial match; Exact match");
+  });
+
+  it("says why there are no scores, and has no scores description then", () => {
+    const failed = submissionPageView(submission({ scores: null, status: "FAILED" }), [], parseSubmissionQuery({}));
+    expect(failed.scoresDescription).toBeNull();
+    expect(failed.noScoresText).toBe("This run has no scores.");
+    expect(submissionPageView(submission({ scores: null, status: "QUEUED", file: undefined }), [], parseSubmissionQuery({})).noScoresText).toBe(
+      "Scores appear here as soon as scoring finishes; this page updates by itself.",
+    );
+  });
+
+  it("links document names to their error views only when the viewer may see them", () => {
+    expect(documentScoresView(true, { available: true, canViewErrors: true })).toEqual({
+      description: "F1 per document in %, grouped by dataset (documents are named within a dataset); click a column header to sort. A document's name opens its error view.",
+      linkDocuments: true,
+    });
+    expect(documentScoresView(false, { available: true, canViewErrors: false })).toEqual({
+      description: "F1 per document in %; click a column header to sort.",
+      linkDocuments: false,
+    });
+  });
+
+  it("links the rank line to the track's board and to the counted run", () => {
+    const track = { id: "t 1", name: "LLM" };
+    expect(runRankLinks({ kind: "ranked", rank: 1, of: 2, metric: "conll", track }, "/b")).toEqual({ board: "/b?track=t%201", counted: null });
+    expect(runRankLinks({ kind: "not-counted", rule: "BEST", metric: "conll", counted: { submissionId: "r/2", systemName: "x", rank: 1 }, track: null }, "/b")).toEqual({
+      board: "/b",
+      counted: "/submissions/r%2F2",
+    });
+    expect(runRankLinks({ kind: "unranked", reason: "baseline", metric: "conll", closesAt: new Date(0), frozenAt: null }, "/b")).toEqual({ board: "/b", counted: null });
+  });
+
+  it("gives the team withdrawal until the close and the organizers disqualification, but not on a withdrawn run", () => {
+    const closes = new Date("2026-11-20T14:03:00Z");
+    const base = { viewerCanWithdraw: false, viewerIsOrganizer: false, withdrawnAt: null, withdrawableUntil: closes, disqualified: null };
+    expect(runControlsView(base)).toBeNull();
+    expect(runControlsView({ ...base, viewerCanWithdraw: true })).toEqual({ withdrawClosesAtText: "2026-11-20 14:03 UTC", organizer: null });
+    expect(runControlsView({ ...base, viewerIsOrganizer: true })?.organizer).toEqual({ heading: "Disqualify this run", currentReason: null, canReinstate: false });
+    expect(runControlsView({ ...base, viewerIsOrganizer: true, disqualified: { reason: "Leak", at: closes } })?.organizer).toEqual({
+      heading: "Disqualified: change the reason or reinstate",
+      currentReason: "Leak",
+      canReinstate: true,
+    });
+    expect(runControlsView({ ...base, viewerIsOrganizer: true, withdrawnAt: closes })).toBeNull();
+  });
+
+  it("shapes the final-run state: the change allowed is unmarking a marked run, marking an unmarked one", () => {
+    const state: RunFinalState = {
+      submissionId: "r",
+      selected: false,
+      count: 1,
+      limit: 2,
+      canSelect: true,
+      canUnselect: false,
+      reason: null,
+      closesAt: new Date("2026-11-20T14:03:00Z"),
+      others: [{ systemName: "other" }] as RunFinalState["others"],
+    };
+    expect(finalRunView(state)).toEqual({ selected: false, count: 1, limit: 2, canChange: true, reason: null, others: ["other"], closesAtText: "2026-11-20 14:03 UTC" });
+    expect(finalRunView({ ...state, selected: true }).canChange).toBe(false);
   });
 });

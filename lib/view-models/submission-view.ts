@@ -5,7 +5,12 @@
  * - {@link submissionPageView}: the page's links, flags and sentences (the task, the phase's
  *   board and the run's track board; whether the run is being scored again; which gold
  *   version(s) the scores come from; the compare picker's options; whether the raw fractions
- *   start open, from the query of `lib/validations/submission-query.ts`).
+ *   start open, from the query of `lib/validations/submission-query.ts`; the cards' titles and
+ *   descriptions).
+ * - {@link documentScoresView}, {@link runRankLinks}, {@link runControlsView} and
+ *   {@link finalRunView}: what the per-document card, the rank line, the run controls and the
+ *   final-run card show (they need the analysis, rank and final state the page loads beside
+ *   the run).
  * - {@link metricRows}: the metric table's rows in board order (count metrics, BLANC, CoNLL F1)
  *   with each cell's value and the exact counts behind it, shown only on demand.
  * - {@link variantScoreTable}: the run's F1 per dataset under the primary setting and each
@@ -22,8 +27,11 @@ import type { ComparableRun } from "../boards/significance";
 import type { BoardMetricsJson, CountsJson } from "../boards/scores";
 import type { SubmissionView } from "../runs/submissions";
 import type { RunAnalysisView } from "../runs/analysis";
+import type { RunFinalState } from "../runs/final-selection";
+import type { RunRank } from "../runs/standing";
 import { COUNT_METRIC_NAMES, LEADERBOARD_METRICS, METRIC_LABELS, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import type { SubmissionQuery } from "../validations/submission-query";
+import { formatUtc } from "../validations/time";
 
 /** A numerator and a denominator as the scorer stored them (whole numbers, or sums of fractions for B³, CEAFe and LEA). */
 export interface CountPair {
@@ -312,6 +320,18 @@ export interface SubmissionPageView {
   variantScores: VariantScoreTable | null;
   /** the compare picker's options ({@link compareOptions}) */
   compare: CompareOption[];
+  /** the header's breadcrumbs: the task, then the run's board ("test leaderboard", or "test leaderboard, LLM track") */
+  breadcrumbs: { href: string; label: string }[];
+  /** the Scores card's description (with a line about the raw fractions when there are any); null without scores */
+  scoresDescription: string | null;
+  /** what the Scores card says without scores: that a failed run has none, or that they appear when scoring finishes */
+  noScoresText: string;
+  /** the description of the card of scores under each evaluation setting: per dataset, or on the phase's dataset */
+  variantScoresDescription: string;
+  /** the first 12 hex digits of the file's sha256 (the details show them, the full sum in a tooltip); null without a file */
+  fileShaPrefix: string | null;
+  /** the labels of the evaluation's secondary variants, joined with "; " ("Partial match; Exact match"); null for none or before scoring */
+  alsoScoredText: string | null;
 }
 
 /**
@@ -325,13 +345,11 @@ export function submissionPageView(s: SubmissionView, comparable: readonly Compa
   const task = `/tasks/${encodeURIComponent(s.task.slug)}`;
   const board = `${task}/phases/${encodeURIComponent(s.phase.id)}/leaderboard`;
   const several = s.datasets.length > 1;
+  const trackBoard = s.track ? `${board}?track=${encodeURIComponent(s.track.id)}` : board;
   const rows = s.scores ? metricRows(s.scores) : [];
+  const rawFractions = hasRawFractions(rows);
   return {
-    hrefs: {
-      task,
-      board,
-      trackBoard: s.track ? `${board}?track=${encodeURIComponent(s.track.id)}` : board,
-    },
+    hrefs: { task, board, trackBoard },
     title: `${s.systemName} by ${s.team.name}`,
     severalDatasets: several,
     rescoring: s.scores !== null && s.status !== "SCORED",
@@ -341,8 +359,128 @@ export function submissionPageView(s: SubmissionView, comparable: readonly Compa
     fractionsOpen: query.fractions,
     documentSort: query.sort ? { column: query.sort, descending: query.order === "desc" } : null,
     metricRows: rows,
-    rawFractions: hasRawFractions(rows),
+    rawFractions,
     variantScores: variantScoreTable(s),
     compare: compareOptions(comparable),
+    breadcrumbs: [
+      { href: task, label: s.task.title },
+      { href: trackBoard, label: `${s.phase.name} leaderboard${s.track ? `, ${s.track.name} track` : ""}` },
+    ],
+    scoresDescription: s.scores
+      ? `Percentages with 2 decimals; hover over a number for its exact value.${rawFractions ? " The numerators and denominators behind recall and precision are under the table." : ""}`
+      : null,
+    noScoresText: s.status === "FAILED" ? "This run has no scores." : "Scores appear here as soon as scoring finishes; this page updates by itself.",
+    variantScoresDescription: `F1 in % under the primary setting and each of the task's evaluation variants, ${several ? "per dataset, then the macro-average" : "on the phase's dataset"}; the CoNLL F1 first.`,
+    fileShaPrefix: s.file ? s.file.sha256.slice(0, 12) : null,
+    alsoScoredText: s.evaluation?.variants.length ? s.evaluation.variants.map((v) => v.label).join("; ") : null,
+  };
+}
+
+/** The "Scores per document" card: its description and whether document names open their error views. */
+export interface DocumentScoresView {
+  /** "F1 per document in %…; click a column header to sort." and, when names are links, that a name opens its error view */
+  description: string;
+  /** the viewer may open each document's error view (the run's analysis is available and the viewer may see its errors) */
+  linkDocuments: boolean;
+}
+
+/**
+ * Shapes the per-document card of the submission page.
+ *
+ * @param severalDatasets the phase has several datasets (the table groups documents by dataset)
+ * @param analysis the run's analysis as the viewer sees it (`getRunAnalysis`)
+ */
+export function documentScoresView(severalDatasets: boolean, analysis: Pick<RunAnalysisView, "available" | "canViewErrors">): DocumentScoresView {
+  const linkDocuments = analysis.available && analysis.canViewErrors;
+  return {
+    description: `F1 per document in %${severalDatasets ? ", grouped by dataset (documents are named within a dataset)" : ""}; click a column header to sort.${
+      linkDocuments ? " A document's name opens its error view." : ""
+    }`,
+    linkDocuments,
+  };
+}
+
+/**
+ * The links of the run's rank line: the board (on the rank's track, when it has one) and, when
+ * another run counts for the team, that run's page.
+ *
+ * @param rank the run's rank, or why it has none (`getRunRank`)
+ * @param boardHref the phase's leaderboard ({@link SubmissionPageView.hrefs})
+ * @returns `board`: the board with `?track=<id>` for a ranked or not-counted run on a track;
+ *   `counted`: `/submissions/<id>` of the counted run, else null
+ */
+export function runRankLinks(rank: RunRank, boardHref: string): { board: string; counted: string | null } {
+  const track = rank.kind !== "unranked" && rank.track ? `?track=${encodeURIComponent(rank.track.id)}` : "";
+  const counted = rank.kind === "not-counted" && rank.counted ? `/submissions/${encodeURIComponent(rank.counted.submissionId)}` : null;
+  return { board: `${boardHref}${track}`, counted };
+}
+
+/** What the "Final run" card's form is given (`FinalRunForm`'s props but the run's id). */
+export interface FinalRunView {
+  selected: boolean;
+  count: number;
+  limit: number;
+  /** the viewer may unmark the run (when marked) or mark it (when not) now */
+  canChange: boolean;
+  reason: string | null;
+  /** the system names of the team's other final runs */
+  others: string[];
+  /** when the choice closes, "2026-11-20 14:03 UTC" */
+  closesAtText: string;
+}
+
+/**
+ * Shapes the run's final-run state for the "Final run" card.
+ *
+ * @param state from `runFinalState` (the run's team, on a team-selected phase)
+ */
+export function finalRunView(state: RunFinalState): FinalRunView {
+  return {
+    selected: state.selected,
+    count: state.count,
+    limit: state.limit,
+    canChange: state.selected ? state.canUnselect : state.canSelect,
+    reason: state.reason,
+    others: state.others.map((r) => r.systemName),
+    closesAtText: formatUtc(state.closesAt),
+  };
+}
+
+/** The "Run controls" card: the team's withdrawal and the organizers' disqualification. */
+export interface RunControlsView {
+  /** when the team may withdraw the run: until when ("2026-11-20 14:03 UTC"); else null */
+  withdrawClosesAtText: string | null;
+  /** the organizers' controls (not on a withdrawn run); else null */
+  organizer: {
+    /** "Disqualify this run", or "Disqualified: change the reason or reinstate" */
+    heading: string;
+    /** the current public reason of a disqualified run; null when it is not */
+    currentReason: string | null;
+    /** the run is disqualified: it can be reinstated */
+    canReinstate: boolean;
+  } | null;
+}
+
+/**
+ * Which run controls the viewer gets: "Withdraw this run" for its team while it may, and
+ * "Disqualify" / "Reinstate" for the organizers unless the run is withdrawn.
+ *
+ * @param s the run as the viewer sees it
+ * @returns the controls; null when the viewer has none (the page shows no card)
+ */
+export function runControlsView(
+  s: Pick<SubmissionView, "viewerCanWithdraw" | "viewerIsOrganizer" | "withdrawnAt" | "withdrawableUntil" | "disqualified">,
+): RunControlsView | null {
+  const organizerControls = s.viewerIsOrganizer && !s.withdrawnAt;
+  if (!s.viewerCanWithdraw && !organizerControls) return null;
+  return {
+    withdrawClosesAtText: s.viewerCanWithdraw ? formatUtc(s.withdrawableUntil) : null,
+    organizer: organizerControls
+      ? {
+          heading: s.disqualified ? "Disqualified: change the reason or reinstate" : "Disqualify this run",
+          currentReason: s.disqualified?.reason ?? null,
+          canReinstate: s.disqualified !== null,
+        }
+      : null,
   };
 }
