@@ -61,121 +61,156 @@ export default async function SnapshotPage({ params }: { params: Params }) {
     throw error;
   }
   if (view.task.slug !== slug) notFound();
-  const taskHref = `/tasks/${encodeURIComponent(view.task.slug)}`;
-  const published = view.createdAt.toISOString();
 
   return (
     <div className="space-y-8">
-      <header className="space-y-2">
-        <Breadcrumbs
-          links={[
-            { href: taskHref, label: view.task.title },
-            { href: view.resultsHref, label: `All final results of the ${view.phase.name} phase` },
-          ]}
-        />
-        <h1 className="text-2xl font-semibold tracking-tight">
-          Final results: {view.phase.name} phase <span className="font-normal text-zinc-500">(snapshot #{view.number})</span>
-        </h1>
-        <p className="text-sm text-zinc-700" data-testid="snapshot-date">
-          Published <UtcTime date={view.createdAt} /> (your time: <LocalTime iso={published} />). A published snapshot never changes; a correction is published
-          as a new snapshot.
-        </p>
-        {view.latestNumber > view.number && (
-          <Notice kind="info">
-            A newer snapshot of these results exists:{" "}
-            <Link href={`${view.resultsHref}/${view.latestNumber}`} className="font-medium underline" data-testid="newer-snapshot">
-              snapshot #{view.latestNumber}
-            </Link>
-            .
-          </Notice>
-        )}
-      </header>
-
-      {view.note && (
-        <section aria-labelledby="snapshot-note" className="space-y-2">
-          <h2 id="snapshot-note" className="text-lg font-semibold">
-            Note from the organizers
-          </h2>
-          <div data-testid="snapshot-note">
-            <TaskMarkdown source={view.note} />
-          </div>
-        </section>
-      )}
-
-      <section aria-labelledby="snapshot-ranking" className="space-y-4">
-        <h2 id="snapshot-ranking" className="text-lg font-semibold">
-          Ranking
-        </h2>
-        {view.boards.map((board) => (
-          <SnapshotBoardSection key={board.track?.id ?? "board"} board={board} />
-        ))}
-      </section>
-
-      <section aria-labelledby="snapshot-changes" className="space-y-2">
-        <h2 id="snapshot-changes" className="text-lg font-semibold">
-          {view.number === 1 ? "Changes" : `Changes since snapshot #${view.number - 1}`}
-        </h2>
-        <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-800" data-testid="snapshot-changes-list">
-          {view.changes.map((change, i) => (
-            <li key={i}>{change.text}</li>
-          ))}
-        </ul>
-      </section>
-
-      <section aria-labelledby="snapshot-provenance" className="space-y-2">
-        <h2 id="snapshot-provenance" className="text-lg font-semibold">
-          Gold keys and scorer
-        </h2>
-        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_minmax(0,1fr)]">
-          <dt className="font-medium text-zinc-800">Gold {view.gold.length === 1 ? "key" : "keys"}</dt>
-          <dd>
-            <ul className="space-y-1" data-testid="snapshot-gold">
-              {view.gold.map((g) => (
-                <li key={g.dataset}>
-                  {g.dataset}: version {g.version}
-                  {g.sha256 && (
-                    <span className="block text-xs text-zinc-600">
-                      (organizers only) {g.fileName}, sha256 <code className="break-all font-mono select-all">{g.sha256}</code>
-                    </span>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </dd>
-          <dt className="font-medium text-zinc-800">Scorer version</dt>
-          <dd>
-            <code className="font-mono" data-testid="snapshot-scorer-version">
-              {view.scorerVersion}
-            </code>
-          </dd>
-        </dl>
-      </section>
-
-      <section aria-labelledby="snapshot-downloads" className="space-y-3">
-        <h2 id="snapshot-downloads" className="text-lg font-semibold">
-          Downloads
-        </h2>
-        <p className="text-sm text-zinc-700">
-          The files are exactly as published. Check a download with <code className="font-mono">sha256sum</code> (or{" "}
-          <code className="font-mono">shasum -a 256</code>): it must print the checksum shown here.
-        </p>
-        <ul className="space-y-3 text-sm">
-          <Download label="CSV" href={view.links.csv} bytes={view.csvBytes} sha256={view.csvSha256} testId="csv" />
-          <Download label="JSON" href={view.links.json} bytes={view.jsonBytes} sha256={view.jsonSha256} testId="json" />
-        </ul>
-        <p className="text-sm text-zinc-700" data-testid="snapshot-tables">
-          Tables for papers, generated from the JSON above (each cites its sha256):{" "}
-          <a href={view.links.latex} download className="font-medium underline" data-testid="download-latex">
-            LaTeX
-          </a>{" "}
-          (a <code className="font-mono">tabular</code> with booktabs rules) and{" "}
-          <a href={view.links.markdown} download className="font-medium underline" data-testid="download-markdown">
-            Markdown
-          </a>
-          .
-        </p>
-      </section>
+      <SnapshotHeader view={view} />
+      {view.note && <SnapshotNote note={view.note} />}
+      <SnapshotRanking boards={view.boards} />
+      <SnapshotChanges view={view} />
+      <SnapshotProvenance view={view} />
+      <SnapshotDownloads view={view} />
     </div>
+  );
+}
+
+/** Breadcrumbs, the title with the snapshot's number, when it was published, and a link to a newer snapshot when there is one. */
+function SnapshotHeader({ view }: { view: SnapshotView }) {
+  const taskHref = `/tasks/${encodeURIComponent(view.task.slug)}`;
+  const published = view.createdAt.toISOString();
+  return (
+    <header className="space-y-2">
+      <Breadcrumbs
+        links={[
+          { href: taskHref, label: view.task.title },
+          { href: view.resultsHref, label: `All final results of the ${view.phase.name} phase` },
+        ]}
+      />
+      <h1 className="text-2xl font-semibold tracking-tight">
+        Final results: {view.phase.name} phase <span className="font-normal text-zinc-500">(snapshot #{view.number})</span>
+      </h1>
+      <p className="text-sm text-zinc-700" data-testid="snapshot-date">
+        Published <UtcTime date={view.createdAt} /> (your time: <LocalTime iso={published} />). A published snapshot never changes; a correction is published
+        as a new snapshot.
+      </p>
+      {view.latestNumber > view.number && (
+        <Notice kind="info">
+          A newer snapshot of these results exists:{" "}
+          <Link href={`${view.resultsHref}/${view.latestNumber}`} className="font-medium underline" data-testid="newer-snapshot">
+            snapshot #{view.latestNumber}
+          </Link>
+          .
+        </Notice>
+      )}
+    </header>
+  );
+}
+
+/** The organizers' note (Markdown). */
+function SnapshotNote({ note }: { note: string }) {
+  return (
+    <section aria-labelledby="snapshot-note" className="space-y-2">
+      <h2 id="snapshot-note" className="text-lg font-semibold">
+        Note from the organizers
+      </h2>
+      <div data-testid="snapshot-note">
+        <TaskMarkdown source={note} />
+      </div>
+    </section>
+  );
+}
+
+/** The ranking: one board per track (one for a phase without tracks). */
+function SnapshotRanking({ boards }: { boards: SnapshotBoard[] }) {
+  return (
+    <section aria-labelledby="snapshot-ranking" className="space-y-4">
+      <h2 id="snapshot-ranking" className="text-lg font-semibold">
+        Ranking
+      </h2>
+      {boards.map((board) => (
+        <SnapshotBoardSection key={board.track?.id ?? "board"} board={board} />
+      ))}
+    </section>
+  );
+}
+
+/** What changed since the previous snapshot (or "Changes" for the first). */
+function SnapshotChanges({ view }: { view: SnapshotView }) {
+  return (
+    <section aria-labelledby="snapshot-changes" className="space-y-2">
+      <h2 id="snapshot-changes" className="text-lg font-semibold">
+        {view.number === 1 ? "Changes" : `Changes since snapshot #${view.number - 1}`}
+      </h2>
+      <ul className="list-disc space-y-1 pl-5 text-sm text-zinc-800" data-testid="snapshot-changes-list">
+        {view.changes.map((change, i) => (
+          <li key={i}>{change.text}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The gold key versions (file name and sha256 for organizers only) and the scorer version. */
+function SnapshotProvenance({ view }: { view: SnapshotView }) {
+  return (
+    <section aria-labelledby="snapshot-provenance" className="space-y-2">
+      <h2 id="snapshot-provenance" className="text-lg font-semibold">
+        Gold keys and scorer
+      </h2>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_minmax(0,1fr)]">
+        <dt className="font-medium text-zinc-800">Gold {view.gold.length === 1 ? "key" : "keys"}</dt>
+        <dd>
+          <ul className="space-y-1" data-testid="snapshot-gold">
+            {view.gold.map((g) => (
+              <li key={g.dataset}>
+                {g.dataset}: version {g.version}
+                {g.sha256 && (
+                  <span className="block text-xs text-zinc-600">
+                    (organizers only) {g.fileName}, sha256 <code className="break-all font-mono select-all">{g.sha256}</code>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt className="font-medium text-zinc-800">Scorer version</dt>
+        <dd>
+          <code className="font-mono" data-testid="snapshot-scorer-version">
+            {view.scorerVersion}
+          </code>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** The CSV and JSON downloads with their sha256, and the LaTeX and Markdown tables generated from the JSON. */
+function SnapshotDownloads({ view }: { view: SnapshotView }) {
+  return (
+    <section aria-labelledby="snapshot-downloads" className="space-y-3">
+      <h2 id="snapshot-downloads" className="text-lg font-semibold">
+        Downloads
+      </h2>
+      <p className="text-sm text-zinc-700">
+        The files are exactly as published. Check a download with <code className="font-mono">sha256sum</code> (or{" "}
+        <code className="font-mono">shasum -a 256</code>): it must print the checksum shown here.
+      </p>
+      <ul className="space-y-3 text-sm">
+        <Download label="CSV" href={view.links.csv} bytes={view.csvBytes} sha256={view.csvSha256} testId="csv" />
+        <Download label="JSON" href={view.links.json} bytes={view.jsonBytes} sha256={view.jsonSha256} testId="json" />
+      </ul>
+      <p className="text-sm text-zinc-700" data-testid="snapshot-tables">
+        Tables for papers, generated from the JSON above (each cites its sha256):{" "}
+        <a href={view.links.latex} download className="font-medium underline" data-testid="download-latex">
+          LaTeX
+        </a>{" "}
+        (a <code className="font-mono">tabular</code> with booktabs rules) and{" "}
+        <a href={view.links.markdown} download className="font-medium underline" data-testid="download-markdown">
+          Markdown
+        </a>
+        .
+      </p>
+    </section>
   );
 }
 
