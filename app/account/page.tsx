@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { listApiTokens } from "@/lib/accounts/api-tokens";
-import { getCurrentUser } from "@/lib/auth/session";
+import { listApiTokens, type ApiTokenInfo } from "@/lib/accounts/api-tokens";
+import { getCurrentUser, type CurrentUser } from "@/lib/auth/session";
 import Link from "../_components/link";
 import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
-import { soleOrganizedTasks } from "@/lib/accounts/account";
+import { soleOrganizedTasks, type SoleOrganizedTask } from "@/lib/accounts/account";
 import { emailConfirmationState } from "@/lib/accounts/email-confirmation";
 import { SITE_ROLE_LABELS } from "@/lib/accounts/site-roles";
 import { ChangeEmailForm } from "./change-email-form";
@@ -32,16 +32,7 @@ export default async function AccountPage() {
         </Card>
       )}
 
-      <Card title="Profile">
-        <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-y-2 text-sm sm:grid-cols-[8rem_minmax(0,1fr)]">
-          <dt className="text-zinc-500">Name</dt>
-          <dd className="break-words" data-testid="profile-name">{user.name}</dd>
-          <dt className="text-zinc-500">Email</dt>
-          <dd className="break-all" data-testid="profile-email">{user.email}</dd>
-          <dt className="text-zinc-500">Role</dt>
-          <dd>{SITE_ROLE_LABELS[user.role]}</dd>
-        </dl>
-      </Card>
+      <ProfileCard user={user} />
 
       <Card
         title="Email address"
@@ -57,92 +48,136 @@ export default async function AccountPage() {
         <ChangePasswordForm email={user.email} />
       </Card>
 
-      <Card
-        title="Sessions"
-        description={
-          <>
-            Your browser sessions share one version: signing out anywhere (the Sign out button at the top) ends all of them, on
-            every browser and device, including any copy of the session cookie. Use <strong>Sign out everywhere</strong> from
-            here when you signed in on a computer you no longer have at hand or think someone copied your session: it also
-            revokes all your API tokens, since whoever had your session could have created one. A password change or reset
-            revokes them too.
-          </>
-        }
-      >
-        <SignOutEverywhereButton />
-      </Card>
+      <SessionsCard />
 
-      <Card
-        title="API tokens"
-        description={
-          <>
-            Tokens let scripts act as you, e.g. to upload submissions: send{" "}
-            <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. Creating one
-            asks for your password. Revoke a token you no longer use; <strong>Sign out everywhere</strong>, changing your password
-            and resetting it revoke all of them (signing out does not). Revoked tokens stay listed, so that you can see when each
-            was last used.
-          </>
-        }
-      >
-        <CreateTokenForm />
-        {tokens.length > 0 && (
-          <div className="mt-6">
-            <Table label="Your API tokens" columns={["Name", "Created", "Last used", "Status", { label: "Actions", srOnly: true }]}>
-              {tokens.map((token) => (
-                <tr key={token.id} data-testid="token-row">
-                  <td className="py-2 pr-4 font-medium">{token.name}</td>
-                  <td className="py-2 pr-4 text-zinc-600">
-                    <UtcTime date={token.createdAt} />
-                  </td>
-                  <td className="py-2 pr-4 text-zinc-600">{token.lastUsedAt ? <UtcTime date={token.lastUsedAt} /> : "never"}</td>
-                  <td className="py-2 pr-4">
-                    {token.revokedAt ? (
-                      <span className="text-zinc-500">
-                        revoked <UtcTime date={token.revokedAt} />
-                      </span>
-                    ) : (
-                      <span className="text-emerald-700">active</span>
-                    )}
-                  </td>
-                  <td className="py-2 text-right">
-                    {!token.revokedAt && (
-                      <form action={revokeTokenAction}>
-                        <input type="hidden" name="tokenId" value={token.id} />
-                        <button type="submit" className={secondaryButton} aria-label={`Revoke ${token.name}`}>
-                          Revoke
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-          </div>
-        )}
-      </Card>
+      <ApiTokensCard tokens={tokens} />
 
-      <Card
-        title="Delete account"
-        description="Deleting your account signs you out everywhere and removes your name, email address, password, API tokens and team memberships for good. Runs you submitted stay with their teams, shown as submitted by “deleted user”. If you own a team with other members, its longest-standing member becomes its owner."
-      >
-        {soleTasks.length > 0 && (
-          <div className="mb-4">
-            <Notice kind="info">
-              You are the only organizer of{" "}
-              {soleTasks.map((t, i) => (
-                <span key={t.id}>
-                  {i > 0 && ", "}
-                  <Link href={`/tasks/${encodeURIComponent(t.slug)}/manage`} className="font-medium underline">
-                    {t.title}
-                  </Link>
-                </span>
-              ))}
-              . Invite a co-organizer or archive {soleTasks.length === 1 ? "it" : "them"} before deleting your account.
-            </Notice>
-          </div>
-        )}
-        <DeleteAccountForm />
-      </Card>
+      <DeleteAccountCard soleTasks={soleTasks} />
     </div>
+  );
+}
+
+/** The user's name, email address and site role. */
+function ProfileCard({ user }: { user: CurrentUser }) {
+  return (
+    <Card title="Profile">
+      <dl className="grid grid-cols-[6rem_minmax(0,1fr)] gap-y-2 text-sm sm:grid-cols-[8rem_minmax(0,1fr)]">
+        <dt className="text-zinc-500">Name</dt>
+        <dd className="break-words" data-testid="profile-name">{user.name}</dd>
+        <dt className="text-zinc-500">Email</dt>
+        <dd className="break-all" data-testid="profile-email">{user.email}</dd>
+        <dt className="text-zinc-500">Role</dt>
+        <dd>{SITE_ROLE_LABELS[user.role]}</dd>
+      </dl>
+    </Card>
+  );
+}
+
+/** What signing out does to the browser sessions, and "Sign out everywhere". */
+function SessionsCard() {
+  return (
+    <Card
+      title="Sessions"
+      description={
+        <>
+          Your browser sessions share one version: signing out anywhere (the Sign out button at the top) ends all of them, on
+          every browser and device, including any copy of the session cookie. Use <strong>Sign out everywhere</strong> from
+          here when you signed in on a computer you no longer have at hand or think someone copied your session: it also
+          revokes all your API tokens, since whoever had your session could have created one. A password change or reset
+          revokes them too.
+        </>
+      }
+    >
+      <SignOutEverywhereButton />
+    </Card>
+  );
+}
+
+/** Creating an API token, and the user's tokens (revoked ones too) with a Revoke button for each active one. */
+function ApiTokensCard({ tokens }: { tokens: ApiTokenInfo[] }) {
+  return (
+    <Card
+      title="API tokens"
+      description={
+        <>
+          Tokens let scripts act as you, e.g. to upload submissions: send{" "}
+          <code className="rounded bg-zinc-100 px-1 font-mono text-xs">Authorization: Bearer &lt;token&gt;</code>. Creating one
+          asks for your password. Revoke a token you no longer use; <strong>Sign out everywhere</strong>, changing your password
+          and resetting it revoke all of them (signing out does not). Revoked tokens stay listed, so that you can see when each
+          was last used.
+        </>
+      }
+    >
+      <CreateTokenForm />
+      {tokens.length > 0 && (
+        <div className="mt-6">
+          <Table label="Your API tokens" columns={["Name", "Created", "Last used", "Status", { label: "Actions", srOnly: true }]}>
+            {tokens.map((token) => (
+              <ApiTokenRow key={token.id} token={token} />
+            ))}
+          </Table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** One token: name, created, last used, status (active, or revoked when), and Revoke while active. */
+function ApiTokenRow({ token }: { token: ApiTokenInfo }) {
+  return (
+    <tr data-testid="token-row">
+      <td className="py-2 pr-4 font-medium">{token.name}</td>
+      <td className="py-2 pr-4 text-zinc-600">
+        <UtcTime date={token.createdAt} />
+      </td>
+      <td className="py-2 pr-4 text-zinc-600">{token.lastUsedAt ? <UtcTime date={token.lastUsedAt} /> : "never"}</td>
+      <td className="py-2 pr-4">
+        {token.revokedAt ? (
+          <span className="text-zinc-500">
+            revoked <UtcTime date={token.revokedAt} />
+          </span>
+        ) : (
+          <span className="text-emerald-700">active</span>
+        )}
+      </td>
+      <td className="py-2 text-right">
+        {!token.revokedAt && (
+          <form action={revokeTokenAction}>
+            <input type="hidden" name="tokenId" value={token.id} />
+            <button type="submit" className={secondaryButton} aria-label={`Revoke ${token.name}`}>
+              Revoke
+            </button>
+          </form>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** What deleting the account does, the tasks the user is the only organizer of (to hand over first), and the deletion form. */
+function DeleteAccountCard({ soleTasks }: { soleTasks: SoleOrganizedTask[] }) {
+  return (
+    <Card
+      title="Delete account"
+      description="Deleting your account signs you out everywhere and removes your name, email address, password, API tokens and team memberships for good. Runs you submitted stay with their teams, shown as submitted by “deleted user”. If you own a team with other members, its longest-standing member becomes its owner."
+    >
+      {soleTasks.length > 0 && (
+        <div className="mb-4">
+          <Notice kind="info">
+            You are the only organizer of{" "}
+            {soleTasks.map((t, i) => (
+              <span key={t.id}>
+                {i > 0 && ", "}
+                <Link href={`/tasks/${encodeURIComponent(t.slug)}/manage`} className="font-medium underline">
+                  {t.title}
+                </Link>
+              </span>
+            ))}
+            . Invite a co-organizer or archive {soleTasks.length === 1 ? "it" : "them"} before deleting your account.
+          </Notice>
+        </div>
+      )}
+      <DeleteAccountForm />
+    </Card>
   );
 }
