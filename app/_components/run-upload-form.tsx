@@ -84,6 +84,65 @@ function failureFrom(status: number, body: unknown): UploadFailure {
   return { message, problems, fieldErrors, warnings: warningsFrom(error), detail, sampleUrl };
 }
 
+/** The form's state after the API's answer: the run's id on 202, the warnings to confirm on a 409 `conflict` with warnings, else the failure. */
+function stateFromAnswer(status: number, body: unknown): UploadState {
+  const id = (body as { id?: unknown } | null)?.id;
+  if (status === 202 && typeof id === "string") return { phase: "done", id };
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  const warnings = warningsFrom(error);
+  if (status === 409 && error?.code === "conflict" && warnings.length > 0) return { phase: "confirm", warnings };
+  return { phase: "failed", failure: failureFrom(status, body) };
+}
+
+/** What a field is given about the failure: see {@link fieldErrorProps}. */
+type FieldErrorProps = { error?: string; "aria-invalid"?: true; "aria-describedby"?: string };
+
+/**
+ * A field's error text under the field, unless it is the failure's message (shown once, in the
+ * error box): then the field is only marked invalid and described by the box (and its hint,
+ * for the fields that have one: `hinted`).
+ *
+ * @param failure the failed upload, or null (no error for any field)
+ * @param name the field's name, e.g. "file"
+ * @param hinted the field has a hint (`field-<name>-hint`)
+ */
+function fieldErrorProps(failure: UploadFailure | null, name: string, hinted = false): FieldErrorProps {
+  const text = failure?.fieldErrors[name];
+  if (!text) return {};
+  if (text !== failure.message) return { error: text };
+  return { "aria-invalid": true, "aria-describedby": hinted ? `upload-error field-${name}-hint` : "upload-error" };
+}
+
+/**
+ * The upload's state and its sending to `POST /api/v1/phases/{phaseId}/submissions`: progress,
+ * then the answer ({@link stateFromAnswer}); on 202 the browser goes to the new run's page.
+ * `send` does nothing while an upload is under way or done (`busy`).
+ */
+function useRunUpload(phaseId: string) {
+  const router = useRouter();
+  const [state, setState] = useState<UploadState>({ phase: "idle" });
+  const busy = state.phase === "uploading" || state.phase === "done";
+
+  function send(form: HTMLFormElement, acknowledge: boolean) {
+    if (busy) return;
+    const data = new FormData(form);
+    if (acknowledge) data.set(ACKNOWLEDGE_FIELD, "true");
+    postFormWithProgress(`/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`, data, {
+      // At 100 the body is sent; the server now reads and checks the file.
+      progress: (percent) => setState({ phase: "uploading", percent, ...(percent === 100 ? { sentAt: Date.now() } : {}) }),
+      answered: (status, body) => {
+        const next = stateFromAnswer(status, body);
+        setState(next);
+        if (next.phase === "done") router.push(`/submissions/${encodeURIComponent(next.id)}`);
+      },
+      failed: () => setState({ phase: "failed", failure: failureFrom(0, null) }),
+      aborted: () => setState({ phase: "idle" }),
+    });
+  }
+
+  return { state, setState, busy, send };
+}
+
 /**
  * The submission form: file and metadata, uploaded with XMLHttpRequest to
  * `POST /api/v1/phases/{phaseId}/submissions` (the session cookie authenticates), so that
@@ -128,11 +187,8 @@ export function RunUploadForm({
   /** why nothing can be uploaded now (e.g. no runs left until the daily reset): the form is shown disabled with it; null: open */
   closedReason?: string | null;
 }) {
-  const archiveOnly = datasetCount > 1;
-  const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
-  const [state, setState] = useState<UploadState>({ phase: "idle" });
-  const busy = state.phase === "uploading" || state.phase === "done";
+  const { state, setState, busy, send } = useRunUpload(phaseId);
   const failure = state.phase === "failed" ? state.failure : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -150,46 +206,7 @@ export function RunUploadForm({
     if (state.phase === "confirm" && (event.target as { name?: string }).name === "file") setState({ phase: "idle" });
   }
 
-  function send(form: HTMLFormElement, acknowledge: boolean) {
-    if (busy) return;
-    const data = new FormData(form);
-    if (acknowledge) data.set(ACKNOWLEDGE_FIELD, "true");
-    postFormWithProgress(`/api/v1/phases/${encodeURIComponent(phaseId)}/submissions`, data, {
-      // At 100 the body is sent; the server now reads and checks the file.
-      progress: (percent) => setState({ phase: "uploading", percent, ...(percent === 100 ? { sentAt: Date.now() } : {}) }),
-      answered: (status, body) => {
-        const id = (body as { id?: unknown } | null)?.id;
-        if (status === 202 && typeof id === "string") {
-          setState({ phase: "done", id });
-          router.push(`/submissions/${encodeURIComponent(id)}`);
-          return;
-        }
-        const error = (body as { error?: Record<string, unknown> } | null)?.error;
-        const warnings = warningsFrom(error);
-        if (status === 409 && error?.code === "conflict" && warnings.length > 0) {
-          setState({ phase: "confirm", warnings });
-          return;
-        }
-        setState({ phase: "failed", failure: failureFrom(status, body) });
-      },
-      failed: () => setState({ phase: "failed", failure: failureFrom(0, null) }),
-      aborted: () => setState({ phase: "idle" }),
-    });
-  }
-
-  const percent = state.phase === "uploading" ? state.percent : state.phase === "done" ? 100 : null;
   const stage = uploadStage(state);
-  /**
-   * A field's error text under the field, unless it is the failure's message (shown once, in the
-   * error box): then the field is only marked invalid and described by the box (and its hint,
-   * for the fields that have one: `hinted`).
-   */
-  const fieldError = (name: string, hinted = false): { error?: string; "aria-invalid"?: true; "aria-describedby"?: string } => {
-    const text = failure?.fieldErrors[name];
-    if (!text) return {};
-    if (text !== failure.message) return { error: text };
-    return { "aria-invalid": true, "aria-describedby": hinted ? `upload-error field-${name}-hint` : "upload-error" };
-  };
 
   return (
     <form
@@ -205,6 +222,60 @@ export function RunUploadForm({
         </p>
       )}
       <fieldset disabled={closedReason !== null} className="space-y-4">
+        <RunUploadFields teams={teams} tracks={tracks} datasetCount={datasetCount} fieldError={(name, hinted) => fieldErrorProps(failure, name, hinted)} />
+
+        <RunUploadStatus state={state} stage={stage} onSubmitAnyway={submitAnyway} />
+
+        <button type="submit" className={state.phase === "confirm" ? secondaryButton : primaryButton} disabled={busy}>
+          {busy ? `${stage}…` : "Upload and score"}
+        </button>
+      </fieldset>
+    </form>
+  );
+}
+
+/**
+ * Where the upload stands, under the inputs: the progress bar while uploading and once done,
+ * the wait while the server checks the file, the error box of a failed upload, or the
+ * warnings to confirm.
+ */
+function RunUploadStatus({ state, stage, onSubmitAnyway }: { state: UploadState; stage: string; onSubmitAnyway: () => void }) {
+  const percent = state.phase === "uploading" ? state.percent : state.phase === "done" ? 100 : null;
+  return (
+    <>
+      {(state.phase === "uploading" || state.phase === "done") && <UploadProgress percent={percent} stage={stage} testIdPrefix="upload-" />}
+      {state.phase === "uploading" && state.sentAt !== undefined && (
+        <CheckingWait
+          since={state.sentAt}
+          testIdPrefix="upload-"
+          leaveNote="The server reads the whole file before it stores the run (at most about 30 s per file). You may leave this page: the check goes on, a file that passes becomes a run of your team, and its scores appear on the run's page; warnings that need your confirmation are shown only here."
+        />
+      )}
+      {state.phase === "failed" && <RunUploadFailure failure={state.failure} />}
+      {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={onSubmitAnyway} />}
+    </>
+  );
+}
+
+/**
+ * The form's inputs: the team (when the user must choose one), the track (a phase with
+ * tracks), the file (an archive only, for several datasets), the system's name, description,
+ * paper and code URLs; each with its error as `fieldError` gives it.
+ */
+function RunUploadFields({
+  teams,
+  tracks,
+  datasetCount,
+  fieldError,
+}: {
+  teams: { id: string; name: string }[] | null;
+  tracks: readonly { id: string; name: string }[];
+  datasetCount: number;
+  fieldError: (name: string, hinted?: boolean) => FieldErrorProps;
+}) {
+  const archiveOnly = datasetCount > 1;
+  return (
+    <>
       {teams && (
         <SelectField
           label="Team"
@@ -247,23 +318,7 @@ export function RunUploadForm({
         <Field label="Paper URL (optional)" name="paperUrl" type="url" placeholder="https://…" {...fieldError("paperUrl")} />
         <Field label="Code URL (optional)" name="codeUrl" type="url" placeholder="https://…" {...fieldError("codeUrl")} />
       </div>
-
-      {(state.phase === "uploading" || state.phase === "done") && <UploadProgress percent={percent} stage={stage} testIdPrefix="upload-" />}
-      {state.phase === "uploading" && state.sentAt !== undefined && (
-        <CheckingWait
-          since={state.sentAt}
-          testIdPrefix="upload-"
-          leaveNote="The server reads the whole file before it stores the run (at most about 30 s per file). You may leave this page: the check goes on, a file that passes becomes a run of your team, and its scores appear on the run's page; warnings that need your confirmation are shown only here."
-        />
-      )}
-      {failure && <RunUploadFailure failure={failure} />}
-      {state.phase === "confirm" && <RunUploadWarnings warnings={state.warnings} onSubmitAnyway={submitAnyway} />}
-
-      <button type="submit" className={state.phase === "confirm" ? secondaryButton : primaryButton} disabled={busy}>
-        {busy ? `${stage}…` : "Upload and score"}
-      </button>
-      </fieldset>
-    </form>
+    </>
   );
 }
 
