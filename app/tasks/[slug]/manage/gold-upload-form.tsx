@@ -155,6 +155,9 @@ function UploadedDatasets({ message, datasets }: { message: string; datasets: Go
   );
 }
 
+/** The archive kinds the gold key's file input accepts beside the single-file formats. */
+const GOLD_ARCHIVES_ACCEPT = ".zip,.tar.gz,.tgz";
+
 /** A dataset the gold upload form offers. */
 export interface GoldUploadDatasetOption {
   id: string;
@@ -195,13 +198,42 @@ export function GoldUploadForm({
   datasets: GoldUploadDatasetOption[];
   impact?: { runs: number; hasActiveGold: boolean };
 }) {
+  const { state, pending, confirming, setConfirming, formRef, send, onSubmit } = useGoldUpload(phaseId, impact);
+  const inputId = `gold-file-${phaseId}`;
+  const several = datasets.length > 1;
+  return (
+    <div className="space-y-3">
+      <form ref={formRef} onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
+        <GoldDatasetChoice phaseId={phaseId} datasets={datasets} error={state.status === "error" ? state.fieldErrors.dataset : undefined} />
+        <GoldFileInput inputId={inputId} needsHeads={needsHeads} maxBytes={maxBytes} several={several} />
+        <button type="submit" disabled={pending || confirming} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
+          {pending ? "Uploading…" : "Upload gold key"}
+        </button>
+      </form>
+      {state.status === "uploading" && <UploadProgress percent={state.percent} stage={state.percent === 100 ? "Uploaded; checking the file" : "Uploading the gold key"} testIdPrefix="gold-upload-" labelId={`gold-progress-${phaseId}`} />}
+      {confirming && <GoldUploadConfirm phaseId={phaseId} runs={impact.runs} onConfirm={send} onCancel={() => setConfirming(false)} />}
+      {state.status === "uploaded" && <GoldUploadOutcome uploaded={state} several={several} />}
+      {state.status === "error" && <GoldUploadError refusal={state} />}
+    </div>
+  );
+}
+
+/**
+ * The gold upload form's state and sending: the answer's state, whether a re-upload awaits its
+ * confirmation (`confirming`: the phase has an active gold key, or a version was just added,
+ * and runs to re-score), and the page's reload after a new version (its versions table and the
+ * next upload's impact change).
+ *
+ * @param phaseId the phase the file goes to (`POST /api/v1/phases/{phaseId}/gold`)
+ * @param impact how many runs a new version re-queues, and whether the phase has an active gold key
+ * @returns the state; `formRef` for the form; `send` sends the form's file (an error without
+ *   one), `onSubmit` asks for the confirmation first when it is needed
+ */
+function useGoldUpload(phaseId: string, impact: { runs: number; hasActiveGold: boolean }) {
   const [state, setState] = useState<GoldUploadState>({ status: "idle" });
   const pending = state.status === "uploading";
   const [confirming, setConfirming] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  const inputId = `gold-file-${phaseId}`;
-  const several = datasets.length > 1;
-  const archives = ".zip,.tar.gz,.tgz";
   const router = useRouter();
   const changed = state.status === "uploaded" && !state.unchanged;
   // A new version changes the versions table and what the next upload re-scores: reload them.
@@ -235,92 +267,103 @@ export function GoldUploadForm({
     if (mustConfirm) setConfirming(true);
     else send();
   };
+  return { state, pending, confirming, setConfirming, formRef, send, onSubmit };
+}
+
+/** What an accepted upload did: nothing (a file identical to the active version), each dataset's version (several), or the new version's statistics. */
+function GoldUploadOutcome({ uploaded, several }: { uploaded: Extract<GoldUploadState, { status: "uploaded" }>; several: boolean }) {
+  if (uploaded.unchanged) {
+    return (
+      <div data-testid="gold-upload-unchanged">
+        <Notice kind="info">{uploaded.message} No version was added and no submission was re-queued.</Notice>
+      </div>
+    );
+  }
+  if (several || uploaded.datasets.length > 1) return <UploadedDatasets message={uploaded.message} datasets={uploaded.datasets} />;
+  return <UploadedStats gold={uploaded.gold} requeued={uploaded.requeued} />;
+}
+
+/** The dataset choice of a phase with several datasets (one, or "Several: an archive"); a hidden empty `dataset` for a phase with one. */
+function GoldDatasetChoice({ phaseId, datasets, error }: { phaseId: string; datasets: GoldUploadDatasetOption[]; error: string | undefined }) {
+  if (datasets.length <= 1) return <input type="hidden" name="dataset" value="" />;
   return (
-    <div className="space-y-3">
-      <form ref={formRef} onSubmit={onSubmit} className="flex flex-col gap-3 sm:flex-row sm:items-start" aria-label="Upload gold key">
-        {several ? (
-          <div className="sm:w-64">
-            <SelectField
-              id={`gold-dataset-${phaseId}`}
-              label="Dataset"
-              name="dataset"
-              defaultValue=""
-              options={[["", "Several: an archive, files named as the datasets' expected file names"], ...datasets.map((d): [string, string] => [d.id, `${d.name} (${d.fileName})`])]}
-              error={state.status === "error" ? state.fieldErrors.dataset : undefined}
-            />
-          </div>
-        ) : (
-          <input type="hidden" name="dataset" value="" />
-        )}
-        <div className="space-y-1">
-          <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
-            Gold key file
-          </label>
-          <input
-            id={inputId}
-            name="file"
-            type="file"
-            required
-            accept={`${needsHeads ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"},${archives}`}
-            aria-describedby={`${inputId}-hint`}
-            className="block text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-zinc-100"
-          />
-          <p id={`${inputId}-hint`} className="text-xs text-zinc-500">
-            {needsHeads
-              ? "CorefUD CoNLL-U (.conllu): the task's evaluation profile matches mentions by their heads"
-              : "CoNLL-2012, CorefUD (.conllu) or JSON lines (.jsonl)"}
-            , up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB; or a .zip or .tar.gz archive with one file per dataset, each named as its dataset&rsquo;s expected file name
-            {several ? " (datasets left out keep their gold keys)" : ""}. Only organizers ever see it. A file identical to its dataset&rsquo;s active version changes nothing.
-          </p>
-        </div>
-        <button type="submit" disabled={pending || confirming} className={`${primaryButton} shrink-0 whitespace-nowrap sm:mt-6`}>
-          {pending ? "Uploading…" : "Upload gold key"}
-        </button>
-      </form>
-      {state.status === "uploading" && <UploadProgress percent={state.percent} stage={state.percent === 100 ? "Uploaded; checking the file" : "Uploading the gold key"} testIdPrefix="gold-upload-" labelId={`gold-progress-${phaseId}`} />}
-      {confirming && (
-        <div role="alertdialog" aria-labelledby={`gold-confirm-${phaseId}`} className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm sm:flex-row sm:items-center" data-testid="gold-upload-confirm">
-          <p id={`gold-confirm-${phaseId}`} className="text-amber-900">
-            This re-scores {impact.runs} run{impact.runs === 1 ? "" : "s"} of this phase. Upload?
-            <span className="block text-xs">A file identical to the active version changes nothing and re-scores no run.</span>
-          </p>
-          <div className="flex gap-2">
-            <button type="button" className={primaryButton} onClick={send} autoFocus>
-              Confirm
-            </button>
-            <button type="button" className={secondaryButton} onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      )}
-      {state.status === "uploaded" &&
-        (state.unchanged ? (
-          <div data-testid="gold-upload-unchanged">
-            <Notice kind="info">{state.message} No version was added and no submission was re-queued.</Notice>
-          </div>
-        ) : several || state.datasets.length > 1 ? (
-          <UploadedDatasets message={state.message} datasets={state.datasets} />
-        ) : (
-          <UploadedStats gold={state.gold} requeued={state.requeued} />
-        ))}
-      {state.status === "error" && (
-        <Notice kind="error">
-          <p className="font-medium">
-            {state.formatErrors.length > 0
-              ? "The file could not be read; nothing was stored."
-              : state.fieldErrors.file || state.fieldErrors.dataset
-                ? "The file was refused; nothing was stored."
-                : state.message}
-          </p>
-          {state.formatErrors.length > 0 && <FormatProblems problems={state.formatErrors} />}
-          {Object.entries(state.fieldErrors).map(([field, message]) => (
-            <p key={field} className="mt-1">
-              {message}
-            </p>
-          ))}
-        </Notice>
-      )}
+    <div className="sm:w-64">
+      <SelectField
+        id={`gold-dataset-${phaseId}`}
+        label="Dataset"
+        name="dataset"
+        defaultValue=""
+        options={[["", "Several: an archive, files named as the datasets' expected file names"], ...datasets.map((d): [string, string] => [d.id, `${d.name} (${d.fileName})`])]}
+        error={error}
+      />
     </div>
+  );
+}
+
+/** The gold key's file input, accepting the formats the task's evaluation profile can take and archives, with a hint saying which and up to what size. */
+function GoldFileInput({ inputId, needsHeads, maxBytes, several }: { inputId: string; needsHeads: boolean; maxBytes: number; several: boolean }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
+        Gold key file
+      </label>
+      <input
+        id={inputId}
+        name="file"
+        type="file"
+        required
+        accept={`${needsHeads ? ".conllu" : ".conll,.gold_conll,.v4_gold_conll,.conllu,.jsonl,.jsonlines,.json,.txt"},${GOLD_ARCHIVES_ACCEPT}`}
+        aria-describedby={`${inputId}-hint`}
+        className="block text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-zinc-100"
+      />
+      <p id={`${inputId}-hint`} className="text-xs text-zinc-500">
+        {needsHeads
+          ? "CorefUD CoNLL-U (.conllu): the task's evaluation profile matches mentions by their heads"
+          : "CoNLL-2012, CorefUD (.conllu) or JSON lines (.jsonl)"}
+        , up to {(maxBytes / (1024 * 1024)).toFixed(0)} MB; or a .zip or .tar.gz archive with one file per dataset, each named as its dataset&rsquo;s expected file name
+        {several ? " (datasets left out keep their gold keys)" : ""}. Only organizers ever see it. A file identical to its dataset&rsquo;s active version changes nothing.
+      </p>
+    </div>
+  );
+}
+
+/** "This re-scores N runs of this phase. Upload?" with Confirm (sends the file) and Cancel. */
+function GoldUploadConfirm({ phaseId, runs, onConfirm, onCancel }: { phaseId: string; runs: number; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <div role="alertdialog" aria-labelledby={`gold-confirm-${phaseId}`} className="flex flex-col gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm sm:flex-row sm:items-center" data-testid="gold-upload-confirm">
+      <p id={`gold-confirm-${phaseId}`} className="text-amber-900">
+        This re-scores {runs} run{runs === 1 ? "" : "s"} of this phase. Upload?
+        <span className="block text-xs">A file identical to the active version changes nothing and re-scores no run.</span>
+      </p>
+      <div className="flex gap-2">
+        <button type="button" className={primaryButton} onClick={onConfirm} autoFocus>
+          Confirm
+        </button>
+        <button type="button" className={secondaryButton} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A refused gold upload: what happened (unreadable file, refused file, or the message), the format problems, and each field's error. */
+function GoldUploadError({ refusal }: { refusal: UploadRefusal }) {
+  return (
+    <Notice kind="error">
+      <p className="font-medium">
+        {refusal.formatErrors.length > 0
+          ? "The file could not be read; nothing was stored."
+          : refusal.fieldErrors.file || refusal.fieldErrors.dataset
+            ? "The file was refused; nothing was stored."
+            : refusal.message}
+      </p>
+      {refusal.formatErrors.length > 0 && <FormatProblems problems={refusal.formatErrors} />}
+      {Object.entries(refusal.fieldErrors).map(([field, message]) => (
+        <p key={field} className="mt-1">
+          {message}
+        </p>
+      ))}
+    </Notice>
   );
 }
