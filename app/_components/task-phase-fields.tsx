@@ -101,124 +101,174 @@ export function TaskPhaseFields({
   values: PhaseFormValues;
   errors: FieldErrorMap;
 }) {
-  const name = (field: string) => `${namePrefix}${field}`;
-  const id = (field: string) => `${idPrefix}-${field}`;
-  const err = (field: string) => errors[name(field)];
+  const f = phaseFieldNaming(namePrefix, idPrefix, errors);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <Field label="Phase name" name={name("name")} id={id("name")} defaultValue={values.name} required maxLength={64} error={err("name")} />
+      <PhaseWindowFields f={f} values={values} />
+      <PhaseLimitFields f={f} values={values} />
+      <PhaseLeaderboardFields f={f} values={values} />
+      <PhaseAnalysisFields f={f} values={values} />
+    </div>
+  );
+}
+
+/** A phase input's name, element id and error, from the field's key (e.g. "opensAt"). */
+interface PhaseFieldNaming {
+  /** `<namePrefix><field>` */
+  name: (field: string) => string;
+  /** `<idPrefix>-<field>` */
+  id: (field: string) => string;
+  /** the field's error, keyed by its full name */
+  err: (field: string) => string | undefined;
+}
+
+/** The naming of {@link TaskPhaseFields}' inputs (see its parameters). */
+function phaseFieldNaming(namePrefix: string, idPrefix: string, errors: FieldErrorMap): PhaseFieldNaming {
+  const name = (field: string) => `${namePrefix}${field}`;
+  return { name, id: (field) => `${idPrefix}-${field}`, err: (field) => errors[name(field)] };
+}
+
+/** Name, display time zone, and the window (opens, closes) read in that zone. */
+function PhaseWindowFields({ f, values }: { f: PhaseFieldNaming; values: PhaseFormValues }) {
+  return (
+    <>
+      <Field label="Phase name" name={f.name("name")} id={f.id("name")} defaultValue={values.name} required maxLength={64} error={f.err("name")} />
       <SelectField
         label="Display time zone"
-        name={name("displayTimeZone")}
-        id={id("displayTimeZone")}
+        name={f.name("displayTimeZone")}
+        id={f.id("displayTimeZone")}
         defaultValue={values.displayTimeZone}
         options={zoneOptions(values.displayTimeZone)}
-        error={err("displayTimeZone")}
+        error={f.err("displayTimeZone")}
         hint="Opening and closing times below are read in this zone, and the task page shows it."
       />
-      <Field label="Opens" name={name("opensAt")} id={id("opensAt")} type="datetime-local" defaultValue={values.opensAt} required error={err("opensAt")} hint="In the display time zone." />
-      <Field label="Closes" name={name("closesAt")} id={id("closesAt")} type="datetime-local" defaultValue={values.closesAt} required error={err("closesAt")} hint="In the display time zone; submissions are accepted until just before this time." />
+      <Field label="Opens" name={f.name("opensAt")} id={f.id("opensAt")} type="datetime-local" defaultValue={values.opensAt} required error={f.err("opensAt")} hint="In the display time zone." />
+      <Field label="Closes" name={f.name("closesAt")} id={f.id("closesAt")} type="datetime-local" defaultValue={values.closesAt} required error={f.err("closesAt")} hint="In the display time zone; submissions are accepted until just before this time." />
+    </>
+  );
+}
+
+/** Runs per team per day and in total (empty: no limit). */
+function PhaseLimitFields({ f, values }: { f: PhaseFieldNaming; values: PhaseFormValues }) {
+  return (
+    <>
       <Field
         label="Runs per team per day"
-        name={name("dailyLimit")}
-        id={id("dailyLimit")}
+        name={f.name("dailyLimit")}
+        id={f.id("dailyLimit")}
         type="number"
         min={1}
         step={1}
         defaultValue={values.dailyLimit}
-        error={err("dailyLimit")}
+        error={f.err("dailyLimit")}
         hint="Empty for no limit. Days are UTC days."
       />
       <Field
         label="Runs per team in total"
-        name={name("totalLimit")}
-        id={id("totalLimit")}
+        name={f.name("totalLimit")}
+        id={f.id("totalLimit")}
         type="number"
         min={1}
         step={1}
         defaultValue={values.totalLimit}
-        error={err("totalLimit")}
+        error={f.err("totalLimit")}
         hint="Empty for no limit."
       />
+    </>
+  );
+}
+
+/** Leaderboard visibility and timing (with the freeze time), the selection rule and the final-run limit. */
+function PhaseLeaderboardFields({ f, values }: { f: PhaseFieldNaming; values: PhaseFormValues }) {
+  return (
+    <>
       <SelectField
         label="Leaderboard visibility"
-        name={name("leaderboardVisibility")}
-        id={id("leaderboardVisibility")}
+        name={f.name("leaderboardVisibility")}
+        id={f.id("leaderboardVisibility")}
         defaultValue={values.leaderboardVisibility}
         options={VISIBILITY_OPTIONS}
-        error={err("leaderboardVisibility")}
+        error={f.err("leaderboardVisibility")}
       />
       <SelectField
         label="Leaderboard timing"
-        name={name("leaderboardTiming")}
-        id={id("leaderboardTiming")}
+        name={f.name("leaderboardTiming")}
+        id={f.id("leaderboardTiming")}
         defaultValue={values.leaderboardTiming}
         options={TIMING_OPTIONS}
-        error={err("leaderboardTiming")}
+        error={f.err("leaderboardTiming")}
         hint="When other teams' scores show. Organizers always see every run."
       />
       <Field
         label="Freeze time"
-        name={name("frozenAt")}
-        id={id("frozenAt")}
+        name={f.name("frozenAt")}
+        id={f.id("frozenAt")}
         type="datetime-local"
         defaultValue={values.frozenAt}
-        error={err("frozenAt")}
+        error={f.err("frozenAt")}
         hint="Frozen leaderboards only: runs made at or after this time (in the display time zone, before the close) are not shown to other teams."
       />
       <SelectField
         label="Selection rule"
-        name={name("selectionRule")}
-        id={id("selectionRule")}
+        name={f.name("selectionRule")}
+        id={f.id("selectionRule")}
         defaultValue={values.selectionRule}
         options={SELECTION_OPTIONS}
-        error={err("selectionRule")}
+        error={f.err("selectionRule")}
         hint="Which of a team's scored runs the leaderboard ranks."
       />
       <Field
         label="Final runs per team"
-        name={name("finalRunLimit")}
-        id={id("finalRunLimit")}
+        name={f.name("finalRunLimit")}
+        id={f.id("finalRunLimit")}
         type="number"
         min={1}
         max={100}
         step={1}
         defaultValue={values.finalRunLimit}
-        error={err("finalRunLimit")}
+        error={f.err("finalRunLimit")}
         hint="Team-selected phases only: how many runs each team may mark as final (1–100)."
       />
+    </>
+  );
+}
+
+/** Participant analysis, teams' per-document scores on a hidden leaderboard, and the document check (each across both columns). */
+function PhaseAnalysisFields({ f, values }: { f: PhaseFieldNaming; values: PhaseFormValues }) {
+  return (
+    <>
       <div className="sm:col-span-2">
         <SelectField
           label="Participant analysis"
-          name={name("participantAnalysis")}
-          id={id("participantAnalysis")}
+          name={f.name("participantAnalysis")}
+          id={f.id("participantAnalysis")}
           defaultValue={values.participantAnalysis}
           options={PARTICIPANT_ANALYSIS_OPTIONS}
-          error={err("participantAnalysis")}
+          error={f.err("participantAnalysis")}
           hint="Who besides the organizers sees each run's error analysis, document views (key and response side by side) and per-document scores. The task's teams are the teams with at least one run (not a baseline) in the task. Typically Teams for a development phase and Organizers only for a test phase."
         />
       </div>
       <div className="sm:col-span-2">
         <CheckboxField
           label="Teams see their runs' per-document scores on a hidden leaderboard. Per-document scores of a hidden test set let teams probe the gold, at least one bit per document per run."
-          name={name("teamDocumentScores")}
-          id={id("teamDocumentScores")}
+          name={f.name("teamDocumentScores")}
+          id={f.id("teamDocumentScores")}
           defaultChecked={values.teamDocumentScores}
-          error={err("teamDocumentScores")}
+          error={f.err("teamDocumentScores")}
           hint="Applies when the leaderboard is visible to organizers only: off, each team sees corpus-level scores of its own runs only. Participant analysis, where allowed, shows per-document results anyway."
         />
       </div>
       <div className="sm:col-span-2">
         <SelectField
           label="Document check"
-          name={name("documentCheck")}
-          id={id("documentCheck")}
+          name={f.name("documentCheck")}
+          id={f.id("documentCheck")}
           defaultValue={values.documentCheck}
           options={DOCUMENT_CHECK_OPTIONS}
-          error={err("documentCheck")}
+          error={f.err("documentCheck")}
           hint="At upload, a run's document names are compared with the gold key's. A response document that matches no key document scores nothing, and a key document the run leaves out counts as entirely missed. Warn lets the submitter decide; Error refuses such runs without using up the team's limits."
         />
       </div>
-    </div>
+    </>
   );
 }
