@@ -22,7 +22,7 @@
  *
  * Steps:
  * 1. Needs a production build (`npm run build`; the folder is $NEXT_DIST_DIR, default .next):
- *    none, or one older than a source file (`needsBuild` of scripts/serve.ts), prints how to
+ *    none, or one older than a source file (`needsBuild` of scripts/serve/build.ts), prints how to
  *    build and exits 1 (a stale one is measured with --stale-ok). It never builds.
  * 2. Starts a throwaway embedded Postgres (temp folder, free port; deleted at the end, on
  *    Ctrl-C too), applies the migrations and seeds the board with `seedBoard`
@@ -81,7 +81,8 @@ import { freePort, portIsFree, startTemporaryPostgres, type EmbeddedPostgresHand
 import { migrate } from "../lib/db/migrate";
 import { EnvError, loadEnv } from "../lib/env";
 import { getLeaderboard } from "../lib/boards/leaderboard";
-import { needsBuild, newestSourceMtime, ROOT } from "./serve";
+import { needsBuild, newestSourceMtime } from "./serve/build";
+import { ROOT } from "./serve/root";
 
 /** The endpoints, in the order they are driven. */
 export const ENDPOINT_NAMES = ["page", "json", "significance", "submission", "compare", "document", "floor-page", "floor-api"] as const;

@@ -5,25 +5,15 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommanderError } from "commander";
 import { PassThrough, Writable } from "node:stream";
-import {
-  LOG_LINE_MAX,
-  LogLines,
-  RESTART_BACKOFF,
-  appendToLogFile,
-  RestartBackoff,
-  ROOT,
-  Supervisor,
-  cleanLogLine,
-  cleanLogText,
-  defaultPublicUrl,
-  pipeLogLines,
-  needsBuild,
-  parseServeArgs,
-  persistentSecret,
-  probeUrl,
-  restartDelay,
-  serve,
-} from "./serve";
+import { serve } from "./serve";
+import { RESTART_BACKOFF, RestartBackoff, restartDelay } from "./serve/backoff";
+import { needsBuild } from "./serve/build";
+import { persistentSecret } from "./serve/environment";
+import { LOG_LINE_MAX, LogLines, appendToLogFile, cleanLogLine, cleanLogText, pipeLogLines } from "./serve/log";
+import { parseServeArgs } from "./serve/options";
+import { ROOT } from "./serve/root";
+import { Supervisor } from "./serve/supervisor";
+import { defaultPublicUrl, probeUrl } from "./serve/urls";
 
 const dirs: string[] = [];
 const tempDir = async () => {
