@@ -38,19 +38,20 @@
  *   run asks for its phase's default boards, so pages read them instead of bootstrapping.
  * - `stop()`: stops fetching, lets running jobs finish for up to `shutdownTimeoutMs`, then
  *   interrupts them (their submissions go back to QUEUED), stops the threads and pg-boss.
+ *
+ * This file sets the worker up and stops it; the handlers of the two queues' jobs are in
+ * `job-handlers.ts`, the reconcile passes, heartbeats and team wake-ups in `upkeep.ts`, and
+ * what they share in `context.ts`.
  */
 import { hostname } from "node:os";
 import type PgBoss from "pg-boss";
 import { getPrisma } from "../db/client";
-import { getBoss, listenForScoring, rebalanceScoreQueue, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
-import { pruneBoardChanges } from "../boards/cache";
-import { computeBoardSignificance, requestDefaultBoards } from "../boards/board-significance";
-import { isUuid } from "../db";
-import { heartbeatClaims, type Claim } from "../submission-states";
+import { getBoss, listenForScoring, SCORE_QUEUE, SIGNIFICANCE_QUEUE, stopBoss, type ScoreJobData, type SignificanceJobData } from "../queue";
 import type { ScoringConfig } from "../scoring-config";
-import { enqueueTeamNext, reconcile } from "./reconciler";
-import { ClaimLostError, scoreSubmission, type ScoreOutcome } from "./scoring-job";
+import { inFlight, type Running, type WorkerContext } from "./context";
+import { scoreJobHandler, significanceJobHandler } from "./job-handlers";
 import { createScoringPool } from "./scoring-pool";
+import { claimHeartbeats, reconcilePasses, teamWaker } from "./upkeep";
 
 /** Options of {@link startWorker}. */
 export interface WorkerOptions {
@@ -73,16 +74,6 @@ export interface WorkerHandle {
   stop(): Promise<void>;
 }
 
-/** A job this process is running. */
-interface Running {
-  jobId: string;
-  submissionId: string;
-  controller: AbortController;
-  /** set once the row is claimed; heartbeats refresh it */
-  claim?: Claim;
-  done: Promise<unknown>;
-}
-
 /**
  * Starts a worker: the scoring threads, pg-boss, the pollers, the LISTEN connection, the
  * heartbeats and the periodic reconciler (which also runs once before the first job).
@@ -93,141 +84,80 @@ interface Running {
  */
 export async function startWorker(options: WorkerOptions): Promise<WorkerHandle> {
   const { config, concurrency } = options;
-  const log = options.log ?? ((line: string) => console.log(line));
-  const workerId = `${hostname()}:${process.pid}`;
-  const prisma = getPrisma(options.connectionString);
-  const boss = await getBoss(options.connectionString);
+  const ctx: WorkerContext = {
+    workerId: `${hostname()}:${process.pid}`,
+    prisma: getPrisma(options.connectionString),
+    boss: await getBoss(options.connectionString),
+    config,
+    log: options.log ?? ((line: string) => console.log(line)),
+    running: new Map<string, Running>(),
+  };
+  const { boss, log } = ctx;
   const pool = createScoringPool({ threads: concurrency, maxMemoryMb: config.maxMemoryMb });
-  /** by pg-boss job id */
-  const running = new Map<string, Running>();
-  const inFlight = () => [...running.values()].map((r) => r.submissionId);
-
-  let reconciling: Promise<void> | undefined;
-  const runReconcile = (): Promise<void> =>
-    (reconciling ??= reconcile({ prisma, boss, config, skipIds: inFlight() })
-      .then(async (r) => {
-        await pruneBoardChanges(prisma).catch((error: unknown) => log(`board changes: pruning failed: ${message(error)}`));
-        if (r.reset || r.failed || r.cancelledJobs || r.enqueued) {
-          log(`reconcile reset=${r.reset} failed=${r.failed} cancelled_jobs=${r.cancelledJobs} enqueued=${r.enqueued}`);
-        }
-      })
-      .catch((error: unknown) => log(`reconcile error: ${message(error)}`))
-      .finally(() => {
-        reconciling = undefined;
-      }));
-
-  let beating: Promise<void> | undefined;
-  let heartbeatFailing = false;
-  const heartbeat = (): Promise<void> =>
-    (beating ??= (async () => {
-      const jobs = [...running.values()].filter((r): r is Running & { claim: Claim } => r.claim !== undefined);
-      if (jobs.length === 0) return;
-      try {
-        const held = new Set(await heartbeatClaims(prisma, jobs.map((r) => r.claim)));
-        if (heartbeatFailing) log("heartbeat: database reachable again");
-        heartbeatFailing = false;
-        for (const r of jobs) {
-          // A job that finished meanwhile has no claim to lose.
-          if (!held.has(r.claim) && running.has(r.jobId)) r.controller.abort(new ClaimLostError(r.submissionId));
-        }
-      } catch (error) {
-        if (!heartbeatFailing) log(`heartbeat error (retrying every ${config.heartbeatMs} ms): ${message(error)}`);
-        heartbeatFailing = true;
-      }
-    })().finally(() => {
-      beating = undefined;
-    }));
-
+  const reconciler = reconcilePasses(ctx);
+  const heartbeat = claimHeartbeats(ctx);
+  const waker = teamWaker(ctx);
   /** Set by `stop()`: an ended job no longer enqueues its team's next run (the other workers' reconcilers do). */
   let stopping = false;
-  /** A job that held a claim of `teamId` ended: enqueue the team's next run (one run per team at a time). */
-  const waking = new Set<Promise<void>>();
-  const wakeTeam = (teamId: string) => {
-    const p: Promise<void> = enqueueTeamNext({ prisma, boss, teamId, stale: config })
-      .then(() => undefined)
-      .catch((error: unknown) => log(`team=${teamId}: enqueueing its next run failed (the reconciler retries): ${message(error)}`))
-      .finally(() => waking.delete(p));
-    waking.add(p);
-  };
-
   /** The significance poller's id (set once it runs), to wake it when a scored run asks for boards. */
   let significanceWorkId: string | undefined;
+  const runJob = scoreJobHandler(ctx, pool, {
+    claimEnded: (teamId) => {
+      if (!stopping) waker.wake(teamId);
+    },
+    notifySignificance: () => {
+      if (significanceWorkId) boss.notifyWorker(significanceWorkId);
+    },
+  });
 
-  const runJob = async (job: PgBoss.JobWithMetadata<ScoreJobData>): Promise<unknown> => {
-    const started = Date.now();
-    const submissionId = job.data?.submissionId;
-    if (typeof submissionId !== "string" || !isUuid(submissionId)) {
-      log(`job=${job.id} status=DISCARDED reason="payload has no valid submissionId" ms=0`);
-      return { status: "DISCARDED" };
-    }
-    // Jobs that ended since the last rebalance (this poller's previous one among them) no longer
-    // count against their team: move the team's waiting runs up (fair per team, `lib/queue.ts`).
-    void rebalanceScoreQueue(boss).catch((error: unknown) => log(`queue rebalance failed (the reconciler retries): ${message(error)}`));
-    const entry: Running = { jobId: job.id, submissionId, controller: new AbortController(), done: Promise.resolve() };
-    const done = scoreSubmission(submissionId, {
-      workerId,
-      prisma,
-      config,
-      pool,
-      signal: entry.controller.signal,
-      onClaim: (claim) => {
-        entry.claim = claim;
-      },
-      finalAttempt: job.retryCount >= job.retryLimit,
-    });
-    entry.done = done.catch(() => undefined);
-    running.set(job.id, entry);
-    let outcome: ScoreOutcome;
-    try {
-      outcome = await done;
-    } catch (error) {
-      const ms = Date.now() - started;
-      if (entry.controller.signal.aborted) {
-        log(`job=${job.id} submission=${submissionId} status=INTERRUPTED ms=${ms} (worker shutting down; back to the queue)`);
-      } else {
-        const retry = job.retryCount < job.retryLimit ? `retry ${job.retryCount + 1}/${job.retryLimit} later` : "no retries left";
-        log(`job=${job.id} submission=${submissionId} status=ERROR ms=${ms} (${retry}): ${message(error)}`);
-      }
-      throw error;
-    } finally {
-      running.delete(job.id);
-      if (entry.claim && !stopping) wakeTeam(entry.claim.teamId);
-    }
-    const ms = Date.now() - started;
-    switch (outcome.status) {
-      case "SCORED":
-        // The phase's default boards change: have their significance computed (off the request path).
-        void prisma.submission
-          .findUnique({ where: { id: submissionId }, select: { phaseId: true } })
-          .then(async (s) => {
-            if (!s) return;
-            await requestDefaultBoards(s.phaseId);
-            if (significanceWorkId) boss.notifyWorker(significanceWorkId);
-          })
-          .catch((error: unknown) => log(`significance request for submission=${submissionId} failed: ${message(error)}`));
-        log(`job=${job.id} submission=${submissionId} status=SCORED attempt=${outcome.attempt} gold=${outcome.goldVersion === null ? "per-dataset" : `v${outcome.goldVersion}`} datasets=${outcome.datasets.scored} kept=${outcome.datasets.kept} missing=${outcome.datasets.missing} warnings=${outcome.warnings} ms=${ms}`);
-        break;
-      case "FAILED":
-        log(`job=${job.id} submission=${submissionId} status=FAILED attempt=${outcome.attempt} stage=${outcome.errorStage} ms=${ms}`);
-        break;
-      case "SKIPPED":
-        log(`job=${job.id} submission=${submissionId} status=SKIPPED reason="${outcome.reason}" ms=${ms}`);
-        break;
-      case "DEFERRED":
-        // The row stays QUEUED without a job: the end of the team's run enqueues it again.
-        log(`job=${job.id} submission=${submissionId} status=DEFERRED reason="${outcome.reason}" ms=${ms}`);
-        break;
-    }
-    return { status: outcome.status };
-  };
+  await reconciler.run();
 
-  await runReconcile();
-
-  const workIds: string[] = [];
-  const wakeAll = () => {
+  const workIds = await startScorePollers(boss, concurrency, config.pollSeconds, runJob);
+  // One poller computes boards' significance (`board-significance.ts`): CPU-bound, one at a time.
+  significanceWorkId = await boss.work<SignificanceJobData>(SIGNIFICANCE_QUEUE, { batchSize: 1, pollingIntervalSeconds: config.pollSeconds }, significanceJobHandler(log));
+  const listener = listenForScoring(options.connectionString, () => {
     for (const id of workIds) boss.notifyWorker(id);
-  };
-  const workOptions = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: config.pollSeconds };
+  }, log);
+  const reconcileTimer = setInterval(() => void reconciler.run(), config.reconcileIntervalMs);
+  reconcileTimer.unref();
+  const heartbeatTimer = setInterval(() => void heartbeat.run(), config.heartbeatMs);
+  heartbeatTimer.unref();
+
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      stopping = true;
+      clearInterval(reconcileTimer);
+      await listener.close();
+      await stopPollingAndJobs(ctx);
+      clearInterval(heartbeatTimer);
+      await Promise.all([reconciler.current(), heartbeat.current(), ...waker.pending()]);
+      await pool.destroy();
+      await stopBoss(1000);
+    })());
+
+  log(
+    `worker ${ctx.workerId} ready: concurrency=${concurrency} timeout_ms=${config.timeoutMs} (per run: ${config.baseMs} + ${config.msPerMb}/MB, capped) max_memory_mb=${config.maxMemoryMb} ` +
+      `heartbeat_ms=${config.heartbeatMs} heartbeat_stale_ms=${config.heartbeatStaleMs} stale_ms=${config.staleAfterMs} reconcile_ms=${config.reconcileIntervalMs}`,
+  );
+  return { workerId: ctx.workerId, inFlight: () => inFlight(ctx), stop };
+}
+
+/**
+ * Starts `concurrency` pollers of the score queue, each taking one job at a time and, once it
+ * is done, fetching the next at once instead of sleeping the polling interval.
+ *
+ * @param pollSeconds the polling interval (the fallback when no NOTIFY wakes a poller)
+ * @returns the pollers' pg-boss worker ids
+ */
+async function startScorePollers(
+  boss: PgBoss,
+  concurrency: number,
+  pollSeconds: number,
+  runJob: (job: PgBoss.JobWithMetadata<ScoreJobData>) => Promise<unknown>,
+): Promise<string[]> {
+  const workIds: string[] = [];
+  const workOptions = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: pollSeconds };
   for (let i = 0; i < concurrency; i++) {
     const poller = i;
     workIds.push(
@@ -243,57 +173,30 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHandle>
       }),
     );
   }
-  // One poller computes boards' significance (`board-significance.ts`): CPU-bound, one at a time.
-  significanceWorkId = await boss.work<SignificanceJobData>(SIGNIFICANCE_QUEUE, { batchSize: 1, pollingIntervalSeconds: config.pollSeconds }, async ([job]) => {
-    const started = Date.now();
-    if (!job?.data || typeof job.data.phaseId !== "string" || !isUuid(job.data.phaseId)) {
-      log(`job=${job?.id} significance status=DISCARDED reason="payload has no valid phaseId"`);
-      return;
-    }
-    const outcome = await computeBoardSignificance(job.data);
-    const detail = outcome.status === "computed" ? ` board="${outcome.key}" rows=${outcome.rows} bootstrap_ms=${outcome.ms}` : outcome.status === "fresh" ? ` board="${outcome.key}"` : ` reason="${outcome.reason}"`;
-    log(`job=${job.id} significance phase=${job.data.phaseId} status=${outcome.status.toUpperCase()}${detail} ms=${Date.now() - started}`);
-  });
-  const listener = listenForScoring(options.connectionString, wakeAll, log);
-  const reconcileTimer = setInterval(() => void runReconcile(), config.reconcileIntervalMs);
-  reconcileTimer.unref();
-  const heartbeatTimer = setInterval(() => void heartbeat(), config.heartbeatMs);
-  heartbeatTimer.unref();
-
-  let stopped: Promise<void> | undefined;
-  const stop = (): Promise<void> =>
-    (stopped ??= (async () => {
-      stopping = true;
-      clearInterval(reconcileTimer);
-      await listener.close();
-      await boss.offWork(SCORE_QUEUE).catch(() => undefined);
-      await boss.offWork(SIGNIFICANCE_QUEUE).catch(() => undefined);
-      const deadline = Date.now() + config.shutdownTimeoutMs;
-      while (running.size > 0 && Date.now() < deadline) await delay(100);
-      if (running.size > 0) {
-        log(`stopping: interrupting ${running.size} running job(s); their submissions go back to the queue`);
-        const pending = [...running.values()];
-        for (const r of pending) r.controller.abort(new Error("the worker is shutting down"));
-        await Promise.race([Promise.all(pending.map((r) => r.done)), delay(10_000)]);
-        await delay(200); // let pg-boss record the failed jobs (it does not await that)
-      }
-      clearInterval(heartbeatTimer);
-      await Promise.all([reconciling, beating, ...waking]);
-      await pool.destroy();
-      await stopBoss(1000);
-    })());
-
-  log(
-    `worker ${workerId} ready: concurrency=${concurrency} timeout_ms=${config.timeoutMs} (per run: ${config.baseMs} + ${config.msPerMb}/MB, capped) max_memory_mb=${config.maxMemoryMb} ` +
-      `heartbeat_ms=${config.heartbeatMs} heartbeat_stale_ms=${config.heartbeatStaleMs} stale_ms=${config.staleAfterMs} reconcile_ms=${config.reconcileIntervalMs}`,
-  );
-  return { workerId, inFlight, stop };
+  return workIds;
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * The first half of a graceful stop: stops fetching jobs, lets the running ones finish for up
+ * to `shutdownTimeoutMs`, then interrupts the rest (their submissions go back to the queue)
+ * and waits for them (10 s at most).
+ */
+async function stopPollingAndJobs(ctx: WorkerContext): Promise<void> {
+  const { boss, config, log, running } = ctx;
+  await boss.offWork(SCORE_QUEUE).catch(() => undefined);
+  await boss.offWork(SIGNIFICANCE_QUEUE).catch(() => undefined);
+  const deadline = Date.now() + config.shutdownTimeoutMs;
+  while (running.size > 0 && Date.now() < deadline) await delay(100);
+  if (running.size > 0) {
+    log(`stopping: interrupting ${running.size} running job(s); their submissions go back to the queue`);
+    const pending = [...running.values()];
+    for (const r of pending) r.controller.abort(new Error("the worker is shutting down"));
+    await Promise.race([Promise.all(pending.map((r) => r.done)), delay(10_000)]);
+    await delay(200); // let pg-boss record the failed jobs (it does not await that)
+  }
 }
 
+/** Resolves after `ms` milliseconds. */
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
