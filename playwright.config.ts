@@ -55,7 +55,10 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node --import tsx scripts/serve.ts --no-demo --fresh-data-dir --hostname 127.0.0.1",
+    // One web process: the browser tests share the 2 cores with the site's unit tests, and a
+    // second Next process would only add its start-up and memory (the several processes of
+    // --web-processes are tested in scripts/serve/web-cluster.test.ts).
+    command: "node --import tsx scripts/serve.ts --no-demo --fresh-data-dir --hostname 127.0.0.1 --web-processes 1",
     url: `${BASE_URL}/`,
     reuseExistingServer: false,
     // Includes `next build` when .next is stale (about 40 s on 2 cores).

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import { mkdtemp, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CommanderError } from "commander";
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe("parseServeArgs", () => {
   it("has the documented defaults", () => {
-    expect(parseServeArgs([])).toEqual({ demo: true, dev: false, build: false, buildOnly: false, workers: 1, port: undefined, hostname: "127.0.0.1", freshDataDir: false });
+    expect(parseServeArgs([])).toEqual({ demo: true, dev: false, build: false, buildOnly: false, workers: 1, webProcesses: availableParallelism(), port: undefined, hostname: "127.0.0.1", freshDataDir: false });
   });
 
   it("parses every option", () => {
@@ -37,15 +37,17 @@ describe("parseServeArgs", () => {
       build: true,
       buildOnly: false,
       workers: 3,
+      webProcesses: 1,
       port: 3100,
       hostname: "127.0.0.1",
       freshDataDir: true,
     });
     expect(parseServeArgs(["--hostname", "0.0.0.0"]).hostname).toBe("0.0.0.0");
     expect(parseServeArgs(["--build-only"]).buildOnly).toBe(true);
+    expect(parseServeArgs(["--web-processes", "4"]).webProcesses).toBe(4);
   });
 
-  it.each([["--workers", "x"], ["--workers", "-1"], ["--port", "0"], ["--bogus"], ["extra"]])("rejects %j", (...argv) => {
+  it.each([["--workers", "x"], ["--workers", "-1"], ["--web-processes", "0"], ["--port", "0"], ["--bogus"], ["extra"]])("rejects %j", (...argv) => {
     expect(() => parseServeArgs(argv)).toThrow(CommanderError);
   });
 });

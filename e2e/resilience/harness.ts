@@ -7,7 +7,7 @@
  * 2. an embedded PostgreSQL in it (`startEmbeddedPostgres` from lib/db/embedded.ts) on a free
  *    port with a random password, not ephemeral, so that {@link Site.restartDatabase} can stop
  *    it and start it again on the same data folder and port (the Postgres-restart test);
- * 3. `node --import tsx scripts/serve.ts --no-demo --port P --hostname 127.0.0.1 --workers 1`
+ * 3. `node --import tsx scripts/serve.ts --no-demo --port P --hostname 127.0.0.1 --workers 1 --web-processes 1`
  *    with DATABASE_URL pointing at it (serve applies the migrations), NEXTAUTH_URL/SECRET,
  *    NODE_ENV=test (serve runs `next start` in production mode itself; the worker sees
  *    `test`, which lets COREFBOARD_TEST_SCORE_DELAY_MS work), and the caller's extra env.
@@ -192,7 +192,8 @@ export async function startSite(options: SiteOptions = {}): Promise<Site> {
     };
     serve = spawn(
       process.execPath,
-      ["--import", "tsx", "scripts/serve.ts", "--no-demo", "--port", String(port), "--hostname", "127.0.0.1", "--workers", "1"],
+      // One web process: the checks watch the web server's own memory and event loop.
+      ["--import", "tsx", "scripts/serve.ts", "--no-demo", "--port", String(port), "--hostname", "127.0.0.1", "--workers", "1", "--web-processes", "1"],
       { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] },
     );
     const collect = (stream: NodeJS.ReadableStream | null) => {

@@ -1,4 +1,5 @@
 /** serve's command line and configuration (scripts/serve.ts lists the options). */
+import { availableParallelism } from "node:os";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { EnvError, loadEnv, type Env } from "../../lib/env";
 import { ScoringConfigError, scoringConfig } from "../../lib/scoring-config";
@@ -11,6 +12,8 @@ export interface ServeOptions {
   /** build if needed (step 5) and exit, starting nothing else */
   buildOnly: boolean;
   workers: number;
+  /** web server processes behind the one port (scripts/serve/web-cluster.ts when over 1) */
+  webProcesses: number;
   port?: number;
   /** interface `next` listens on; default 127.0.0.1 */
   hostname: string;
@@ -42,13 +45,15 @@ export function parseServeArgs(argv: string[]): ServeOptions {
     .option("--build", "rebuild even when .next is up to date", false)
     .option("--build-only", "build when .next is stale (or with --build), then exit", false)
     .option("--workers <n>", "scoring worker processes", whole(0, 32), 1)
+    .option("--web-processes <n>", "web server processes behind the one port (default: the number of cores; --dev: 1)", whole(1, 256))
     .option("--port <port>", "HTTP port (default $PORT, else 3000)", whole(1, 65535))
     .option("--hostname <host>", "interface to listen on (0.0.0.0: every interface, e.g. behind a reverse proxy)", DEFAULT_HOSTNAME)
     .option("--fresh-data-dir", "use a throwaway embedded Postgres, deleted on exit", false)
     .allowExcessArguments(false);
   program.parse(argv, { from: "user" });
-  const o = program.opts<ServeOptions>();
-  return { demo: o.demo, dev: o.dev, build: o.build, buildOnly: o.buildOnly, workers: o.workers, port: o.port, hostname: o.hostname, freshDataDir: o.freshDataDir };
+  const o = program.opts<Omit<ServeOptions, "webProcesses"> & { webProcesses?: number }>();
+  const webProcesses = o.webProcesses ?? (o.dev ? 1 : availableParallelism());
+  return { demo: o.demo, dev: o.dev, build: o.build, buildOnly: o.buildOnly, workers: o.workers, webProcesses, port: o.port, hostname: o.hostname, freshDataDir: o.freshDataDir };
 }
 
 /** What serve runs with, once the command line and the environment have been checked. */
@@ -79,6 +84,10 @@ export function loadServeSettings(argv: string[]): ServeSettings | number {
 
   if (options.buildOnly && options.dev) {
     console.error("error: --build-only and --dev exclude each other");
+    return 2;
+  }
+  if (options.dev && options.webProcesses > 1) {
+    console.error("error: --dev runs one web process (next dev); --web-processes must be 1 with it");
     return 2;
   }
   if (options.port !== undefined) process.env.PORT = String(options.port);

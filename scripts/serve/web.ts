@@ -3,7 +3,7 @@
  * the wait until it answers.
  */
 import { exitDescription, type Child, type ChildEnv } from "./child";
-import { preload } from "./environment";
+import { preload, tsxArgs } from "./environment";
 import { log } from "./log";
 import type { ServeOptions } from "./options";
 import type { Supervisor } from "./supervisor";
@@ -43,6 +43,24 @@ export function webServerEnv(childEnv: ChildEnv, dev: boolean): ChildEnv {
   return dev ? { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions } : { ...withoutNodeEnv, NODE_OPTIONS: nodeOptions, NODE_ENV: "production" };
 }
 
+/** How long a web process may take to finish its requests after SIGTERM, in ms. */
+const WEB_STOP_MS = 10_000;
+
+/**
+ * What serve runs as its web server: `next dev --webpack` with --dev; `next start` for one
+ * web process; for several, the cluster primary (scripts/serve/web-cluster.ts) running that
+ * many `next start` processes behind the one port, given 5 s more than its processes to stop.
+ *
+ * @returns the name in the log, node's arguments and the SIGKILL timeout
+ */
+export function webServerCommand(nextBin: string, options: Pick<ServeOptions, "dev" | "webProcesses" | "hostname">, port: number): { name: string; args: string[]; stopTimeoutMs: number } {
+  const listen = ["-p", String(port), "-H", options.hostname];
+  if (options.dev) return { name: "next dev", args: [nextBin, "dev", "--webpack", ...listen], stopTimeoutMs: WEB_STOP_MS };
+  if (options.webProcesses <= 1) return { name: "next start", args: [nextBin, "start", ...listen], stopTimeoutMs: WEB_STOP_MS };
+  const cluster = [...tsxArgs("scripts/serve/web-cluster.ts"), "--processes", String(options.webProcesses), "--stop-timeout", String(WEB_STOP_MS)];
+  return { name: `next start ×${options.webProcesses}`, args: [...cluster, "--", nextBin, "start", ...listen], stopTimeoutMs: WEB_STOP_MS + 5000 };
+}
+
 /** The supervised web server. */
 export interface WebServer {
   /** `next start` or `next dev`, as in the log */
@@ -64,26 +82,24 @@ export interface WebServer {
 
 /**
  * Starts the web server under `supervisor`: `next start` (or `next dev --webpack` with --dev;
- * webpack, not Turbopack: see next.config.js) on `port` and `--hostname`, stopped 10 s after
- * SIGTERM at the latest. Once it has answered, it is restarted with backoff when it dies, and
+ * webpack, not Turbopack: see next.config.js; or several `next start` processes, see
+ * {@link webServerCommand}) on `port` and `--hostname`, stopped 10 s after SIGTERM at the latest. Once it has answered, it is restarted with backoff when it dies, and
  * each restart is followed by a wait that logs when it answers again.
  *
  * @param nextBin Next's command-line script
  * @param childEnv the children's environment ({@link webServerEnv} adapts it)
  */
 export function superviseWebServer(supervisor: Supervisor, nextBin: string, options: ServeOptions, port: number, childEnv: ChildEnv): WebServer {
-  const nextArgs = options.dev ? [nextBin, "dev", "--webpack"] : [nextBin, "start"];
-  nextArgs.push("-p", String(port), "-H", options.hostname);
   const url = probeUrl(options.hostname, port);
-  const name = options.dev ? "next dev" : "next start";
+  const { name, args, stopTimeoutMs } = webServerCommand(nextBin, options, port);
   let answered = false;
   const child = supervisor.supervise({
     name,
     restartable: () => answered,
     command: process.execPath,
-    args: nextArgs,
+    args,
     env: webServerEnv(childEnv, options.dev),
-    stopTimeoutMs: 10_000,
+    stopTimeoutMs,
     onRestart: (restarted) => {
       const since = Date.now();
       void waitForServer(url, restarted, supervisor).then((up) => {
