@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "../_components/link";
-import { getMetricExplanation, METRIC_IDS, shortCitation, type MetricExplanation } from "@/lib/content/metrics-explained";
+import { shortCitation } from "@/lib/content/citations";
+import { getMetricExplanation, METRIC_IDS, type MetricExplanation } from "@/lib/content/metrics-explained";
 import { Table } from "../_components/ui";
 
 export const metadata: Metadata = {

@@ -5,21 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { LEADERBOARD_METRICS } from "../validations/metrics";
-import {
-  formatCitation,
-  fractionText,
-  getMetricExplanation,
-  isMetricId,
-  mathText,
-  METRIC_IDS,
-  shortCitation,
-  type ExampleResponse,
-  type MetricId,
-  type ScorePart,
-  type ScoreRow,
-  type ScoreRowId,
-  type WorkedExample,
-} from "./metrics-explained";
+import { formatCitation, shortCitation } from "./citations";
+import { fractionText, type ScorePart } from "./exact-fractions";
+import { mathText } from "./formulas";
+import { getMetricExplanation, isMetricId, METRIC_IDS, type MetricId } from "./metrics-explained";
+import type { ExampleResponse, ScoreRow, ScoreRowId, WorkedExample } from "./worked-examples";
 
 /** The explanation of a known id (fails the test otherwise). */
 function explain(id: MetricId) {
