@@ -2,8 +2,14 @@
  * Submissions: upload (checked, stored, queued), one submission as a viewer sees it, and
  * lists for a team, for the viewer, and for organizers.
  *
+ * An upload (`createSubmission`) is one sequence: load its context once (`upload-context.ts`:
+ * the phase and task with their policy, the uploader, their teams and their team in the task,
+ * the tracks, the datasets, the active gold keys), run the pure checks on it
+ * (`upload-checks.ts`), load the chosen team's quota and pre-check it, read and validate the
+ * files in the upload pool and check their documents (`run-files.ts`), then write once.
+ *
  * Upload order (each step's error is final; nothing is stored, no quota used and no team
- * created or recorded before the last step): sign-in → phase exists (a draft task's phase
+ * created or recorded before the last step): sign-in → e-mail confirmed → phase exists (a draft task's phase
  * exists for its organizers only; an archived task takes no runs, 409) → metadata → phase
  * window (baselines skip it) → track (`uploadTrack`: required in a phase with tracks, baselines
  * excepted; refused in a phase without) → team resolution (one team per user per task, see teams.ts)
@@ -41,66 +47,29 @@
  * `withdrawnAt` and `disqualified` ({reason, at}, public). A withdrawn run is shown to its team
  * and the task's organizers only; for everybody else it is a 404 like an unknown run.
  */
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { assertCanManageTask, canManageTask, canViewDocumentScores, isTeamMember, requireConfirmedEmail, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
+import { NotFoundError, ValidationError } from "../errors";
+import { assertCanManageTask, canViewDocumentScores, isTeamMember, requireSignedIn, submissionAccess, type Viewer } from "../permissions";
 import { enqueueAfterCommit } from "../queue";
-import { archiveKind, pairArchiveFiles, readArchive } from "../uploads/archive";
 import { packFileAsync, sha256Hex } from "../storage";
-import { parseInput } from "../validations/parse";
-import { submissionMetadataSchema, uploadConfirmationSchema, uploadTrackSchema } from "../validations/submission";
-import { listTracks, TRACK_SELECT, uploadTrack } from "../tasks/tracks";
+import { TRACK_SELECT } from "../tasks/tracks";
 import { isLeaderboardMetric } from "../validations/metrics";
 import { recordAudit } from "../audit/record";
-import { defaultDb, isUuid, type Db, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "../db";
-import { assertPhaseOpen, loadPhase } from "../tasks/phases";
+import { defaultDb, isUuid, lockKey, type Prisma, type SubmissionStatus, type SubmissionVisibility } from "../db";
+import { loadPhase } from "../tasks/phases";
 import { assertQuotaLeft, quotaStatus } from "./quota";
 import { blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type BoardMetricsJson, type MetricsJson } from "../boards/scores";
-import { claimTaskTeam, ensurePersonalTeam, findSubmittingTeam, findTaskTeam } from "../teams/teams";
-import { findActiveGoldKeys } from "../tasks/gold";
-import { listDatasets, type DatasetView } from "../tasks/datasets";
-import {
-  assertUploadSize,
-  checkRunDocuments,
-  cleanFileName,
-  datasetFormatMismatch,
-  enforceDocumentCheck,
-  missingDatasetWarnings,
-  readUpload,
-  archiveLimitBytes,
-  sampleSubmissionPath,
-  uploadHowTo,
-  UploadShapeError,
-  type DocumentCheck,
-  type GoldSource,
-  type RunDocument,
-  type Warning,
-} from "../uploads/checks";
+import { claimTaskTeam, ensurePersonalTeam } from "../teams/teams";
+import { listDatasets } from "../tasks/datasets";
+import { enforceDocumentCheck, type DocumentCheck, type Warning } from "../uploads/checks";
 import type { RunEvaluation } from "../tasks/evaluation";
+import { loadUploadContext, loadUploadQuota, type UploadContext } from "./upload-context";
+import { assertUploadQuota, checkUpload, type UploadFields, type UploadPlan } from "./upload-checks";
+import { checkRunFiles, readRunFiles, type RunFiles } from "./run-files";
 
-/** What an upload sends: the file and its metadata (see `submissionMetadataSchema`). */
-export interface CreateSubmissionInput {
+/** What an upload sends: the phase, the uploader, the file and its metadata (see {@link UploadFields}). */
+export interface CreateSubmissionInput extends UploadFields {
   viewer: Viewer;
   phaseId: string;
-  /** team id or name; needed only by users in several teams */
-  team?: string | null;
-  /**
-   * the run's track, by id or name: required in a phase with tracks (baselines may leave it
-   * out), refused in a phase without
-   */
-  track?: string | null;
-  fileName: string;
-  bytes: Uint8Array;
-  systemName: string;
-  description?: string | null;
-  paperUrl?: string | null;
-  codeUrl?: string | null;
-  isBaseline?: boolean;
-  visibility?: SubmissionVisibility;
-  /**
-   * submit even when the run's document names do not match the gold key's (on a phase that
-   * warns); a boolean, or the form value "true"/"false"
-   */
-  acknowledgeWarnings?: boolean | string | null;
   /** the upload time (default: now); for scripts and tests */
   now?: Date;
 }
@@ -118,173 +87,6 @@ export interface CreatedSubmission {
   missingDatasets: string[];
 }
 
-
-/** One file of a run, read and checked, for the dataset it belongs to. */
-interface RunFile {
-  dataset: DatasetView;
-  /** the plain file's cleaned name, or the file's name inside the archive */
-  fileName: string;
-  bytes: Uint8Array;
-  /** its documents (id, first line), for the document check */
-  documents: RunDocument[];
-}
-
-/** The files of an upload: one per dataset it covers (in the datasets' order), and the datasets it leaves out. */
-interface RunFiles {
-  /** true when the upload was an archive */
-  archive: boolean;
-  files: RunFile[];
-  missing: DatasetView[];
-}
-
-/** The file names a phase's datasets expect, for messages: `"a.conllu" (dataset a, cs), …`. */
-function expectedNames(datasets: readonly DatasetView[]): string {
-  return datasets.map((d) => `"${d.fileName}" (dataset ${d.name}${d.language ? `, ${d.language}` : ""})`).join(", ");
-}
-
-/**
- * Refuses a plain file on a phase with several datasets (cheap: by the file name only).
- *
- * @param phaseId the phase, for the sample archive's link
- * @throws UploadShapeError (422, field `file`): what to upload, and in `detail` the datasets
- *   and the file names the archive must hold
- */
-function assertUploadShape(fileName: string, datasets: readonly DatasetView[], phaseId: string): void {
-  if (datasets.length <= 1 || archiveKind(fileName) !== null) return;
-  throw new UploadShapeError(
-    uploadHowTo(datasets),
-    `This phase has ${datasets.length} datasets (${datasets.map((d) => d.name).join(", ")}); upload a .zip or .tar.gz with one file per dataset named ${expectedNames(datasets)}. ${fileName} is not such an archive.`,
-    sampleSubmissionPath(phaseId),
-  );
-}
-
-/**
- * Runs `read` (reading or pairing an archive), turning its refusals (field errors on `file`
- * without format errors) into an {@link UploadShapeError}: what to upload first, the
- * refusal's own message as the detail.
- */
-async function shapeRefusal<T>(datasets: readonly DatasetView[], phaseId: string, read: () => Promise<T> | T): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!(error instanceof ValidationError) || error instanceof UploadShapeError || error.formatErrors.length > 0) throw error;
-    throw new UploadShapeError(uploadHowTo(datasets), error.message, sampleSubmissionPath(phaseId));
-  }
-}
-
-/**
- * Reads an upload's files and checks each in the upload pool (`readUpload`), one after the
- * other. A plain file (one-dataset phase only: see {@link assertUploadShape}) is the phase's
- * dataset's file, whatever its name. An archive is read in memory (`readArchive`, at most
- * `archiveLimitBytes()`, ten times the upload cap, uncompressed) and its files are paired with
- * the datasets by name (`pairArchiveFiles`); each file's extension must fit its dataset's
- * format, and a file that does not read is refused with its name inside the archive.
- *
- * @param bytes the upload
- * @param fileName its cleaned name (the extension tells a plain file from an archive)
- * @param datasets the phase's datasets in order (at least one)
- * @param phaseId the phase, for the sample archive's link in refusals
- * @returns the files (in the datasets' order) and the datasets left out
- * @throws UploadShapeError (422, a ValidationError: what to upload in `message`, the reason in
- *   `detail`, the sample archive in `sampleUrl`): a hostile or broken archive, unknown or
- *   duplicate files, no dataset file at all (from `lib/uploads/archive.ts`); a file whose extension
- *   does not fit its dataset's format (field `file`); ValidationError (422): a file that does not read (`formatErrors` whose `file` is
- *   the name inside the archive, with line and column; field errors for an empty file or a
- *   file over the reading time or memory limit; every message names the file, the archive
- *   and, on a phase with several datasets, the dataset); ServiceBusyError (503) when the
- *   upload pool is full; Error (500) for a phase without datasets (an invariant broken)
- */
-async function readRunFiles(bytes: Uint8Array, fileName: string, datasets: readonly DatasetView[], phaseId: string): Promise<RunFiles> {
-  if (datasets.length === 0) throw new Error(`phase has no dataset (every phase has at least one): cannot store ${fileName}`);
-  if (archiveKind(fileName) === null) {
-    const { documents } = await readUpload(bytes, fileName);
-    return { archive: false, files: [{ dataset: datasets[0], fileName, bytes, documents }], missing: [] };
-  }
-  const entries = await shapeRefusal(datasets, phaseId, () => readArchive(bytes, fileName, { maxTotalBytes: archiveLimitBytes() }));
-  const paired = await shapeRefusal(datasets, phaseId, () => pairArchiveFiles(entries, datasets, fileName));
-  const byId = new Map(datasets.map((d) => [d.id, d]));
-  const order = new Map(datasets.map((d, i) => [d.id, i]));
-  const several = datasets.length > 1;
-  const files: RunFile[] = [];
-  for (const { dataset: ref, entry } of paired.files) {
-    const dataset = byId.get(ref.id)!;
-    const where = several ? `${entry.name} (dataset ${dataset.name}) in ${fileName}` : `${entry.name} in ${fileName}`;
-    const mismatch = datasetFormatMismatch(entry.name, dataset.format);
-    if (mismatch) throw new UploadShapeError(uploadHowTo(datasets), `${where}: ${mismatch}`, sampleSubmissionPath(phaseId));
-    let documents: RunDocument[];
-    try {
-      ({ documents } = await readUpload(entry.bytes, entry.name));
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      // The same problems, with the archive (and the dataset) named in every sentence.
-      throw new ValidationError(`${where}: ${error.message}`, {
-        formatErrors: error.formatErrors,
-        fieldErrors: error.fieldErrors.map((f) => ({ ...f, message: `${where}: ${f.message}` })),
-      });
-    }
-    files.push({ dataset, fileName: entry.name, bytes: entry.bytes, documents });
-  }
-  files.sort((a, b) => order.get(a.dataset.id)! - order.get(b.dataset.id)!);
-  const missing = paired.missing.map((d) => byId.get(d.id)!).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  return { archive: true, files, missing };
-}
-
-/** What {@link checkRunFiles} found: the combined check and the label naming what was checked, for its message. */
-interface RunFilesCheck {
-  /** every dataset's warnings together (counts summed); null when no dataset had a gold key to check against */
-  check: DocumentCheck | null;
-  /** e.g. "system.conll", "main.conll in run.zip", "run.zip (datasets en_gum, cs_pdt)" */
-  label: string;
-}
-
-/**
- * Checks each run file's documents against its dataset's active gold key (`checkRunDocuments`;
- * the key's document ids are cached by sha256 in the upload pool, and the key is loaded with
- * `findActiveGoldKeys` only on a cache miss). On a phase with several datasets every warning
- * message starts with "dataset <name>: ". Datasets without an active gold key are not checked.
- * Each dataset the archive leaves out adds a `missing-dataset` warning (`missingDatasets`),
- * gold key or not.
- *
- * @param upload the upload's files ({@link readRunFiles})
- * @param uploadName the upload's cleaned name (the archive's, or the plain file's)
- * @param phaseId the phase
- * @param several whether the phase has several datasets
- * @param db client
- * @returns the combined {@link DocumentCheck} (null when nothing was checked) and a label
- *   naming the upload (and the datasets with warnings) for `enforceDocumentCheck`'s message
- * @throws ServiceBusyError (503) when the upload pool is full
- */
-async function checkRunFiles(upload: RunFiles, uploadName: string, phaseId: string, several: boolean, db: Db): Promise<RunFilesCheck> {
-  const active = await db.goldKey.findMany({
-    where: { phaseId, active: true, datasetId: { in: upload.files.map((f) => f.dataset.id) } },
-    select: { datasetId: true, sha256: true },
-  });
-  const goldOf = new Map(active.map((g) => [g.datasetId, g.sha256]));
-  let checked = false;
-  const combined: DocumentCheck = { warnings: [], unmatched: 0, missing: 0 };
-  const withWarnings: string[] = [];
-  for (const file of upload.files) {
-    const sha256 = goldOf.get(file.dataset.id);
-    const source: GoldSource | null = sha256 ? { sha256, load: async () => (await findActiveGoldKeys(phaseId, db, [file.dataset.id]))[0] ?? null } : null;
-    const check = await checkRunDocuments(file.documents, file.fileName, source);
-    if (!check) continue;
-    checked = true;
-    if (check.warnings.length > 0) withWarnings.push(file.dataset.name);
-    combined.unmatched += check.unmatched;
-    combined.missing += check.missing;
-    for (const w of check.warnings) combined.warnings.push(several ? { ...w, message: `dataset ${file.dataset.name}: ${w.message}` } : w);
-  }
-  // Datasets the archive leaves out: warnings too (issue 24 §1), under the same policy.
-  if (upload.missing.length > 0) {
-    checked = true;
-    combined.missingDatasets = upload.missing.map((d) => d.name);
-    combined.warnings.push(...missingDatasetWarnings(upload.missing, uploadName));
-  }
-  let label = uploadName;
-  if (several) label = `${uploadName} (dataset${withWarnings.length === 1 ? "" : "s"} ${withWarnings.join(", ")})`;
-  else if (upload.archive) label = `${upload.files[0].fileName} in ${uploadName}`;
-  return { check: checked ? combined : null, label };
-}
 
 /**
  * Accepts an upload: checks it, stores it QUEUED, and enqueues it for scoring (see the
@@ -319,111 +121,108 @@ export async function createSubmission(input: CreateSubmissionInput): Promise<Cr
   const viewer = requireSignedIn(input.viewer, "Please sign in (or use an API token) to submit.");
   const now = input.now ?? new Date();
   const db = defaultDb();
-  await requireConfirmedEmail(viewer.userId, db);
-  const phase = await loadPhase(input.phaseId, db);
-  // A draft task does not exist for anyone but its organizers; an archived one is read-only.
-  if (phase.task.status === "DRAFT" && !(await canManageTask(viewer, phase.taskId, db))) throw new NotFoundError("No such phase.");
-  if (phase.task.status === "ARCHIVED") throw new ConflictError("This task is archived: it no longer accepts runs.");
-  const meta = parseInput(
-    submissionMetadataSchema,
-    {
-      systemName: input.systemName,
-      description: input.description ?? undefined,
-      paperUrl: input.paperUrl,
-      codeUrl: input.codeUrl,
-      team: input.team,
-      isBaseline: input.isBaseline ?? false,
-      visibility: input.visibility ?? "PUBLIC",
-    },
-    "submission",
-  );
-  const { acknowledgeWarnings } = parseInput(uploadConfirmationSchema, { acknowledgeWarnings: input.acknowledgeWarnings }, "submission");
-  const { track: trackRef } = parseInput(uploadTrackSchema, { track: input.track }, "submission");
-  if (meta.isBaseline && !(await canManageTask(viewer, phase.taskId, db))) {
-    throw new ForbiddenError("Only the organizers of this task can submit baselines.");
-  }
-  if (!meta.isBaseline) assertPhaseOpen(phase, now);
-  const track = uploadTrack(await listTracks(phase.id, db), trackRef, meta.isBaseline);
-  const existingTeam = meta.isBaseline
-    ? await findSubmittingTeam(viewer.userId, meta.team, db)
-    : await findTaskTeam(viewer.userId, phase.taskId, meta.team, db);
-  assertUploadSize(input.bytes.byteLength);
-  const fileName = cleanFileName(input.fileName);
-  const datasets = await listDatasets(phase.id, db);
-  assertUploadShape(fileName, datasets, phase.id);
+  const context = await loadUploadContext(viewer, input.phaseId, db);
+  const plan = checkUpload(context, input, now);
   // Pre-check without the lock: a team over its quota is refused before its file is read.
-  // (A personal team still to be created has used nothing; limits are at least 1.)
-  if (!meta.isBaseline && existingTeam) {
-    assertQuotaLeft(await quotaStatus(existingTeam.id, phase.id, now, db, phase, track), existingTeam.name, phase.name);
-  }
-  const upload = await readRunFiles(input.bytes, fileName, datasets, phase.id);
-  const { check, label } = await checkRunFiles(upload, fileName, phase.id, datasets.length > 1, db);
-  enforceDocumentCheck(check, phase.documentCheck, acknowledgeWarnings, label, fileName);
+  assertUploadQuota(plan, await loadUploadQuota(context, plan, now, db), context.phase.name);
+  const upload = await readRunFiles(input.bytes, plan.fileName, context.datasets, context.phase.id);
+  const { check, label } = await checkRunFiles(upload, plan.fileName, context, db);
+  enforceDocumentCheck(check, context.phase.documentCheck, plan.acknowledgeWarnings, label, plan.fileName);
+  const id = await writeSubmission(context, plan, { bytes: input.bytes, upload, check }, now);
+  await enqueueAfterCommit([id], `new submission ${id}`);
+  return { id, status: "QUEUED", warnings: check?.warnings ?? [], missingDatasets: upload.missing.map((d) => d.name) };
+}
+
+/** What an upload stores besides its plan: the upload as sent, its files as read, and the document check it passed. */
+interface RunUpload {
+  /** the upload as sent (plain file or archive) */
+  bytes: Uint8Array;
+  upload: RunFiles;
+  /** the combined document check (null when nothing was checked) */
+  check: DocumentCheck | null;
+}
+
+/**
+ * Stores a checked upload: packs its files, creates the uploader's personal team when the plan
+ * has no team (`ensurePersonalTeam`), then one transaction ({@link UPLOAD_TX}): the lock on
+ * (task, user) and the user's task team recorded or checked (`claimTaskTeam`; not for
+ * baselines), the lock on (team, phase) and the quota checked again with the track's limits as
+ * they are now, the run inserted QUEUED with one SubmissionFile per dataset file, and its
+ * `submission.create` audit event. A refusal inside the transaction stores nothing.
+ *
+ * @returns the new run's id
+ * @throws ForbiddenError (403) when another team was recorded for the user meanwhile;
+ *   QuotaExceededError (429); ValidationError (422, field `track`) when the run's track was
+ *   deleted during the upload; RateLimitedError (429) from `ensurePersonalTeam`
+ */
+async function writeSubmission(context: UploadContext, plan: UploadPlan, sent: RunUpload, now: Date): Promise<string> {
+  const { viewer, phase } = context;
+  const { track, fileName, isBaseline } = plan;
+  const { upload, check } = sent;
   // The upload as sent (plain file or archive), and each dataset's file as stored.
-  const sent = { sha256: sha256Hex(input.bytes), size: input.bytes.byteLength };
+  const file = { sha256: sha256Hex(sent.bytes), size: sent.bytes.byteLength };
   const stored = await Promise.all(upload.files.map(async (f) => ({ datasetId: f.dataset.id, fileName: f.fileName, ...(await packFileAsync(f.bytes)) })));
-  const missingDatasets = upload.missing.map((d) => d.name);
-  const team = existingTeam ?? (await ensurePersonalTeam(viewer.userId));
+  const team = plan.team ?? (await ensurePersonalTeam(viewer.userId));
 
   const trackGone = () => ValidationError.field("track", `The track "${track?.name}" was deleted while the run was uploaded; choose another track.`);
-  const id = await db.$transaction(async (tx) => {
-    // Lock order: (task, user) before (team, phase), in every transaction that takes both.
-    const recorded = meta.isBaseline ? false : await claimTaskTeam(tx, phase.taskId, viewer.userId, team);
-    await lockKey(tx, `quota:${team.id}:${phase.id}`);
-    // The track's limits as they are now (an organizer may have changed them meanwhile).
-    const current = track && (await tx.track.findUnique({ where: { id: track.id }, select: TRACK_SELECT }));
-    if (track && !current) throw trackGone();
-    if (!meta.isBaseline) assertQuotaLeft(await quotaStatus(team.id, phase.id, now, tx, phase, current), team.name, phase.name);
-    const row = await tx.submission.create({
-      data: {
-        phaseId: phase.id,
-        trackId: track?.id ?? null,
-        teamId: team.id,
-        submitterId: viewer.userId,
-        systemName: meta.systemName,
-        description: meta.description,
-        paperUrl: meta.paperUrl,
-        codeUrl: meta.codeUrl,
-        fileName,
-        sha256: sent.sha256,
-        size: sent.size,
-        files: { create: stored },
-        status: "QUEUED",
-        isBaseline: meta.isBaseline,
-        visibility: meta.visibility,
-        createdAt: now,
-      },
-      select: { id: true },
+  return defaultDb()
+    .$transaction(async (tx) => {
+      // Lock order: (task, user) before (team, phase), in every transaction that takes both.
+      const recorded = isBaseline ? false : await claimTaskTeam(tx, phase.taskId, viewer.userId, team);
+      await lockKey(tx, `quota:${team.id}:${phase.id}`);
+      // The track's limits as they are now (an organizer may have changed them meanwhile).
+      const current = track && (await tx.track.findUnique({ where: { id: track.id }, select: TRACK_SELECT }));
+      if (track && !current) throw trackGone();
+      if (!isBaseline) assertQuotaLeft(await quotaStatus(team.id, phase.id, now, tx, phase, current), team.name, phase.name);
+      const row = await tx.submission.create({
+        data: {
+          phaseId: phase.id,
+          trackId: track?.id ?? null,
+          teamId: team.id,
+          submitterId: viewer.userId,
+          systemName: plan.systemName,
+          description: plan.description,
+          paperUrl: plan.paperUrl,
+          codeUrl: plan.codeUrl,
+          fileName,
+          sha256: file.sha256,
+          size: file.size,
+          files: { create: stored },
+          status: "QUEUED",
+          isBaseline,
+          visibility: plan.visibility,
+          createdAt: now,
+        },
+        select: { id: true },
+      });
+      await recordAudit(tx, {
+        actorId: viewer.userId,
+        action: "submission.create",
+        targetType: "submission",
+        targetId: row.id,
+        data: {
+          phaseId: phase.id,
+          teamId: team.id,
+          fileName,
+          sha256: file.sha256,
+          size: file.size,
+          // The datasets the run has a file for (name and the file's name), and those it left out.
+          datasets: upload.files.map((f) => ({ name: f.dataset.name, fileName: f.fileName })),
+          missing: upload.missing.map((d) => d.name),
+          isBaseline,
+          ...(track ? { trackId: track.id, track: track.name } : {}),
+          ...(recorded ? { taskTeamRecorded: true } : {}),
+          // Submitted despite document warnings (confirmed): how many documents did not match.
+          ...(check && (check.unmatched > 0 || check.missing > 0) ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
+        },
+      });
+      return row.id;
+    }, UPLOAD_TX)
+    .catch((error: unknown) => {
+      // The track was deleted after the check above: the insert's foreign key refuses the run.
+      if (track && isForeignKeyViolation(error)) throw trackGone();
+      throw error;
     });
-    await recordAudit(tx, {
-      actorId: viewer.userId,
-      action: "submission.create",
-      targetType: "submission",
-      targetId: row.id,
-      data: {
-        phaseId: phase.id,
-        teamId: team.id,
-        fileName,
-        sha256: sent.sha256,
-        size: sent.size,
-        // The datasets the run has a file for (name and the file's name), and those it left out.
-        datasets: upload.files.map((f) => ({ name: f.dataset.name, fileName: f.fileName })),
-        missing: missingDatasets,
-        isBaseline: meta.isBaseline,
-        ...(track ? { trackId: track.id, track: track.name } : {}),
-        ...(recorded ? { taskTeamRecorded: true } : {}),
-        // Submitted despite document warnings (confirmed): how many documents did not match.
-        ...(check && (check.unmatched > 0 || check.missing > 0) ? { documentWarnings: { unmatched: check.unmatched, missing: check.missing } } : {}),
-      },
-    });
-    return row.id;
-  }, UPLOAD_TX).catch((error: unknown) => {
-    // The track was deleted after the check above: the insert's foreign key refuses the run.
-    if (track && isForeignKeyViolation(error)) throw trackGone();
-    throw error;
-  });
-  await enqueueAfterCommit([id], `new submission ${id}`);
-  return { id, status: "QUEUED", warnings: check?.warnings ?? [], missingDatasets };
 }
 
 /**
