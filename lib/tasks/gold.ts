@@ -14,13 +14,12 @@ import { archiveKind, pairArchiveFiles, readArchive } from "../uploads/archive";
 import { ConflictError, ValidationError } from "../errors";
 import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "./evaluation";
 import { enqueueAfterCommit } from "../queue";
-import { assertCanManageTask, type Viewer } from "../permissions";
+import { assertCanManageTask, type SignedInViewer, type Viewer } from "../permissions";
 import { packFileAsync } from "../storage";
 import { recordAudit } from "../audit/record";
-import { loadManagedPhase } from "./phases";
-import { defaultDb, lockKey, type Db, type GoldKey, type SubmissionStatus } from "../db";
+import { defaultDb, lockKey, type Db, type GoldKey, type SubmissionStatus, type Tx } from "../db";
 import { requeueSubmissions } from "../submission-states";
-import { loadPhase } from "./phases";
+import { loadManagedPhase, loadPhase, type PhaseWithTask } from "./phases";
 import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "../uploads/checks";
 import { DATASET_FORMAT_LABELS, fileFormatOf, fileNameForFormat } from "../validations/dataset";
 import { DATASET_ORDER, DATASET_SELECT, datasetChoices, findDataset, isDefaultDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
@@ -327,7 +326,9 @@ function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDatas
  * with the dataset whose expected file name it has (datasets it leaves out keep their gold
  * keys); else a 422 listing the datasets.
  *
- * Steps: authorize; refuse an archived task (409); check size; pick the files and datasets; per file, refuse a format other
+ * Steps: load the upload's context once (`loadGoldUploadContext`: the phase, the uploader's
+ * right to manage its task, the datasets, which of them have a format never set, their active
+ * versions); refuse an archived task (409); check size; pick the files and datasets; per file, refuse a format other
  * than its dataset's (the only dataset of a phase instead takes the file's format, as before
  * datasets existed, and so does a dataset whose format was never set, see
  * `datasetsWithUnsetFormat`: its format and expected file name's ending change with a
@@ -362,98 +363,139 @@ function uploadMessage(results: GoldDatasetUpload[], requeued: number, onlyDatas
  */
 export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: string, bytes: Uint8Array, options: GoldUploadOptions = {}): Promise<GoldUploadResult> {
   const db = defaultDb();
-  const phase = await loadPhase(phaseId, db);
-  const user = await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
-  assertNotArchived(phase.task);
-  assertUploadSize(bytes.byteLength);
-  const name = cleanFileName(fileName);
-  const ref = options.datasetId?.trim() ? options.datasetId.trim() : null;
-  const datasets = await listDatasets(phase.id, db);
-  const onlyDataset = datasets.length === 1;
-  const unset = await datasetsWithUnsetFormat(datasets, db);
-  const { files, left } = await goldFiles(datasets, name, bytes, ref);
-  const planned = await Promise.all(
-    files.map(async (file) => {
-      const switchTo = formatSwitch(file, onlyDataset || unset.has(file.dataset.id));
-      assertGoldFits(file.fileName, phase.task);
-      return { ...file, switchTo, stored: await packFileAsync(file.bytes) };
-    }),
-  );
-  const activeRows = await db.goldKey.findMany({ where: { datasetId: { in: planned.map((p) => p.dataset.id) }, active: true }, select: GOLD_META_SELECT });
-  const activeNow = new Map(activeRows.map((row) => [row.datasetId, row]));
-  const changed = planned.filter((p) => activeNow.get(p.dataset.id)?.sha256 !== p.stored.sha256);
+  const context = await loadGoldUploadContext(actor, phaseId, db);
+  const { name, ref } = checkGoldUpload(context, fileName, bytes.byteLength, options);
+  const { files, left } = await goldFiles(context.datasets, name, bytes, ref);
+  const checked = files.map((file) => ({ ...file, switchTo: checkGoldFile(context, file) }));
+  const planned = await Promise.all(checked.map(async (file) => ({ ...file, stored: await packFileAsync(file.bytes) })));
+  const changed = planned.filter((p) => context.active.get(p.dataset.id)?.sha256 !== p.stored.sha256);
   if (changed.length === 0) {
-    const results = planned.map((p) => ({ dataset: datasetOf(p.dataset), gold: goldMeta(activeNow.get(p.dataset.id)!), unchanged: true }));
-    return { gold: results[0].gold, requeued: 0, unchanged: true, message: uploadMessage(results, 0, onlyDataset, left), datasets: results, notInArchive: left.map((d) => d.name) };
+    const results = planned.map((p) => ({ dataset: datasetOf(p.dataset), gold: goldMeta(context.active.get(p.dataset.id)!), unchanged: true }));
+    return goldUploadResult(results, null, context, left);
   }
   const stats = new Map<string, GoldStats>();
   for (const p of changed) stats.set(p.dataset.id, await validateUpload(p.bytes, p.fileName));
+  const { results, requeuedIds } = await writeGoldKeys(context, planned, stats, name);
+  const versions = results.filter((r) => !r.unchanged).map((r) => `${r.dataset.name} v${r.gold.version}`).join(", ");
+  if (requeuedIds !== null) await enqueueAfterCommit(requeuedIds, `gold ${versions} of phase ${context.phase.id}`);
+  return goldUploadResult(results, requeuedIds, context, left);
+}
 
-  const outcome = await db.$transaction(async (tx) => {
+/** What a gold upload is checked against, loaded once by {@link loadGoldUploadContext}. */
+interface GoldUploadContext {
+  /** the uploader, an organizer of the phase's task */
+  user: SignedInViewer;
+  /** the phase with its task (status, evaluation profile) */
+  phase: PhaseWithTask;
+  /** the phase's datasets in order */
+  datasets: DatasetView[];
+  /** the ids of the datasets whose format was never set ({@link datasetsWithUnsetFormat}) */
+  unsetFormat: Set<string>;
+  /** each dataset's active gold key version, by dataset id (a dataset without one is absent) */
+  active: Map<string, GoldMetaRow>;
+}
+
+/**
+ * Loads a gold upload's {@link GoldUploadContext}: the phase, the uploader's right to manage its
+ * task (checked here, once), the phase's datasets, which of them have a format never set, and
+ * their active gold key versions.
+ *
+ * @throws NotFoundError (404, "No such phase."): an unknown phase, or a draft's for a
+ *   non-organizer; UnauthorizedError (401); ForbiddenError (403) not an organizer
+ */
+async function loadGoldUploadContext(actor: Viewer, phaseId: string, db: Db): Promise<GoldUploadContext> {
+  const phase = await loadPhase(phaseId, db);
+  const user = await assertCanManageTask(actor, phase.taskId, db, "No such phase.");
+  const datasets = await listDatasets(phase.id, db);
+  const unsetFormat = await datasetsWithUnsetFormat(datasets, db);
+  const activeRows = await db.goldKey.findMany({ where: { phaseId: phase.id, active: true }, select: GOLD_META_SELECT });
+  return { user, phase, datasets, unsetFormat, active: new Map(activeRows.map((row) => [row.datasetId, row])) };
+}
+
+/**
+ * The checks of a gold upload before its files are read (pure): the task is not archived, the
+ * upload fits the upload cap, and its name and dataset reference as they will be used.
+ *
+ * @param size the upload's size in bytes
+ * @returns the cleaned file name and the dataset reference (trimmed; null when not given)
+ * @throws ConflictError (409) in an archived task; TooLargeError (413)
+ */
+function checkGoldUpload(context: Pick<GoldUploadContext, "phase">, fileName: string, size: number, options: GoldUploadOptions): { name: string; ref: string | null } {
+  assertNotArchived(context.phase.task);
+  assertUploadSize(size);
+  const name = cleanFileName(fileName);
+  return { name, ref: options.datasetId?.trim() ? options.datasetId.trim() : null };
+}
+
+/**
+ * The check of one gold file against its dataset and the task's evaluation profile (pure):
+ * its format must be its dataset's, unless the dataset adopts it (the phase's only dataset,
+ * or one whose format was never set: {@link formatSwitch}), and the profile must be able to
+ * score it ({@link assertGoldFits}).
+ *
+ * @returns the format the file switches its dataset to, or null
+ * @throws ValidationError (422, field `file`)
+ */
+function checkGoldFile(context: Pick<GoldUploadContext, "phase" | "datasets" | "unsetFormat">, file: GoldFile): DatasetFormat | null {
+  const switchTo = formatSwitch(file, context.datasets.length === 1 || context.unsetFormat.has(file.dataset.id));
+  assertGoldFits(file.fileName, context.phase.task);
+  return switchTo;
+}
+
+/** A gold file checked and packed for storing. */
+type PlannedGold = GoldFile & { switchTo: DatasetFormat | null; stored: Awaited<ReturnType<typeof packFileAsync>> };
+
+/**
+ * The result of a gold upload (see {@link GoldUploadResult}).
+ *
+ * @param requeuedIds the runs re-queued, or null when no dataset changed
+ */
+function goldUploadResult(results: GoldDatasetUpload[], requeuedIds: string[] | null, context: GoldUploadContext, left: DatasetView[]): GoldUploadResult {
+  const firstChanged = results.find((r) => !r.unchanged) ?? results[0];
+  const requeued = requeuedIds?.length ?? 0;
+  const message = uploadMessage(results, requeued, context.datasets.length === 1, left);
+  return { gold: firstChanged.gold, requeued, unchanged: requeuedIds === null, message, datasets: results, notInArchive: left.map((d) => d.name) };
+}
+
+/**
+ * Stores a checked gold upload in one transaction holding the phase's `gold:` lock: checks
+ * again the task ({@link recheckGoldUpload}), then per file stores a new version unless it is
+ * byte-identical to the dataset's active one now ({@link storeGoldVersion}), re-queues the
+ * phase's runs once for the datasets that changed, and writes a `gold.upload` audit event per
+ * new version.
+ *
+ * @param stats the reading check's counts of each changed file, by dataset id
+ * @param uploadName the upload's cleaned name (an archive's name is recorded with its files)
+ * @returns per file its dataset's active version afterwards, and the runs re-queued (null
+ *   when no dataset changed after all)
+ * @throws ConflictError (409) as {@link recheckGoldUpload}; ValidationError (422) when the
+ *   task's evaluation profile changed and cannot score a file
+ */
+async function writeGoldKeys(
+  context: GoldUploadContext,
+  planned: readonly PlannedGold[],
+  stats: ReadonlyMap<string, GoldStats>,
+  uploadName: string,
+): Promise<{ results: GoldDatasetUpload[]; requeuedIds: string[] | null }> {
+  const { phase, user } = context;
+  return defaultDb().$transaction(async (tx) => {
     await lockKey(tx, `gold:${phase.id}`);
-    const task = await tx.task.findUniqueOrThrow({ where: { id: phase.taskId }, select: { ...EVALUATION_SELECT, status: true } });
-    assertNotArchived(task);
-    const current = new Map((await listDatasets(phase.id, tx)).map((d) => [d.id, d]));
-    const unsetNow = await datasetsWithUnsetFormat([...current.values()], tx);
-    for (const p of planned) {
-      const now = current.get(p.dataset.id);
-      if (!now || now.format !== p.dataset.format || (p.switchTo !== null && current.size !== 1 && !unsetNow.has(p.dataset.id))) {
-        throw new ConflictError("The datasets of this phase changed while the gold key was being checked; nothing was stored. Please upload it again.");
-      }
-      assertGoldFits(p.fileName, task);
-    }
+    await recheckGoldUpload(tx, context, planned);
     const results: GoldDatasetUpload[] = [];
-    const added: { plan: (typeof planned)[number]; row: GoldMetaRow }[] = [];
+    const added: { plan: PlannedGold; row: GoldMetaRow }[] = [];
     for (const p of planned) {
       const active = await tx.goldKey.findFirst({ where: { datasetId: p.dataset.id, active: true }, select: GOLD_META_SELECT });
       if (active?.sha256 === p.stored.sha256) {
         results.push({ dataset: datasetOf(p.dataset), gold: goldMeta(active), unchanged: true });
         continue;
       }
-      let dataset = p.dataset;
-      if (p.switchTo !== null) {
-        const fileNameAfter = fileNameForFormat(dataset.fileName, p.switchTo);
-        const row = await tx.dataset.update({ where: { id: dataset.id }, data: { format: p.switchTo, fileName: fileNameAfter }, select: DATASET_SELECT });
-        await recordAudit(tx, {
-          actorId: user.userId,
-          action: "dataset.update",
-          targetType: "dataset",
-          targetId: dataset.id,
-          data: {
-            taskId: phase.taskId,
-            phaseId: phase.id,
-            name: dataset.name,
-            changes: { format: { from: dataset.format, to: p.switchTo }, fileName: { from: dataset.fileName, to: fileNameAfter } },
-            reason: onlyDataset ? `gold key ${p.fileName} uploaded for the phase's only dataset` : `first gold key ${p.fileName} uploaded for a dataset whose format was never set`,
-          },
-        });
-        dataset = toDatasetView(row);
-      }
-      const last = await tx.goldKey.aggregate({ where: { datasetId: dataset.id }, _max: { version: true } });
-      const version = (last._max.version ?? 0) + 1;
-      await tx.goldKey.updateMany({ where: { datasetId: dataset.id, active: true }, data: { active: false } });
-      const fileStats = stats.get(dataset.id)!;
-      const row = await tx.goldKey.create({
-        data: {
-          phaseId: phase.id,
-          datasetId: dataset.id,
-          version,
-          fileName: p.fileName,
-          sha256: p.stored.sha256,
-          gzip: p.stored.gzip,
-          size: p.stored.size,
-          documentCount: fileStats.documents,
-          stats: { ...fileStats },
-          uploadedById: user.userId,
-          active: true,
-        },
-        select: GOLD_META_SELECT,
-      });
-      results.push({ dataset: datasetOf(dataset), gold: goldMeta(row), unchanged: false });
-      added.push({ plan: { ...p, dataset }, row });
+      const stored = await storeGoldVersion(tx, context, p, stats.get(p.dataset.id)!);
+      results.push({ dataset: datasetOf(stored.plan.dataset), gold: goldMeta(stored.row), unchanged: false });
+      added.push(stored);
     }
+    if (added.length === 0) return { results, requeuedIds: null };
     // The worker scores again only the datasets whose gold key changed (their files' gold_key_id is cleared).
-    const requeued = added.length > 0 ? await requeueSubmissions(tx, { phaseId: phase.id }, { datasetIds: added.map((a) => a.plan.dataset.id) }) : [];
+    const requeued = await requeueSubmissions(tx, { phaseId: phase.id }, { datasetIds: added.map((a) => a.plan.dataset.id) });
     for (const { plan, row } of added) {
       await recordAudit(tx, {
         actorId: user.userId,
@@ -469,22 +511,91 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
           sha256: plan.stored.sha256,
           size: plan.stored.size,
           stats: stats.get(plan.dataset.id),
-          ...(name !== plan.fileName ? { archive: name } : {}),
+          ...(uploadName !== plan.fileName ? { archive: uploadName } : {}),
           requeued: requeued.length,
         },
       });
     }
-    return { results, requeuedIds: requeued, changed: added.length > 0 };
+    return { results, requeuedIds: requeued };
   });
+}
 
-  const { results } = outcome;
-  const firstChanged = results.find((r) => !r.unchanged) ?? results[0];
-  const n = outcome.requeuedIds.length;
-  const message = uploadMessage(results, n, onlyDataset, left);
-  if (!outcome.changed) return { gold: firstChanged.gold, requeued: 0, unchanged: true, message, datasets: results, notInArchive: left.map((d) => d.name) };
-  const versions = results.filter((r) => !r.unchanged).map((r) => `${r.dataset.name} v${r.gold.version}`).join(", ");
-  await enqueueAfterCommit(outcome.requeuedIds, `gold ${versions} of phase ${phase.id}`);
-  return { gold: firstChanged.gold, requeued: n, unchanged: false, message, datasets: results, notInArchive: left.map((d) => d.name) };
+/**
+ * Inside the gold upload's transaction (under the `gold:` lock): checks again what the upload
+ * was checked against, as it is now: the task is not archived, each file's dataset still has
+ * the format it was checked with (and may still adopt the file's format when it switches),
+ * and the task's evaluation profile can score each file.
+ *
+ * @throws ConflictError (409) for an archived task, or when the phase's datasets changed
+ *   meanwhile; ValidationError (422, field `file`) from {@link assertGoldFits}
+ */
+async function recheckGoldUpload(tx: Tx, context: GoldUploadContext, planned: readonly PlannedGold[]): Promise<void> {
+  const task = await tx.task.findUniqueOrThrow({ where: { id: context.phase.taskId }, select: { ...EVALUATION_SELECT, status: true } });
+  assertNotArchived(task);
+  const current = new Map((await listDatasets(context.phase.id, tx)).map((d) => [d.id, d]));
+  const unsetNow = await datasetsWithUnsetFormat([...current.values()], tx);
+  for (const p of planned) {
+    const now = current.get(p.dataset.id);
+    if (!now || now.format !== p.dataset.format || (p.switchTo !== null && current.size !== 1 && !unsetNow.has(p.dataset.id))) {
+      throw new ConflictError("The datasets of this phase changed while the gold key was being checked; nothing was stored. Please upload it again.");
+    }
+    assertGoldFits(p.fileName, task);
+  }
+}
+
+/**
+ * Inside the gold upload's transaction: stores a file as its dataset's new active version
+ * (its previous max + 1; the previous active version deactivated), first switching the
+ * dataset's format and expected file name when the file changes them (with a
+ * `dataset.update` audit event).
+ *
+ * @param fileStats the file's counts from the reading check
+ * @returns the plan with the dataset as it is now, and the new version's row
+ */
+async function storeGoldVersion(tx: Tx, context: GoldUploadContext, p: PlannedGold, fileStats: GoldStats): Promise<{ plan: PlannedGold; row: GoldMetaRow }> {
+  const { phase, user } = context;
+  let dataset = p.dataset;
+  if (p.switchTo !== null) {
+    const fileNameAfter = fileNameForFormat(dataset.fileName, p.switchTo);
+    const row = await tx.dataset.update({ where: { id: dataset.id }, data: { format: p.switchTo, fileName: fileNameAfter }, select: DATASET_SELECT });
+    await recordAudit(tx, {
+      actorId: user.userId,
+      action: "dataset.update",
+      targetType: "dataset",
+      targetId: dataset.id,
+      data: {
+        taskId: phase.taskId,
+        phaseId: phase.id,
+        name: dataset.name,
+        changes: { format: { from: dataset.format, to: p.switchTo }, fileName: { from: dataset.fileName, to: fileNameAfter } },
+        reason:
+          context.datasets.length === 1
+            ? `gold key ${p.fileName} uploaded for the phase's only dataset`
+            : `first gold key ${p.fileName} uploaded for a dataset whose format was never set`,
+      },
+    });
+    dataset = toDatasetView(row);
+  }
+  const last = await tx.goldKey.aggregate({ where: { datasetId: dataset.id }, _max: { version: true } });
+  const version = (last._max.version ?? 0) + 1;
+  await tx.goldKey.updateMany({ where: { datasetId: dataset.id, active: true }, data: { active: false } });
+  const row = await tx.goldKey.create({
+    data: {
+      phaseId: phase.id,
+      datasetId: dataset.id,
+      version,
+      fileName: p.fileName,
+      sha256: p.stored.sha256,
+      gzip: p.stored.gzip,
+      size: p.stored.size,
+      documentCount: fileStats.documents,
+      stats: { ...fileStats },
+      uploadedById: user.userId,
+      active: true,
+    },
+    select: GOLD_META_SELECT,
+  });
+  return { plan: { ...p, dataset }, row };
 }
 
 /** A gold key row selected with {@link GOLD_META_SELECT}. */
