@@ -32,7 +32,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream";
-import { createGzip } from "node:zlib";
+import { createGzip, type Gzip } from "node:zlib";
 import * as tar from "tar-stream";
 import { csvText } from "../http/csv";
 import { NotFoundError, ValidationError, type FieldError } from "../errors";
@@ -460,112 +460,144 @@ function writeFileEntry(pack: tar.Pack, header: Partial<tar.Header> & { name: st
 export async function phaseRunsArchive(viewer: Viewer, phaseId: string, options: RunsArchiveOptions = {}): Promise<RunsArchive> {
   const db = defaultDb();
   const { phase } = await loadManagedPhase(viewer, phaseId, db);
-  const metric = primaryMetricOf(phase.task);
-  const batchSize = options.batchSize ?? 100;
   const onError = options.onError ?? ((error: unknown) => console.error(`runs archive of phase ${phase.id}: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`));
 
   const pack = tar.pack();
   const gzip = createGzip();
   pipeline(pack, gzip, () => {});
   const dir = await mkdtemp(path.join(tmpdir(), "corefboard-runs-"));
+  void produceRunsArchive(pack, dir, { db, phaseId: phase.id, metric: primaryMetricOf(phase.task), batchSize: options.batchSize ?? 100, onBatch: options.onBatch }, onError);
+
+  const fileName = `${archiveName(phase.task.slug)}-${archiveName(phase.name).replace(/\s+/g, "-")}-runs.tar.gz`;
+  return { fileName, stream: archiveStream(pack, gzip) };
+}
+
+/** Where {@link produceRunsArchive} reads the runs from. */
+interface RunsSource {
+  db: Db;
+  phaseId: string;
+  /** the task's primary metric (the manifest's F1 column) */
+  metric: string;
+  /** runs per query */
+  batchSize: number;
+  /** called with each batch's size (tests) */
+  onBatch?: (runs: number) => void;
+}
+
+/**
+ * Writes the runs archive into `pack`: each run's files (batch by batch, in upload order),
+ * then the manifest `runs.csv`, written meanwhile to a file in `dir`; finalizes the pack. A
+ * failure destroys the pack (unless the reader already did) after `onError`; `dir` is removed
+ * in every case.
+ */
+async function produceRunsArchive(pack: tar.Pack, dir: string, source: RunsSource, onError: (error: unknown) => void): Promise<void> {
   const manifestPath = path.join(dir, "runs.csv");
-
-  const produce = async () => {
-    const manifest = createWriteStream(manifestPath);
-    const manifestClosed = once(manifest, "close");
-    const writeManifest = async (line: string) => {
-      if (!manifest.write(line)) await once(manifest, "drain");
-    };
-    try {
-      await writeManifest(csvText([RUNS_MANIFEST_COLUMNS], "\n"));
-      let cursor: { createdAt: Date; id: string } | null = null;
-      for (;;) {
-        const runs: ArchiveRun[] = await db.submission.findMany({
-          where: {
-            phaseId: phase.id,
-            ...(cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}),
-          },
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-          take: batchSize,
-          select: {
-            id: true,
-            systemName: true,
-            status: true,
-            createdAt: true,
-            isBaseline: true,
-            withdrawnAt: true,
-            hiddenAt: true,
-            disqualifiedReason: true,
-            disqualifiedAt: true,
-            team: { select: { name: true } },
-            track: { select: { name: true } },
-            scores: { where: { variant: "", metric }, select: { f1: true } },
-            files: { orderBy: [{ dataset: { position: "asc" } }, { fileName: "asc" }], select: { datasetId: true, fileName: true, sha256: true, size: true } },
-          },
-        });
-        options.onBatch?.(runs.length);
-        for (const run of runs) {
-          const folder = `${archiveName(run.team.name)}/${run.id}-${archiveName(run.systemName)}`;
-          const used = new Set<string>();
-          for (const file of run.files) {
-            let name = archiveName(file.fileName);
-            if (used.has(name)) name = `${file.datasetId}-${name}`;
-            used.add(name);
-            const stored = await db.submissionFile.findUniqueOrThrow({
-              where: { submissionId_datasetId: { submissionId: run.id, datasetId: file.datasetId } },
-              select: { gzip: true },
-            });
-            const body = await unpackFileAsync(stored.gzip, file.sha256);
-            const entryPath = `${folder}/${name}`;
-            await writeEntry(pack, { name: entryPath, size: body.byteLength, mtime: run.createdAt }, body);
-            await writeManifest(
-              csvText(
-                [
-                  [
-                    run.id,
-                    run.team.name,
-                    run.systemName,
-                    run.track?.name ?? "",
-                    run.status,
-                    run.createdAt.toISOString(),
-                    run.scores[0]?.f1 ?? "",
-                    run.isBaseline ? "yes" : "no",
-                    run.withdrawnAt ? "yes" : "no",
-                    run.hiddenAt ? "yes" : "no",
-                    run.disqualifiedAt ? (run.disqualifiedReason ?? "yes") : "",
-                    entryPath,
-                    file.sha256,
-                    file.size,
-                  ],
-                ],
-                "\n",
-              ),
-            );
-          }
-        }
-        if (runs.length < batchSize) break;
-        const last: ArchiveRun = runs[runs.length - 1];
-        cursor = { createdAt: last.createdAt, id: last.id };
-      }
-      manifest.end();
-      await manifestClosed;
-      const { size } = await stat(manifestPath);
-      await writeFileEntry(pack, { name: "runs.csv", size, mtime: new Date() }, manifestPath);
-      pack.finalize();
-    } catch (error) {
-      manifest.destroy();
-      if (!pack.destroyed) {
-        onError(error);
-        pack.destroy(error instanceof Error ? error : new Error(String(error)));
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  const manifest = createWriteStream(manifestPath);
+  const manifestClosed = once(manifest, "close");
+  const writeManifest = async (line: string) => {
+    if (!manifest.write(line)) await once(manifest, "drain");
   };
-  void produce();
+  try {
+    await writeManifest(csvText([RUNS_MANIFEST_COLUMNS], "\n"));
+    let cursor: { createdAt: Date; id: string } | null = null;
+    for (;;) {
+      const runs = await runsBatch(source, cursor);
+      source.onBatch?.(runs.length);
+      for (const run of runs) await writeRunEntries(pack, source.db, run, writeManifest);
+      if (runs.length < source.batchSize) break;
+      const last: ArchiveRun = runs[runs.length - 1];
+      cursor = { createdAt: last.createdAt, id: last.id };
+    }
+    manifest.end();
+    await manifestClosed;
+    const { size } = await stat(manifestPath);
+    await writeFileEntry(pack, { name: "runs.csv", size, mtime: new Date() }, manifestPath);
+    pack.finalize();
+  } catch (error) {
+    manifest.destroy();
+    if (!pack.destroyed) {
+      onError(error);
+      pack.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
+/** The next batch of a phase's runs after `cursor` (upload order: creation time, then id), with what the archive needs. */
+function runsBatch(source: RunsSource, cursor: { createdAt: Date; id: string } | null): Promise<ArchiveRun[]> {
+  return source.db.submission.findMany({
+    where: {
+      phaseId: source.phaseId,
+      ...(cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: source.batchSize,
+    select: {
+      id: true,
+      systemName: true,
+      status: true,
+      createdAt: true,
+      isBaseline: true,
+      withdrawnAt: true,
+      hiddenAt: true,
+      disqualifiedReason: true,
+      disqualifiedAt: true,
+      team: { select: { name: true } },
+      track: { select: { name: true } },
+      scores: { where: { variant: "", metric: source.metric }, select: { f1: true } },
+      files: { orderBy: [{ dataset: { position: "asc" } }, { fileName: "asc" }], select: { datasetId: true, fileName: true, sha256: true, size: true } },
+    },
+  });
+}
+
+/**
+ * Writes a run's files into the archive under `<team>/<run id>-<system>/` (a file name met
+ * twice is prefixed with its dataset's id), each read from the database and unpacked one
+ * after the other, and one manifest line per file.
+ */
+async function writeRunEntries(pack: tar.Pack, db: Db, run: ArchiveRun, writeManifest: (line: string) => Promise<void>): Promise<void> {
+  const folder = `${archiveName(run.team.name)}/${run.id}-${archiveName(run.systemName)}`;
+  const used = new Set<string>();
+  for (const file of run.files) {
+    let name = archiveName(file.fileName);
+    if (used.has(name)) name = `${file.datasetId}-${name}`;
+    used.add(name);
+    const stored = await db.submissionFile.findUniqueOrThrow({
+      where: { submissionId_datasetId: { submissionId: run.id, datasetId: file.datasetId } },
+      select: { gzip: true },
+    });
+    const body = await unpackFileAsync(stored.gzip, file.sha256);
+    const entryPath = `${folder}/${name}`;
+    await writeEntry(pack, { name: entryPath, size: body.byteLength, mtime: run.createdAt }, body);
+    await writeManifest(csvText([manifestRow(run, entryPath, file)], "\n"));
+  }
+}
+
+/** A run file's line of the manifest, in the order of `RUNS_MANIFEST_COLUMNS`. */
+function manifestRow(run: ArchiveRun, entryPath: string, file: ArchiveRun["files"][number]): (string | number)[] {
+  return [
+    run.id,
+    run.team.name,
+    run.systemName,
+    run.track?.name ?? "",
+    run.status,
+    run.createdAt.toISOString(),
+    run.scores[0]?.f1 ?? "",
+    run.isBaseline ? "yes" : "no",
+    run.withdrawnAt ? "yes" : "no",
+    run.hiddenAt ? "yes" : "no",
+    run.disqualifiedAt ? (run.disqualifiedReason ?? "yes") : "",
+    entryPath,
+    file.sha256,
+    file.size,
+  ];
+}
+
+/** The gzip's output as a web stream, pulled chunk by chunk; cancelling it destroys the pack (production stops). */
+function archiveStream(pack: tar.Pack, gzip: Gzip): ReadableStream<Uint8Array> {
   const chunks = gzip[Symbol.asyncIterator]();
-  const stream = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { value, done } = await chunks.next();
@@ -580,6 +612,4 @@ export async function phaseRunsArchive(viewer: Viewer, phaseId: string, options:
       await chunks.return?.();
     },
   });
-  const fileName = `${archiveName(phase.task.slug)}-${archiveName(phase.name).replace(/\s+/g, "-")}-runs.tar.gz`;
-  return { fileName, stream };
 }
