@@ -39,6 +39,7 @@ export interface MultipartUpload {
 const DEFAULT_MAX_FIELDS = 32;
 const DEFAULT_MAX_FIELD_BYTES = 16 * 1024;
 
+/** The 413 for a body or file over `maxBytes` (`size`: the bytes seen so far). */
 function tooLarge(size: number, maxBytes: number, what: string): TooLargeError {
   return new TooLargeError(`The upload is over ${formatMegabytes(maxBytes)}; the largest accepted ${what} is ${formatMegabytes(maxBytes)}.`, { maxBytes, size });
 }
@@ -60,73 +61,122 @@ export async function readMultipartUpload(request: Request, limits: MultipartUpl
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
     throw new HttpError(415, "unsupported_media_type", "Send the upload as multipart/form-data (e.g. curl -F file=@system.conll -F systemName=...).");
   }
-  const what = limits.what ?? "file";
-  const allowance = limits.allowance ?? MULTIPART_ALLOWANCE_BYTES;
-  const maxBody = limits.maxFileBytes + allowance;
-  const maxFields = limits.maxFields ?? DEFAULT_MAX_FIELDS;
-  const maxFieldBytes = limits.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
-  assertContentLength(request, { maxBytes: limits.maxFileBytes, allowance, what });
+  const bounds: BodyBounds = {
+    fileField: limits.fileField,
+    maxFileBytes: limits.maxFileBytes,
+    what: limits.what ?? "file",
+    allowance: limits.allowance ?? MULTIPART_ALLOWANCE_BYTES,
+    maxFields: limits.maxFields ?? DEFAULT_MAX_FIELDS,
+    maxFieldBytes: limits.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES,
+  };
+  assertContentLength(request, { maxBytes: bounds.maxFileBytes, allowance: bounds.allowance, what: bounds.what });
+  const parser = createParser(contentType, bounds);
+  const state: ParseState = { fields: {}, file: null, failure: null };
+  listenToParts(parser, state, bounds);
+  await pumpBody(request, parser, state, bounds);
+  if (state.failure !== null) throw state.failure;
+  const bytes = fileBytes(state.file, bounds);
+  return { file: { name: state.file!.name, bytes }, fields: state.fields };
+}
 
-  let parser: busboy.Busboy;
+/** The limits of {@link MultipartUploadLimits} with their defaults filled in. */
+type BodyBounds = Required<MultipartUploadLimits>;
+
+/** The file part as it arrives: its name, its chunks so far, their size, and whether it ended. */
+interface FilePart {
+  name: string;
+  chunks: Buffer[];
+  size: number;
+  done: boolean;
+}
+
+/** What the parser has read so far, and the first refusal (null while there is none). */
+interface ParseState {
+  fields: Record<string, string>;
+  file: FilePart | null;
+  failure: unknown;
+}
+
+/** Records `error` as the body's refusal unless there is one already (the first refusal wins). */
+function fail(state: ParseState, error: unknown): void {
+  state.failure ??= error;
+}
+
+/**
+ * A busboy parser for the body within `bounds`.
+ *
+ * @throws HttpError 400 when the content type has no boundary
+ */
+function createParser(contentType: string, bounds: BodyBounds): busboy.Busboy {
   try {
-    parser = busboy({
+    return busboy({
       headers: { "content-type": contentType },
       // busboy stops a file at `fileSize` bytes and reports that as its limit: one byte more than allowed.
-      limits: { fileSize: limits.maxFileBytes + 1, files: 1, fields: maxFields, fieldSize: maxFieldBytes, parts: maxFields + 1 },
+      limits: { fileSize: bounds.maxFileBytes + 1, files: 1, fields: bounds.maxFields, fieldSize: bounds.maxFieldBytes, parts: bounds.maxFields + 1 },
     });
   } catch {
     throw new HttpError(400, "bad_request", "The multipart/form-data body could not be read (no boundary in its Content-Type).");
   }
+}
 
-  const fields: Record<string, string> = {};
-  let file: { name: string; chunks: Buffer[]; size: number; done: boolean } | null = null;
-  let failure: unknown = null;
-  const fail = (error: unknown) => {
-    failure ??= error;
-  };
-
+/**
+ * Collects the parser's text fields (the first value of each name) and the one file part into
+ * `state`, recording a refusal for a field over its size, a file part under another name or a
+ * second one, a file over its limit, and too many fields or parts.
+ */
+function listenToParts(parser: busboy.Busboy, state: ParseState, bounds: BodyBounds): void {
+  const { fileField, maxFieldBytes, maxFields } = bounds;
   parser.on("field", (name, value, info) => {
     if (info.valueTruncated || info.nameTruncated) {
-      fail(new HttpError(413, "too_large", `The form field "${name.slice(0, 100)}" is longer than ${maxFieldBytes} bytes.`));
+      fail(state, new HttpError(413, "too_large", `The form field "${name.slice(0, 100)}" is longer than ${maxFieldBytes} bytes.`));
       return;
     }
-    if (!(name in fields)) fields[name] = value;
+    if (!(name in state.fields)) state.fields[name] = value;
   });
   parser.on("file", (name, stream, info) => {
     // A cut-off body also errors the open file part's stream; the parser's own error says so.
-    stream.on("error", () => fail(new HttpError(400, "bad_request", "The multipart/form-data body could not be read (it ends inside the file).")));
-    if (name !== limits.fileField || file !== null) {
+    stream.on("error", () => fail(state, new HttpError(400, "bad_request", "The multipart/form-data body could not be read (it ends inside the file).")));
+    if (name !== fileField || state.file !== null) {
       stream.resume();
       fail(
-        name === limits.fileField
-          ? ValidationError.field(name, `Send one file as the "${limits.fileField}" field, not several.`)
-          : ValidationError.field(name, `"${name.slice(0, 100)}" must be a text field; the only file field is "${limits.fileField}".`),
+        state,
+        name === fileField
+          ? ValidationError.field(name, `Send one file as the "${fileField}" field, not several.`)
+          : ValidationError.field(name, `"${name.slice(0, 100)}" must be a text field; the only file field is "${fileField}".`),
       );
       return;
     }
-    const current = { name: info.filename ?? "", chunks: [] as Buffer[], size: 0, done: false };
-    file = current;
+    const current: FilePart = { name: info.filename ?? "", chunks: [], size: 0, done: false };
+    state.file = current;
     stream.on("data", (chunk: Buffer) => {
       current.size += chunk.length;
-      if (failure === null) current.chunks.push(chunk);
+      if (state.failure === null) current.chunks.push(chunk);
     });
-    stream.on("limit", () => fail(tooLarge(limits.maxFileBytes + 1, limits.maxFileBytes, what)));
+    stream.on("limit", () => fail(state, tooLarge(bounds.maxFileBytes + 1, bounds.maxFileBytes, bounds.what)));
     stream.on("end", () => {
       current.done = true;
     });
   });
-  parser.on("filesLimit", () => fail(ValidationError.field(limits.fileField, `Send one file as the "${limits.fileField}" field, not several.`)));
-  parser.on("fieldsLimit", () => fail(new HttpError(413, "too_large", `The form has more than ${maxFields} fields.`)));
-  parser.on("partsLimit", () => fail(new HttpError(413, "too_large", `The form has more than ${maxFields + 1} parts.`)));
+  parser.on("filesLimit", () => fail(state, ValidationError.field(fileField, `Send one file as the "${fileField}" field, not several.`)));
+  parser.on("fieldsLimit", () => fail(state, new HttpError(413, "too_large", `The form has more than ${maxFields} fields.`)));
+  parser.on("partsLimit", () => fail(state, new HttpError(413, "too_large", `The form has more than ${maxFields + 1} parts.`)));
+}
 
+/**
+ * Streams the request body into the parser, chunk by chunk (waiting for the parser to drain),
+ * counting the bytes against the body's limit, until the body ends or a refusal is recorded;
+ * then ends the parser and waits for it to close. On a refusal the parser is destroyed and
+ * the body cancelled. A body that breaks off is recorded as a 400.
+ */
+async function pumpBody(request: Request, parser: busboy.Busboy, state: ParseState, bounds: BodyBounds): Promise<void> {
+  const maxBody = bounds.maxFileBytes + bounds.allowance;
   const finished = new Promise<void>((resolve) => {
     parser.on("close", () => resolve());
     parser.on("error", (error: unknown) => {
-      fail(new HttpError(400, "bad_request", `The multipart/form-data body could not be read${error instanceof Error ? ` (${error.message.slice(0, 100)})` : ""}.`));
+      fail(state, new HttpError(400, "bad_request", `The multipart/form-data body could not be read${error instanceof Error ? ` (${error.message.slice(0, 100)})` : ""}.`));
       resolve();
     });
   });
-
   const reader = request.body?.getReader();
   let total = 0;
   try {
@@ -135,49 +185,58 @@ export async function readMultipartUpload(request: Request, limits: MultipartUpl
         const { done, value } = await reader.read();
         if (done) break;
         total += value.byteLength;
-        if (total > maxBody) fail(tooLarge(total, limits.maxFileBytes, what));
-        if (failure !== null) break;
-        if (!parser.write(value)) {
-          await new Promise<void>((resolve) => {
-            const go = () => {
-              parser.off("drain", go);
-              parser.off("close", go);
-              resolve();
-            };
-            parser.on("drain", go);
-            parser.on("close", go);
-          });
-        }
-        if (failure !== null) break;
+        if (total > maxBody) fail(state, tooLarge(total, bounds.maxFileBytes, bounds.what));
+        if (state.failure !== null) break;
+        if (!parser.write(value)) await drained(parser);
+        if (state.failure !== null) break;
       }
     }
-    if (failure === null) {
+    if (state.failure === null) {
       parser.end();
       await finished;
     }
   } catch (error) {
     // The client went away (or the body stream broke) mid-upload.
-    fail(new HttpError(400, "bad_request", `The upload was cut off${error instanceof Error ? ` (${error.message.slice(0, 100)})` : ""}.`));
+    fail(state, new HttpError(400, "bad_request", `The upload was cut off${error instanceof Error ? ` (${error.message.slice(0, 100)})` : ""}.`));
   } finally {
-    if (failure !== null) {
+    if (state.failure !== null) {
       parser.destroy();
       await reader?.cancel().catch(() => {});
     }
   }
-  if (failure !== null) throw failure;
+}
 
-  const got = file as { name: string; chunks: Buffer[]; size: number; done: boolean } | null;
-  if (got === null || (got.size === 0 && got.name === "")) {
-    throw ValidationError.field(limits.fileField, `Attach the ${what} as the "${limits.fileField}" field (e.g. curl -F ${limits.fileField}=@system.conll).`);
+/** Resolves when the parser can take more input (or has closed). */
+function drained(parser: busboy.Busboy): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const go = () => {
+      parser.off("drain", go);
+      parser.off("close", go);
+      resolve();
+    };
+    parser.on("drain", go);
+    parser.on("close", go);
+  });
+}
+
+/**
+ * The file part's bytes, in one buffer.
+ *
+ * @throws ValidationError (422, field `fileField`) when there is no file part, or an
+ *   empty-named empty one; HttpError 400 when the file part did not end
+ */
+function fileBytes(file: FilePart | null, bounds: BodyBounds): Uint8Array<ArrayBuffer> {
+  if (file === null || (file.size === 0 && file.name === "")) {
+    throw ValidationError.field(bounds.fileField, `Attach the ${bounds.what} as the "${bounds.fileField}" field (e.g. curl -F ${bounds.fileField}=@system.conll).`);
   }
-  if (!got.done) throw new HttpError(400, "bad_request", "The multipart/form-data body could not be read (the file part did not end).");
-  const bytes = new Uint8Array(new ArrayBuffer(got.size));
+  if (!file.done) throw new HttpError(400, "bad_request", "The multipart/form-data body could not be read (the file part did not end).");
+  const bytes = new Uint8Array(new ArrayBuffer(file.size));
   let offset = 0;
-  for (const chunk of got.chunks) {
+  for (const chunk of file.chunks) {
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
-  return { file: { name: got.name, bytes }, fields };
+  return bytes;
 }
 
 /**
