@@ -158,7 +158,7 @@ function assertGoldFits(fileName: string, task: TaskEvaluationFields): void {
 }
 
 /** One gold file of an upload and the dataset it is for. */
-interface GoldFile {
+export interface GoldFile {
   dataset: DatasetView;
   fileName: string;
   bytes: Uint8Array;
@@ -382,7 +382,7 @@ export async function uploadGoldKey(actor: Viewer, phaseId: string, fileName: st
 }
 
 /** What a gold upload is checked against, loaded once by {@link loadGoldUploadContext}. */
-interface GoldUploadContext {
+export interface GoldUploadContext {
   /** the uploader, an organizer of the phase's task */
   user: SignedInViewer;
   /** the phase with its task (status, evaluation profile) */
@@ -420,7 +420,7 @@ async function loadGoldUploadContext(actor: Viewer, phaseId: string, db: Db): Pr
  * @returns the cleaned file name and the dataset reference (trimmed; null when not given)
  * @throws ConflictError (409) in an archived task; TooLargeError (413)
  */
-function checkGoldUpload(context: Pick<GoldUploadContext, "phase">, fileName: string, size: number, options: GoldUploadOptions): { name: string; ref: string | null } {
+export function checkGoldUpload(context: Pick<GoldUploadContext, "phase">, fileName: string, size: number, options: GoldUploadOptions): { name: string; ref: string | null } {
   assertNotArchived(context.phase.task);
   assertUploadSize(size);
   const name = cleanFileName(fileName);
@@ -436,7 +436,7 @@ function checkGoldUpload(context: Pick<GoldUploadContext, "phase">, fileName: st
  * @returns the format the file switches its dataset to, or null
  * @throws ValidationError (422, field `file`)
  */
-function checkGoldFile(context: Pick<GoldUploadContext, "phase" | "datasets" | "unsetFormat">, file: GoldFile): DatasetFormat | null {
+export function checkGoldFile(context: Pick<GoldUploadContext, "phase" | "datasets" | "unsetFormat">, file: GoldFile): DatasetFormat | null {
   const switchTo = formatSwitch(file, context.datasets.length === 1 || context.unsetFormat.has(file.dataset.id));
   assertGoldFits(file.fileName, context.phase.task);
   return switchTo;
