@@ -16,7 +16,8 @@ import { packFile } from "../storage";
 import { getLeaderboard } from "../boards/leaderboard";
 import { createSubmission, getSubmissionForViewer } from "../runs/submissions";
 import { archiveTask, publishChecks, publishTask, unarchiveTask } from "./lifecycle";
-import { addPhase, closePhaseNow, createTask, deletePhase, getPhaseForViewer, getTaskForViewer, listTasksForViewer, updatePhase, updateTask } from "./tasks";
+import { addPhase, closePhaseNow, createTask, deletePhase, getPhaseForViewer, getTaskForViewer, updatePhase, updateTask } from "./tasks";
+import { listTasksForViewer } from "./tasks-list";
 import { bytes, insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser, rejection, SMALL_KEY } from "./test-fixtures";
 
 const testDb = useTestDatabase();

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 vi.mock("../queue");
 
 import { useTestDatabase } from "../db/test-db";
-import { listTasksForViewer, listTaskSummariesForViewer, type TaskSummary } from "./tasks";
+import { listTasksForViewer, listTaskSummariesForViewer, type TaskSummary } from "./tasks-list";
 import { insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, type PhaseOverrides } from "./test-fixtures";
 
 const testDb = useTestDatabase();

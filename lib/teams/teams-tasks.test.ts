@@ -4,7 +4,8 @@ import { useTestDatabase } from "../db/test-db";
 import { ForbiddenError, RateLimitedError, ValidationError } from "../errors";
 import { closeRateLimitStore, consumeRateLimit } from "../rate-limit";
 import type { Viewer } from "../permissions";
-import { addOrganizer, addPhase, createTask, getTaskForViewer, listTasksForViewer, updatePhase } from "../tasks/tasks";
+import { addOrganizer, addPhase, createTask, getTaskForViewer, updatePhase } from "../tasks/tasks";
+import { listTasksForViewer } from "../tasks/tasks-list";
 import {
   createTeam,
   ensurePersonalTeam,
