@@ -31,7 +31,7 @@ export default async function HomePage() {
         )}
       </section>
 
-      {/* Task list (listTasksForViewer in lib/tasks/tasks.ts). */}
+      {/* Task list (listTasksForViewer in lib/tasks/tasks-list.ts). */}
       <section id="tasks" aria-labelledby="tasks-heading" className="space-y-4">
         <h2 id="tasks-heading" className="text-xl font-semibold tracking-tight">
           Tasks

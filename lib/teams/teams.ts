@@ -373,25 +373,6 @@ export function pickTaskTeam<T extends { id: string; name: string }>(
 }
 
 /**
- * Which existing team a non-baseline submission in a task is made for, without creating or
- * recording anything: the team recorded for the user in the task, else the team the upload
- * names (or the user's only team). See {@link pickTaskTeam}.
- *
- * @param userId the submitter
- * @param taskId the phase's task
- * @param teamRef a team id or name, or null/undefined
- * @param db client or transaction (default: the shared client)
- * @returns the team, or null when there is no record and the user is in no team (the caller
- *   then uses {@link ensurePersonalTeam})
- * @throws as {@link pickTaskTeam}
- */
-export async function findTaskTeam(userId: string, taskId: string, teamRef?: string | null, db: Db = defaultDb()): Promise<Team | null> {
-  const recorded = await taskTeamOf(taskId, userId, db);
-  const rows = await db.teamMember.findMany({ where: { userId }, orderBy: MEMBERSHIP_ORDER, select: { team: true } });
-  return pickTaskTeam(recorded?.team ?? null, rows.map((r) => r.team), teamRef);
-}
-
-/**
  * Records `team` as the user's team in the task, or checks it against the record: the
  * transactional half of one team per user per task, called by a non-baseline submission
  * inside its transaction before the quota lock. Holds an advisory lock on (task, user)
@@ -401,7 +382,7 @@ export async function findTaskTeam(userId: string, taskId: string, teamRef?: str
  * @param tx the submission's transaction
  * @param taskId the task
  * @param userId the submitter
- * @param team the team the submission is for (from {@link findTaskTeam} or {@link ensurePersonalTeam})
+ * @param team the team the submission is for (its upload context's choice, `pickTaskTeam`, or {@link ensurePersonalTeam})
  * @returns true when the record was created now (the user's first run in the task)
  * @throws ForbiddenError (403) when another team is recorded for the user in the task
  */
