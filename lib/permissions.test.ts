@@ -24,7 +24,8 @@ import {
   type Viewer,
 } from "./permissions";
 import { defaultDatasetData } from "./tasks/datasets";
-import { getLeaderboard, leaderboardCsv } from "./boards/leaderboard";
+import { getLeaderboard } from "./boards/leaderboard";
+import { leaderboardCsv } from "./boards/leaderboard-csv";
 import { getSubmissionForViewer } from "./runs/submissions";
 import { setSiteRole } from "./accounts/site-roles";
 import { CREATE_TASK_REFUSED, createTask, getTaskForViewer } from "./tasks/tasks";

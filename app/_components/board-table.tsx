@@ -34,8 +34,8 @@
  */
 import Link from "./link";
 import { compareHref, metricHref, submissionHref } from "@/lib/hrefs";
-import type { BoardDataset, BoardMetricsJson, LeaderboardRow } from "@/lib/boards/leaderboard";
-import type { BoardSignificance } from "@/lib/boards/significance";
+import type { BoardMetricsJson } from "@/lib/boards/scores";
+import type { BoardDataset, BoardSignificance, LeaderboardRow } from "@/lib/boards/types";
 import { METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
 import {
   boardTableColumns,

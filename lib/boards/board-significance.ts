@@ -24,8 +24,9 @@ import { enqueueSignificance, type SignificanceJobData } from "../queue";
 import type { Prisma } from "../generated/prisma/client";
 import { keepBoardPart, peekBoardPart } from "./cache";
 import { defaultDb, type Db } from "../db";
-import { getLeaderboard, type Leaderboard } from "./leaderboard";
-import { boardSignificance, type BoardSignificance } from "./significance";
+import { getLeaderboard } from "./leaderboard";
+import { boardSignificance } from "./significance";
+import type { BoardSignificance, Leaderboard } from "./types";
 import { listTracks } from "../tasks/tracks";
 
 /** What a board's stored significance is for a view. */

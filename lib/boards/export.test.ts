@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { boardExportColumns, boardLatex, boardMarkdown, latexEscape, markdownEscape, partitionDisqualified, type ExportBoard } from "./export";
-import type { BoardMetricsJson, LeaderboardRow } from "./leaderboard";
+import type { BoardMetricsJson } from "./scores";
+import type { LeaderboardRow } from "./types";
 
 const NASTY = "R&D_50% {x} #1 $5 ~a^b \\c <d> |e| --f";
 

@@ -31,7 +31,8 @@
  * an HTML comment above the Markdown table: invisible once typeset or rendered.
  */
 import { CONLL_PARTS, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
-import type { BoardDataset, BoardEvaluation, BoardMetricsJson, BoardPage, BoardTrack, Leaderboard, LeaderboardRow } from "./leaderboard";
+import type { BoardMetricsJson } from "./scores";
+import type { BoardDataset, BoardEvaluation, BoardPage, BoardTrack, Leaderboard, LeaderboardRow } from "./types";
 
 /**
  * A board as the table builders read it: every {@link Leaderboard} is one; a snapshot's stored

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LEADERBOARD_CSV_COLUMNS, leaderboardCsv, type LeaderboardRow } from "./leaderboard";
+import { LEADERBOARD_CSV_COLUMNS, leaderboardCsv } from "./leaderboard-csv";
+import type { LeaderboardRow } from "./types";
 import {
   blancRuleForGold,
   documentScoresToJson,

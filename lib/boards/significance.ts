@@ -27,8 +27,8 @@ import {
 import type { BlancRule } from "../../scoring";
 import { listDatasets } from "../tasks/datasets";
 import { defaultDb, isUuid, type Db, type DocumentScore, type Prisma } from "../db";
-import { type BoardDataset, type BoardMetricsJson, type Leaderboard, type LeaderboardRow } from "./leaderboard";
-import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type MetricsJson } from "./scores";
+import type { BoardDataset, BoardSignificance, Leaderboard, LeaderboardRow, RowSignificance } from "./types";
+import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type BoardMetricsJson, type MetricsJson } from "./scores";
 import type { LeaderboardMetric } from "../validations/metrics";
 
 /** Significance level of the leaderboard's markers. */
@@ -128,28 +128,6 @@ function pairedStrata(
     strata.push({ a: x.missing ? null : x.documents!, b: y.missing ? null : y.documents!, blancRule: ruleOf(d.id, version) });
   }
   return strata.some((st) => st.a !== null || st.b !== null) ? strata : null;
-}
-
-/** A leaderboard row's significance facts. */
-export interface RowSignificance {
-  /**
-   * The paired bootstrap against the run listed directly above (the nearest row above with a
-   * value for the metric, baselines included as reference points); null for the first such
-   * row, rows without the metric, or when the two were scored against different gold versions.
-   */
-  versusAbove: { submissionId: string; delta: number; pValue: number; significant: boolean } | null;
-  /** 95 % bootstrap interval of the ranking metric's F1 (fractions), when asked for */
-  interval: { lo: number; hi: number } | null;
-}
-
-/** The significance facts of a leaderboard. */
-export interface BoardSignificance {
-  metric: LeaderboardMetric;
-  samples: number;
-  seed: number;
-  level: number;
-  /** by submission id, for the rows with a value for the metric */
-  rows: Record<string, RowSignificance>;
 }
 
 /**

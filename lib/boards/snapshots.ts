@@ -85,18 +85,10 @@ import { isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "../v
 import { parseInput } from "../validations/parse";
 import { recordAudit } from "../audit/record";
 import { defaultDb, isUniqueViolation, lockKey, type Db, type Prisma } from "../db";
-import {
-  getLeaderboard,
-  leaderboardCsv,
-  leaderboardJson,
-  type BoardDataset,
-  type BoardEvaluation,
-  type BoardMetricsJson,
-  type BoardTrack,
-  type Leaderboard,
-  type LeaderboardRow,
-  type RowDataset,
-} from "./leaderboard";
+import { getLeaderboard, leaderboardJson } from "./leaderboard";
+import { leaderboardCsv } from "./leaderboard-csv";
+import type { BoardMetricsJson } from "./scores";
+import type { BoardDataset, BoardEvaluation, BoardTrack, Leaderboard, LeaderboardRow, RowDataset } from "./types";
 import { cachedBoardPart } from "./cache";
 import { boardLatex, boardMarkdown, markdownEscape, partitionDisqualified, type ExportBoard } from "./export";
 import { loadPhase, type PhaseWithTask } from "../tasks/phases";

@@ -22,7 +22,8 @@ import { CRAC_PRESET, CRAC_VARIANTS, evaluate, presetOptions } from "../../scori
 import { readCorpus } from "../../scoring/formats";
 import { addDataset, updateDataset } from "./datasets";
 import { uploadGoldKey } from "./gold";
-import { getLeaderboard, leaderboardCsv } from "../boards/leaderboard";
+import { getLeaderboard } from "../boards/leaderboard";
+import { leaderboardCsv } from "../boards/leaderboard-csv";
 import { quotaStatus } from "../runs/quota";
 import { createSubmission, getSubmissionForViewer } from "../runs/submissions";
 import { addTrack } from "./tracks";

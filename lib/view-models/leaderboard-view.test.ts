@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { StoredBoardSignificance } from "../boards/board-significance";
-import type { BoardMetricsJson, Leaderboard, LeaderboardRow } from "../boards/leaderboard";
+import type { BoardMetricsJson } from "../boards/scores";
+import type { Leaderboard, LeaderboardRow } from "../boards/types";
 import { leaderboardPageQuerySchema, parseLeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "../validations/leaderboard-query";
 import { parseInput } from "../validations/parse";
 import { ValidationError } from "../errors";

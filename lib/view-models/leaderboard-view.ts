@@ -18,8 +18,8 @@
  */
 import { leaderboardApiHref, leaderboardHref, leaderboardParams, submitHref, taskHref, type LeaderboardLinkState } from "../hrefs";
 import type { StoredBoardSignificance } from "../boards/board-significance";
-import type { BoardMetricsJson, BoardPage, Leaderboard, LeaderboardRow } from "../boards/leaderboard";
-import type { BoardSignificance } from "../boards/significance";
+import type { BoardMetricsJson } from "../boards/scores";
+import type { BoardPage, BoardSignificance, Leaderboard, LeaderboardRow } from "../boards/types";
 import type { LeaderboardPageQuery, ParsedLeaderboardPageQuery } from "../validations/leaderboard-query";
 import { boardColumns, CONLL_PARTS, LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../validations/metrics";
 

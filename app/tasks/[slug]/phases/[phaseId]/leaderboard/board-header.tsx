@@ -7,7 +7,7 @@
  * variants, and the zeros metric when the gold has none; then the notices about the address's
  * parameters that could not be used. Server-safe.
  */
-import type { Leaderboard } from "@/lib/boards/leaderboard";
+import type { Leaderboard } from "@/lib/boards/types";
 import { listOf, NO_ZEROS, type LeaderboardView } from "@/lib/view-models/leaderboard-view";
 import { Breadcrumbs, Notice, UtcTime } from "@/app/_components/ui";
 
