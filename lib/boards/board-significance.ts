@@ -86,7 +86,7 @@ export async function readBoardSignificance(
   if (board.policy.final) return { status: "none", reason: "Final boards are published without significance markers." };
   const db = options.db ?? defaultDb();
   const key = boardKey(board);
-  // A result stored for this version of the board never changes: kept once read (`board-cache.ts`).
+  // A result stored for this version of the board never changes: kept once read (`cache.ts`).
   const memoKey = JSON.stringify(["significance", board.phase.id, key, board.page.version]);
   const stored =
     peekBoardPart<{ version: string; data: unknown; computedAt: Date }>(memoKey) ??

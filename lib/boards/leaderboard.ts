@@ -302,7 +302,7 @@ interface PhaseBoardFacts {
   zeros: [string, boolean][];
 }
 
-/** The phase's tracks, datasets, scored datasets and zeros facts, kept per board version (`board-cache.ts`). */
+/** The phase's tracks, datasets, scored datasets and zeros facts, kept per board version (`cache.ts`). */
 function phaseBoardFacts(db: Db, phaseId: string, version: string): Promise<PhaseBoardFacts> {
   return cachedBoardPart(JSON.stringify(["phase", phaseId, version]), async () => ({
     tracks: (await listTracks(phaseId, db)).map(({ id, name, description }): BoardTrack => ({ id, name, description })),
@@ -417,7 +417,7 @@ function boardSelection(
 
 /**
  * The page's ranking (selection, ranking and the page in SQL, `board-ranking.ts`) and its runs'
- * stored rows, whole ({@link loadBoardRuns}), kept per board version (`board-cache.ts`).
+ * stored rows, whole ({@link loadBoardRuns}), kept per board version (`cache.ts`).
  *
  * @param selection from {@link boardSelection}
  * @param variantIds the evaluation profile's variants, whose Score rows are read
@@ -616,7 +616,7 @@ export async function getLeaderboard(phaseId: string, viewer: Viewer, options: L
   const variantIds = profile.variants.map((v) => v.id);
   const query = parseBoardQuery(options, variantIds);
   const metric = query.metric ?? (isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC);
-  // The phase's board version: what a board shows is kept per version (`board-cache.ts`).
+  // The phase's board version: what a board shows is kept per version (`cache.ts`).
   const version = await boardVersion(db, phase.id);
   const facts = await phaseBoardFacts(db, phase.id, version);
   const choice = chooseBoard(facts, query);

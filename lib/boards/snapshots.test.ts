@@ -30,23 +30,12 @@ import { packFile } from "../storage";
 import { SCORER_VERSION } from "../scorer/version";
 import { uploadGoldKey } from "../tasks/gold";
 import { getLeaderboard } from "./leaderboard";
-import {
-  getSnapshot,
-  getSnapshotFile,
-  latestSnapshot,
-  listSnapshots,
-  parseSnapshotNumber,
-  publishSnapshot,
-  sha256Hex,
-  SNAPSHOT_JSON_FORMAT,
-  SNAPSHOT_NOTE_MAX,
-  snapshotChanges,
-  snapshotDownloadHeaders,
-  snapshotLatex,
-  snapshotMarkdown,
-  snapshotReadiness,
-  type SnapshotChange,
-} from "./snapshots";
+import { snapshotChanges, type SnapshotChange } from "./snapshot-changes";
+import { getSnapshotFile, snapshotDownloadHeaders } from "./snapshot-files";
+import { sha256Hex, SNAPSHOT_JSON_FORMAT } from "./snapshot-format";
+import { publishSnapshot, SNAPSHOT_NOTE_MAX, snapshotReadiness } from "./snapshot-publish";
+import { snapshotLatex, snapshotMarkdown } from "./snapshot-tables";
+import { getSnapshot, latestSnapshot, listSnapshots, parseSnapshotNumber } from "./snapshots";
 import { bytes, csvCells, insertScores, insertSubmission, insertSubmissionInTrack, makeTaskWithPhase, makeTeam, makeTrack, makeUser, rejection, SMALL_KEY, type PhaseOverrides } from "../tasks/test-fixtures";
 
 const testDb = useTestDatabase();

@@ -2,12 +2,12 @@
 /**
  * The console's "Publish final results" (issue 11 §2) as a server action. Every rule (organizers
  * only; the phase closed, no run queued or scoring, a gold key, not a draft; the note's length)
- * is checked by `publishSnapshot` in `lib/boards/snapshots.ts`, the same checks as the API; the
+ * is checked by `publishSnapshot` in `lib/boards/snapshot-publish.ts`, the same checks as the API; the
  * viewer comes from the session, never from the form.
  */
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "@/lib/errors";
-import { publishSnapshot } from "@/lib/boards/snapshots";
+import { publishSnapshot } from "@/lib/boards/snapshot-publish";
 import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
 
 /**

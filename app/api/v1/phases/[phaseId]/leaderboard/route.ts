@@ -62,7 +62,7 @@
  *   dataset's board), then `track`: the run's track name, empty for baselines
  *   without one and in a phase without tracks), `text/csv` with a `Content-Disposition` file
  *   name (the significance parameters are ignored).
- * - `format=latex` and `format=markdown` (tables for the overview paper, `board-export.ts`): the
+ * - `format=latex` and `format=markdown` (tables for the overview paper, `lib/boards/export.ts`): the
  *   same board (every selection parameter above, `team` included), every row in board order
  *   (not paged; `limit` and `cursor` are ignored, as are the significance parameters). LaTeX
  *   (`boardLatex`): `%` comment lines with the task, phase, track, dataset, setting or variant,

@@ -13,7 +13,7 @@ vi.mock("next/headers", () => ({ cookies: async () => ({ getAll: () => [] }) }))
 
 import { renderToReadableStream } from "react-dom/server";
 import { useTestDatabase } from "@/lib/db/test-db";
-import { publishSnapshot } from "@/lib/boards/snapshots";
+import { publishSnapshot } from "@/lib/boards/snapshot-publish";
 import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "@/lib/tasks/test-fixtures";
 import { packFile } from "@/lib/storage";
 import SnapshotPage from "./page";

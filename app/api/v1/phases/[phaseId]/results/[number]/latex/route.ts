@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/phases/{phaseId}/results/{number}/latex`: a final results snapshot as LaTeX tables
  * for the overview paper (issue 24 §2), generated from the snapshot's stored JSON export
- * (`snapshotLatex` in `lib/boards/snapshots.ts`, tables by `lib/boards/export.ts`): one
+ * (`snapshotLatex` in `lib/boards/snapshot-tables.ts`, tables by `lib/boards/export.ts`): one
  * `tabular` with booktabs rules per board (per track, in the phase's order), columns Rank, Team,
  * System and the scores (on a phase with several datasets the macro-average, then one column per
  * dataset), percentages with 2 decimals, the best ranked value per column in `\textbf{}`, every
@@ -22,7 +22,7 @@
  * phase or snapshot number (also a malformed one).
  */
 import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
-import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshots";
+import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshot-files";
 
 export const dynamic = "force-dynamic";
 
