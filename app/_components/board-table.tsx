@@ -37,20 +37,8 @@ import { compareHref, metricHref, submissionHref } from "@/lib/hrefs";
 import type { BoardMetricsJson } from "@/lib/boards/scores";
 import type { BoardDataset, BoardSignificance, LeaderboardRow } from "@/lib/boards/types";
 import { METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
-import {
-  boardTableColumns,
-  cellKey,
-  columnBests,
-  HEAT_STEPS,
-  heatLevel,
-  rankingPhrase,
-  SCORE_PART_LABEL,
-  settingInSentence,
-  type BoardColumn,
-  type ColumnBest,
-  type DatasetGroup,
-  type ScorePart,
-} from "@/lib/view-models/leaderboard-view";
+import { rankingPhrase, settingInSentence } from "@/lib/view-models/leaderboard-text";
+import { boardTableColumns, cellKey, columnBests, HEAT_STEPS, heatLevel, SCORE_PART_LABEL, type BoardColumn, type ColumnBest, type DatasetGroup, type ScorePart } from "@/lib/view-models/board-columns";
 import { blancTitle, conllTitle, f1Title, ratioTitle } from "./board-numbers";
 import { ScoreValue, ScrollRegion, UtcTime } from "./ui";
 

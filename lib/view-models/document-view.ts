@@ -362,6 +362,98 @@ export function describeError(error: CorefError, keyNumber: (index: number) => n
   }
 }
 
+/** An entity's place in the shared numbering: its side, index, and earliest mention (on either side, for a pair). */
+interface Slot {
+  side: DocSide;
+  index: number;
+  at: Mention;
+}
+
+/**
+ * The shared numbering (see the module doc): paired entities first, in document order of their
+ * earliest mention on either side (ties: lower key index); then the entities without a partner,
+ * key and response together, in the same order (ties: key before response, then index).
+ *
+ * @param keyMentions each key entity's kept mentions (`SideIndex.mentions`)
+ * @param responseMentions each response entity's kept mentions
+ * @param keyPartner each key entity's paired response entity, -1 for none
+ * @param responsePartner each response entity's paired key entity, -1 for none
+ * @returns the 1-based number of each entity by index per side (0 for an entity left empty by
+ *   repeated spans), and the entity totals
+ */
+function numberEntities(
+  keyMentions: readonly Mention[][],
+  responseMentions: readonly Mention[][],
+  keyPartner: Int32Array,
+  responsePartner: Int32Array,
+): { keyNumbers: number[]; responseNumbers: number[]; entities: EntitySummary } {
+  const first = (list: readonly Mention[]): Mention | null => list.reduce<Mention | null>((best, m) => (best === null || bySpan(m, best) < 0 ? m : best), null);
+  const keyFirst = keyMentions.map(first);
+  const responseFirst = responseMentions.map(first);
+  const pairs: Slot[] = [];
+  const single: Slot[] = [];
+  keyFirst.forEach((at, k) => {
+    if (!at) return;
+    const r = keyPartner[k];
+    if (r >= 0) {
+      const other = responseFirst[r]!;
+      pairs.push({ side: "key", index: k, at: bySpan(other, at) < 0 ? other : at });
+    } else single.push({ side: "key", index: k, at });
+  });
+  responseFirst.forEach((at, r) => {
+    if (at && responsePartner[r] < 0) single.push({ side: "response", index: r, at });
+  });
+  pairs.sort((a, b) => bySpan(a.at, b.at) || a.index - b.index);
+  single.sort((a, b) => bySpan(a.at, b.at) || (a.side === b.side ? 0 : a.side === "key" ? -1 : 1) || a.index - b.index);
+  const keyNumbers: number[] = new Array(keyPartner.length).fill(0);
+  const responseNumbers: number[] = new Array(responsePartner.length).fill(0);
+  pairs.forEach((slot, i) => {
+    keyNumbers[slot.index] = i + 1;
+    responseNumbers[keyPartner[slot.index]] = i + 1;
+  });
+  single.forEach((slot, i) => {
+    (slot.side === "key" ? keyNumbers : responseNumbers)[slot.index] = pairs.length + i + 1;
+  });
+  return {
+    keyNumbers,
+    responseNumbers,
+    entities: { matched: pairs.length, keyOnly: single.filter((s) => s.side === "key").length, responseOnly: single.filter((s) => s.side === "response").length },
+  };
+}
+
+/**
+ * The errors as the view shows them, in the analysis's order: each reworded with the shared
+ * numbers ({@link describeError}), with the spans it involves on each side and its anchor
+ * (`err-<index>`).
+ */
+function describeErrors(errors: readonly CorefError[], sides: readonly ErrorSides[], keyNumbers: readonly number[], responseNumbers: readonly number[]): ViewError[] {
+  return errors.map((e, i) => ({
+    kind: e.kind,
+    message: describeError(
+      e,
+      (k) => keyNumbers[k] ?? 0,
+      (r) => responseNumbers[r] ?? 0,
+    ),
+    key: sides[i].key,
+    response: sides[i].response,
+    anchor: `err-${i}`,
+  }));
+}
+
+/** One side's spans (by {@link spanId}) → the indexes of the errors involving them, in order, each once. */
+function errorsBySpan(sides: readonly ErrorSides[], side: DocSide): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  sides.forEach((s, i) => {
+    for (const m of s[side]) {
+      const id = spanId(m[0], m[1]);
+      const list = map.get(id);
+      if (!list) map.set(id, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    }
+  });
+  return map;
+}
+
 /**
  * Builds the document view: pairs key and response entities (the error analysis's own
  * pairing, see the module doc), numbers them once for both sides, marks the mentions that
@@ -419,64 +511,12 @@ export function buildDocumentView(input: DocumentViewInput): DocumentView {
   });
 
   // Numbering: pairs first, then the entities without a partner, each in document order.
-  const first = (list: readonly Mention[]): Mention | null => list.reduce<Mention | null>((best, m) => (best === null || bySpan(m, best) < 0 ? m : best), null);
-  const keyFirst = key.mentions.map(first);
-  const responseFirst = response.mentions.map(first);
-  interface Slot {
-    side: DocSide;
-    index: number;
-    at: Mention;
-  }
-  const pairs: Slot[] = [];
-  const single: Slot[] = [];
-  keyFirst.forEach((at, k) => {
-    if (!at) return;
-    const r = keyPartner[k];
-    if (r >= 0) {
-      const other = responseFirst[r]!;
-      pairs.push({ side: "key", index: k, at: bySpan(other, at) < 0 ? other : at });
-    } else single.push({ side: "key", index: k, at });
-  });
-  responseFirst.forEach((at, r) => {
-    if (at && responsePartner[r] < 0) single.push({ side: "response", index: r, at });
-  });
-  pairs.sort((a, b) => bySpan(a.at, b.at) || a.index - b.index);
-  single.sort((a, b) => bySpan(a.at, b.at) || (a.side === b.side ? 0 : a.side === "key" ? -1 : 1) || a.index - b.index);
-  const keyNumbers: number[] = new Array(input.key.length).fill(0);
-  const responseNumbers: number[] = new Array(input.response.length).fill(0);
-  pairs.forEach((slot, i) => {
-    keyNumbers[slot.index] = i + 1;
-    responseNumbers[keyPartner[slot.index]] = i + 1;
-  });
-  single.forEach((slot, i) => {
-    (slot.side === "key" ? keyNumbers : responseNumbers)[slot.index] = pairs.length + i + 1;
-  });
+  const { keyNumbers, responseNumbers, entities } = numberEntities(key.mentions, response.mentions, keyPartner, responsePartner);
 
   // The errors, reworded, with the spans each involves on each side.
   const sides = errorSides(errors);
-  const viewErrors: ViewError[] = errors.map((e, i) => ({
-    kind: e.kind,
-    message: describeError(
-      e,
-      (k) => keyNumbers[k] ?? 0,
-      (r) => responseNumbers[r] ?? 0,
-    ),
-    key: sides[i].key,
-    response: sides[i].response,
-    anchor: `err-${i}`,
-  }));
-  const errorsOf = (side: "key" | "response") => {
-    const map = new Map<number, number[]>();
-    sides.forEach((s, i) => {
-      for (const m of s[side]) {
-        const id = spanId(m[0], m[1]);
-        const list = map.get(id);
-        if (!list) map.set(id, [i]);
-        else if (list[list.length - 1] !== i) list.push(i);
-      }
-    });
-    return map;
-  };
+  const viewErrors = describeErrors(errors, sides, keyNumbers, responseNumbers);
+  const errorsOf = (side: DocSide) => errorsBySpan(sides, side);
 
   const keySide = buildSide("key", key, tokenCount, keyNumbers, keyPartner, errorsOf("key"), (m) => {
     const other = responseSpanOf(m);
@@ -493,7 +533,7 @@ export function buildDocumentView(input: DocumentViewInput): DocumentView {
     key: keySide,
     response: responseSide,
     errors: viewErrors,
-    entities: { matched: pairs.length, keyOnly: single.filter((s) => s.side === "key").length, responseOnly: single.filter((s) => s.side === "response").length },
+    entities,
     keyNumbers,
     responseNumbers,
   };

@@ -6,31 +6,11 @@ import { leaderboardPageQuerySchema, parseLeaderboardPageQuery, type ParsedLeade
 import { parseInput } from "../validations/parse";
 import { ValidationError } from "../errors";
 import { leaderboardHref } from "../hrefs";
-import {
-  boardChartRuns,
-  boardColumnSet,
-  boardHeadline,
-  boardLinkState,
-  boardNotices,
-  boardTableColumns,
-  cellKey,
-  columnBests,
-  goldHasZeros,
-  groupDatasets,
-  headlineText,
-  heatLevel,
-  hiddenFields,
-  leaderboardTitle,
-  leaderboardView,
-  NO_ZEROS,
-  pagerStates,
-  pageSummary,
-  rankingPhrase,
-  requestedLinkState,
-  shortDatasetNames,
-  sortState,
-  type BoardColumn,
-} from "./leaderboard-view";
+import { leaderboardView } from "./leaderboard-view";
+import { boardHeadline, boardNotices, goldHasZeros, headlineText, leaderboardTitle, NO_ZEROS, pageSummary, rankingPhrase } from "./leaderboard-text";
+import { boardColumnSet, boardTableColumns, cellKey, columnBests, groupDatasets, heatLevel, shortDatasetNames, type BoardColumn } from "./board-columns";
+import { boardLinkState, hiddenFields, pagerStates, requestedLinkState, sortState } from "./board-links";
+import { boardChartRuns } from "./board-charts";
 
 /** A count score with F1 `f` (recall and precision equal to it). */
 const score = (f: number) => ({ recall: f, precision: f, f1: f, recall_num: f * 10, recall_den: 10, precision_num: f * 10, precision_den: 10 });

@@ -8,7 +8,8 @@
  * parameters that could not be used. Server-safe.
  */
 import type { Leaderboard } from "@/lib/boards/types";
-import { listOf, NO_ZEROS, type LeaderboardView } from "@/lib/view-models/leaderboard-view";
+import type { LeaderboardView } from "@/lib/view-models/leaderboard-view";
+import { listOf, NO_ZEROS } from "@/lib/view-models/leaderboard-text";
 import { Breadcrumbs, Notice, UtcTime } from "@/app/_components/ui";
 
 /**

@@ -11,7 +11,7 @@ import { getLeaderboard } from "@/lib/boards/leaderboard";
 import type { Leaderboard } from "@/lib/boards/types";
 import { getViewer } from "@/lib/auth/session";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, parseLeaderboardPageQuery, type LeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "@/lib/validations/leaderboard-query";
-import type { BoardQueryErrors } from "@/lib/view-models/leaderboard-view";
+import type { BoardQueryErrors } from "@/lib/view-models/leaderboard-text";
 
 /** The parameters a failing board load may drop, in the order they are tried. */
 const DROPPABLE = ["variant", "track", "dataset", "rankDataset", "cursor", "team"] as const;
