@@ -243,6 +243,132 @@ export interface RunComparison {
 }
 
 /**
+ * A run to compare, when the viewer may see it: its facts, primary Score rows, files and phase,
+ * and the viewer's access to it ({@link compareRuns}).
+ *
+ * @throws NotFoundError (404) for an unknown or malformed id, a run hidden from the viewer, and
+ *   a withdrawn run for anyone but its team and the organizers
+ */
+async function loadComparedRun(db: Db, viewer: Viewer, id: string) {
+  const s = isUuid(id)
+    ? await db.submission.findUnique({
+        where: { id },
+        select: {
+          id: true,
+          status: true,
+          systemName: true,
+          ...SUBMISSION_VISIBILITY_SELECT,
+          goldVersion: true,
+          team: { select: { id: true, name: true } },
+          scores: { where: { variant: "" } },
+          files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
+          phase: {
+            select: {
+              ...PHASE_VISIBILITY_SELECT,
+              id: true,
+              name: true,
+              participantAnalysis: true,
+              teamDocumentScores: true,
+              task: { select: { slug: true, title: true, primaryMetric: true } },
+            },
+          },
+        },
+      })
+    : null;
+  const access = s ? await submissionAccess(viewer, s, db) : null;
+  // A withdrawn run left the board: only its team and the organizers still see it.
+  if (!s || !access?.visible || (s.withdrawnAt !== null && !access.isTeamMember && !access.isOrganizer)) throw new NotFoundError("No such submission.");
+  return { s, access };
+}
+
+/** A run being compared ({@link loadComparedRun}). */
+type ComparedRunRecord = Awaited<ReturnType<typeof loadComparedRun>>;
+
+/**
+ * Refuses to compare two runs scored against different gold key versions of a dataset (a phase
+ * with several datasets; a dataset one run left out is no obstacle).
+ *
+ * @throws ValidationError (422) naming the dataset and both versions
+ */
+function assertSameDatasetGold(counted: readonly BoardDataset[], a: (d: BoardDataset) => RunOnDataset, b: (d: BoardDataset) => RunOnDataset): void {
+  for (const d of counted) {
+    const x = a(d);
+    const y = b(d);
+    if (!x.missing && !y.missing && x.goldVersion !== y.goldVersion) {
+      throw new ValidationError(
+        `The runs were scored against different gold key versions of the ${d.name} dataset (${x.goldVersion ?? "none"} and ${y.goldVersion ?? "none"}); compare them once both are re-scored.`,
+      );
+    }
+  }
+}
+
+/**
+ * A comparison's per-document table: each document both runs have, with each run's F1 on
+ * `metric` and the delta (a − b), largest |delta| first (ties: dataset, then document); on a
+ * phase with several datasets each entry names its dataset.
+ *
+ * @param counted the datasets compared, in the order of `strata`
+ * @param strata the bootstrap's strata (their BLANC rules; "reference" when a stratum has none)
+ * @param rows both runs' DocumentScore rows on those datasets
+ * @param ids the runs' ids (a and b)
+ */
+function documentDeltas(
+  counted: readonly BoardDataset[],
+  strata: readonly Stratum[],
+  rows: readonly DocumentScore[],
+  ids: { a: string; b: string },
+  metric: string,
+  multi: boolean,
+): NonNullable<RunComparison["documents"]> {
+  return counted
+    .flatMap((d, k) => {
+      const rule = strata[k].blancRule ?? "reference";
+      const f1 = (id: string) =>
+        new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id && r.datasetId === d.id), rule).map((doc) => [doc.document, valueOf(doc.metrics, metric)]));
+      const fa = f1(ids.a);
+      const fb = f1(ids.b);
+      return [...fa.keys()]
+        .filter((doc) => fb.has(doc))
+        .map((document) => ({ document, ...(multi ? { dataset: d.name } : {}), a: fa.get(document)!, b: fb.get(document)!, delta: fa.get(document)! - fb.get(document)! }));
+    })
+    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.dataset ?? "").localeCompare(y.dataset ?? "") || x.document.localeCompare(y.document));
+}
+
+/**
+ * One side of a comparison: the run's facts, its primary scores (the macro-average on a phase
+ * with several datasets, with each dataset's gold version or its absence), and whether the
+ * viewer may see its error analysis.
+ *
+ * @param phase the runs' phase (as the first run's record has it)
+ * @param on the run on each dataset (as `compareRuns` reads it)
+ */
+async function comparedSide(
+  x: ComparedRunRecord,
+  phase: ComparedRunRecord["s"]["phase"],
+  counted: readonly BoardDataset[],
+  multi: boolean,
+  on: (d: BoardDataset) => RunOnDataset,
+): Promise<ComparedRun> {
+  return {
+    id: x.s.id,
+    systemName: x.s.systemName,
+    team: x.s.team,
+    submittedAt: x.s.createdAt,
+    goldVersion: multi ? null : x.s.goldVersion,
+    scores: multi ? macroScoresToJson(x.s.scores) : scoresToJson(x.s.scores),
+    ...(multi
+      ? {
+          datasets: counted.map((d) => {
+            const r = on(d);
+            return { name: d.name, missing: r.missing, goldVersion: r.missing ? null : r.goldVersion };
+          }),
+        }
+      : {}),
+    canViewErrors: await canViewErrorAnalysis(x.access, phase),
+  };
+}
+
+/**
  * Compares two scored runs of one phase: the paired bootstrap on every metric and the
  * per-document differences on the task's primary metric. On a phase with several datasets the
  * bootstrap is that of the macro-average over the datasets with an active gold key, resampled
@@ -264,39 +390,8 @@ export interface RunComparison {
  */
 export async function compareRuns(viewer: Viewer, aId: string, bId: string, options: { samples?: number } = {}): Promise<RunComparison> {
   const db = defaultDb();
-  const load = async (id: string) => {
-    const s = isUuid(id)
-      ? await db.submission.findUnique({
-          where: { id },
-          select: {
-            id: true,
-            status: true,
-            systemName: true,
-            ...SUBMISSION_VISIBILITY_SELECT,
-            goldVersion: true,
-            team: { select: { id: true, name: true } },
-            scores: { where: { variant: "" } },
-            files: { select: { datasetId: true, goldKey: { select: { version: true } } } },
-            phase: {
-              select: {
-                ...PHASE_VISIBILITY_SELECT,
-                id: true,
-                name: true,
-                participantAnalysis: true,
-                teamDocumentScores: true,
-                task: { select: { slug: true, title: true, primaryMetric: true } },
-              },
-            },
-          },
-        })
-      : null;
-    const access = s ? await submissionAccess(viewer, s, db) : null;
-    // A withdrawn run left the board: only its team and the organizers still see it.
-    if (!s || !access?.visible || (s.withdrawnAt !== null && !access.isTeamMember && !access.isOrganizer)) throw new NotFoundError("No such submission.");
-    return { s, access };
-  };
-  const a = await load(aId);
-  const b = await load(bId);
+  const a = await loadComparedRun(db, viewer, aId);
+  const b = await loadComparedRun(db, viewer, bId);
   if (a.s.id === b.s.id) throw new ValidationError("Choose two different runs to compare.");
   if (a.s.phase.id !== b.s.phase.id) throw new ValidationError("Only runs of the same phase can be compared: they must be scored on the same documents.");
   const phase = a.s.phase;
@@ -316,65 +411,27 @@ export async function compareRuns(viewer: Viewer, aId: string, bId: string, opti
   const rows = await documentScoreRows([a.s.id, b.s.id], db, counted.map((d) => d.id));
   const documents = groupDocumentRows(rows);
   /** A run on a dataset: left out (no file), else its gold version there and its documents. */
-  const on = (x: typeof a) => (d: BoardDataset): RunOnDataset => {
+  const on = (x: ComparedRunRecord) => (d: BoardDataset): RunOnDataset => {
     const file = x.s.files.find((f) => f.datasetId === d.id);
     if (multi && !file) return { missing: true };
     return { missing: false, goldVersion: multi ? (file?.goldKey?.version ?? null) : x.s.goldVersion, documents: documents.get(x.s.id)?.get(d.id) };
   };
-  if (multi) {
-    for (const d of counted) {
-      const x = on(a)(d);
-      const y = on(b)(d);
-      if (!x.missing && !y.missing && x.goldVersion !== y.goldVersion) {
-        throw new ValidationError(
-          `The runs were scored against different gold key versions of the ${d.name} dataset (${x.goldVersion ?? "none"} and ${y.goldVersion ?? "none"}); compare them once both are re-scored.`,
-        );
-      }
-    }
-  }
+  if (multi) assertSameDatasetGold(counted, on(a), on(b));
   const ruleOf = await blancRules(phase.id, db);
   const strata = pairedStrata(counted, on(a), on(b), ruleOf);
   if (!strata) throw new ValidationError("These runs have no per-document counts to compare.");
   const bootstrap = stratifiedPairedBootstrap(strata, { samples: options.samples });
 
   const documentMetric = phase.task.primaryMetric;
-  let perDocument: RunComparison["documents"] = null;
-  if ((await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))) {
-    perDocument = counted
-      .flatMap((d, k) => {
-        const rule = strata[k].blancRule ?? "reference";
-        const f1 = (id: string) =>
-          new Map(documentScoresToJson(rows.filter((r) => r.submissionId === id && r.datasetId === d.id), rule).map((doc) => [doc.document, valueOf(doc.metrics, documentMetric)]));
-        const fa = f1(a.s.id);
-        const fb = f1(b.s.id);
-        return [...fa.keys()]
-          .filter((doc) => fb.has(doc))
-          .map((document) => ({ document, ...(multi ? { dataset: d.name } : {}), a: fa.get(document)!, b: fb.get(document)!, delta: fa.get(document)! - fb.get(document)! }));
-      })
-      .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.dataset ?? "").localeCompare(y.dataset ?? "") || x.document.localeCompare(y.document));
-  }
-  const side = async (x: typeof a): Promise<ComparedRun> => ({
-    id: x.s.id,
-    systemName: x.s.systemName,
-    team: x.s.team,
-    submittedAt: x.s.createdAt,
-    goldVersion: multi ? null : x.s.goldVersion,
-    scores: multi ? macroScoresToJson(x.s.scores) : scoresToJson(x.s.scores),
-    ...(multi
-      ? {
-          datasets: counted.map((d) => {
-            const r = on(x)(d);
-            return { name: d.name, missing: r.missing, goldVersion: r.missing ? null : r.goldVersion };
-          }),
-        }
-      : {}),
-    canViewErrors: await canViewErrorAnalysis(x.access, phase),
-  });
+  const perDocument =
+    (await canViewDocumentScores(a.access, phase)) && (await canViewDocumentScores(b.access, phase))
+      ? documentDeltas(counted, strata, rows, { a: a.s.id, b: b.s.id }, documentMetric, multi)
+      : null;
   return {
     task: phase.task,
     phase: { id: phase.id, name: phase.name },
-    a: await side(a),
-    b: await side(b),
+    a: await comparedSide(a, phase, counted, multi, on(a)),
+    b: await comparedSide(b, phase, counted, multi, on(b)),
     bootstrap,
     documentMetric,
     documents: perDocument,
