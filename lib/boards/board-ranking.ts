@@ -112,16 +112,20 @@ function decodeCursor(cursor: string): Cursor {
   return { value, at: new Date(at), id };
 }
 
-/**
- * Selects, ranks and pages a board in one query (see the module comment for the rules).
- *
- * @param db client or transaction
- * @param q the board: phase, setting, metric, dataset, rule, filters and page
- * @returns the page's rows in board order with rank, value and selection, the total number of
- *   listed rows (after the team filter), the page's offset and the next page's cursor
- * @throws ValidationError (422, field `cursor`) for a damaged cursor
- */
-export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoardPage> {
+/** A row of the board query ({@link boardRows}). */
+interface BoardRowRecord {
+  id: string;
+  value: number | null;
+  created_at: Date;
+  rank: number | null;
+  selection: string | null;
+  total: number;
+  pos: number;
+  version: string;
+}
+
+/** The conditions on the runs a board may list: the phase's scored public runs not withdrawn, and the viewer's filters. */
+function boardConditions(q: BoardRankingQuery): Prisma.Sql[] {
   const f = q.filters;
   const where: Prisma.Sql[] = [
     Prisma.sql`s.phase_id = ${q.phaseId}::uuid`,
@@ -136,6 +140,14 @@ export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoa
     const teams = f.onlyTeams.length > 0 ? Prisma.sql`s.team_id IN (${Prisma.join(f.onlyTeams.map((t) => Prisma.sql`${t}::uuid`))})` : Prisma.sql`false`;
     where.push(Prisma.sql`(s.is_baseline OR ${teams})`);
   }
+  return where;
+}
+
+/**
+ * The ranking value of a run (`value`) and the join it needs (`scoreJoin`): the phase-level Score
+ * row of the metric in the setting, or on one dataset its DatasetScore row (0 without a file for it).
+ */
+function rankingValue(q: BoardRankingQuery): { value: Prisma.Sql; scoreJoin: Prisma.Sql } {
   const value = q.datasetId
     ? Prisma.sql`CASE WHEN NOT EXISTS (SELECT 1 FROM submission_files sf WHERE sf.submission_id = s.id AND sf.dataset_id = ${q.datasetId}::uuid) THEN 0::float8
         ELSE (SELECT ds.f1 FROM dataset_scores ds WHERE ds.submission_id = s.id AND ds.dataset_id = ${q.datasetId}::uuid AND ds.variant = ${q.setting} AND ds.metric = ${q.metric}) END`
@@ -143,23 +155,37 @@ export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoa
   const scoreJoin = q.datasetId
     ? Prisma.empty
     : Prisma.sql`LEFT JOIN scores sc ON sc.phase_id = s.phase_id AND sc.submission_id = s.id AND sc.variant = ${q.setting} AND sc.metric = ${q.metric}`;
-  const teamSelected = q.rule === "TEAM_SELECTED";
-  const latest = q.rule === "LATEST";
-  const cursor = q.page.cursor ? decodeCursor(q.page.cursor) : null;
-  const after = !cursor
+  return { value, scoreJoin };
+}
+
+/** The rows after the cursor in board order (value descending, none last, then `created_at`, `id`); every row without one. */
+function afterCursor(cursor: Cursor | null): Prisma.Sql {
+  return !cursor
     ? Prisma.sql`true`
     : cursor.value === null
       ? Prisma.sql`(o.value IS NULL AND (o.created_at, o.id) > (${cursor.at}, ${cursor.id}::uuid))`
       : Prisma.sql`(o.value IS NULL OR o.value < ${cursor.value}::float8 OR (o.value = ${cursor.value}::float8 AND (o.created_at, o.id) > (${cursor.at}, ${cursor.id}::uuid)))`;
+}
+
+/**
+ * The board query: selection, ranking, the team filter and the page after the cursor, each row
+ * with its rank, selection, the listed total, its place and the board's version (one more row
+ * than the page's size, to tell whether a page follows).
+ */
+async function boardRows(db: Db, q: BoardRankingQuery, cursor: Cursor | null): Promise<BoardRowRecord[]> {
+  const f = q.filters;
+  const where = boardConditions(q);
+  const { value, scoreJoin } = rankingValue(q);
+  const teamSelected = q.rule === "TEAM_SELECTED";
+  const latest = q.rule === "LATEST";
+  const after = afterCursor(cursor);
   const teamFilter = q.page.team ? Prisma.sql`strpos(lower(t.name), lower(${q.page.team})) > 0` : Prisma.sql`true`;
   const limit = q.page.limit === null ? Prisma.empty : Prisma.sql`LIMIT ${q.page.limit + 1}`;
 
   // Two selection passes: `q_*` over the runs not set apart (they are ranked), `a_*` over all
   // runs (a run set apart is listed where this pass would list it). In each, `best` says
   // whether the team's pick is BEST-like (value first) or LATEST-like (latest first).
-  const rows = await db.$queryRaw<
-    { id: string; value: number | null; created_at: Date; rank: number | null; selection: string | null; total: number; pos: number; version: string }[]
-  >`
+  return db.$queryRaw<BoardRowRecord[]>`
     WITH base AS (
       SELECT s.id, s.team_id, s.created_at, s.is_baseline, s.final_selected_at IS NOT NULL AS final_selected, s.scored_at,
              ((s.disqualified_at IS NOT NULL AND s.disqualified_reason IS NOT NULL) OR (${f.organizerView} AND s.hidden_at IS NOT NULL)) AS apart,
@@ -221,6 +247,20 @@ export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoa
      WHERE ${after}
      ORDER BY o.pos
      ${limit}`;
+}
+
+/**
+ * Selects, ranks and pages a board in one query (see the module comment for the rules).
+ *
+ * @param db client or transaction
+ * @param q the board: phase, setting, metric, dataset, rule, filters and page
+ * @returns the page's rows in board order with rank, value and selection, the total number of
+ *   listed rows (after the team filter), the page's offset and the next page's cursor
+ * @throws ValidationError (422, field `cursor`) for a damaged cursor
+ */
+export async function rankBoard(db: Db, q: BoardRankingQuery): Promise<RankedBoardPage> {
+  const cursor = q.page.cursor ? decodeCursor(q.page.cursor) : null;
+  const rows = await boardRows(db, q, cursor);
   const more = q.page.limit !== null && rows.length > q.page.limit;
   const pageRows = more ? rows.slice(0, q.page.limit!) : rows;
   let total = rows[0]?.total ?? 0;
