@@ -4,7 +4,7 @@
  * keyboard-reachable scroll region); the column that ranks the board follows at once, then its
  * 95 % intervals when shown, then the other metrics (each F1; recall and precision too with
  * `showRp`), the secondary variants' and datasets' columns, and the submission time last (the
- * order is `boardTableColumns`'s, lib/view-models/leaderboard-view.ts). Scores are percentages
+ * order is `boardTableColumns`'s, lib/view-models/board-columns.ts). Scores are percentages
  * with 2 decimals under a "(%)" header, the exact value in each cell's `title`.
  *
  * Sorting: a header is a link to the board ranked by its column (when the page gives the

@@ -29,7 +29,6 @@ import { listDatasets } from "../tasks/datasets";
 import { defaultDb, isUuid, type Db, type DocumentScore, type Prisma } from "../db";
 import type { BoardDataset, BoardSignificance, Leaderboard, LeaderboardRow, RowSignificance } from "./types";
 import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type BoardMetricsJson, type MetricsJson } from "./scores";
-import type { LeaderboardMetric } from "../validations/metrics";
 
 /** Significance level of the leaderboard's markers. */
 export const SIGNIFICANCE_LEVEL = 0.05;
