@@ -415,7 +415,7 @@ export function runRankLinks(rank: RunRank, boardHref: string): { board: string;
   return { board: `${boardHref}${track}`, counted };
 }
 
-/** What the "Final run" card's form is given (`FinalRunForm`'s props but the run's id). */
+/** What the "Final run" card's form is given: `FinalRunForm`'s props but the run's id. */
 export interface FinalRunView {
   selected: boolean;
   count: number;

@@ -7,6 +7,7 @@
  */
 import { useActionState } from "react";
 import { Notice, primaryButton, secondaryButton } from "../../_components/ui";
+import type { FinalRunView } from "@/lib/view-models/submission-view";
 import { finalRunAction, type RunControlFormState } from "./actions";
 
 const IDLE: RunControlFormState = { status: "idle" };
@@ -32,16 +33,7 @@ export function FinalRunForm({
   reason,
   others,
   closesAtText,
-}: {
-  submissionId: string;
-  selected: boolean;
-  count: number;
-  limit: number;
-  canChange: boolean;
-  reason: string | null;
-  others: string[];
-  closesAtText: string;
-}) {
+}: FinalRunView & { submissionId: string }) {
   const [state, action, pending] = useActionState<RunControlFormState, FormData>(finalRunAction, IDLE);
   return (
     <form action={action} className="space-y-3" data-testid="final-run-form">
