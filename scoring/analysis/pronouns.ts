@@ -190,134 +190,145 @@ export function parsePronounLexicon(text: string, file = "pronoun list"): Pronou
   const types: PronounType[] = [];
   const firstLine = new Map<string, number>();
 
-  const fail = (line: number, column: number, expected: string, found: string, lineText: string): never => {
-    throw new FormatError({ file, line, column, expected, found, lineText });
-  };
-
   for (let index = 0; index < lines.length; index++) {
-    const lineNumber = index + 1;
     let line = lines[index];
     if (line.endsWith("\r")) line = line.slice(0, -1);
+    const at: ListLine = { file, number: index + 1, text: line };
     if (line.length > MAX_PRONOUN_LINE_LENGTH) {
-      fail(
-        lineNumber,
-        MAX_PRONOUN_LINE_LENGTH + 1,
-        `a line of at most ${MAX_PRONOUN_LINE_LENGTH} characters`,
-        `a line of ${line.length} characters`,
-        line,
-      );
+      failAt(at, MAX_PRONOUN_LINE_LENGTH + 1, `a line of at most ${MAX_PRONOUN_LINE_LENGTH} characters`, `a line of ${line.length} characters`);
     }
     let pos = 0;
     while (pos < line.length && isBlank(line[pos])) pos++;
     if (pos === line.length || line[pos] === "#") continue;
 
     if (line[pos] === "@") {
-      const words = [...line.matchAll(/\S+/gu)];
-      const directive = words[0][0];
-      if (directive !== "@language") {
-        fail(lineNumber, pos + 1, "'@language' (the only directive)", `the directive ${quote(directive)}`, line);
-      }
-      if (types.length > 0) {
-        fail(lineNumber, pos + 1, "'@language' before the first pronoun type", "'@language' after a pronoun type", line);
-      }
-      if (language !== null) {
-        fail(lineNumber, pos + 1, "one '@language' directive", "a second '@language'", line);
-      }
-      if (words.length < 2) {
-        fail(lineNumber, line.trimEnd().length + 1, "a language code after '@language'", "the end of the line", line);
-      }
-      if (words.length > 2) {
-        fail(
-          lineNumber,
-          words[2].index + 1,
-          "the end of the line after the language code",
-          quote(line.slice(words[2].index).trimEnd()),
-          line,
-        );
-      }
-      language = words[1][0];
+      language = readLanguage(at, pos, language, types.length);
       continue;
     }
-
-    // form
-    const formStart = pos;
-    while (pos < line.length && line[pos] !== ":" && !WHITESPACE.test(line[pos])) pos++;
-    const formText = line.slice(formStart, pos);
-    if (formText === "") fail(lineNumber, pos + 1, "a pronoun form before ':'", "':'", line);
-    while (pos < line.length && isBlank(line[pos])) pos++;
-    if (pos === line.length) {
-      fail(lineNumber, pos + 1, `':' after the form ${quote(formText)}`, "the end of the line", line);
-    }
-    if (line[pos] !== ":") {
-      fail(
-        lineNumber,
-        pos + 1,
-        `':' after the form ${quote(formText)} (a form holds no whitespace)`,
-        quote(line.slice(pos).trimEnd()),
-        line,
-      );
-    }
-    pos++; // past ':'
+    const { formStart, formText, end } = readForm(at, pos);
     const form = formText.toLowerCase();
     const seenAt = firstLine.get(form);
     if (seenAt !== undefined) {
-      fail(lineNumber, formStart + 1, "a form not listed before", `${quote(form)} again (first at line ${seenAt})`, line);
+      failAt(at, formStart + 1, "a form not listed before", `${quote(form)} again (first at line ${seenAt})`);
     }
     if (types.length >= MAX_PRONOUN_TYPES) {
-      fail(lineNumber, formStart + 1, `at most ${MAX_PRONOUN_TYPES} pronoun types`, "one more pronoun type", line);
+      failAt(at, formStart + 1, `at most ${MAX_PRONOUN_TYPES} pronoun types`, "one more pronoun type");
     }
-
-    // categories
-    const categories: string[] = [];
-    while (pos < line.length && isBlank(line[pos])) pos++;
-    if (pos < line.length) {
-      for (;;) {
-        while (pos < line.length && isBlank(line[pos])) pos++;
-        const start = pos;
-        while (pos < line.length && line[pos] !== "," && !WHITESPACE.test(line[pos])) pos++;
-        const category = line.slice(start, pos);
-        if (category === "") {
-          fail(
-            lineNumber,
-            pos + 1,
-            "a category",
-            pos === line.length ? "the end of the line" : quote(line[pos]),
-            line,
-          );
-        }
-        if (categories.includes(category)) {
-          fail(lineNumber, start + 1, `a category not given before for ${quote(form)}`, `${quote(category)} again`, line);
-        }
-        categories.push(category);
-        while (pos < line.length && isBlank(line[pos])) pos++;
-        if (pos === line.length) break;
-        if (line[pos] !== ",") {
-          fail(
-            lineNumber,
-            pos + 1,
-            `',' or the end of the line after the category ${quote(category)} (a category holds no whitespace)`,
-            quote(line.slice(pos).trimEnd()),
-            line,
-          );
-        }
-        pos++; // past ','
-      }
-    }
-    firstLine.set(form, lineNumber);
+    const categories = readCategories(at, end, form);
+    firstLine.set(form, at.number);
     types.push({ form, categories });
   }
 
   if (types.length === 0) {
     const last = lines.length === 0 ? "" : lines[lines.length - 1].replace(/\r$/, "");
-    fail(
-      Math.max(1, lines.length),
+    failAt(
+      { file, number: Math.max(1, lines.length), text: last },
       1,
       "at least one pronoun type line ('form: category, ...')",
       "no pronoun type in the whole list",
-      last,
     );
   }
   return { language: language ?? UNDETERMINED_LANGUAGE, types };
+}
+
+/** One line of a pronoun list being read, for its errors: the list's name, the 1-based line number, its text (without `\r`). */
+interface ListLine {
+  file: string;
+  number: number;
+  text: string;
+}
+
+/** Throws the `FormatError` of `parsePronounLexicon` at 1-based `column` of the line `at`. */
+function failAt(at: ListLine, column: number, expected: string, found: string): never {
+  throw new FormatError({ file: at.file, line: at.number, column, expected, found, lineText: at.text });
+}
+
+/**
+ * Reads the `@` directive that starts at `pos` of the line `at`: `@language CODE`.
+ * @param language the language read so far (null before any `@language`)
+ * @param typesSoFar the number of pronoun types read so far
+ * @returns the language code
+ * @throws FormatError for another directive, an `@language` after a type or repeated, or one
+ *   without exactly one code
+ */
+function readLanguage(at: ListLine, pos: number, language: string | null, typesSoFar: number): string {
+  const line = at.text;
+  const words = [...line.matchAll(/\S+/gu)];
+  const directive = words[0][0];
+  if (directive !== "@language") {
+    failAt(at, pos + 1, "'@language' (the only directive)", `the directive ${quote(directive)}`);
+  }
+  if (typesSoFar > 0) {
+    failAt(at, pos + 1, "'@language' before the first pronoun type", "'@language' after a pronoun type");
+  }
+  if (language !== null) {
+    failAt(at, pos + 1, "one '@language' directive", "a second '@language'");
+  }
+  if (words.length < 2) {
+    failAt(at, line.trimEnd().length + 1, "a language code after '@language'", "the end of the line");
+  }
+  if (words.length > 2) {
+    failAt(at, words[2].index + 1, "the end of the line after the language code", quote(line.slice(words[2].index).trimEnd()));
+  }
+  return words[1][0];
+}
+
+/**
+ * Reads the form of a type line, from `pos` (its first non-blank character) to the `:` after it.
+ * @returns the form as written, its 0-based start, and `end`, the position just past the `:`
+ * @throws FormatError for an empty form, or a line without `:` after its form (a form with whitespace)
+ */
+function readForm(at: ListLine, pos: number): { formStart: number; formText: string; end: number } {
+  const line = at.text;
+  const formStart = pos;
+  while (pos < line.length && line[pos] !== ":" && !WHITESPACE.test(line[pos])) pos++;
+  const formText = line.slice(formStart, pos);
+  if (formText === "") failAt(at, pos + 1, "a pronoun form before ':'", "':'");
+  while (pos < line.length && isBlank(line[pos])) pos++;
+  if (pos === line.length) {
+    failAt(at, pos + 1, `':' after the form ${quote(formText)}`, "the end of the line");
+  }
+  if (line[pos] !== ":") {
+    failAt(at, pos + 1, `':' after the form ${quote(formText)} (a form holds no whitespace)`, quote(line.slice(pos).trimEnd()));
+  }
+  return { formStart, formText, end: pos + 1 };
+}
+
+/**
+ * Reads the comma-separated categories of the type `form`, from `pos` (just past its `:`) to
+ * the end of the line `at`.
+ * @returns the categories as written (none when the rest of the line is blank)
+ * @throws FormatError for an empty category, a category with whitespace, or one repeated
+ */
+function readCategories(at: ListLine, pos: number, form: string): string[] {
+  const line = at.text;
+  const categories: string[] = [];
+  while (pos < line.length && isBlank(line[pos])) pos++;
+  if (pos === line.length) return categories;
+  for (;;) {
+    while (pos < line.length && isBlank(line[pos])) pos++;
+    const start = pos;
+    while (pos < line.length && line[pos] !== "," && !WHITESPACE.test(line[pos])) pos++;
+    const category = line.slice(start, pos);
+    if (category === "") {
+      failAt(at, pos + 1, "a category", pos === line.length ? "the end of the line" : quote(line[pos]));
+    }
+    if (categories.includes(category)) {
+      failAt(at, start + 1, `a category not given before for ${quote(form)}`, `${quote(category)} again`);
+    }
+    categories.push(category);
+    while (pos < line.length && isBlank(line[pos])) pos++;
+    if (pos === line.length) return categories;
+    if (line[pos] !== ",") {
+      failAt(
+        at,
+        pos + 1,
+        `',' or the end of the line after the category ${quote(category)} (a category holds no whitespace)`,
+        quote(line.slice(pos).trimEnd()),
+      );
+    }
+    pos++; // past ','
+  }
 }
 
 /**
