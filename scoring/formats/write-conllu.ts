@@ -184,17 +184,7 @@ export function writeCorefUD(
 ): string {
   const file = options.file ?? "key.conllu";
   const declaration = options.declaration ?? RESPONSE_ENTITY_DECLARATION;
-  const fields = declaration.split("-");
-  const eidAt = fields.findIndex((f) => f === "eid" || f === "GRP");
-  const headAt = fields.lastIndexOf("head");
-  if (eidAt < 0 || headAt < 0) throw new RangeError(`writeCorefUD: the declaration ${JSON.stringify(declaration)} needs an 'eid' (or 'GRP') and a 'head' attribute`);
-  const attributes = (eid: string, head: number | null): string => {
-    const values = new Array<string>(head === null ? eidAt + 1 : Math.max(eidAt, headAt) + 1).fill("");
-    values[eidAt] = eid;
-    if (head !== null) values[headAt] = String(head);
-    return values.join("-");
-  };
-
+  const attributes = bracketAttributes(declaration);
   const { lines, documents, newdocLines } = scan(decodeInput(key, file), file);
   const known = new Set(documents.map((d) => d.id));
   for (const id of entities.keys()) if (!known.has(id)) throw new RangeError(`writeCorefUD: document ${JSON.stringify(id)} is not in the key`);
@@ -204,83 +194,140 @@ export function writeCorefUD(
   documents.forEach((doc) => {
     const list = entities.get(doc.id);
     if (!list) return;
-    const indexOf = new Map(doc.nodes.map((n, i) => [n.code, i]));
-    const brackets: Bracket[][] = doc.nodes.map(() => []);
-    list.forEach((entity, e) => {
-      const eid = `e${e + 1}`;
-      entity.forEach((mention, m) => {
-        if (mention.nodes.length === 0) throw new RangeError(`writeCorefUD: mention ${m + 1} of entity ${e + 1} in ${doc.id} has no nodes`);
-        const at = [...new Set(mention.nodes)].map((code) => {
-          const i = indexOf.get(code);
-          if (i === undefined) throw new RangeError(`writeCorefUD: mention ${m + 1} of entity ${e + 1} in ${doc.id} has node ${code}, which the document lacks`);
-          return i;
-        });
-        at.sort((a, b) => a - b);
-        const headIndex = indexOf.get(mention.head);
-        const head = headIndex === undefined ? 0 : at.indexOf(headIndex) + 1;
-        if (head === 0) throw new RangeError(`writeCorefUD: the head of mention ${m + 1} of entity ${e + 1} in ${doc.id} is not one of its nodes`);
-        const parts: [number, number][] = [];
-        for (const i of at) {
-          const last = parts[parts.length - 1];
-          if (last && last[1] === i - 1) last[1] = i;
-          else parts.push([i, i]);
-        }
-        parts.forEach(([from, to], p) => {
-          const marked = parts.length === 1 ? eid : `${eid}[${p + 1}/${parts.length}]`;
-          const partHead = p === parts.length - 1 ? head : null;
-          const common = { eid: marked, from, to, part: `${e}:${m}:${p}`, mention: `${e}:${m}`, index: p, parts: parts.length };
-          if (from === to) brackets[from].push({ kind: "single", head: partHead, ...common });
-          else {
-            brackets[from].push({ kind: "open", head: partHead, ...common });
-            brackets[to].push({ kind: "close", head: null, ...common });
-          }
-        });
-      });
-    });
-    const order = { close: 0, open: 1, single: 2 } as const;
-    // The reader's pairing, replayed: a closing bracket closes the most recently opened
-    // mention of its entity, and part i/n of a discontinuous mention continues the mention of
-    // its entity begun most recently that waits for exactly that part.
-    const stacks = new Map<string, string[]>();
-    const waiting = new Map<string, { mention: string; seq: number }[]>();
-    const begun = new Map<string, number>();
-    const crossing = (entity: string, i: number) =>
-      new RangeError(`writeCorefUD: two mentions of entity ${entity.slice(1)} in ${doc.id} cross at line ${doc.nodes[i].lineIndex + 1}; CorefUD brackets cannot express that`);
-    brackets.forEach((list, i) => {
-      if (list.length === 0) return;
-      list.sort((a, b) => order[a.kind] - order[b.kind] || (a.kind === "close" ? b.from - a.from : b.to - a.to));
-      for (const b of list) {
-        const entity = b.eid.replace(/\[.*$/, "");
-        if (b.kind !== "close") {
-          if (b.index === 0) begun.set(b.mention, begun.size);
-          else {
-            const queue = waiting.get(`${entity} ${b.index}/${b.parts}`) ?? [];
-            const latest = queue.reduce((best, w, k) => (best < 0 || w.seq > queue[best].seq ? k : best), -1);
-            if (latest < 0 || queue[latest].mention !== b.mention) throw crossing(entity, i);
-            queue.splice(latest, 1);
-          }
-        }
-        if (b.kind === "open") {
-          let stack = stacks.get(entity);
-          if (!stack) stacks.set(entity, (stack = []));
-          stack.push(b.part);
-        } else if (b.kind === "close" && stacks.get(entity)!.pop() !== b.part) {
-          throw crossing(entity, i);
-        }
-        if (b.kind !== "open" && b.index < b.parts - 1) {
-          const next = `${entity} ${b.index + 1}/${b.parts}`;
-          let queue = waiting.get(next);
-          if (!queue) waiting.set(next, (queue = []));
-          queue.push({ mention: b.mention, seq: begun.get(b.mention)! });
-        }
-      }
-      entityValue.set(
-        doc.nodes[i].lineIndex,
-        list.map((b) => (b.kind === "close" ? `${b.eid})` : `(${attributes(b.eid, b.head)}${b.kind === "single" ? ")" : ""}`)).join(""),
-      );
+    const brackets = documentBrackets(doc, list);
+    brackets.forEach((onNode, i) => {
+      if (onNode.length === 0) return;
+      entityValue.set(doc.nodes[i].lineIndex, onNode.map((b) => (b.kind === "close" ? `${b.eid})` : `(${attributes(b.eid, b.head)}${b.kind === "single" ? ")" : ""}`)).join(""));
     });
   });
+  return keyLinesWith(lines, newdocLines, declaration, entityValue);
+}
 
+/**
+ * The attributes of an opening bracket under the `# global.Entity` value `declaration`: a
+ * function of the eid (with its part marker) and the head value (null for none), giving the
+ * `-`-joined attributes with the others empty.
+ * @throws RangeError when the declaration lacks `eid` (or `GRP`) or `head`
+ */
+function bracketAttributes(declaration: string): (eid: string, head: number | null) => string {
+  const fields = declaration.split("-");
+  const eidAt = fields.findIndex((f) => f === "eid" || f === "GRP");
+  const headAt = fields.lastIndexOf("head");
+  if (eidAt < 0 || headAt < 0) throw new RangeError(`writeCorefUD: the declaration ${JSON.stringify(declaration)} needs an 'eid' (or 'GRP') and a 'head' attribute`);
+  return (eid, head) => {
+    const values = new Array<string>(head === null ? eidAt + 1 : Math.max(eidAt, headAt) + 1).fill("");
+    values[eidAt] = eid;
+    if (head !== null) values[headAt] = String(head);
+    return values.join("-");
+  };
+}
+
+/**
+ * The brackets of each node of `doc` (same indices as `doc.nodes`) for the entities `list`, in
+ * the order they are written (see the module header).
+ * @throws RangeError when a mention has no nodes or a node the document lacks, its head is not
+ *   one of its nodes, or two mentions of one entity cross
+ */
+function documentBrackets(doc: NodeDocument, list: readonly (readonly WrittenMention[])[]): Bracket[][] {
+  const indexOf = new Map(doc.nodes.map((n, i) => [n.code, i]));
+  const brackets: Bracket[][] = doc.nodes.map(() => []);
+  list.forEach((entity, e) => {
+    entity.forEach((mention, m) => {
+      if (mention.nodes.length === 0) throw new RangeError(`writeCorefUD: mention ${m + 1} of entity ${e + 1} in ${doc.id} has no nodes`);
+      const at = [...new Set(mention.nodes)].map((code) => {
+        const i = indexOf.get(code);
+        if (i === undefined) throw new RangeError(`writeCorefUD: mention ${m + 1} of entity ${e + 1} in ${doc.id} has node ${code}, which the document lacks`);
+        return i;
+      });
+      at.sort((a, b) => a - b);
+      const headIndex = indexOf.get(mention.head);
+      const head = headIndex === undefined ? 0 : at.indexOf(headIndex) + 1;
+      if (head === 0) throw new RangeError(`writeCorefUD: the head of mention ${m + 1} of entity ${e + 1} in ${doc.id} is not one of its nodes`);
+      addMentionBrackets(brackets, `e${e + 1}`, `${e}:${m}`, at, head);
+    });
+  });
+  sortAndCheckBrackets(doc, brackets);
+  return brackets;
+}
+
+/**
+ * Adds to `brackets` (per node index) those of one mention: eid `eid`, identity `mention`
+ * (`entity:mention`), node indices `at` (ascending, distinct), 1-based head position `head`.
+ * The mention is cut into parts, maximal runs of consecutive nodes; the head goes on the last part.
+ */
+function addMentionBrackets(brackets: Bracket[][], eid: string, mention: string, at: readonly number[], head: number): void {
+  const parts: [number, number][] = [];
+  for (const i of at) {
+    const last = parts[parts.length - 1];
+    if (last && last[1] === i - 1) last[1] = i;
+    else parts.push([i, i]);
+  }
+  parts.forEach(([from, to], p) => {
+    const marked = parts.length === 1 ? eid : `${eid}[${p + 1}/${parts.length}]`;
+    const partHead = p === parts.length - 1 ? head : null;
+    const common = { eid: marked, from, to, part: `${mention}:${p}`, mention, index: p, parts: parts.length };
+    if (from === to) brackets[from].push({ kind: "single", head: partHead, ...common });
+    else {
+      brackets[from].push({ kind: "open", head: partHead, ...common });
+      brackets[to].push({ kind: "close", head: null, ...common });
+    }
+  });
+}
+
+/**
+ * Sorts the brackets of each node of `doc` into written order (closing brackets first, the
+ * one opened last first; then opening brackets, the longest first; then one-node brackets)
+ * and replays the reader's pairing on them: a closing bracket closes the most recently opened
+ * mention of its entity, and part i/n of a discontinuous mention continues the mention of its
+ * entity begun most recently that waits for exactly that part.
+ * @throws RangeError when the reader would pair them otherwise: two mentions of one entity cross
+ */
+function sortAndCheckBrackets(doc: NodeDocument, brackets: Bracket[][]): void {
+  const order = { close: 0, open: 1, single: 2 } as const;
+  const stacks = new Map<string, string[]>();
+  const waiting = new Map<string, { mention: string; seq: number }[]>();
+  const begun = new Map<string, number>();
+  const crossing = (entity: string, i: number) =>
+    new RangeError(`writeCorefUD: two mentions of entity ${entity.slice(1)} in ${doc.id} cross at line ${doc.nodes[i].lineIndex + 1}; CorefUD brackets cannot express that`);
+  brackets.forEach((list, i) => {
+    if (list.length === 0) return;
+    list.sort((a, b) => order[a.kind] - order[b.kind] || (a.kind === "close" ? b.from - a.from : b.to - a.to));
+    for (const b of list) {
+      const entity = b.eid.replace(/\[.*$/, "");
+      if (b.kind !== "close") {
+        if (b.index === 0) begun.set(b.mention, begun.size);
+        else {
+          const queue = waiting.get(`${entity} ${b.index}/${b.parts}`) ?? [];
+          const latest = queue.reduce((best, w, k) => (best < 0 || w.seq > queue[best].seq ? k : best), -1);
+          if (latest < 0 || queue[latest].mention !== b.mention) throw crossing(entity, i);
+          queue.splice(latest, 1);
+        }
+      }
+      if (b.kind === "open") {
+        let stack = stacks.get(entity);
+        if (!stack) stacks.set(entity, (stack = []));
+        stack.push(b.part);
+      } else if (b.kind === "close" && stacks.get(entity)!.pop() !== b.part) {
+        throw crossing(entity, i);
+      }
+      if (b.kind !== "open" && b.index < b.parts - 1) {
+        const next = `${entity} ${b.index + 1}/${b.parts}`;
+        let queue = waiting.get(next);
+        if (!queue) waiting.set(next, (queue = []));
+        queue.push({ mention: b.mention, seq: begun.get(b.mention)! });
+      }
+    }
+  });
+}
+
+/**
+ * The key's lines, each node line's coreference in MISC replaced by its `Entity=` value in
+ * `entityValue` (by line index; none when absent), and its `# global.Entity` lines by one
+ * declaring `declaration` after each `# newdoc` line (`newdocLines`; at the top when the first
+ * is -1).
+ * @returns the file text, ending with a newline
+ */
+function keyLinesWith(lines: readonly string[], newdocLines: readonly number[], declaration: string, entityValue: ReadonlyMap<number, string>): string {
   const out: string[] = [];
   const declare = `# global.Entity = ${declaration}`;
   if (newdocLines[0] === -1) out.push(declare);
