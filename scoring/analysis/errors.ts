@@ -326,13 +326,30 @@ export function analyzeDocumentErrors(key: readonly Entity[], response: readonly
   const k = readSide(key);
   const r = readSide(response);
   const errors: CorefError[] = [];
-
   // 1. Span errors: pair twinless response spans with overlapping twinless key spans.
+  const corrected = spanErrors(k, r, errors);
+  // Response entities on corrected spans (key coordinates where the key has the span).
+  const fixed = correctedSide(r, corrected);
+  // 2a. Extra mentions and entities (Split + Remove); 3b. conflated entities (Split).
+  responseEntityErrors(fixed, k, errors);
+  // 2b. Missing mentions and entities (Introduce + Merge); 3a. divided entities (Merge).
+  keyEntityErrors(k, fixed, errors);
+  if (errors.length > 1) errors.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || bySpan(a.mentions[0], b.mentions[0]));
+  const counts = zeroErrorCounts();
+  for (const err of errors) counts[err.kind]++;
+  return { counts, errors };
+}
+
+/**
+ * Step 1 of `analyzeDocumentErrors`: pairs the twinless response spans (`r`) with overlapping
+ * twinless key spans (`k`), and appends a `span` error for each pair to `errors`.
+ * @returns response spanKey → the key span it is corrected to
+ */
+function spanErrors(k: Side, r: Side, errors: CorefError[]): Map<number, Mention> {
   const keyTwinless: Mention[] = [];
   for (const e of k.entities) for (let i = 0; i < e.keys.length; i++) if (!r.entityOf.has(e.keys[i])) keyTwinless.push(e.mentions[i]);
   const responseTwinless: Mention[] = [];
   for (const e of r.entities) for (let i = 0; i < e.keys.length; i++) if (!k.entityOf.has(e.keys[i])) responseTwinless.push(e.mentions[i]);
-  /** response spanKey → key span it is corrected to. */
   const corrected = new Map<number, Mention>();
   for (const p of pairSpans(keyTwinless, responseTwinless)) {
     const rk = spanKey(p.response[0], p.response[1]);
@@ -346,8 +363,14 @@ export function analyzeDocumentErrors(key: readonly Entity[], response: readonly
       message: `Response span ${show(p.response)} should be ${show(p.key)}.`,
     });
   }
+  return corrected;
+}
 
-  // Response entities on corrected spans (key coordinates where the key has the span).
+/**
+ * The response side `r` with its spans corrected (`corrected`, from `spanErrors`): each
+ * corrected span in key coordinates, `entityOf` keyed by the corrected spans.
+ */
+function correctedSide(r: Side, corrected: ReadonlyMap<number, Mention>): Side {
   const responseEntityOf = new Map<number, number>();
   const responseEntities: SideEntity[] = [];
   for (const e of r.entities) {
@@ -368,9 +391,16 @@ export function analyzeDocumentErrors(key: readonly Entity[], response: readonly
     }
     responseEntities.push({ index: e.index, mentions, keys });
   }
+  return { entityOf: responseEntityOf, entities: responseEntities };
+}
 
-  // 2a. Extra mentions and entities (Split + Remove); 3b. conflated entities (Split).
-  for (const e of responseEntities) {
+/**
+ * Steps 2a and 3b of `analyzeDocumentErrors`: appends to `errors` the extra mentions and
+ * entities of the corrected response side `response` (Split + Remove), and its entities that
+ * conflate key entities of `k` (Split).
+ */
+function responseEntityErrors(response: Side, k: Side, errors: CorefError[]): void {
+  for (const e of response.entities) {
     const groups = e.keys.map((key) => k.entityOf.get(key) ?? -1);
     const extra: Mention[] = [];
     for (let i = 0; i < groups.length; i++) if (groups[i] < 0) extra.push(e.mentions[i]);
@@ -406,10 +436,16 @@ export function analyzeDocumentErrors(key: readonly Entity[], response: readonly
       });
     }
   }
+}
 
-  // 2b. Missing mentions and entities (Introduce + Merge); 3a. divided entities (Merge).
+/**
+ * Steps 2b and 3a of `analyzeDocumentErrors`: appends to `errors` the key mentions and
+ * entities of `k` missing from the corrected response side `response` (Introduce + Merge),
+ * and the key entities it divides (Merge).
+ */
+function keyEntityErrors(k: Side, response: Side, errors: CorefError[]): void {
   for (const e of k.entities) {
-    const groups = e.keys.map((key) => responseEntityOf.get(key) ?? -1);
+    const groups = e.keys.map((key) => response.entityOf.get(key) ?? -1);
     const missing: Mention[] = [];
     for (let i = 0; i < groups.length; i++) if (groups[i] < 0) missing.push(e.mentions[i]);
     if (missing.length === e.mentions.length) {
@@ -444,11 +480,6 @@ export function analyzeDocumentErrors(key: readonly Entity[], response: readonly
       });
     }
   }
-
-  if (errors.length > 1) errors.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || bySpan(a.mentions[0], b.mentions[0]));
-  const counts = zeroErrorCounts();
-  for (const err of errors) counts[err.kind]++;
-  return { counts, errors };
 }
 
 /** Error counts of a whole corpus. */
