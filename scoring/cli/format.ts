@@ -4,24 +4,14 @@
  * [0, 1], snake_case counts).
  */
 import { toScore, type Score } from "../metrics/counts.js";
-import { ALL_COUNT_METRICS, type AnyCountMetric } from "../metrics/registry.js";
+import { ALL_COUNT_METRICS, METRIC_REGISTRY, type MetricId } from "../metrics/registry.js";
 import type { MetricScoresLike } from "../score-json.js";
 
 /** The JSON output (`--format json`) is the score JSON: see `../score-json.ts`. */
 export { metricsToJson, reportToJson, type MetricsJson, type ReportJson } from "../score-json.js";
 
-/** The table's row label of each count metric (rows in registry order). */
-const ROW_LABELS: Record<AnyCountMetric, string> = {
-  mentions: "Mentions",
-  muc: "MUC",
-  bcub: "B³",
-  ceafm: "CEAFm",
-  ceafe: "CEAFe",
-  lea: "LEA",
-  mcf: "Mapped F",
-  mor: "MOR",
-  zero: "Zeros",
-};
+/** The table's row label of each metric (rows in registry order): its registry label. */
+const ROW_LABELS = Object.fromEntries(METRIC_REGISTRY.map((m) => [m.id, m.label])) as Record<MetricId, string>;
 
 /** A count as the reference scorer prints it: integers plainly, fractions to 10 digits. */
 function num(x: number): string {
@@ -62,7 +52,7 @@ export function renderTable(scores: MetricScoresLike, title?: string): string {
   }
   if (scores.blanc) {
     const b = scores.blanc;
-    rows.push(["BLANC", pct(b.recall), "", pct(b.precision), "", pct(b.f1)]);
+    rows.push([ROW_LABELS.blanc, pct(b.recall), "", pct(b.precision), "", pct(b.f1)]);
     rows.push(["  coref links", ...scoreCells(toScore(b.coref)), ""]);
     rows.push(["  non-coref links", ...scoreCells(toScore(b.noncoref)), ""]);
   }

@@ -5,6 +5,7 @@
  *
  * Each entry says:
  * - `id`: the metric's name in options, reports, score JSON and stored scores;
+ * - `label`: its short name for people, as the CLI's score table prints it (`cli/format.ts`);
  * - `kind`: `counts` (recall and precision as numerator/denominator pairs, summed over
  *   documents: see `metrics/counts.ts`) or `blanc` (two such pairs, coreference and
  *   non-coreference links, averaged: see `metrics/blanc.ts`);
@@ -24,6 +25,8 @@ export type MetricKind = "counts" | "blanc";
 /** One metric of the registry. */
 export interface MetricSpec {
   readonly id: string;
+  /** Short name for people, e.g. "B³" (a row of the CLI's score table). */
+  readonly label: string;
   readonly kind: MetricKind;
   readonly conll: boolean;
   readonly optional: boolean;
@@ -41,16 +44,16 @@ export interface MetricSpec {
  *   (CRAC 2022), as the CorefUD scorer computes them (`corefud/mor.ts`, `corefud/zero.ts`).
  */
 export const METRIC_REGISTRY = [
-  { id: "mentions", kind: "counts", conll: false, optional: false, corefud: false },
-  { id: "muc", kind: "counts", conll: true, optional: false, corefud: false },
-  { id: "bcub", kind: "counts", conll: true, optional: false, corefud: false },
-  { id: "ceafm", kind: "counts", conll: false, optional: false, corefud: false },
-  { id: "ceafe", kind: "counts", conll: true, optional: false, corefud: false },
-  { id: "lea", kind: "counts", conll: false, optional: false, corefud: false },
-  { id: "blanc", kind: "blanc", conll: false, optional: false, corefud: false },
-  { id: "mcf", kind: "counts", conll: false, optional: true, corefud: false },
-  { id: "mor", kind: "counts", conll: false, optional: true, corefud: true },
-  { id: "zero", kind: "counts", conll: false, optional: true, corefud: true },
+  { id: "mentions", label: "Mentions", kind: "counts", conll: false, optional: false, corefud: false },
+  { id: "muc", label: "MUC", kind: "counts", conll: true, optional: false, corefud: false },
+  { id: "bcub", label: "B³", kind: "counts", conll: true, optional: false, corefud: false },
+  { id: "ceafm", label: "CEAFm", kind: "counts", conll: false, optional: false, corefud: false },
+  { id: "ceafe", label: "CEAFe", kind: "counts", conll: true, optional: false, corefud: false },
+  { id: "lea", label: "LEA", kind: "counts", conll: false, optional: false, corefud: false },
+  { id: "blanc", label: "BLANC", kind: "blanc", conll: false, optional: false, corefud: false },
+  { id: "mcf", label: "Mapped F", kind: "counts", conll: false, optional: true, corefud: false },
+  { id: "mor", label: "MOR", kind: "counts", conll: false, optional: true, corefud: true },
+  { id: "zero", label: "Zeros", kind: "counts", conll: false, optional: true, corefud: true },
 ] as const satisfies readonly MetricSpec[];
 
 /** Any metric id of the registry. */
