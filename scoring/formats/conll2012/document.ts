@@ -111,6 +111,7 @@ export class DocumentBuilder {
     this.name = header.name;
   }
 
+  /** A blank line: the next token begins a sentence. */
   sentenceBreak(): void {
     this.sentenceOpen = false;
   }
@@ -420,6 +421,11 @@ export class DocumentBuilder {
     }
   }
 
+  /**
+   * Ends the document at its `#end document` line (`endLine`), pushing its warnings.
+   * @returns the finished document
+   * @throws FormatError at the first mention still open (the earliest in the file)
+   */
   finish(endLine: number): Document {
     // Report the first unclosed mention in the file, whatever its entity. A chain's oldest
     // open mention is the last of its links (an end closes the most recent open).

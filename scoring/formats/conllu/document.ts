@@ -169,6 +169,10 @@ export class DocumentBuilder {
     if (this.sentence) this.sentence.sentId = id;
   }
 
+  /**
+   * A blank line: ends the sentence being read, if any.
+   * @throws FormatError for a sentence without words or a malformed DEPS of one of its empty nodes
+   */
   sentenceBreak(): void {
     this.endSentence();
   }
