@@ -168,50 +168,7 @@ export class Conll2012DocumentStream implements DocumentStream {
       const body = line.slice(first);
       const begin = BEGIN.exec(body);
       if (begin) {
-        if (doc) {
-          throw new FormatError({
-            file,
-            line: lineNumber,
-            column: first + 1,
-            expected: `'#end document' for the document begun at line ${doc.line}`,
-            found: "another '#begin document'",
-            lineText: line,
-          });
-        }
-        const { maxDocuments } = this.bounds;
-        if (this.ended >= maxDocuments) {
-          throw new FormatError({
-            file,
-            line: lineNumber,
-            column: first + 1,
-            expected: `at most ${maxDocuments} documents in one file`,
-            found: "one more '#begin document'",
-            lineText: line,
-          });
-        }
-        const header = parseHeader(begin[1], this.ended + 1);
-        if (header.generated) {
-          this.warnings.push({
-            code: "unnamed-document",
-            message: `the document begun at line ${lineNumber} has no name; it is called "${header.name}" by its position in the file, so key and response must list their documents in the same order`,
-            file,
-            line: lineNumber,
-            document: header.name,
-          });
-        }
-        const firstAt = this.seenIds.get(header.id);
-        if (firstAt !== undefined) {
-          throw new FormatError({
-            file,
-            line: lineNumber,
-            column: first + 1,
-            expected: `a document name not used earlier in the file`,
-            found: `${quote(header.id)} again (first begun at line ${firstAt})`,
-            lineText: line,
-          });
-        }
-        this.seenIds.set(header.id, lineNumber);
-        this.doc = new DocumentBuilder(file, header, lineNumber, this.bounds, this.warnings, (n) => lineAt(text, n), this.words);
+        this.beginDocument(begin[1], line, lineNumber, first);
         return;
       }
       if (END.test(body)) {
@@ -244,6 +201,59 @@ export class Conll2012DocumentStream implements DocumentStream {
       });
     }
     doc.token(line, lineNumber, first);
+  }
+
+  /**
+   * Begins a document at its `#begin document` line (`line`, `first` the 0-based index of the
+   * `#`); `rest` is the text after `#begin document`.
+   * @throws FormatError inside a document, past the document limit, or for a name used before
+   */
+  private beginDocument(rest: string, line: string, lineNumber: number, first: number): void {
+    const { text, file, doc } = this;
+    if (doc) {
+      throw new FormatError({
+        file,
+        line: lineNumber,
+        column: first + 1,
+        expected: `'#end document' for the document begun at line ${doc.line}`,
+        found: "another '#begin document'",
+        lineText: line,
+      });
+    }
+    const { maxDocuments } = this.bounds;
+    if (this.ended >= maxDocuments) {
+      throw new FormatError({
+        file,
+        line: lineNumber,
+        column: first + 1,
+        expected: `at most ${maxDocuments} documents in one file`,
+        found: "one more '#begin document'",
+        lineText: line,
+      });
+    }
+    const header = parseHeader(rest, this.ended + 1);
+    if (header.generated) {
+      this.warnings.push({
+        code: "unnamed-document",
+        message: `the document begun at line ${lineNumber} has no name; it is called "${header.name}" by its position in the file, so key and response must list their documents in the same order`,
+        file,
+        line: lineNumber,
+        document: header.name,
+      });
+    }
+    const firstAt = this.seenIds.get(header.id);
+    if (firstAt !== undefined) {
+      throw new FormatError({
+        file,
+        line: lineNumber,
+        column: first + 1,
+        expected: `a document name not used earlier in the file`,
+        found: `${quote(header.id)} again (first begun at line ${firstAt})`,
+        lineText: line,
+      });
+    }
+    this.seenIds.set(header.id, lineNumber);
+    this.doc = new DocumentBuilder(file, header, lineNumber, this.bounds, this.warnings, (n) => lineAt(text, n), this.words);
   }
 }
 
