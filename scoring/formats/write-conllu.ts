@@ -25,6 +25,7 @@
  */
 import type { CorefUDMention, NodeCode } from "../types.js";
 import { readCorefUD } from "./conllu.js";
+import { NODE_CODE_FACTOR } from "./conllu/nodes.js";
 import { decodeInput, forEachLine, type Input } from "./text.js";
 
 /** A mention to write: its nodes (any order, distinct) and its head (one of them). */
@@ -48,7 +49,6 @@ export interface NodeDocument {
   nodes: NodeLine[];
 }
 
-const NODE_CODE_FACTOR = 1024;
 const NEWDOC = /^#\s*newdoc\b/;
 const GLOBAL_ENTITY = /^#\s*global\.Entity\s*=/;
 const EMPTY_ID = /^([0-9]+)\.([1-9][0-9]*)$/;
