@@ -1,13 +1,13 @@
 /**
  * Metric names used by tasks (primary metric), leaderboards and stored Score rows: the
  * scorer's metric registry (`scoring/metrics/registry.ts`: ids, kinds, CoNLL members, optional
- * metrics) plus the derived `conll`, with what lib adds on top of it: a label for people and a
- * position on boards ({@link METRIC_DISPLAY}).
+ * metrics, labels) plus the derived `conll`, with what lib adds on top of it: a position on
+ * boards ({@link METRIC_DISPLAY}).
  *
  * Every list of metrics in lib/ and app/ is derived here; `metrics.test.ts` here fails when
  * a registry metric lacks a label, a board position or an explanation page, and when another
- * file writes a list of metric ids out. Adding a metric to the registry then means one entry
- * in {@link METRIC_DISPLAY} and one explanation in `lib/content/metrics-explained.ts`.
+ * file writes a list of metric ids out. Adding a metric to the registry then means a board
+ * position here and one explanation in `lib/content/metrics/`.
  *
  * Optional metrics (`mcf`, `mor`, `zero`) are computed only by tasks that switch them on; pages
  * hide them when no run shown has them ({@link shownMetrics}).
@@ -18,30 +18,21 @@ import { CONLL_METRICS, METRIC_REGISTRY, type AnyCountMetric, type MetricId } fr
 /** Any metric a leaderboard can rank by: a registry metric or the derived CoNLL F1. */
 export type LeaderboardMetric = MetricId | "conll";
 
-/** What lib adds to a registry metric. */
+/** How pages show a registry metric. */
 export interface MetricDisplay {
-  /** Short name for table headers, e.g. "B³". */
+  /** Short name for table headers, e.g. "B³" (the registry's `label`). */
   label: string;
   /** Place on boards, selectors and metric tables: smaller first, distinct. */
   position: number;
 }
 
-/**
- * Label and board position of every registry metric (the compiler checks that each has one).
- * Optional metrics come after the standard ones.
- */
-export const METRIC_DISPLAY: Readonly<Record<MetricId, MetricDisplay>> = {
-  mentions: { label: "Mentions", position: 0 },
-  muc: { label: "MUC", position: 1 },
-  bcub: { label: "B³", position: 2 },
-  ceafm: { label: "CEAFm", position: 3 },
-  ceafe: { label: "CEAFe", position: 4 },
-  lea: { label: "LEA", position: 5 },
-  blanc: { label: "BLANC", position: 6 },
-  mcf: { label: "Mapped F", position: 7 },
-  mor: { label: "MOR", position: 8 },
-  zero: { label: "Zeros", position: 9 },
-};
+/** Board position of every registry metric (the compiler checks that each has one); optional metrics come after the standard ones. */
+const BOARD_POSITION: Readonly<Record<MetricId, number>> = { mentions: 0, muc: 1, bcub: 2, ceafm: 3, ceafe: 4, lea: 5, blanc: 6, mcf: 7, mor: 8, zero: 9 };
+
+/** Label (the registry's) and board position of every registry metric. */
+export const METRIC_DISPLAY: Readonly<Record<MetricId, MetricDisplay>> = Object.fromEntries(
+  METRIC_REGISTRY.map((metric) => [metric.id, { label: metric.label, position: BOARD_POSITION[metric.id] }]),
+) as Record<MetricId, MetricDisplay>;
 
 /** Registry metrics in board order. */
 const BOARD_ORDER: readonly MetricId[] = METRIC_REGISTRY.map((m) => m.id).sort((a, b) => METRIC_DISPLAY[a].position - METRIC_DISPLAY[b].position);
