@@ -17,13 +17,19 @@ const LAYERS = [
   ["tasks"],
   ["boards"],
   ["runs"],
-  ["view-models"],
+  ["view-models", "routes"],
   ["worker"],
   ["demo", "bench"],
 ];
 
 /** Test files, fixtures and test helpers: they may reach across layers to set up a case. */
 const TEST_FILES = "\\.(test|spec)\\.tsx?$|\\.fixtures\\.ts$|/test-[^/]*\\.ts$|/__mocks__/|^e2e/";
+
+/** The domain folders: each has a public surface, its `index.ts`. */
+const DOMAINS = ["tasks", "runs", "boards", "teams", "accounts", "audit", "uploads"];
+
+/** Benchmarks and their seeders: like tests, they may reach behind a domain's surface. */
+const BENCH_FILES = "^lib/bench/|(^|/)bench[^/]*\\.ts$";
 
 /** One rule per layer: nothing in it imports a folder of a higher layer. */
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => {
@@ -74,6 +80,20 @@ module.exports = {
       severity: "error",
       from: { path: "^lib/([^/]+\\.(ts|mjs)|db/|validations/)", pathNot: TEST_FILES },
       to: { path: `^lib/(${LAYERS.flat().join("|")})/` },
+    },
+    {
+      name: "domain-through-index",
+      comment: "Outside a domain folder, the domain is reached through its public surface, lib/<domain>/index.ts (tests and benchmarks may reach the modules behind it).",
+      severity: "error",
+      from: { path: "^(app|scripts)/", pathNot: `${TEST_FILES}|${BENCH_FILES}` },
+      to: { path: `^lib/(${DOMAINS.join("|")})/(?!index\\.ts$)` },
+    },
+    {
+      name: "domain-through-index",
+      comment: "Another lib/ folder reaches a domain through its public surface, lib/<domain>/index.ts.",
+      severity: "error",
+      from: { path: "^lib/([^/]+)/", pathNot: `${TEST_FILES}|${BENCH_FILES}` },
+      to: { path: `^lib/(${DOMAINS.join("|")})/(?!index\\.ts$)`, pathNot: "^lib/$1/" },
     },
     ...layerRules,
   ],

@@ -17,7 +17,7 @@
  *   closes the connection unread). The upload routes
  *   ({@link UPLOAD_ROUTE_PATTERN}) are left out of the matcher: they stream their bodies
  *   themselves with their own limit and memory budget (`lib/http/multipart-upload.ts`,
- *   `lib/http/body-budget.ts`) and set the security headers themselves (`lib/runs/upload-route.ts`).
+ *   `lib/http/body-budget.ts`) and set the security headers themselves (`lib/routes/upload-route.ts`).
  * - Cross-origin server actions (a POST with a `Next-Action` header whose `Origin` is not the
  *   site's) are answered 403 here; Next itself would answer 500.
  * - On next-auth's routes, a callback URL next-auth would answer with a 500 (query parameter

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "./_components/link";
 import { getViewer } from "@/lib/auth/session";
-import { listTasksForViewer } from "@/lib/tasks/tasks-list";
+import { listTasksForViewer } from "@/lib/tasks";
 import { TaskCard } from "./_components/task-card";
 
 /** Title: the site's name and what it does (not the "· Corefboard" template). */

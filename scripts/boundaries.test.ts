@@ -36,9 +36,12 @@ function cruise(files: Record<string, string>): { code: number | null; output: s
 const ALLOWED = {
   "lib/errors.ts": "export const E = 1;\n",
   "lib/audit/record.ts": 'import { E } from "../errors";\nexport const recordAudit = E;\n',
-  "lib/tasks/phases.ts": 'import { recordAudit } from "../audit/record";\nexport const loadPhase = recordAudit;\n',
-  "lib/runs/submissions.ts": 'import { loadPhase } from "../tasks/phases";\nexport const createSubmission = loadPhase;\n',
-  "app/page.tsx": 'import { createSubmission } from "@/lib/runs/submissions";\nexport default createSubmission;\n',
+  "lib/audit/index.ts": 'export { recordAudit } from "./record";\n',
+  "lib/tasks/phases.ts": 'import { recordAudit } from "../audit";\nexport const loadPhase = recordAudit;\n',
+  "lib/tasks/index.ts": 'export { loadPhase } from "./phases";\n',
+  "lib/runs/submissions.ts": 'import { loadPhase } from "../tasks";\nexport const createSubmission = loadPhase;\n',
+  "lib/runs/index.ts": 'export { createSubmission } from "./submissions";\n',
+  "app/page.tsx": 'import { createSubmission } from "@/lib/runs";\nexport default createSubmission;\n',
   "scoring/index.ts": "export const score = 1;\n",
 };
 
@@ -49,18 +52,20 @@ describe("module boundaries", () => {
     expect(code).toBe(0);
   });
 
-  it("fail on a lower layer importing a higher one, a cycle, scoring importing lib, app importing Prisma, and lib importing app", () => {
+  it("fail on a lower layer importing a higher one, a cycle, scoring importing lib, app importing Prisma or reaching behind a domain's index, and lib importing app", () => {
     const { code, output } = cruise({
       ...ALLOWED,
       // tasks (below runs) imports runs: forbidden by the tasks layer's rule, and a cycle.
-      "lib/tasks/phases.ts": 'import { recordAudit } from "../audit/record";\nimport { createSubmission } from "../runs/submissions";\nexport const loadPhase = recordAudit;\nexport const again = createSubmission;\n',
+      "lib/tasks/phases.ts": 'import { recordAudit } from "../audit";\nimport { createSubmission } from "../runs";\nexport const loadPhase = recordAudit;\nexport const again = createSubmission;\n',
+      // app reaches behind the runs domain's surface.
+      "app/other.tsx": 'import { createSubmission } from "@/lib/runs/submissions";\nexport default createSubmission;\n',
       "scoring/index.ts": 'import { E } from "../lib/errors";\nexport const score = E;\n',
       "lib/generated/prisma/client.ts": "export const PrismaClient = 1;\n",
       "app/route.ts": 'import { PrismaClient } from "@/lib/generated/prisma/client";\nexport const GET = PrismaClient;\n',
       "lib/errors.ts": 'import page from "../app/page";\nexport const E = 1;\nexport const P = page;\n',
     });
     expect(code).not.toBe(0);
-    for (const rule of ["layer-tasks", "no-circular", "scoring-is-framework-free", "app-not-prisma", "lib-not-app"]) {
+    for (const rule of ["layer-tasks", "no-circular", "scoring-is-framework-free", "app-not-prisma", "lib-not-app", "domain-through-index"]) {
       expect(output, rule).toContain(`error ${rule}:`);
     }
   });

@@ -6,7 +6,7 @@
  * BLANC links; sums of fractions (printed to 10 significant digits, as the reference scorer
  * does) for B³, CEAFe similarity and LEA.
  */
-import type { BoardMetricsJson, CountScoreJson, CountsJson } from "@/lib/boards/scores";
+import type { BoardMetricsJson, CountScoreJson, CountsJson } from "@/lib/boards";
 
 /** BLANC as a board or run page shows it: link counts absent for a macro-average. */
 type BoardBlancJson = NonNullable<BoardMetricsJson["blanc"]>;

@@ -7,7 +7,7 @@
  * plain HTML; every link is reachable with Tab and shows a focus ring.
  */
 import { Fragment } from "react";
-import type { ErrorCounts, ErrorKind } from "@/lib/runs/analysis";
+import type { ErrorCounts, ErrorKind } from "@/lib/runs";
 import { spanId, type Span, type ViewError } from "@/lib/view-models/document-view";
 import { mentionAnchor } from "./doc-links";
 import { DocStyles } from "./doc-text";

@@ -1,7 +1,7 @@
 /**
  * Names of the Kummerfeld & Klein (2013) error categories for pages, in display order.
  */
-import { ERROR_KINDS, type ErrorKind } from "@/lib/runs/analysis";
+import { ERROR_KINDS, type ErrorKind } from "@/lib/runs";
 
 /** The categories in display order (the scorer's order). */
 export const ERROR_KIND_ORDER: readonly ErrorKind[] = ERROR_KINDS;

@@ -5,7 +5,7 @@
  * which already left out what the viewer may not see.
  */
 import Link from "./link";
-import type { RunAnalysisView } from "@/lib/runs/analysis";
+import type { RunAnalysisView } from "@/lib/runs";
 import { ERROR_KIND_LABELS, ERROR_KIND_ORDER } from "./error-kinds";
 import { transposeDisclosure } from "@/lib/view-models/submission-view";
 import { documentHref } from "./doc-links";

@@ -6,7 +6,7 @@
  * the macro-average. Tables scroll inside their own keyboard-reachable regions. Server-safe
  * (no client state).
  */
-import type { SubmissionDatasetView } from "@/lib/runs/submissions";
+import type { SubmissionDatasetView } from "@/lib/runs";
 import { conllTitle } from "./board-numbers";
 import { Notice, ScoreValue, Table } from "./ui";
 

@@ -2,8 +2,8 @@
 
 import Link from "./link";
 import { useMemo, useState } from "react";
-import type { MetricsJson } from "@/lib/boards/scores";
-import type { SubmissionView } from "@/lib/runs/submissions";
+import type { MetricsJson } from "@/lib/boards";
+import type { SubmissionView } from "@/lib/runs";
 import { boardColumns, isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
 import { conllTitle, f1Title, blancTitle } from "./board-numbers";
 import { documentHref } from "./doc-links";

@@ -3,7 +3,7 @@
  * problem has a location (line, column, and the offending line's excerpt, which scrolls
  * sideways inside its own keyboard-reachable box on a narrow screen). Server-safe.
  */
-import type { SubmissionView } from "@/lib/runs/submissions";
+import type { SubmissionView } from "@/lib/runs";
 import { Notice } from "./ui";
 
 /** The error fields of a FAILED submission (`SubmissionView.error`). */

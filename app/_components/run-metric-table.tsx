@@ -8,7 +8,7 @@
  * needed). The table scrolls inside its own keyboard-reachable region on a narrow screen.
  * Server-safe.
  */
-import type { BoardMetricsJson } from "@/lib/boards/scores";
+import type { BoardMetricsJson } from "@/lib/boards";
 import { hasRawFractions, metricRows, type MetricRow, type ScoreCell } from "@/lib/view-models/submission-view";
 import { blancTitle, conllTitle, f1Title, formatFraction, ratioTitle } from "./board-numbers";
 import { ScoreValue, ScrollRegion } from "./ui";

@@ -5,7 +5,7 @@
  * and the phase's limits shared by the other tracks. Server component; the local time is
  * formatted in the browser by `LocalTime`.
  */
-import type { QuotaStatus, TrackQuota } from "@/lib/runs/quota";
+import type { QuotaStatus, TrackQuota } from "@/lib/runs";
 import { LocalTime } from "./local-time";
 import { UtcTime } from "./ui";
 

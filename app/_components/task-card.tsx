@@ -6,7 +6,7 @@
  * countdown ("test phase closes in 3 days"), all rendered on the server.
  */
 import Link from "./link";
-import type { TaskListItem, TaskSummary } from "@/lib/tasks/tasks-list";
+import type { TaskListItem, TaskSummary } from "@/lib/tasks";
 import { formatPercent, UtcTime } from "./ui";
 
 /** How each state is labelled (published tasks carry no label). */

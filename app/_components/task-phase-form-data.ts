@@ -7,7 +7,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import type { FieldError } from "@/lib/errors";
-import type { PhaseView } from "@/lib/tasks/tasks";
+import type { PhaseView } from "@/lib/tasks";
 import { localDateTimeToUtc, zoneForDates } from "@/lib/validations/time";
 
 /** A phase's settings as form strings; times are `datetime-local` values in `displayTimeZone`. */

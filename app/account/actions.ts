@@ -11,9 +11,9 @@ import {
   requestEmailChange,
   revokeOwnApiToken,
   signOutEverywhere,
-} from "@/lib/accounts/account";
+} from "@/lib/accounts";
 import { getCurrentUser, getViewer } from "@/lib/auth/session";
-import { UserInputError, changePassword } from "@/lib/accounts/users";
+import { UserInputError, changePassword } from "@/lib/accounts";
 
 /**
  * State of the create-token form. `token` is the plaintext, present once after creation;

@@ -1,7 +1,7 @@
 "use server";
 
 import { isDomainError } from "@/lib/errors";
-import { resendEmailConfirmation } from "@/lib/accounts/email-confirmation";
+import { resendEmailConfirmation } from "@/lib/accounts";
 import { getViewer } from "@/lib/auth/session";
 
 /** State of the account page's "send a new confirmation link" button. */

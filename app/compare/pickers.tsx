@@ -5,7 +5,7 @@
  */
 import Link from "../_components/link";
 import type { ReactNode } from "react";
-import type { ComparePage } from "@/lib/boards/compare";
+import type { ComparePage } from "@/lib/boards";
 import { compareHref, comparableRunOptions, phaseOptions, phaseRunOptions, type PickerGroup, type PickerOption } from "@/lib/view-models/compare-view";
 import { Notice, primaryButton } from "../_components/ui";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { listTaskSummariesForViewer } from "@/lib/tasks/tasks-list";
+import { listTaskSummariesForViewer } from "@/lib/tasks";
 import { getViewer } from "@/lib/auth/session";
 import { TaskCard } from "../_components/task-card";
 

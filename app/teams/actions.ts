@@ -1,9 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createTeamInvitation, revokeTeamInvitation } from "@/lib/teams/invitations";
-import { leaveTeam, makeTeamOwner, removeTeamMember } from "@/lib/teams/membership";
-import { createTeam, joinTeam } from "@/lib/teams/teams";
+import { createTeamInvitation, revokeTeamInvitation } from "@/lib/teams";
+import { leaveTeam, makeTeamOwner, removeTeamMember } from "@/lib/teams";
+import { createTeam, joinTeam } from "@/lib/teams";
 import { runAction, type ActionFailure } from "../_components/task-action-result";
 
 /** State of the create-team and join-team forms; `value` is the text to show again after an error. */

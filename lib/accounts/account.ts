@@ -59,9 +59,9 @@ import { sendMail } from "./mail";
 import { requireSignedIn, type Viewer } from "../permissions";
 import { consumeRateLimit, formatRetryTime } from "../rate-limit";
 import { sha256Hex } from "../storage";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUniqueViolation, lockKey } from "../db";
-import { LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "../teams/invitations";
+import { LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "../teams";
 import { UserInputError } from "./users";
 
 /** How long an email-change confirmation link works: one hour, in milliseconds. */

@@ -18,7 +18,7 @@ import { randomBytes } from "node:crypto";
 import { getPrisma } from "../db/client";
 import { sha256Hex } from "../storage";
 import { tokenNameSchema } from "./schemas";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { isUuid, lockKey } from "../db";
 import { UserInputError, type PublicUser } from "./users";
 import { apiTokenLockKey } from "./token-revocation";

@@ -30,9 +30,9 @@ import { sendMail } from "./mail";
 import { requireSignedIn, type Viewer } from "../permissions";
 import { formatRetryTime } from "../rate-limit";
 import { sha256Hex } from "../storage";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, lockKey, type Tx } from "../db";
-import { LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "../teams/invitations";
+import { LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "../teams";
 
 /** How long a confirmation link works: 24 hours, in milliseconds. */
 export const EMAIL_CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;

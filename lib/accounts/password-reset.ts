@@ -45,7 +45,7 @@ import { NotFoundError, RateLimitedError, ValidationError } from "../errors";
 import { sendMail } from "./mail";
 import { consumeRateLimit, formatRetryTime, resetRateLimit } from "../rate-limit";
 import { sha256Hex } from "../storage";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { lockKey, type Tx } from "../db";
 import { UserInputError } from "./users";
 

@@ -24,7 +24,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, Valida
 import { UserRole } from "../generated/prisma/enums";
 import { emailSchema, fieldErrors } from "./schemas";
 import { isSiteAdmin, type Viewer } from "../permissions";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUuid, lockKey, type Db, type Tx } from "../db";
 import { UserInputError } from "./users";
 

@@ -8,7 +8,7 @@
  * Kept apart from `./api-tokens.ts` so that `lib/accounts/users.ts` can use it without an import
  * cycle (`./api-tokens.ts` imports `UserInputError` from there).
  */
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { lockKey, type Tx } from "../db";
 
 /** The advisory-lock key that serializes creating and bulk-revoking one account's tokens. */

@@ -25,7 +25,7 @@ import { DEV_NEXTAUTH_SECRET } from "../env";
 import { RateLimitedError } from "../errors";
 import { safeRedirectUrl } from "./redirect";
 import { clientAddress, signInRefusalDelayMs, type HeaderSource } from "../rate-limit";
-import { getSessionUser, revokeSessions, verifyCredentials, type SignedInUser, type UserRole } from "../accounts/users";
+import { getSessionUser, revokeSessions, verifyCredentials, type SignedInUser, type UserRole } from "../accounts";
 
 /** Sessions last 30 days; the cookie is refreshed at most once a day. */
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;

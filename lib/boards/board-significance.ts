@@ -27,7 +27,7 @@ import { defaultDb, type Db } from "../db";
 import { getLeaderboard } from "./leaderboard";
 import { boardSignificance } from "./significance";
 import type { BoardSignificance, Leaderboard } from "./types";
-import { listTracks } from "../tasks/tracks";
+import { listTracks } from "../tasks";
 
 /** What a board's stored significance is for a view. */
 export type StoredBoardSignificance =

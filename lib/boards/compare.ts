@@ -17,7 +17,7 @@ import { boardHiddenUntilClose, leaderboardVisibleTo, PHASE_VISIBILITY_SELECT, t
 import { defaultDb, isUuid, type Db, type Prisma } from "../db";
 import type { CompareQuery } from "../validations/compare-query";
 import { compareRuns, listComparableRuns, type ComparableRun, type RunComparison } from "./significance";
-import { listTasksForViewer } from "../tasks/tasks-list";
+import { listTasksForViewer } from "../tasks";
 
 /** Most runs {@link listPhaseRunsToCompare} returns (the best by the primary metric). */
 export const COMPARE_PICKER_LIMIT = 200;

@@ -25,7 +25,7 @@ import {
   type Stratum,
 } from "../../scoring/analysis";
 import type { BlancRule } from "../../scoring";
-import { listDatasets } from "../tasks/datasets";
+import { listDatasets } from "../tasks";
 import { defaultDb, isUuid, type Db, type DocumentScore, type Prisma } from "../db";
 import type { BoardDataset, BoardSignificance, Leaderboard, LeaderboardRow, RowSignificance } from "./types";
 import { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoresToJson, scoresToJson, type BoardMetricsJson, type MetricsJson } from "./scores";

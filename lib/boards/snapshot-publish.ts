@@ -11,10 +11,10 @@ import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from 
 import { taskStanding, type SignedInViewer, type TaskStanding, type Viewer } from "../permissions";
 import { formatUtc } from "../validations/time";
 import { parseInput } from "../validations/parse";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUniqueViolation, lockKey, type Db, type Prisma } from "../db";
-import { loadPhase, type PhaseWithTask } from "../tasks/phases";
-import { listTracks } from "../tasks/tracks";
+import { loadPhase, type PhaseWithTask } from "../tasks";
+import { listTracks } from "../tasks";
 import { getLeaderboard, leaderboardJson } from "./leaderboard";
 import { leaderboardCsv } from "./leaderboard-csv";
 import { partitionDisqualified } from "./export";

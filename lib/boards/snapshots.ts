@@ -84,7 +84,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from "../errors";
 import { leaderboardVisibleTo, taskStanding, type Viewer } from "../permissions";
 import { isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
 import { defaultDb, type Db } from "../db";
-import { loadPhase, type PhaseWithTask } from "../tasks/phases";
+import { loadPhase, type PhaseWithTask } from "../tasks";
 import { partitionDisqualified } from "./export";
 import type { SnapshotChange } from "./snapshot-changes";
 import { asBoard, displayRow, type SnapshotGold } from "./snapshot-format";

@@ -23,9 +23,9 @@ import { NotFoundError } from "../errors";
 import { canViewErrorAnalysis, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "../db";
-import { taskEvaluationProfile } from "../tasks/evaluation";
+import { taskEvaluationProfile } from "../tasks";
 import { LRUCache } from "lru-cache";
-import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "../boards/scores";
+import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "../boards";
 import {
   analyzeDocumentErrors,
   disclosureTable,
@@ -38,8 +38,8 @@ import {
 import { DEFAULT_LIMITS, readCorpus } from "../../scoring/formats";
 import type { Corpus, Entity } from "../../scoring";
 import type { DisclosureColumn } from "../../scoring/analysis/disclosure";
-import { DATASET_ORDER } from "../tasks/datasets";
-import { excludedCategoriesOf, pronounFormOrder } from "../tasks/analysis-settings";
+import { DATASET_ORDER } from "../tasks";
+import { excludedCategoriesOf, pronounFormOrder } from "../tasks";
 
 export type { CorefError, DisclosureTable, ErrorCounts, ErrorKind } from "../../scoring/analysis";
 /** The error categories in display order (for pages, which do not import scoring/). */

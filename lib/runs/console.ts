@@ -41,7 +41,7 @@ import { canManageTask, requireSignedIn, type SignedInViewer, type Viewer } from
 import { unpackFileAsync } from "../storage";
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric } from "../validations/metrics";
 import { defaultDb, isUuid, type Db, type SubmissionStatus } from "../db";
-import { loadManagedPhase } from "../tasks/phases";
+import { loadManagedPhase } from "../tasks";
 
 /** Runs per page of {@link listConsoleRuns}. */
 export const CONSOLE_PAGE_SIZE = 50;

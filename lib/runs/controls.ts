@@ -42,8 +42,8 @@
  * `submission.rescore`, `phase.rescore` with the count); the conditional updates make a second,
  * concurrent change a 409 rather than a second event.
  */
-import { assertCanChangeTask, assertTaskWritable } from "../tasks/state";
-import { assertMayActForTeam } from "../teams/membership";
+import { assertCanChangeTask, assertTaskWritable } from "../tasks";
+import { assertMayActForTeam } from "../teams";
 import { z } from "zod";
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
 import { canManageTask, PHASE_VISIBILITY_SELECT, requireSignedIn, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
@@ -51,8 +51,8 @@ import { formatUtc } from "../validations/time";
 import { parseInput } from "../validations/parse";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";
-import { recordAudit } from "../audit/record";
-import { loadManagedPhase } from "../tasks/phases";
+import { recordAudit } from "../audit";
+import { loadManagedPhase } from "../tasks";
 import { defaultDb, isUuid, type Db } from "../db";
 
 /** Longest disqualification reason, in characters (after trimming). */

@@ -22,10 +22,10 @@
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
 import { canManageTask, isTeamMember, PHASE_VISIBILITY_SELECT, requireSignedIn, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import { formatUtc } from "../validations/time";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUuid, lockKey, type Db, type Prisma, type SelectionRule } from "../db";
-import { loadPhase } from "../tasks/phases";
-import { assertMayActForTeam } from "../teams/membership";
+import { loadPhase } from "../tasks";
+import { assertMayActForTeam } from "../teams";
 
 /** A run the team marked as final. */
 export interface FinalRun {

@@ -19,7 +19,7 @@
  *   predicts no mention, so the sample scores (0) on every dataset.
  * Gold content never leaves through these functions: only blind inputs are read back.
  */
-import { writeTarGz } from "../uploads/archive";
+import { writeTarGz } from "../uploads";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, taskStanding, type Viewer } from "../permissions";
 import { packFileAsync, sha256Hex, unpackFile, unpackFileAsync } from "../storage";
@@ -27,11 +27,11 @@ import { formatUtc } from "../validations/time";
 import { blindInput, type BlindOptions } from "../../scoring/formats/blind";
 import { FormatError } from "../../scoring/types";
 import { defaultDb, type Db } from "../db";
-import { cachedBoardPart } from "../boards/cache";
-import { DATASET_ORDER, DATASET_SELECT, findDataset, toDatasetView, type DatasetView } from "../tasks/datasets";
-import { findActiveGoldKeys } from "../tasks/gold";
-import { loadPhase, type PhaseWithTask } from "../tasks/phases";
-import { assertUploadSize, cleanFileName, datasetFormatMismatch, readUpload } from "../uploads/checks";
+import { cachedBoardPart } from "../boards";
+import { DATASET_ORDER, DATASET_SELECT, findDataset, toDatasetView, type DatasetView } from "../tasks";
+import { findActiveGoldKeys } from "../tasks";
+import { loadPhase, type PhaseWithTask } from "../tasks";
+import { assertUploadSize, cleanFileName, datasetFormatMismatch, readUpload } from "../uploads";
 
 /** What anyone allowed sees of a dataset's blind input (never gold metadata). */
 export interface BlindInputMeta {

@@ -21,8 +21,8 @@ import { NotFoundError } from "../errors";
 import { boardHiddenUntilClose, isTeamMember, leaderboardVisibleTo, madeAfterFreeze, taskStanding, type Viewer } from "../permissions";
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
 import { defaultDb, isUuid, type SubmissionVisibility } from "../db";
-import { loadPhase } from "../tasks/phases";
-import { rankingValueOfRows } from "../boards/scores";
+import { loadPhase } from "../tasks";
+import { rankingValueOfRows } from "../boards";
 
 /** Most runs a progress answer holds (the latest ones); quotas keep real teams far below it. */
 export const MAX_PROGRESS_POINTS = 1000;

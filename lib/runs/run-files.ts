@@ -6,9 +6,9 @@
  */
 import { ValidationError } from "../errors";
 import type { Db } from "../db";
-import { findActiveGoldKeys } from "../tasks/gold";
-import type { DatasetView } from "../tasks/datasets";
-import { pairArchiveFiles, readArchive, archiveKind } from "../uploads/archive";
+import { findActiveGoldKeys } from "../tasks";
+import type { DatasetView } from "../tasks";
+import { pairArchiveFiles, readArchive, archiveKind } from "../uploads";
 import {
   archiveLimitBytes,
   checkRunDocuments,
@@ -19,7 +19,7 @@ import {
   UploadShapeError,
   type GoldSource,
   type RunDocument,
-} from "../uploads/checks";
+} from "../uploads";
 import { combineDocumentChecks, type RunFilesCheck } from "./upload-checks";
 import type { UploadContext } from "./upload-context";
 

@@ -17,11 +17,11 @@ import { boardHiddenUntilClose, madeAfterFreeze, PHASE_VISIBILITY_SELECT, submis
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
 import { formatUtc } from "../validations/time";
 import { defaultDb, isUuid, type SelectionRule } from "../db";
-import { getLeaderboard } from "../boards/leaderboard";
+import { getLeaderboard } from "../boards";
 import { quotaStatus, type QuotaStatus } from "./quota";
-import { rankingValueOfRows } from "../boards/scores";
-import { taskTeamOf } from "../teams/teams";
-import { hasOwnLimits, listTracks } from "../tasks/tracks";
+import { rankingValueOfRows } from "../boards";
+import { taskTeamOf } from "../teams";
+import { hasOwnLimits, listTracks } from "../tasks";
 
 /** A team's standing in one phase. */
 export interface PhaseStanding {

@@ -10,12 +10,12 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
 import type { SubmissionVisibility } from "../db";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema, uploadConfirmationSchema, uploadTrackSchema } from "../validations/submission";
-import { assertPhaseOpen } from "../tasks/phases";
-import { uploadTrack, type TrackView } from "../tasks/tracks";
-import type { DatasetView } from "../tasks/datasets";
-import { pickSubmittingTeam, pickTaskTeam } from "../teams/teams";
-import { archiveKind } from "../uploads/archive";
-import { assertUploadSize, cleanFileName, missingDatasetWarnings, sampleSubmissionPath, uploadHowTo, UploadShapeError, type DocumentCheck } from "../uploads/checks";
+import { assertPhaseOpen } from "../tasks";
+import { uploadTrack, type TrackView } from "../tasks";
+import type { DatasetView } from "../tasks";
+import { pickSubmittingTeam, pickTaskTeam } from "../teams";
+import { archiveKind } from "../uploads";
+import { assertUploadSize, cleanFileName, missingDatasetWarnings, sampleSubmissionPath, uploadHowTo, UploadShapeError, type DocumentCheck } from "../uploads";
 import { assertQuotaLeft, type QuotaStatus } from "./quota";
 import type { UploadContext, UploadTeam } from "./upload-context";
 

@@ -8,10 +8,10 @@
  */
 import { canManageTask, requireConfirmedEmail, type SignedInViewer } from "../permissions";
 import type { Db } from "../db";
-import { loadPhase, type PhaseWithTask } from "../tasks/phases";
-import { listTracks, type TrackView } from "../tasks/tracks";
-import { listDatasets, type DatasetView } from "../tasks/datasets";
-import { listTeamsOf, taskTeamOf } from "../teams/teams";
+import { loadPhase, type PhaseWithTask } from "../tasks";
+import { listTracks, type TrackView } from "../tasks";
+import { listDatasets, type DatasetView } from "../tasks";
+import { listTeamsOf, taskTeamOf } from "../teams";
 import { quotaStatus, type QuotaStatus } from "./quota";
 
 /** A team as an upload names it. */

@@ -14,7 +14,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { ENGLISH_PRONOUNS, formatPronounLexicon, parsePronounLexicon, type PronounLexicon } from "../../scoring/analysis";
 import { FormatError } from "../../scoring";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb } from "../db";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";

@@ -40,7 +40,7 @@ import {
   type DatasetFormatName,
   type DatasetPatch,
 } from "../validations/dataset";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import type { Db } from "../db";
 import { defaultDb, isUniqueViolation, isUuid, lockKey } from "../db";
 import { loadPhase } from "./phases";

@@ -28,7 +28,7 @@ import { requeueSubmissions } from "../submission-states";
 import { parseInput } from "../validations/parse";
 import { DEFAULT_EVALUATION_PROFILE, singletonsValue, taskEvaluationSchema, type EvaluationFormValues, type TaskEvaluationInput } from "../validations/task";
 import { fileFormatOf } from "../validations/dataset";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { DATASET_ORDER } from "./datasets";
 import { defaultDb, isUuid, lockKey, type Db, type Tx } from "../db";
 import { customProfile, EVALUATION_PROFILE_NAMES, EVALUATION_PROFILES, MENTION_MATCHES, ZERO_MATCHES, type MentionMatch, type ZeroMatch } from "../../scoring";

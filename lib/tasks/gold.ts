@@ -10,17 +10,17 @@
  * existed; with several, a file names its dataset, or an archive holds one file per dataset
  * (`lib/uploads/archive.ts`), and one upload changes all of them in one transaction.
  */
-import { archiveKind, pairArchiveFiles, readArchive } from "../uploads/archive";
+import { archiveKind, pairArchiveFiles, readArchive } from "../uploads";
 import { ConflictError, ValidationError } from "../errors";
 import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "./evaluation";
 import { enqueueAfterCommit } from "../queue";
 import { assertCanManageTask, type SignedInViewer, type Viewer } from "../permissions";
 import { packFileAsync } from "../storage";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, lockKey, type Db, type GoldKey, type SubmissionStatus, type Tx } from "../db";
 import { requeueSubmissions } from "../submission-states";
 import { loadManagedPhase, loadPhase, type PhaseWithTask } from "./phases";
-import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "../uploads/checks";
+import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "../uploads";
 import { DATASET_FORMAT_LABELS, fileFormatOf, fileNameForFormat } from "../validations/dataset";
 import { DATASET_ORDER, DATASET_SELECT, datasetChoices, findDataset, isDefaultDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
 

@@ -18,7 +18,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { phaseSettingsProblems } from "../validations/task";
 import { formatUtc } from "../validations/time";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUuid, lockKey, type Db, type Prisma } from "../db";
 import { DATASET_ORDER, isDefaultDataset } from "./datasets";
 import { evaluationProfileSuggestion } from "./evaluation-profile";

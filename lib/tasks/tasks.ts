@@ -26,7 +26,7 @@ import {
   type PhaseInput,
 } from "../validations/task";
 import { taskPatchSchema } from "../validations/task-edit";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { assertTaskWritable, type TaskStatus } from "./lifecycle";
 import { defaultDb, isUniqueViolation, isUuid, lockKey, type LeaderboardVisibility, type Phase, type SelectionRule } from "../db";
 import type { ParticipantAnalysis } from "../generated/prisma/enums";

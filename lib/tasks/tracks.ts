@@ -24,7 +24,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, type Viewer } from "../permissions";
 import { parseInput } from "../validations/parse";
 import { MAX_TRACKS, trackInputSchema, trackMoveSchema, trackPatchSchema, type TrackPatch } from "../validations/track";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUniqueViolation, isUuid, lockKey, type Db, type Tx } from "../db";
 import { loadPhase } from "./phases";
 

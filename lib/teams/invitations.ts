@@ -29,7 +29,7 @@ import { requireSignedIn, type Viewer } from "../permissions";
 import { parseInput } from "../validations/parse";
 import { createTeamInvitationSchema, MAX_INVITATION_USES } from "../validations/team";
 import { sha256Hex } from "../storage";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUuid, lockKey, type Db } from "../db";
 import { assertTeamOwner } from "./membership";
 

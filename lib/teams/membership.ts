@@ -25,7 +25,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
 import { requireSignedIn, type SignedInViewer, type Viewer } from "../permissions";
 import { parseInput } from "../validations/parse";
 import { leaveTeamSchema, teamMemberChangeSchema } from "../validations/team";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { assertActingTeam } from "./teams";
 import { defaultDb, isUuid, lockKey, type Db, type Tx } from "../db";
 

@@ -24,7 +24,7 @@ import { assertCanManageTask, requireConfirmedEmail, type Viewer } from "../perm
 import { consumeRateLimit } from "../rate-limit";
 import { parseInput } from "../validations/parse";
 import { joinCodeSchema, teamNameSchema } from "../validations/team";
-import { recordAudit } from "../audit/record";
+import { recordAudit } from "../audit";
 import { defaultDb, isUniqueViolation, isUuid, lockKey, type Db, type Team, type Tx } from "../db";
 
 /** A team as listed for one of its members. */

@@ -3,8 +3,8 @@
  * ranked setting, the datasets × runs heatmap's cells, and the precision-recall chart's metric.
  * Pure functions of `getLeaderboard`'s board.
  */
-import type { BoardMetricsJson } from "../boards/scores";
-import type { Leaderboard, LeaderboardRow } from "../boards/types";
+import type { BoardMetricsJson } from "../boards";
+import type { Leaderboard, LeaderboardRow } from "../boards";
 import { boardColumns, CONLL_PARTS, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
 import { heatLevel } from "./board-columns";
 import { settingInSentence } from "./leaderboard-text";

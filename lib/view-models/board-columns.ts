@@ -4,7 +4,7 @@
  * grouped by language, each cell's value, the best of each column, and the shading of the
  * per-dataset cells. Pure functions of `getLeaderboard`'s board.
  */
-import type { Leaderboard, LeaderboardRow } from "../boards/types";
+import type { Leaderboard, LeaderboardRow } from "../boards";
 import { boardColumns, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
 import { rankingPhrase } from "./leaderboard-text";
 

@@ -4,7 +4,7 @@
  * fields of the GET forms, and the API parameters of the board's exports.
  */
 import { leaderboardParams, type LeaderboardLinkState } from "../hrefs";
-import type { BoardPage, Leaderboard } from "../boards/types";
+import type { BoardPage, Leaderboard } from "../boards";
 import type { LeaderboardPageQuery } from "../validations/leaderboard-query";
 import type { SortTarget } from "./board-columns";
 

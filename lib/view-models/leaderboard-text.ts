@@ -3,7 +3,7 @@
  * are represented, the headline, the notices about the address's parameters, the line over the
  * table, and where a page is on the board. Pure functions of `getLeaderboard`'s board.
  */
-import type { BoardPage, Leaderboard } from "../boards/types";
+import type { BoardPage, Leaderboard } from "../boards";
 import type { ParsedLeaderboardPageQuery } from "../validations/leaderboard-query";
 import { LEADERBOARD_METRICS, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
 

@@ -23,12 +23,12 @@
  * Pure functions (no I/O, no React): values stay fractions in [0, 1]; the components write
  * them as percentages with `formatPercent` of `app/_components/ui.tsx`.
  */
-import type { ComparableRun } from "../boards/significance";
-import type { BoardMetricsJson, CountsJson } from "../boards/scores";
-import type { SubmissionView } from "../runs/submissions";
-import type { RunAnalysisView } from "../runs/analysis";
-import type { RunFinalState } from "../runs/final-selection";
-import type { RunRank } from "../runs/standing";
+import type { ComparableRun } from "../boards";
+import type { BoardMetricsJson, CountsJson } from "../boards";
+import type { SubmissionView } from "../runs";
+import type { RunAnalysisView } from "../runs";
+import type { RunFinalState } from "../runs";
+import type { RunRank } from "../runs";
 import { COUNT_METRIC_NAMES, LEADERBOARD_METRICS, METRIC_LABELS, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import type { SubmissionQuery } from "../validations/submission-query";
 import { formatUtc } from "../validations/time";

@@ -4,7 +4,7 @@
  * significance markers and intervals).
  */
 import type PgBoss from "pg-boss";
-import { computeBoardSignificance, requestDefaultBoards } from "../boards/board-significance";
+import { computeBoardSignificance, requestDefaultBoards } from "../boards";
 import { isUuid } from "../db";
 import { rebalanceScoreQueue, type ScoreJobData, type SignificanceJobData } from "../queue";
 import { errorMessage, type Running, type WorkerContext } from "./context";

@@ -3,7 +3,7 @@
  * and enqueueing a team's next run once one of its runs has ended. Each is a task that runs
  * at most once at a time, so that `stop()` can wait for what is under way.
  */
-import { pruneBoardChanges } from "../boards/cache";
+import { pruneBoardChanges } from "../boards";
 import { heartbeatClaims, type Claim } from "../submission-states";
 import { errorMessage, inFlight, type Running, type WorkerContext } from "./context";
 import { enqueueTeamNext, reconcile } from "./reconciler";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { INVALID_CONFIRMATION_LINK, describeEmailConfirmation } from "@/lib/accounts/email-confirmation";
+import { INVALID_CONFIRMATION_LINK, describeEmailConfirmation } from "@/lib/accounts";
 import { LinkConfirmationForm } from "../../_components/link-confirmation";
 import { LinkConfirmationPage } from "../../_components/link-confirmation-page";
 import { confirmAccountAction } from "../actions";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "../../_components/link";
 import { Notice } from "../../_components/ui";
-import { INVALID_RESET_LINK, isPasswordResetTokenUsable } from "@/lib/accounts/password-reset";
+import { INVALID_RESET_LINK, isPasswordResetTokenUsable } from "@/lib/accounts";
 import { ResetPasswordForm } from "./reset-password-form";
 
 export const metadata: Metadata = { title: "Set a new password", robots: { index: false, follow: false } };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { INVALID_EMAIL_CHANGE_LINK, describeEmailChange } from "@/lib/accounts/account";
+import { INVALID_EMAIL_CHANGE_LINK, describeEmailChange } from "@/lib/accounts";
 import { LinkConfirmationForm } from "../../_components/link-confirmation";
 import { LinkConfirmationPage } from "../../_components/link-confirmation-page";
 import { confirmEmailChangeAction } from "../actions";

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { A_SITE_ROLE, setSiteRole } from "@/lib/accounts/site-roles";
+import { A_SITE_ROLE, setSiteRole } from "@/lib/accounts";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 
 function formString(formData: FormData, name: string): string {

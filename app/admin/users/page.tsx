@@ -12,7 +12,7 @@ import {
   SITE_ROLES,
   type SiteAccountsPage,
   type SiteAccountsQueryInput,
-} from "@/lib/accounts/site-roles";
+} from "@/lib/accounts";
 import { getViewer } from "@/lib/auth/session";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "../../_components/ui";
 import { RoleForm } from "./role-form";

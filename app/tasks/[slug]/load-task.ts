@@ -5,7 +5,7 @@
 import { cache } from "react";
 import { notFound } from "next/navigation";
 import { NotFoundError } from "@/lib/errors";
-import { getTaskForViewer, type TaskView } from "@/lib/tasks/tasks";
+import { getTaskForViewer, type TaskView } from "@/lib/tasks";
 import { SLUG_PATTERN } from "@/lib/validations/task";
 import { getViewer, type Viewer } from "@/lib/auth/session";
 

@@ -1,8 +1,8 @@
 import { isDomainError } from "@/lib/errors";
-import { blindInputHref, sampleSubmissionHref, scorerDownloadHref } from "@/lib/runs/participant-file-hrefs";
+import { blindInputHref, sampleSubmissionHref, scorerDownloadHref } from "@/lib/runs";
 import { loadScorerBundle } from "@/lib/scorer/bundle";
-import { listParticipantFiles } from "@/lib/runs/participant-files";
-import type { TaskEvaluationView } from "@/lib/tasks/evaluation-profile";
+import { listParticipantFiles } from "@/lib/runs";
+import type { TaskEvaluationView } from "@/lib/tasks";
 import type { Viewer } from "@/lib/permissions";
 import { formatUtc } from "@/lib/validations/time";
 import { scorerCommand } from "@/lib/view-models/scorer-command";

@@ -7,7 +7,7 @@
  */
 import Link from "../../_components/link";
 import type { Viewer } from "@/lib/permissions";
-import { latestSnapshot } from "@/lib/boards/snapshots";
+import { latestSnapshot } from "@/lib/boards";
 import { UtcTime } from "../../_components/ui";
 
 /**

@@ -1,7 +1,7 @@
 /** One phase on the task page: state, window, limits, tracks, rules (document check included) and the links the viewer may use. */
 import Link from "../../_components/link";
 import type { ReactNode } from "react";
-import type { PhaseView } from "@/lib/tasks/tasks";
+import type { PhaseView } from "@/lib/tasks";
 import { formatUtc } from "@/lib/validations/time";
 import { TaskPhaseBadge, phaseState } from "../../_components/task-phase-badge";
 import { PhaseWindow } from "../../_components/phase-window";

@@ -4,7 +4,7 @@
  * task, that it is read-only. Nothing for a published task. Server-safe (no hooks).
  */
 import Link from "../../_components/link";
-import type { TaskStatus } from "@/lib/tasks/lifecycle";
+import type { TaskStatus } from "@/lib/tasks";
 import { Notice, UtcTime } from "../../_components/ui";
 
 /**

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { ValidationError, type FieldError } from "@/lib/errors";
-import { createTask } from "@/lib/tasks/tasks";
+import { createTask } from "@/lib/tasks";
 import { createTaskSchema, evaluationInputFromValues, evaluationValuesFromForm, MAX_PHASES, type EvaluationFormValues } from "@/lib/validations/task";
 import { parseInput } from "@/lib/validations/parse";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import type { EvaluationChoices } from "@/lib/tasks/evaluation-profile";
+import type { EvaluationChoices } from "@/lib/tasks";
 import { LEADERBOARD_METRICS } from "@/lib/validations/metrics";
 import { metricF1Name } from "../../_components/metric-name";
 import type { FieldErrorMap } from "../../_components/task-action-result";

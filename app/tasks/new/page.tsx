@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "../../_components/link";
 import { redirect } from "next/navigation";
-import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "@/lib/tasks/evaluation-profile";
+import { evaluationChoices, evaluationColumns, evaluationFormValues, taskEvaluationView } from "@/lib/tasks";
 import { canCreateTask } from "@/lib/permissions";
 import { getCurrentUser } from "@/lib/auth/session";
 import { DEFAULT_PRIMARY_METRIC } from "@/lib/validations/metrics";

@@ -16,7 +16,7 @@
  * for a bad token.
  */
 import { apiRoute, apiViewer, jsonResponse, parseQuery } from "@/lib/http/api";
-import { compareRuns } from "@/lib/boards/significance";
+import { compareRuns } from "@/lib/boards";
 import { compareApiQuerySchema } from "@/lib/validations/compare-query";
 
 export const dynamic = "force-dynamic";

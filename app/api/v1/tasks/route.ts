@@ -10,7 +10,7 @@
  * submissions now). 401 for a bad token.
  */
 import { apiRoute, apiViewer, jsonResponse } from "@/lib/http/api";
-import { listTasksForViewer } from "@/lib/tasks/tasks-list";
+import { listTasksForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

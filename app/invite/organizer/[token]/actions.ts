@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { isDomainError } from "@/lib/errors";
-import { acceptOrganizerInvitation } from "@/lib/tasks/organizer-invitations";
+import { acceptOrganizerInvitation } from "@/lib/tasks";
 import { getViewer } from "@/lib/auth/session";
 
 /**

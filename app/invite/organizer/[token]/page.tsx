@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { isDomainError } from "@/lib/errors";
-import { previewOrganizerInvitation, type OrganizerInvitationPreview } from "@/lib/tasks/organizer-invitations";
+import { previewOrganizerInvitation, type OrganizerInvitationPreview } from "@/lib/tasks";
 import { getCurrentUser } from "@/lib/auth/session";
 import { Notice, UtcTime, primaryButton } from "@/app/_components/ui";
 import { acceptOrganizerInvitationAction } from "./actions";

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { isDomainError } from "@/lib/errors";
-import { acceptTeamInvitation } from "@/lib/teams/invitations";
+import { acceptTeamInvitation } from "@/lib/teams";
 import { getViewer } from "@/lib/auth/session";
 
 /**

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { isDomainError } from "@/lib/errors";
-import { previewTeamInvitation, type TeamInvitationPreview } from "@/lib/teams/invitations";
+import { previewTeamInvitation, type TeamInvitationPreview } from "@/lib/teams";
 import { getViewer } from "@/lib/auth/session";
 import { Notice, UtcTime, primaryButton } from "@/app/_components/ui";
 import { acceptTeamInvitationAction } from "./actions";

@@ -1,5 +1,5 @@
 /** The submission page's analyses: the error analysis and the pronoun disclosure. */
-import type { RunAnalysisView } from "@/lib/runs/analysis";
+import type { RunAnalysisView } from "@/lib/runs";
 import { RunDisclosureTable, RunErrorSummary } from "@/app/_components/run-analysis";
 import { Card } from "@/app/_components/ui";
 

@@ -1,5 +1,5 @@
 /** The submission page's datasets (a phase with several). */
-import type { SubmissionView } from "@/lib/runs/submissions";
+import type { SubmissionView } from "@/lib/runs";
 import { RunDatasetTable, RunMissingDatasets } from "@/app/_components/run-datasets";
 import { Card } from "@/app/_components/ui";
 

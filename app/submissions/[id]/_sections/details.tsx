@@ -1,6 +1,6 @@
 /** The submission page's "Details" card: what the run is, who sent it, and what scored it. */
 import Link from "@/app/_components/link";
-import type { SubmissionView } from "@/lib/runs/submissions";
+import type { SubmissionView } from "@/lib/runs";
 import type { SubmissionPageView } from "@/lib/view-models/submission-view";
 import { Instant } from "@/app/_components/phase-window";
 import { Card } from "@/app/_components/ui";

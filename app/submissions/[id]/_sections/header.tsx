@@ -1,5 +1,5 @@
 /** The submission page's header: breadcrumbs, the system's name with its live status and badges, and the team (and track). */
-import type { SubmissionView } from "@/lib/runs/submissions";
+import type { SubmissionView } from "@/lib/runs";
 import type { SubmissionPageView } from "@/lib/view-models/submission-view";
 import { RunStatusBadge } from "@/app/_components/run-status-badge";
 import { Breadcrumbs } from "@/app/_components/ui";

@@ -1,5 +1,5 @@
 /** The submission page's scores: the metric table with its provenance, the scores under each evaluation setting, and the scorer's warnings. */
-import type { SubmissionView } from "@/lib/runs/submissions";
+import type { SubmissionView } from "@/lib/runs";
 import type { SubmissionPageView } from "@/lib/view-models/submission-view";
 import { RunMetricTable } from "@/app/_components/run-metric-table";
 import { RunVariantScoreTable } from "@/app/_components/run-variant-scores";

@@ -1,6 +1,6 @@
 /** The run's standing on its phase's board, as the submission page says it. */
 import Link from "@/app/_components/link";
-import { runRankSentence, type RunRank } from "@/lib/runs/standing";
+import { runRankSentence, type RunRank } from "@/lib/runs";
 import { runRankLinks } from "@/lib/view-models/submission-view";
 
 /** "Rank 3 of 12 by CoNLL F1." (or why the run has none), with a link to the board and, when another run counts for the team, to that run. */

@@ -2,13 +2,13 @@
 
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "@/lib/errors";
-import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks/analysis-settings";
-import { evaluationFormValues, updateTaskEvaluation } from "@/lib/tasks/evaluation-profile";
-import { archiveTask, publishTask, unarchiveTask } from "@/lib/tasks/lifecycle";
-import { addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "@/lib/tasks/tasks";
-import { setParticipantTeam } from "@/lib/teams/teams";
-import { addTrack, deleteTrack, moveTrack, updateTrack } from "@/lib/tasks/tracks";
-import { addDataset, deleteDataset, updateDataset } from "@/lib/tasks/datasets";
+import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks";
+import { evaluationFormValues, updateTaskEvaluation } from "@/lib/tasks";
+import { archiveTask, publishTask, unarchiveTask } from "@/lib/tasks";
+import { addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "@/lib/tasks";
+import { setParticipantTeam } from "@/lib/teams";
+import { addTrack, deleteTrack, moveTrack, updateTrack } from "@/lib/tasks";
+import { addDataset, deleteDataset, updateDataset } from "@/lib/tasks";
 import { datasetFormValues, type DatasetFormValues } from "@/lib/validations/dataset";
 import { trackFormValues, type TrackFormValues } from "@/lib/validations/track";
 import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "@/lib/validations/task";

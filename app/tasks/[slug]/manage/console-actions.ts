@@ -6,7 +6,7 @@
  * admins), enforces the rules and audits; the form shows the outcome.
  */
 import { revalidatePath } from "next/cache";
-import { disqualifySubmission, hideSubmission, requalifySubmission, rescorePhase, rescoreSubmission, unhideSubmission } from "@/lib/runs/controls";
+import { disqualifySubmission, hideSubmission, requalifySubmission, rescorePhase, rescoreSubmission, unhideSubmission } from "@/lib/runs";
 import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
 
 /** The outcome of one console action: a message for the live region, or the error. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import type { EvaluationChoices, ProfileSuggestion } from "@/lib/tasks/evaluation-profile";
+import type { EvaluationChoices, ProfileSuggestion } from "@/lib/tasks";
 import type { EvaluationFormValues } from "@/lib/validations/task";
 import type { FieldErrorMap } from "@/app/_components/task-action-result";
 import { Notice, primaryButton, secondaryButton, SelectField } from "@/app/_components/ui";

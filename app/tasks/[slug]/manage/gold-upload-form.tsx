@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { FormatProblem } from "@/lib/errors";
-import type { GoldKeyMeta } from "@/lib/tasks/gold";
+import type { GoldKeyMeta } from "@/lib/tasks";
 import { Notice, SelectField, primaryButton, secondaryButton } from "@/app/_components/ui";
 import { postFormWithProgress, UploadProgress } from "@/app/_components/upload-progress";
 

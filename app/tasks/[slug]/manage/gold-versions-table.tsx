@@ -1,5 +1,5 @@
 /** The gold key versions of a phase (metadata only, never content), per dataset, newest first. Organizer pages only. */
-import type { GoldVersionMeta } from "@/lib/tasks/gold";
+import type { GoldVersionMeta } from "@/lib/tasks";
 import { Table, UtcTime, type TableColumn } from "@/app/_components/ui";
 
 const COLUMNS: TableColumn[] = [

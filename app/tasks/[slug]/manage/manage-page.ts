@@ -5,7 +5,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { SignedInViewer } from "@/lib/permissions";
-import type { TaskView } from "@/lib/tasks/tasks";
+import type { TaskView } from "@/lib/tasks";
 import { loadTaskForPage } from "../load-task";
 
 /** A console tab's params. */

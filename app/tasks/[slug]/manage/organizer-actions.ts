@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { inviteOrganizer, revokeOrganizerInvitation } from "@/lib/tasks/organizer-invitations";
+import { inviteOrganizer, revokeOrganizerInvitation } from "@/lib/tasks";
 import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
 
 function formString(formData: FormData, name: string): string {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import type { OrganizerInvitationView } from "@/lib/tasks/organizer-invitations";
+import type { OrganizerInvitationView } from "@/lib/tasks";
 import { Card, Field, InlineForm, Notice, Table, UtcTime, secondaryButton } from "@/app/_components/ui";
 import {
   inviteOrganizerAction,

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks/analysis-settings";
-import { listOrganizerInvitations } from "@/lib/tasks/organizer-invitations";
-import { publishChecks } from "@/lib/tasks/lifecycle";
-import { evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "@/lib/tasks/evaluation-profile";
+import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks";
+import { listOrganizerInvitations } from "@/lib/tasks";
+import { publishChecks } from "@/lib/tasks";
+import { evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "@/lib/tasks";
 import { Card } from "@/app/_components/ui";
 import type { AnalysisSettingsValues } from "./actions";
 import { AnalysisSettingsForm } from "./analysis-settings-form";

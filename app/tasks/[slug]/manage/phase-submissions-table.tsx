@@ -6,7 +6,7 @@
  */
 import Link from "@/app/_components/link";
 import type { ReactNode } from "react";
-import type { ConsoleRun } from "@/lib/runs/console";
+import type { ConsoleRun } from "@/lib/runs";
 import { isLeaderboardMetric, METRIC_LABELS } from "@/lib/validations/metrics";
 import { Table, UtcTime } from "@/app/_components/ui";
 import { ConsoleRunControls } from "./console-run-controls";

@@ -7,7 +7,7 @@
  */
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "@/lib/errors";
-import { publishSnapshot } from "@/lib/boards/snapshot-publish";
+import { publishSnapshot } from "@/lib/boards";
 import { runAction, type ActionFailure } from "@/app/_components/task-action-result";
 
 /**

@@ -11,7 +11,7 @@
  */
 import Link from "@/app/_components/link";
 import { useActionState } from "react";
-import type { SnapshotReadiness } from "@/lib/boards/snapshot-publish";
+import type { SnapshotReadiness } from "@/lib/boards";
 import { CheckboxField, Notice, TextAreaField, UtcTime, primaryButton } from "@/app/_components/ui";
 import { publishSnapshotAction, type SnapshotPublishState } from "./snapshot-actions";
 

@@ -3,7 +3,7 @@
  * shows first and what `updateTaskDetailsAction` shows after a save. Plain data, usable on the
  * server and in the browser.
  */
-import type { TaskDetails } from "@/lib/tasks/tasks";
+import type { TaskDetails } from "@/lib/tasks";
 
 /** The task-details form's values (as typed, or as stored after a save). */
 export interface TaskDetailsValues {

@@ -6,7 +6,7 @@
  * Unarchive. `taskLifecycleAction` does the work.
  */
 import { useActionState } from "react";
-import type { PublishCheck, TaskStatus } from "@/lib/tasks/lifecycle";
+import type { PublishCheck, TaskStatus } from "@/lib/tasks";
 import { Notice, primaryButton, secondaryButton, UtcTime } from "@/app/_components/ui";
 import { taskLifecycleAction, type TaskLifecycleState } from "./actions";
 

@@ -56,9 +56,9 @@
  * snapshots, or the task is archived.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { listDatasets } from "@/lib/tasks/datasets";
-import { deletePhase, getPhaseForViewer, updatePhase } from "@/lib/tasks/tasks";
-import { listTracks } from "@/lib/tasks/tracks";
+import { listDatasets } from "@/lib/tasks";
+import { deletePhase, getPhaseForViewer, updatePhase } from "@/lib/tasks";
+import { listTracks } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

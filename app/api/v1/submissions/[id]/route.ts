@@ -35,7 +35,7 @@
  */
 import { conditionalResponse } from "@/lib/http/conditional-response";
 import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
-import { getSubmissionForViewer } from "@/lib/runs/submissions";
+import { getSubmissionForViewer } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

@@ -22,7 +22,7 @@
  * (read-only); 413/415/400 body problems; 422 bad or unknown fields (`fieldErrors`).
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { getTaskForViewer, updateTask } from "@/lib/tasks/tasks";
+import { getTaskForViewer, updateTask } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

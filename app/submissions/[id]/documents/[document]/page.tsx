@@ -3,7 +3,7 @@ import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { NotFoundError } from "@/lib/errors";
-import { getDocumentAnalysis, type DocumentAnalysisView } from "@/lib/runs/analysis";
+import { getDocumentAnalysis, type DocumentAnalysisView } from "@/lib/runs";
 import { getViewer } from "@/lib/auth/session";
 import { buildDocumentView, documentNeighbours, type DocumentNeighbours } from "@/lib/view-models/document-view";
 import { DocErrorCounts, DocErrorList } from "@/app/_components/doc-errors";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { ValidationError } from "@/lib/errors";
-import { describeAuditData, listTaskAuditEvents, parseAuditQuery, TASK_AUDIT_ACTIONS, type AuditPage, type AuditQueryInput } from "@/lib/audit/log";
+import { describeAuditData, listTaskAuditEvents, parseAuditQuery, TASK_AUDIT_ACTIONS, type AuditPage, type AuditQueryInput } from "@/lib/audit";
 import { Field, Notice, primaryButton, secondaryButton, SelectField, Table, UtcTime } from "@/app/_components/ui";
 import { loadTaskForPage } from "../../load-task";
 

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { deriveBlindInput, parseBlindOptions } from "@/lib/runs/participant-files";
+import { deriveBlindInput, parseBlindOptions } from "@/lib/runs";
 import { runAction } from "@/app/_components/task-action-result";
 
 /** State of a dataset's "Derive blind input" form. */

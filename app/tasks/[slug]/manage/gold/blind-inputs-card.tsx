@@ -1,7 +1,7 @@
-import { listDatasetsForOrganizers } from "@/lib/tasks/datasets";
-import { listParticipantFiles } from "@/lib/runs/participant-files";
+import { listDatasetsForOrganizers } from "@/lib/tasks";
+import { listParticipantFiles } from "@/lib/runs";
 import type { Viewer } from "@/lib/auth/session";
-import { blindInputHref } from "@/lib/runs/participant-file-hrefs";
+import { blindInputHref } from "@/lib/runs";
 import { BlindInputForm } from "./blind-input-form";
 import { BlindUploadForm } from "./blind-upload-form";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { listDatasetsForOrganizers } from "@/lib/tasks/datasets";
-import { goldUploadImpact, listGoldVersions } from "@/lib/tasks/gold";
-import type { PhaseView } from "@/lib/tasks/tasks";
-import { uploadLimitBytes } from "@/lib/uploads/checks";
-import { getUserById } from "@/lib/accounts/users";
+import { listDatasetsForOrganizers } from "@/lib/tasks";
+import { goldUploadImpact, listGoldVersions } from "@/lib/tasks";
+import type { PhaseView } from "@/lib/tasks";
+import { uploadLimitBytes } from "@/lib/uploads";
+import { getUserById } from "@/lib/accounts";
 import type { Viewer } from "@/lib/auth/session";
 import { Card } from "@/app/_components/ui";
 import { GoldUploadForm } from "../gold-upload-form";

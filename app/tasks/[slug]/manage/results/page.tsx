@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { snapshotReadiness } from "@/lib/boards/snapshot-publish";
+import { snapshotReadiness } from "@/lib/boards";
 import { TaskPhaseBadge, phaseState } from "@/app/_components/task-phase-badge";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
 import { SnapshotPublishCard } from "../snapshot-publish-card";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { ValidationError } from "@/lib/errors";
-import { CONSOLE_RUN_STATUSES, listConsoleRuns, parseConsoleRunsQuery, type ConsoleRunsPage, type ConsoleRunsQueryInput } from "@/lib/runs/console";
-import { listTracksForOrganizers } from "@/lib/tasks/tracks";
+import { CONSOLE_RUN_STATUSES, listConsoleRuns, parseConsoleRunsQuery, type ConsoleRunsPage, type ConsoleRunsQueryInput } from "@/lib/runs";
+import { listTracksForOrganizers } from "@/lib/tasks";
 import { Card, Field, Notice, primaryButton, secondaryButton, SelectField } from "@/app/_components/ui";
 import { ConsoleRescoreAll } from "../console-rescore-all";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "@/app/_components/link";
-import { listTaskTeamStats, type TaskTeamsPage } from "@/lib/runs/console";
-import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "@/lib/teams/teams";
+import { listTaskTeamStats, type TaskTeamsPage } from "@/lib/runs";
+import { listTaskParticipants, MAX_PARTICIPANTS, type TaskParticipantView } from "@/lib/teams";
 import { Card, Notice, secondaryButton, Table, UtcTime } from "@/app/_components/ui";
 import { loadManagedTask, manageMetadata, type ManageParams } from "../manage-page";
 import { ParticipantTeamForm } from "../participant-team-form";

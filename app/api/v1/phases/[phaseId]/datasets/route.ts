@@ -25,7 +25,7 @@
  * `format`, `position`).
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { addDataset, listDatasetsForViewer } from "@/lib/tasks/datasets";
+import { addDataset, listDatasetsForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

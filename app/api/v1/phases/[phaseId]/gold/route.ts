@@ -32,9 +32,9 @@
  * files; 503 too many uploads being checked or in flight (Retry-After). Every refusal stores nothing.
  */
 import { apiRoute, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "@/lib/http/api";
-import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "@/lib/runs/upload-route";
-import { uploadGoldKey } from "@/lib/tasks/gold";
-import { assertUploadSize } from "@/lib/uploads/checks";
+import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "@/lib/routes/upload-route";
+import { uploadGoldKey } from "@/lib/tasks";
+import { assertUploadSize } from "@/lib/uploads";
 
 export const dynamic = "force-dynamic";
 

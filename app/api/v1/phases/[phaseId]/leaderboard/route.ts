@@ -106,12 +106,12 @@
 import { ValidationError } from "@/lib/errors";
 import { conditionalResponse } from "@/lib/http/conditional-response";
 import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "@/lib/http/api";
-import { boardLatex, boardMarkdown } from "@/lib/boards/export";
-import { getLeaderboard, leaderboardJson } from "@/lib/boards/leaderboard";
-import { leaderboardCsvChunks } from "@/lib/boards/leaderboard-csv";
-import type { Leaderboard } from "@/lib/boards/types";
+import { boardLatex, boardMarkdown } from "@/lib/boards";
+import { getLeaderboard, leaderboardJson } from "@/lib/boards";
+import { leaderboardCsvChunks } from "@/lib/boards";
+import type { Leaderboard } from "@/lib/boards";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "@/lib/validations/leaderboard-query";
-import { readBoardSignificance } from "@/lib/boards/board-significance";
+import { readBoardSignificance } from "@/lib/boards";
 
 export const dynamic = "force-dynamic";
 

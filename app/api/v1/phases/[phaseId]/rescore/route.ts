@@ -13,7 +13,7 @@
  * 409 the phase has no gold key yet.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { rescorePhase } from "@/lib/runs/controls";
+import { rescorePhase } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

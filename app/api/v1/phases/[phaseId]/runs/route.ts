@@ -17,7 +17,7 @@
  * (`fieldErrors` name each).
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { listConsoleRuns, parseConsoleRunsQuery } from "@/lib/runs/console";
+import { listConsoleRuns, parseConsoleRunsQuery } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

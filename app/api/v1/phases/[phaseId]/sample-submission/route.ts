@@ -13,7 +13,7 @@
  * organizers), or a dataset without a blind input yet (the message names it).
  */
 import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
-import { sampleSubmission } from "@/lib/runs/participant-files";
+import { sampleSubmission } from "@/lib/runs";
 import { downloadResponse } from "@/lib/http/download-response";
 
 export const dynamic = "force-dynamic";

@@ -52,11 +52,11 @@
  */
 import { loadEnv } from "@/lib/env";
 import { apiRoute, apiViewer, assertContentLength, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "@/lib/http/api";
-import { withSecurityHeaders, withUploadBody } from "@/lib/runs/upload-route";
+import { withSecurityHeaders, withUploadBody } from "@/lib/routes/upload-route";
 import { requireSignedIn } from "@/lib/permissions";
-import { assertPhaseOpen, loadPhase } from "@/lib/tasks/phases";
-import { createSubmission } from "@/lib/runs/submissions";
-import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "@/lib/uploads/checks";
+import { assertPhaseOpen, loadPhase } from "@/lib/tasks";
+import { createSubmission } from "@/lib/runs";
+import { ACKNOWLEDGE_WARNINGS_FIELD, assertUploadSize } from "@/lib/uploads";
 
 export const dynamic = "force-dynamic";
 

@@ -20,7 +20,7 @@
  * 404 when the run does not exist or the caller may not see it; 401 for a bad token.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { getRunAnalysis } from "@/lib/runs/analysis";
+import { getRunAnalysis } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

@@ -16,7 +16,7 @@
  * disqualified.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { disqualifySubmission, requalifySubmission } from "@/lib/runs/controls";
+import { disqualifySubmission, requalifySubmission } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

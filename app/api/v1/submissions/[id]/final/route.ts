@@ -24,7 +24,7 @@
  * `limit` and `selected: [{id, systemName}]` in the error).
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { setFinalSelection } from "@/lib/runs/final-selection";
+import { setFinalSelection } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

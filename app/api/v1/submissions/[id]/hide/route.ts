@@ -14,7 +14,7 @@
  * not see; 409 as above.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { hideSubmission, unhideSubmission } from "@/lib/runs/controls";
+import { hideSubmission, unhideSubmission } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

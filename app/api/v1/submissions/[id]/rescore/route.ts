@@ -12,7 +12,7 @@
  * being scored already, or the phase has no gold key yet.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { rescoreSubmission } from "@/lib/runs/controls";
+import { rescoreSubmission } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

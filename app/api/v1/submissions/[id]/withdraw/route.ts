@@ -13,7 +13,7 @@
  * (`phase_closed`) after the phase closed, (`conflict`) already withdrawn or disqualified.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { withdrawSubmission } from "@/lib/runs/controls";
+import { withdrawSubmission } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

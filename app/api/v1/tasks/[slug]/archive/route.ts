@@ -14,8 +14,8 @@
  * POST on a draft (publish it first) or an archived task, DELETE on a task that is not archived.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { archiveTask, unarchiveTask } from "@/lib/tasks/lifecycle";
-import { getTaskForViewer } from "@/lib/tasks/tasks";
+import { archiveTask, unarchiveTask } from "@/lib/tasks";
+import { getTaskForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -15,7 +15,7 @@
  * unknown action, a date that does not parse, `from` after `to`, or a bad cursor.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { listTaskAuditEvents, parseAuditQuery } from "@/lib/audit/log";
+import { listTaskAuditEvents, parseAuditQuery } from "@/lib/audit";
 
 export const dynamic = "force-dynamic";
 

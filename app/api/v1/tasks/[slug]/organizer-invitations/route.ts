@@ -17,7 +17,7 @@
  * 413 body over 256 KB; 422 a malformed address (`fieldErrors` on `email`) or body.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { inviteOrganizer, listOrganizerInvitations, organizerTaskIdForSlug } from "@/lib/tasks/organizer-invitations";
+import { inviteOrganizer, listOrganizerInvitations, organizerTaskIdForSlug } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -19,7 +19,7 @@
  * problems; 422 bad fields or a name the task already has (`fieldErrors`).
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { addPhase, getTaskForViewer } from "@/lib/tasks/tasks";
+import { addPhase, getTaskForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -17,8 +17,8 @@
  * is its id, `message` says why).
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { publishChecks, publishTask } from "@/lib/tasks/lifecycle";
-import { getTaskForViewer } from "@/lib/tasks/tasks";
+import { publishChecks, publishTask } from "@/lib/tasks";
+import { getTaskForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

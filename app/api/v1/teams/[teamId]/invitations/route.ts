@@ -16,7 +16,7 @@
  * a body that is not JSON; 422 a bad `maxUses`.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { createTeamInvitation, listTeamInvitations } from "@/lib/teams/invitations";
+import { createTeamInvitation, listTeamInvitations } from "@/lib/teams";
 
 export const dynamic = "force-dynamic";
 

@@ -7,7 +7,7 @@
  * variants, and the zeros metric when the gold has none; then the notices about the address's
  * parameters that could not be used. Server-safe.
  */
-import type { Leaderboard } from "@/lib/boards/types";
+import type { Leaderboard } from "@/lib/boards";
 import type { LeaderboardView } from "@/lib/view-models/leaderboard-view";
 import { listOf, NO_ZEROS } from "@/lib/view-models/leaderboard-text";
 import { Breadcrumbs, Notice, UtcTime } from "@/app/_components/ui";

@@ -22,7 +22,7 @@ import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { leaderboardHref, teamProgressHref } from "@/lib/hrefs";
-import { readBoardSignificance } from "@/lib/boards/board-significance";
+import { readBoardSignificance } from "@/lib/boards";
 import { leaderboardView } from "@/lib/view-models/leaderboard-view";
 import { leaderboardTitle } from "@/lib/view-models/leaderboard-text";
 import { requestedLinkState } from "@/lib/view-models/board-links";

@@ -8,7 +8,7 @@ import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
-import { listSnapshots, type SnapshotList } from "@/lib/boards/snapshots";
+import { listSnapshots, type SnapshotList } from "@/lib/boards";
 import { getViewer } from "@/lib/auth/session";
 import { Breadcrumbs, Table, UtcTime } from "@/app/_components/ui";
 import { loadTaskForPage } from "@/app/tasks/[slug]/load-task";

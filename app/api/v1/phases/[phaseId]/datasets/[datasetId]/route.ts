@@ -19,7 +19,7 @@
  * fields or a refused deletion.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { deleteDataset, updateDataset } from "@/lib/tasks/datasets";
+import { deleteDataset, updateDataset } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -14,7 +14,7 @@
  * bad token; 404 unknown phase, or the caller does not organize its task (the same answer).
  */
 import { apiRoute, apiViewer, NO_STORE_HEADERS, type RouteContext } from "@/lib/http/api";
-import { phaseRunsArchive } from "@/lib/runs/console";
+import { phaseRunsArchive } from "@/lib/runs";
 import { attachmentDisposition } from "@/lib/http/download-response";
 
 export const dynamic = "force-dynamic";

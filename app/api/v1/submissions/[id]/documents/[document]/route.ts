@@ -19,7 +19,7 @@
  * allows participant analysis); 401 for a bad token.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { getDocumentAnalysis } from "@/lib/runs/analysis";
+import { getDocumentAnalysis } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";
 

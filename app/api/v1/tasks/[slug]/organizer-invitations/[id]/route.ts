@@ -11,7 +11,7 @@
  * revoked or accepted.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { organizerTaskIdForSlug, revokeOrganizerInvitation } from "@/lib/tasks/organizer-invitations";
+import { organizerTaskIdForSlug, revokeOrganizerInvitation } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

@@ -10,7 +10,7 @@
  * team, not a member, or no such link of this team; 409 already revoked.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { revokeTeamInvitation } from "@/lib/teams/invitations";
+import { revokeTeamInvitation } from "@/lib/teams";
 
 export const dynamic = "force-dynamic";
 

@@ -13,7 +13,7 @@ import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "@/lib/errors";
-import { getSnapshot, type SnapshotBoard, type SnapshotView } from "@/lib/boards/snapshots";
+import { getSnapshot, type SnapshotBoard, type SnapshotView } from "@/lib/boards";
 import { getViewer } from "@/lib/auth/session";
 import { BoardTable, rankingPhrase } from "@/app/_components/board-table";
 import { LocalTime } from "@/app/_components/local-time";

@@ -3,7 +3,7 @@ import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { NotFoundError } from "@/lib/errors";
-import { getTeamProgress, type ProgressPoint, type TeamProgress } from "@/lib/runs/progress";
+import { getTeamProgress, type ProgressPoint, type TeamProgress } from "@/lib/runs";
 import { getViewer } from "@/lib/auth/session";
 import { METRIC_LABELS } from "@/lib/validations/metrics";
 import { formatInZone } from "@/lib/validations/time";

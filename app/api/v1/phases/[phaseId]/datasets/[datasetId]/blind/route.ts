@@ -31,9 +31,9 @@
  */
 import { downloadResponse } from "@/lib/http/download-response";
 import { apiRoute, apiViewer, jsonResponse, MULTIPART_ALLOWANCE_BYTES, type RouteContext } from "@/lib/http/api";
-import { readBlindInput, uploadBlindInput } from "@/lib/runs/participant-files";
-import { assertUploadSize } from "@/lib/uploads/checks";
-import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "@/lib/runs/upload-route";
+import { readBlindInput, uploadBlindInput } from "@/lib/runs";
+import { assertUploadSize } from "@/lib/uploads";
+import { startOrganizerUpload, withSecurityHeaders, withUploadBody } from "@/lib/routes/upload-route";
 
 export const dynamic = "force-dynamic";
 

@@ -17,7 +17,7 @@
  * unknown phase or snapshot number (also a malformed one).
  */
 import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
-import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshot-files";
+import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards";
 
 export const dynamic = "force-dynamic";
 

@@ -22,7 +22,7 @@
  * phase or snapshot number (also a malformed one).
  */
 import { apiRoute, apiViewer, type RouteContext } from "@/lib/http/api";
-import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards/snapshot-files";
+import { getSnapshotFile, snapshotDownloadResponse } from "@/lib/boards";
 
 export const dynamic = "force-dynamic";
 

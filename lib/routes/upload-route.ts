@@ -10,7 +10,7 @@ import { readMultipartUpload, uploadReservation, type MultipartUpload, type Mult
 import { loadEnv } from "../env";
 import { apiViewer, assertContentLength, MULTIPART_ALLOWANCE_BYTES, type apiRoute } from "../http/api";
 import { assertCanManageTask, requireSignedIn, type Viewer } from "../permissions";
-import { loadPhase } from "../tasks/phases";
+import { loadPhase } from "../tasks";
 import { createNonce, securityContextFromEnv, securityHeaders } from "../http/security-headers";
 
 /**
