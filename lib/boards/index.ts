@@ -9,7 +9,7 @@ export { cachedBoardPart, pruneBoardChanges } from "./cache";
 export { listComparePhases, loadComparePage } from "./compare";
 export type { ComparePage, ComparePhaseChoice, ComparePhaseRuns, CompareRunChoice } from "./compare";
 export { boardLatex, boardMarkdown } from "./export";
-export { leaderboardCsvChunks } from "./leaderboard-csv";
+export { leaderboardCsvChunks, leaderboardCsvDigest } from "./leaderboard-csv";
 export { getLeaderboard, leaderboardJson } from "./leaderboard";
 export { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoreRows, macroScoresToJson, rankingValueOfRows, scoreRowsFromJson, scoresToJson } from "./scores";
 export type { BoardMetricsJson, CountScoreJson, CountsJson, DocumentScoreRowLike, MetricsJson, ScoreRowData } from "./scores";

@@ -4,10 +4,13 @@
  * in the board's setting, and the whole board in chunks for streaming
  * ({@link leaderboardCsvChunks}).
  */
+import { createHash } from "node:crypto";
+import { defaultDb, type Db } from "../db";
 import { csvText, type CsvCell } from "../http/csv";
 import type { Viewer } from "../permissions";
 import { COUNT_METRIC_NAMES } from "../validations/metrics";
 import { MAX_LEADERBOARD_LIMIT } from "../validations/leaderboard-query";
+import { boardVersion } from "./cache";
 import { getLeaderboard, settingScores, type LeaderboardOptions } from "./leaderboard";
 import type { CountsJson } from "./scores";
 import type { BoardDataset, BoardEvaluation, BoardPolicy, BoardTrack, Leaderboard, LeaderboardRow } from "./types";
@@ -215,4 +218,22 @@ export async function* leaderboardCsvChunks(
     first = false;
     cursor = board.page.nextCursor;
   } while (cursor !== null);
+}
+
+/**
+ * The digest a whole board's CSV is tagged with (its `ETag`, issue 26 §1), known from its first
+ * chunk, so that the CSV is still streamed and a matching `If-None-Match` is answered before any
+ * later page is read: the phase's board version (triggers bump it whenever a run, a team's name,
+ * a track, a dataset or a gold key of the phase changes: `cache.ts`), the first chunk's board as
+ * the viewer sees it (its settings-derived facts, columns and first rows; `generatedAt` left
+ * out), and who asks (an answer with a viewer's own rows is theirs alone).
+ *
+ * @param board the first chunk's board ({@link leaderboardCsvChunks})
+ * @param viewerId the caller's user id, or null for an anonymous caller
+ * @returns lower-case hex sha256
+ */
+export async function leaderboardCsvDigest(board: Leaderboard, viewerId: string | null, db: Db = defaultDb()): Promise<string> {
+  const { generatedAt: _generatedAt, ...shown } = board;
+  const version = await boardVersion(db, board.phase.id);
+  return createHash("sha256").update(JSON.stringify(["csv", version, viewerId, shown]), "utf8").digest("hex");
 }

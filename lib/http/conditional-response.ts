@@ -60,6 +60,9 @@ export const SHARED_ANSWER_CACHE_CONTROL = "public, max-age=30, stale-while-reva
  */
 export const PRIVATE_ANSWER_CACHE_CONTROL = "private, no-cache";
 
+/** `Vary` of every answer that depends on who asks: the token or the session cookie. */
+export const ANSWER_VARY = "Authorization, Cookie";
+
 /**
  * A 200 answer whose body is `text`, with an `ETag` of what it shows, or a 304 when the
  * request's `If-None-Match` already names that tag. `Vary: Authorization, Cookie`, since the
@@ -84,7 +87,7 @@ export function conditionalResponse(
     ...options.headers,
     ETag: etagFor(createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex")),
     "Cache-Control": options.shared ? SHARED_ANSWER_CACHE_CONTROL : PRIVATE_ANSWER_CACHE_CONTROL,
-    Vary: "Authorization, Cookie",
+    Vary: ANSWER_VARY,
   };
   if (isNotModified(request, headers.ETag!)) return notModifiedResponse(headers);
   return new Response(text, { status: 200, headers });

@@ -110,6 +110,45 @@ describe("GET /api/v1/phases/{id}/leaderboard", () => {
     expect((await callApi("GET", url)).headers.get("cache-control")).toBe("no-store");
   });
 
+  it("the CSV: an ETag from its first page, the board version and who asks; 304 while it holds, before any row is read again; a new one once a run is scored", async () => {
+    const scenario = await setupScenario(testDb.prisma, {
+      users: { organizer: { token: true }, member: { token: true } },
+      task: { organizers: ["organizer"], gold: [{ phase: "test", text: SMALL_KEY, as: "organizer" }] },
+    });
+    const phaseId = scenario.task!.phases.test!.id;
+    const url = `/api/v1/phases/${phaseId}/leaderboard?format=csv&all=1`;
+    await submitScored(phaseId, scenario.users.member.token!, "First");
+    const first = await callApi("GET", url);
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("etag")!;
+    expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect([first.headers.get("cache-control"), first.headers.get("vary")]).toEqual(["public, max-age=30, stale-while-revalidate=30", "Authorization, Cookie"]);
+    expect(await first.text()).toContain("First");
+    const notModified = await callApi("GET", url, { headers: { "If-None-Match": tag } });
+    expect([notModified.status, await notModified.text(), notModified.headers.get("etag")]).toEqual([304, "", tag]);
+    // Another query, another answer; a team renamed (a board change without a new run), another tag.
+    expect((await callApi("GET", `${url}&metric=muc`, { headers: { "If-None-Match": tag } })).status).toBe(200);
+    const team = await testDb.prisma.team.findFirstOrThrow({ where: { members: { some: { userId: scenario.users.member.id } } } });
+    await testDb.prisma.team.update({ where: { id: team.id }, data: { name: `${team.name} renamed` } });
+    const renamed = await callApi("GET", url, { headers: { "If-None-Match": tag } });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.text()).toContain(`${team.name} renamed`);
+    const renamedTag = renamed.headers.get("etag")!;
+    // A newly scored run: a new tag, and the run in the answer to the old tag's holder.
+    await submitScored(phaseId, scenario.users.member.token!, "Second", SMALL_KEY);
+    const changed = await callApi("GET", url, { headers: { "If-None-Match": renamedTag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(renamedTag);
+    expect(await changed.text()).toContain("Second");
+    // A signed-in caller's CSV is theirs: private, and tagged apart from the anonymous one.
+    for (const token of [scenario.users.member.token!, scenario.users.organizer.token!]) {
+      const mine = await callApi("GET", url, { token });
+      expect(mine.headers.get("cache-control")).toBe("private, no-cache");
+      expect(mine.headers.get("etag")).not.toBe(changed.headers.get("etag"));
+      expect((await callApi("GET", url, { token, headers: { "If-None-Match": mine.headers.get("etag")! } })).status).toBe(304);
+    }
+  });
+
   it("leaderboard JSON and CSV: the page's table, tie policy, metric choice, all runs", async () => {
     const scenario = await setupScenario(testDb.prisma, {
       users: { boardA: { token: true }, boardB: { token: true } },

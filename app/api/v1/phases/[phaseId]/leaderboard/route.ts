@@ -96,22 +96,20 @@
  * answered `304 Not Modified` without a body. For a caller without a token or session, whose
  * answer is every anonymous reader's, `Cache-Control: public, max-age=30,
  * stale-while-revalidate=30` (a newly scored run is in every answer within a minute); for
- * signed-in callers `private, no-cache`. `Vary: Authorization, Cookie`. The CSV, streamed,
- * stays `no-store`.
+ * signed-in callers `private, no-cache`. `Vary: Authorization, Cookie`. The CSV, streamed, is
+ * tagged from its first page, the phase's board version and who asks (`leaderboardCsvDigest`),
+ * so a matching `If-None-Match` is answered 304 before any later page is read; its cache rules
+ * are the JSON's.
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
  * caller does not organize), 422 bad parameter.
  */
 import { ValidationError } from "@/lib/errors";
-import { conditionalResponse } from "@/lib/http/conditional-response";
+import { ANSWER_VARY, conditionalResponse, etagFor, isNotModified, notModifiedResponse, PRIVATE_ANSWER_CACHE_CONTROL, SHARED_ANSWER_CACHE_CONTROL } from "@/lib/http/conditional-response";
 import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "@/lib/http/api";
-import { boardLatex, boardMarkdown } from "@/lib/boards";
-import { getLeaderboard, leaderboardJson } from "@/lib/boards";
-import { leaderboardCsvChunks } from "@/lib/boards";
-import type { Leaderboard } from "@/lib/boards";
+import { boardLatex, boardMarkdown, getLeaderboard, leaderboardCsvChunks, leaderboardCsvDigest, leaderboardJson, readBoardSignificance, type Leaderboard } from "@/lib/boards";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "@/lib/validations/leaderboard-query";
-import { readBoardSignificance } from "@/lib/boards";
 
 export const dynamic = "force-dynamic";
 
@@ -146,6 +144,17 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
     const chunks = leaderboardCsvChunks(phaseId, viewer, options);
     const first = await chunks.next();
     const board = first.done ? null : first.value.board;
+    const cacheHeaders: Record<string, string> = board
+      ? {
+          ETag: etagFor(await leaderboardCsvDigest(board, viewer?.userId ?? null)),
+          "Cache-Control": viewer === null ? SHARED_ANSWER_CACHE_CONTROL : PRIVATE_ANSWER_CACHE_CONTROL,
+          Vary: ANSWER_VARY,
+        }
+      : NO_STORE_HEADERS;
+    if (board && isNotModified(request, cacheHeaders.ETag!)) {
+      await chunks.return(undefined);
+      return notModifiedResponse(cacheHeaders);
+    }
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -165,7 +174,7 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": `attachment; filename="${board ? boardFileName(board, "csv") : "leaderboard.csv"}"`,
-        ...NO_STORE_HEADERS,
+        ...cacheHeaders,
       },
     });
   }
