@@ -30,11 +30,8 @@ import { EnvError, loadEnv } from "../lib/env";
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { disconnectPrisma } from "../lib/db/client";
-import { EmailTakenError, UserInputError, createUser, getUserByEmail } from "../lib/accounts";
-import { createApiToken } from "../lib/accounts";
+import { EmailTakenError, UserInputError, createUser, getUserByEmail, createApiToken, createPasswordResetLink, A_SITE_ROLE, parseSiteRole, setSiteRoleByEmail } from "../lib/accounts";
 import { ConflictError, NotFoundError } from "../lib/errors";
-import { createPasswordResetLink } from "../lib/accounts";
-import { A_SITE_ROLE, parseSiteRole, setSiteRoleByEmail } from "../lib/accounts";
 
 /** Where the CLI writes; replaced in tests. */
 export interface AdminIo {

@@ -4,9 +4,7 @@ import { headers } from "next/headers";
 import type { LinkConfirmationState } from "../_components/link-confirmation";
 import { RateLimitedError } from "@/lib/errors";
 import { clientAddress } from "@/lib/rate-limit";
-import { InvalidConfirmationLinkError, confirmEmailAddress } from "@/lib/accounts";
-import { SIGN_UP_ANSWER_MIN_MS, UserInputError, signUp } from "@/lib/accounts";
-import { InvalidResetLinkError, requestPasswordReset, resetPassword } from "@/lib/accounts";
+import { InvalidConfirmationLinkError, confirmEmailAddress, SIGN_UP_ANSWER_MIN_MS, UserInputError, signUp, InvalidResetLinkError, requestPasswordReset, resetPassword } from "@/lib/accounts";
 
 /** Result of {@link signUpAction}: the one answer for every accepted sign-up, or field errors. */
 export type SignUpResult = { ok: true; message: string } | { ok: false; errors: Record<string, string> };

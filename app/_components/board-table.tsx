@@ -34,8 +34,7 @@
  */
 import Link from "./link";
 import { compareHref, metricHref, submissionHref } from "@/lib/hrefs";
-import type { BoardMetricsJson } from "@/lib/boards";
-import type { BoardDataset, BoardSignificance, LeaderboardRow } from "@/lib/boards";
+import type { BoardMetricsJson, BoardDataset, BoardSignificance, LeaderboardRow } from "@/lib/boards";
 import { METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
 import { rankingPhrase, settingInSentence } from "@/lib/view-models/leaderboard-text";
 import { boardTableColumns, cellKey, columnBests, HEAT_STEPS, heatLevel, SCORE_PART_LABEL, type BoardColumn, type ColumnBest, type DatasetGroup, type ScorePart } from "@/lib/view-models/board-columns";

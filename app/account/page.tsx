@@ -1,13 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { listApiTokens, type ApiTokenInfo } from "@/lib/accounts";
+import { listApiTokens, type ApiTokenInfo, soleOrganizedTasks, type SoleOrganizedTask, emailConfirmationState, SITE_ROLE_LABELS } from "@/lib/accounts";
 import { getCurrentUser, type CurrentUser } from "@/lib/auth/session";
 import Link from "../_components/link";
 import { Card, Notice, Table, UtcTime, secondaryButton } from "../_components/ui";
 import { revokeTokenAction } from "./actions";
-import { soleOrganizedTasks, type SoleOrganizedTask } from "@/lib/accounts";
-import { emailConfirmationState } from "@/lib/accounts";
-import { SITE_ROLE_LABELS } from "@/lib/accounts";
 import { ChangeEmailForm } from "./change-email-form";
 import { ConfirmEmailNotice } from "./confirm-email-notice";
 import { ChangePasswordForm } from "./change-password-form";

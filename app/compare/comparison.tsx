@@ -7,8 +7,7 @@
  */
 import Link from "../_components/link";
 import type { ReactNode } from "react";
-import type { BoardMetricsJson } from "@/lib/boards";
-import type { RunComparison } from "@/lib/boards";
+import type { BoardMetricsJson, RunComparison } from "@/lib/boards";
 import { percentNumber, type CompareView, type CompareDocumentRow, type CompareMetricRow } from "@/lib/view-models/compare-view";
 import { blancTitle, conllTitle, f1Title } from "../_components/board-numbers";
 import { ScrollTable } from "../_components/charts/scroll-table";

@@ -1,9 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createTeamInvitation, revokeTeamInvitation } from "@/lib/teams";
-import { leaveTeam, makeTeamOwner, removeTeamMember } from "@/lib/teams";
-import { createTeam, joinTeam } from "@/lib/teams";
+import { createTeamInvitation, revokeTeamInvitation, leaveTeam, makeTeamOwner, removeTeamMember, createTeam, joinTeam } from "@/lib/teams";
 import { runAction, type ActionFailure } from "../_components/task-action-result";
 
 /** State of the create-team and join-team forms; `value` is the text to show again after an error. */

@@ -1,15 +1,13 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import Link from "../_components/link";
-import { listTeamInvitations, type TeamInvitationView } from "@/lib/teams";
-import { getJoinCode, listTaskTeamsOf, listTeamsOf, membersOfMyTeams, type TeamMemberView, type TeamSummary } from "@/lib/teams";
+import { listTeamInvitations, type TeamInvitationView, getJoinCode, listTaskTeamsOf, listTeamsOf, membersOfMyTeams, type TeamMemberView, type TeamSummary, listTeamRunActions, type TeamRunActionView } from "@/lib/teams";
 import { getCurrentUser } from "@/lib/auth/session";
 import { TeamJoinCode } from "../_components/team-join-code";
 import { Card, Table, UtcTime } from "../_components/ui";
 import { CreateTeamForm, JoinTeamForm } from "./team-forms";
 import { CreateTeamInvitationForm, RevokeTeamInvitationButton } from "./team-invitations";
 import { TeamMemberButton } from "./team-members";
-import { listTeamRunActions, type TeamRunActionView } from "@/lib/teams";
 
 export const metadata: Metadata = { title: "Teams" };
 

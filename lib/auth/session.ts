@@ -11,9 +11,8 @@
 import { cookies } from "next/headers";
 import { getToken } from "next-auth/jwt";
 import { authSecret, tokenSessionVersion, usesSecureCookies } from "./options";
-import { authenticateBearer } from "../accounts";
+import { authenticateBearer, getSessionUser, type PublicUser } from "../accounts";
 import type { SignedInViewer } from "../permissions";
-import { getSessionUser, type PublicUser } from "../accounts";
 
 /** The signed-in user, as pages and services see them. */
 export type CurrentUser = PublicUser;

@@ -59,7 +59,7 @@
  */
 import { z } from "zod";
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
-import { taskEvaluationProfile, type RunEvaluation } from "../tasks";
+import { taskEvaluationProfile, type RunEvaluation, listDatasets, type DatasetView, loadPhase, type PhaseWithTask, findTrack, listTracks } from "../tasks";
 import { boardHiddenUntilClose, leaderboardVisibleTo, madeAfterFreeze, taskStanding, type TaskStanding, type Viewer } from "../permissions";
 import type { LeaderboardTiming } from "../validations/task";
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, type LeaderboardMetric } from "../validations/metrics";
@@ -67,10 +67,7 @@ import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations
 import { MAX_LEADERBOARD_LIMIT, MAX_TEAM_FILTER } from "../validations/leaderboard-query";
 import { trackRefSchema } from "../validations/track";
 import { parseInput } from "../validations/parse";
-import { listDatasets, type DatasetView } from "../tasks";
 import { defaultDb, type Db, type Prisma } from "../db";
-import { loadPhase, type PhaseWithTask } from "../tasks";
-import { findTrack, listTracks } from "../tasks";
 import { cachedBoardPart, boardVersion } from "./cache";
 import { rankBoard, type BoardRankingQuery, type RankedBoardPage } from "./board-ranking";
 import { TIE_POLICY } from "./ranking";

@@ -6,8 +6,7 @@
  * other's types.
  */
 import type { SelectionRule } from "../db";
-import type { EvaluationProfileName } from "../tasks";
-import type { TrackView } from "../tasks";
+import type { EvaluationProfileName, TrackView } from "../tasks";
 import type { LeaderboardMetric } from "../validations/metrics";
 import type { LeaderboardTiming } from "../validations/task";
 import type { RunSelection } from "./ranking";

@@ -23,7 +23,7 @@ import { NotFoundError } from "../errors";
 import { canViewErrorAnalysis, PHASE_VISIBILITY_SELECT, submissionAccess, SUBMISSION_VISIBILITY_SELECT, type Viewer } from "../permissions";
 import { unpackFile } from "../storage";
 import { defaultDb, isUuid, type Db, type ParticipantAnalysis } from "../db";
-import { taskEvaluationProfile } from "../tasks";
+import { taskEvaluationProfile, DATASET_ORDER, excludedCategoriesOf, pronounFormOrder } from "../tasks";
 import { LRUCache } from "lru-cache";
 import { blancRuleForGold, documentScoresToJson, type MetricsJson } from "../boards";
 import {
@@ -38,8 +38,6 @@ import {
 import { DEFAULT_LIMITS, readCorpus } from "../../scoring/formats";
 import type { Corpus, Entity } from "../../scoring";
 import type { DisclosureColumn } from "../../scoring/analysis/disclosure";
-import { DATASET_ORDER } from "../tasks";
-import { excludedCategoriesOf, pronounFormOrder } from "../tasks";
 
 export type { CorefError, DisclosureTable, ErrorCounts, ErrorKind } from "../../scoring/analysis";
 /** The error categories in display order (for pages, which do not import scoring/). */

@@ -42,7 +42,7 @@
  * `submission.rescore`, `phase.rescore` with the count); the conditional updates make a second,
  * concurrent change a 409 rather than a second event.
  */
-import { assertCanChangeTask, assertTaskWritable } from "../tasks";
+import { assertCanChangeTask, assertTaskWritable, loadManagedPhase } from "../tasks";
 import { assertMayActForTeam } from "../teams";
 import { z } from "zod";
 import { ConflictError, ForbiddenError, NotFoundError, PhaseClosedError } from "../errors";
@@ -52,7 +52,6 @@ import { parseInput } from "../validations/parse";
 import { enqueueAfterCommit } from "../queue";
 import { requeueSubmissions } from "../submission-states";
 import { recordAudit } from "../audit";
-import { loadManagedPhase } from "../tasks";
 import { defaultDb, isUuid, type Db } from "../db";
 
 /** Longest disqualification reason, in characters (after trimming). */

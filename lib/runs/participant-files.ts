@@ -19,7 +19,7 @@
  *   predicts no mention, so the sample scores (0) on every dataset.
  * Gold content never leaves through these functions: only blind inputs are read back.
  */
-import { writeTarGz } from "../uploads";
+import { writeTarGz, assertUploadSize, cleanFileName, datasetFormatMismatch, readUpload } from "../uploads";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { assertCanManageTask, taskStanding, type Viewer } from "../permissions";
 import { packFileAsync, sha256Hex, unpackFile, unpackFileAsync } from "../storage";
@@ -28,10 +28,7 @@ import { blindInput, type BlindOptions } from "../../scoring/formats/blind";
 import { FormatError } from "../../scoring/types";
 import { defaultDb, type Db } from "../db";
 import { cachedBoardPart } from "../boards";
-import { DATASET_ORDER, DATASET_SELECT, findDataset, toDatasetView, type DatasetView } from "../tasks";
-import { findActiveGoldKeys } from "../tasks";
-import { loadPhase, type PhaseWithTask } from "../tasks";
-import { assertUploadSize, cleanFileName, datasetFormatMismatch, readUpload } from "../uploads";
+import { DATASET_ORDER, DATASET_SELECT, findDataset, toDatasetView, type DatasetView, findActiveGoldKeys, loadPhase, type PhaseWithTask } from "../tasks";
 
 /** What anyone allowed sees of a dataset's blind input (never gold metadata). */
 export interface BlindInputMeta {

@@ -17,9 +17,8 @@ import type { Viewer } from "../permissions";
 import { ErrorStage } from "../submission-states";
 import { formatUtc } from "../validations/time";
 import { defaultDb, type Db, type Phase, type Prisma } from "../db";
-import { loadPhase } from "../tasks";
+import { loadPhase, hasOwnLimits, listTracks, type TrackView } from "../tasks";
 import { listTeamsOf, pickTaskTeam, taskTeamOf } from "../teams";
-import { hasOwnLimits, listTracks, type TrackView } from "../tasks";
 
 /** A team's use of a phase's limits at one moment. Remaining counts are null without a limit. */
 export interface QuotaStatus {

@@ -17,9 +17,8 @@ import { boardHiddenUntilClose, madeAfterFreeze, PHASE_VISIBILITY_SELECT, submis
 import { DEFAULT_PRIMARY_METRIC, isLeaderboardMetric, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
 import { formatUtc } from "../validations/time";
 import { defaultDb, isUuid, type SelectionRule } from "../db";
-import { getLeaderboard } from "../boards";
+import { getLeaderboard, rankingValueOfRows } from "../boards";
 import { quotaStatus, type QuotaStatus } from "./quota";
-import { rankingValueOfRows } from "../boards";
 import { taskTeamOf } from "../teams";
 import { hasOwnLimits, listTracks } from "../tasks";
 

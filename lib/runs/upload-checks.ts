@@ -10,12 +10,10 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
 import type { SubmissionVisibility } from "../db";
 import { parseInput } from "../validations/parse";
 import { submissionMetadataSchema, uploadConfirmationSchema, uploadTrackSchema } from "../validations/submission";
-import { assertPhaseOpen } from "../tasks";
-import { uploadTrack, type TrackView } from "../tasks";
+import { assertPhaseOpen, uploadTrack, type TrackView } from "../tasks";
 import type { DatasetView } from "../tasks";
 import { pickSubmittingTeam, pickTaskTeam } from "../teams";
-import { archiveKind } from "../uploads";
-import { assertUploadSize, cleanFileName, missingDatasetWarnings, sampleSubmissionPath, uploadHowTo, UploadShapeError, type DocumentCheck } from "../uploads";
+import { archiveKind, assertUploadSize, cleanFileName, missingDatasetWarnings, sampleSubmissionPath, uploadHowTo, UploadShapeError, type DocumentCheck } from "../uploads";
 import { assertQuotaLeft, type QuotaStatus } from "./quota";
 import type { UploadContext, UploadTeam } from "./upload-context";
 

@@ -8,9 +8,7 @@
  */
 import { canManageTask, requireConfirmedEmail, type SignedInViewer } from "../permissions";
 import type { Db } from "../db";
-import { loadPhase, type PhaseWithTask } from "../tasks";
-import { listTracks, type TrackView } from "../tasks";
-import { listDatasets, type DatasetView } from "../tasks";
+import { loadPhase, type PhaseWithTask, listTracks, type TrackView, listDatasets, type DatasetView } from "../tasks";
 import { listTeamsOf, taskTeamOf } from "../teams";
 import { quotaStatus, type QuotaStatus } from "./quota";
 

@@ -10,7 +10,7 @@
  * existed; with several, a file names its dataset, or an archive holds one file per dataset
  * (`lib/uploads/archive.ts`), and one upload changes all of them in one transaction.
  */
-import { archiveKind, pairArchiveFiles, readArchive } from "../uploads";
+import { archiveKind, pairArchiveFiles, readArchive, assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "../uploads";
 import { ConflictError, ValidationError } from "../errors";
 import { goldFitsProfile, taskEvaluationProfile, type TaskEvaluationFields } from "./evaluation";
 import { enqueueAfterCommit } from "../queue";
@@ -20,7 +20,6 @@ import { recordAudit } from "../audit";
 import { defaultDb, lockKey, type Db, type GoldKey, type SubmissionStatus, type Tx } from "../db";
 import { requeueSubmissions } from "../submission-states";
 import { loadManagedPhase, loadPhase, type PhaseWithTask } from "./phases";
-import { assertUploadSize, cleanFileName, archiveLimitBytes, validateUpload, type UploadStats } from "../uploads";
 import { DATASET_FORMAT_LABELS, fileFormatOf, fileNameForFormat } from "../validations/dataset";
 import { DATASET_ORDER, DATASET_SELECT, datasetChoices, findDataset, isDefaultDataset, listDatasets, toDatasetView, type DatasetFormat, type DatasetView } from "./datasets";
 

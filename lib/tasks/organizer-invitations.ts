@@ -27,16 +27,14 @@
  *   `task.organizer.accept` (data `{invitationId, email}`).
  */
 import { z } from "zod";
-import { emailSchema, fieldErrors } from "../accounts";
+import { emailSchema, fieldErrors, sendMail, UserInputError } from "../accounts";
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from "../errors";
-import { sendMail } from "../accounts";
 import { assertCanManageTask, requireSignedIn, type Viewer } from "../permissions";
 import { sha256Hex } from "../storage";
 import { SLUG_PATTERN } from "../validations/task";
 import { recordAudit } from "../audit";
 import { defaultDb, isUuid, lockKey, type Db } from "../db";
 import { LINK_TOKEN_PATTERN, newLinkToken, siteUrl } from "../teams";
-import { UserInputError } from "../accounts";
 
 /** How long an organizer invitation works: 7 days, in milliseconds (see the module header). */
 export const ORGANIZER_INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -3,8 +3,7 @@
  * ranked setting, the datasets × runs heatmap's cells, and the precision-recall chart's metric.
  * Pure functions of `getLeaderboard`'s board.
  */
-import type { BoardMetricsJson } from "../boards";
-import type { Leaderboard, LeaderboardRow } from "../boards";
+import type { BoardMetricsJson, Leaderboard, LeaderboardRow } from "../boards";
 import { boardColumns, CONLL_PARTS, METRIC_LABELS, type LeaderboardMetric } from "../validations/metrics";
 import { heatLevel } from "./board-columns";
 import { settingInSentence } from "./leaderboard-text";

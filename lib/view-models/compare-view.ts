@@ -9,8 +9,7 @@
  * Numbers follow the site's rule: scores as percentages with 2 decimals, written `78.12`
  * under a "(%)" heading and `78.12 %` in prose; differences in points with a sign (`+1.23`).
  */
-import type { ComparePage, ComparePhaseChoice, ComparePhaseRuns, CompareRunChoice } from "../boards";
-import type { ComparableRun, ComparedRun, RunComparison } from "../boards";
+import type { ComparePage, ComparePhaseChoice, ComparePhaseRuns, CompareRunChoice, ComparableRun, ComparedRun, RunComparison } from "../boards";
 import { isLeaderboardMetric, METRIC_LABELS } from "../validations/metrics";
 
 /** A run's letter in a comparison. */

@@ -23,8 +23,7 @@
  * runs in `board-charts.ts`.
  */
 import { leaderboardApiHref, leaderboardHref, submitHref, taskHref, type LeaderboardLinkState } from "../hrefs";
-import type { StoredBoardSignificance } from "../boards";
-import type { BoardSignificance, Leaderboard } from "../boards";
+import type { StoredBoardSignificance, BoardSignificance, Leaderboard } from "../boards";
 import type { LeaderboardPageQuery, ParsedLeaderboardPageQuery } from "../validations/leaderboard-query";
 import { LEADERBOARD_METRICS, METRIC_LABELS, shownMetrics, type LeaderboardMetric } from "../validations/metrics";
 import { boardChartRuns, chartPrimaryLabel, type BoardChartRun } from "./board-charts";

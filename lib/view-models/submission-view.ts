@@ -23,12 +23,8 @@
  * Pure functions (no I/O, no React): values stay fractions in [0, 1]; the components write
  * them as percentages with `formatPercent` of `app/_components/ui.tsx`.
  */
-import type { ComparableRun } from "../boards";
-import type { BoardMetricsJson, CountsJson } from "../boards";
-import type { SubmissionView } from "../runs";
-import type { RunAnalysisView } from "../runs";
-import type { RunFinalState } from "../runs";
-import type { RunRank } from "../runs";
+import type { ComparableRun, BoardMetricsJson, CountsJson } from "../boards";
+import type { SubmissionView, RunAnalysisView, RunFinalState, RunRank } from "../runs";
 import { COUNT_METRIC_NAMES, LEADERBOARD_METRICS, METRIC_LABELS, type CountMetricName, type LeaderboardMetric } from "../validations/metrics";
 import type { SubmissionQuery } from "../validations/submission-query";
 import { formatUtc } from "../validations/time";

@@ -8,8 +8,7 @@
  */
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "@/lib/errors";
-import { setFinalSelection } from "@/lib/runs";
-import { disqualifySubmission, requalifySubmission, withdrawSubmission } from "@/lib/runs";
+import { setFinalSelection, disqualifySubmission, requalifySubmission, withdrawSubmission } from "@/lib/runs";
 import { runAction, type ActionFailure } from "../../_components/task-action-result";
 
 /** State of a run-control form: idle, done (with the sentence to show), or the error. */

@@ -1,7 +1,6 @@
 import { isDomainError } from "@/lib/errors";
-import { blindInputHref, sampleSubmissionHref, scorerDownloadHref } from "@/lib/runs";
+import { blindInputHref, sampleSubmissionHref, scorerDownloadHref, listParticipantFiles } from "@/lib/runs";
 import { loadScorerBundle } from "@/lib/scorer/bundle";
-import { listParticipantFiles } from "@/lib/runs";
 import type { TaskEvaluationView } from "@/lib/tasks";
 import type { Viewer } from "@/lib/permissions";
 import { formatUtc } from "@/lib/validations/time";

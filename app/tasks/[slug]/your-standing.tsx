@@ -8,8 +8,7 @@
  * Usage (from the task page): `<YourStanding standing={await getTaskStanding(viewer, task.id)} />`.
  */
 import Link from "../../_components/link";
-import type { PhaseStanding, TeamTaskStanding } from "@/lib/runs";
-import type { QuotaStatus } from "@/lib/runs";
+import type { PhaseStanding, TeamTaskStanding, QuotaStatus } from "@/lib/runs";
 import { METRIC_LABELS } from "@/lib/validations/metrics";
 import { Percent } from "../../_components/board-numbers";
 import { UtcTime } from "../../_components/ui";

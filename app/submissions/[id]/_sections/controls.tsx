@@ -2,8 +2,7 @@
  * The submission page's run controls (issue 11 §3, §4): what a withdrawal or disqualification
  * means, the team's withdrawal and the organizers' disqualification, and the team's final-run choice.
  */
-import type { RunFinalState } from "@/lib/runs";
-import type { SubmissionView } from "@/lib/runs";
+import type { RunFinalState, SubmissionView } from "@/lib/runs";
 import { finalRunView, runControlsView } from "@/lib/view-models/submission-view";
 import { Card, Notice, UtcTime } from "@/app/_components/ui";
 import { FinalRunForm } from "../final-run-form";

@@ -1,6 +1,5 @@
 /** The submission page's per-document scores, or why the run's team does not see them. */
-import type { RunAnalysisView } from "@/lib/runs";
-import type { SubmissionView } from "@/lib/runs";
+import type { RunAnalysisView, SubmissionView } from "@/lib/runs";
 import { documentScoresView, type SubmissionPageView } from "@/lib/view-models/submission-view";
 import { RunDocumentTable } from "@/app/_components/run-document-table";
 import { Card, Notice } from "@/app/_components/ui";

@@ -2,13 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { ValidationError } from "@/lib/errors";
-import { updateTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks";
-import { evaluationFormValues, updateTaskEvaluation } from "@/lib/tasks";
-import { archiveTask, publishTask, unarchiveTask } from "@/lib/tasks";
-import { addPhase, closePhaseNow, deletePhase, updatePhase, updateTask } from "@/lib/tasks";
+import { updateTaskAnalysisSettings, type TaskAnalysisSettings, evaluationFormValues, updateTaskEvaluation, archiveTask, publishTask, unarchiveTask, addPhase, closePhaseNow, deletePhase, updatePhase, updateTask, addTrack, deleteTrack, moveTrack, updateTrack, addDataset, deleteDataset, updateDataset } from "@/lib/tasks";
 import { setParticipantTeam } from "@/lib/teams";
-import { addTrack, deleteTrack, moveTrack, updateTrack } from "@/lib/tasks";
-import { addDataset, deleteDataset, updateDataset } from "@/lib/tasks";
 import { datasetFormValues, type DatasetFormValues } from "@/lib/validations/dataset";
 import { trackFormValues, type TrackFormValues } from "@/lib/validations/track";
 import { evaluationInputFromValues, evaluationValuesFromForm, type EvaluationFormValues } from "@/lib/validations/task";

@@ -1,8 +1,5 @@
 import type { Metadata } from "next";
-import { getTaskAnalysisSettings, type TaskAnalysisSettings } from "@/lib/tasks";
-import { listOrganizerInvitations } from "@/lib/tasks";
-import { publishChecks } from "@/lib/tasks";
-import { evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "@/lib/tasks";
+import { getTaskAnalysisSettings, type TaskAnalysisSettings, listOrganizerInvitations, publishChecks, evaluationChoices, evaluationFormValues, evaluationProfileSuggestion } from "@/lib/tasks";
 import { Card } from "@/app/_components/ui";
 import type { AnalysisSettingsValues } from "./actions";
 import { AnalysisSettingsForm } from "./analysis-settings-form";

@@ -56,9 +56,7 @@
  * snapshots, or the task is archived.
  */
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { listDatasets } from "@/lib/tasks";
-import { deletePhase, getPhaseForViewer, updatePhase } from "@/lib/tasks";
-import { listTracks } from "@/lib/tasks";
+import { listDatasets, deletePhase, getPhaseForViewer, updatePhase, listTracks } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

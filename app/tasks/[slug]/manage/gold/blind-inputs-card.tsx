@@ -1,7 +1,6 @@
 import { listDatasetsForOrganizers } from "@/lib/tasks";
-import { listParticipantFiles } from "@/lib/runs";
+import { listParticipantFiles, blindInputHref } from "@/lib/runs";
 import type { Viewer } from "@/lib/auth/session";
-import { blindInputHref } from "@/lib/runs";
 import { BlindInputForm } from "./blind-input-form";
 import { BlindUploadForm } from "./blind-upload-form";
 

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { listDatasetsForOrganizers } from "@/lib/tasks";
-import { goldUploadImpact, listGoldVersions } from "@/lib/tasks";
+import { listDatasetsForOrganizers, goldUploadImpact, listGoldVersions } from "@/lib/tasks";
 import type { PhaseView } from "@/lib/tasks";
 import { uploadLimitBytes } from "@/lib/uploads";
 import { getUserById } from "@/lib/accounts";

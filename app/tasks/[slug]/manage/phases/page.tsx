@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
-import { listDatasetsForOrganizers } from "@/lib/tasks";
-import { listTracksForOrganizers } from "@/lib/tasks";
-import { phaseRunCounts, type PhaseView } from "@/lib/tasks";
+import { listDatasetsForOrganizers, listTracksForOrganizers, phaseRunCounts, type PhaseView } from "@/lib/tasks";
 import type { Viewer } from "@/lib/auth/session";
 import { TaskPhaseBadge, phaseState } from "@/app/_components/task-phase-badge";
 import { newPhaseValues, phaseValuesFromPhase, utcToLocalInput } from "@/app/_components/task-phase-form-data";

@@ -24,8 +24,7 @@
  */
 import { ValidationError } from "@/lib/errors";
 import { apiRoute, apiViewer, jsonResponse, readJson, type RouteContext } from "@/lib/http/api";
-import { publishSnapshot } from "@/lib/boards";
-import { listSnapshots } from "@/lib/boards";
+import { publishSnapshot, listSnapshots } from "@/lib/boards";
 
 export const dynamic = "force-dynamic";
 

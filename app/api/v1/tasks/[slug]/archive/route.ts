@@ -14,8 +14,7 @@
  * POST on a draft (publish it first) or an archived task, DELETE on a task that is not archived.
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { archiveTask, unarchiveTask } from "@/lib/tasks";
-import { getTaskForViewer } from "@/lib/tasks";
+import { archiveTask, unarchiveTask, getTaskForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 

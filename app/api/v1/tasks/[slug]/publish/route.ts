@@ -17,8 +17,7 @@
  * is its id, `message` says why).
  */
 import { apiRoute, apiViewer, jsonResponse, type RouteContext } from "@/lib/http/api";
-import { publishChecks, publishTask } from "@/lib/tasks";
-import { getTaskForViewer } from "@/lib/tasks";
+import { publishChecks, publishTask, getTaskForViewer } from "@/lib/tasks";
 
 export const dynamic = "force-dynamic";
 
