@@ -10,6 +10,7 @@ export { listComparePhases, loadComparePage } from "./compare";
 export type { ComparePage, ComparePhaseChoice, ComparePhaseRuns, CompareRunChoice } from "./compare";
 export { boardLatex, boardMarkdown } from "./export";
 export { leaderboardCsvChunks, leaderboardCsvDigest } from "./leaderboard-csv";
+export { leaderboardJsonText } from "./leaderboard-json-text";
 export { getLeaderboard, leaderboardJson } from "./leaderboard";
 export { BLANC_COREF, BLANC_NONCOREF, blancRuleForGold, documentScoresToJson, macroScoreRows, macroScoresToJson, rankingValueOfRows, scoreRowsFromJson, scoresToJson } from "./scores";
 export type { BoardMetricsJson, CountScoreJson, CountsJson, DocumentScoreRowLike, MetricsJson, ScoreRowData } from "./scores";

@@ -73,19 +73,20 @@ export const ANSWER_VARY = "Authorization, Cookie";
  * @param options `contentType`; `shared`: the answer is the same for every anonymous caller
  *   ({@link SHARED_ANSWER_CACHE_CONTROL}), else {@link PRIVATE_ANSWER_CACHE_CONTROL};
  *   `digestOf`: what the tag digests when the body holds something that changes on every
- *   request without changing what it shows (a generation time), default the body; `headers`:
- *   more headers (e.g. `Content-Disposition`)
+ *   request without changing what it shows (a generation time), default the body; `digest`:
+ *   that digest already made (lower-case hex sha256), instead of `digestOf`; `headers`: more
+ *   headers (e.g. `Content-Disposition`)
  * @returns the Response
  */
 export function conditionalResponse(
   request: Request,
   text: string,
-  options: { contentType: string; shared: boolean; digestOf?: string; headers?: Record<string, string> },
+  options: { contentType: string; shared: boolean; digestOf?: string; digest?: string; headers?: Record<string, string> },
 ): Response {
   const headers: Record<string, string> = {
     "Content-Type": options.contentType,
     ...options.headers,
-    ETag: etagFor(createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex")),
+    ETag: etagFor(options.digest ?? createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex")),
     "Cache-Control": options.shared ? SHARED_ANSWER_CACHE_CONTROL : PRIVATE_ANSWER_CACHE_CONTROL,
     Vary: ANSWER_VARY,
   };

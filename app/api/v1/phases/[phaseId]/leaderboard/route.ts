@@ -99,7 +99,8 @@
  * signed-in callers `private, no-cache`. `Vary: Authorization, Cookie`. The CSV, streamed, is
  * tagged from its first page, the phase's board version and who asks (`leaderboardCsvDigest`),
  * so a matching `If-None-Match` is answered 304 before any later page is read; its cache rules
- * are the JSON's.
+ * are the JSON's. The JSON without significance is serialized once per board version and
+ * viewer's view of it (`leaderboardJsonText`): only its `generatedAt` is written per answer.
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
@@ -108,7 +109,7 @@
 import { ValidationError } from "@/lib/errors";
 import { ANSWER_VARY, conditionalResponse, etagFor, isNotModified, notModifiedResponse, PRIVATE_ANSWER_CACHE_CONTROL, SHARED_ANSWER_CACHE_CONTROL } from "@/lib/http/conditional-response";
 import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "@/lib/http/api";
-import { boardLatex, boardMarkdown, getLeaderboard, leaderboardCsvChunks, leaderboardCsvDigest, leaderboardJson, readBoardSignificance, type Leaderboard } from "@/lib/boards";
+import { boardLatex, boardMarkdown, getLeaderboard, leaderboardCsvChunks, leaderboardCsvDigest, leaderboardJson, leaderboardJsonText, readBoardSignificance, type Leaderboard } from "@/lib/boards";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "@/lib/validations/leaderboard-query";
 
 export const dynamic = "force-dynamic";
@@ -192,7 +193,11 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   }
   const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor });
   const intervals = query.intervals;
-  if (!query.significance) return boardJsonResponse(request, leaderboardJson(board), board, viewer === null);
+  if (!query.significance) {
+    // Serialized once per board version (the rows are shared while it holds): only the time is new.
+    const { text, digest } = leaderboardJsonText(board);
+    return conditionalResponse(request, text, { contentType: "application/json; charset=utf-8", shared: viewer === null, digest });
+  }
   if (board.variant !== null) {
     throw ValidationError.field(
       intervals ? "intervals" : "significance",
