@@ -58,11 +58,24 @@ interface TextFile<S extends string> {
  * @throws Error when the file cannot be read (e.g. the working directory is not the
  *   repository root), names an unknown value, or lacks the title, the one-line lead or a section
  */
+/** Text files read so far, by absolute path: they are part of the release and do not change while the site runs. */
+const read = new Map<string, TextFile<string>>();
+
 function readTextFile<S extends string>(name: string, headings: readonly S[]): TextFile<S> {
+  const absolute = path.join(process.cwd(), TEXT_DIR, name);
+  const known = read.get(absolute);
+  if (known) return known as TextFile<S>;
+  const parsed = parseTextFile(name, headings, absolute);
+  read.set(absolute, parsed);
+  return parsed;
+}
+
+/** Reads and checks one text file (see {@link readTextFile}). */
+function parseTextFile<S extends string>(name: string, headings: readonly S[], absolute: string): TextFile<S> {
   const file = path.join(TEXT_DIR, name);
   let text: string;
   try {
-    text = readFileSync(path.join(process.cwd(), file), "utf8");
+    text = readFileSync(absolute, "utf8");
   } catch (error) {
     throw new Error(`cannot read ${file} in ${process.cwd()} (the site runs in the repository root): ${(error as Error).message}`);
   }

@@ -10,6 +10,7 @@ import { WorkedExampleCard } from "./worked-example";
 
 type Params = Promise<{ metric: string }>;
 
+/** The page's title and description: the metric's name and one-line definition, or "Metric not found" for an unknown id. */
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { metric } = await params;
   const explanation = getMetricExplanation(metric);
