@@ -30,9 +30,13 @@
  * background and a bar on the left, `data-own="true"`) and say "(your team)" in words; on a
  * team-selected board a team represented by its latest run says "latest run: no final run
  * chosen"; on the organizers' board a hidden run is marked "hidden" and a run made after the
- * freeze "after the freeze". Server-safe.
+ * freeze "after the freeze".
+ *
+ * Static markup: host elements and plain function components only, links as plain `<a>` (no
+ * client component inside), so that the leaderboard page can render it once per board version
+ * as an HTML fragment (`renderStaticMarkup`, `cached-board-table.tsx`); a page that shows it
+ * inside `ClientLinks` keeps its links' navigation client-side.
  */
-import Link from "./link";
 import { compareHref, metricHref, submissionHref } from "@/lib/hrefs";
 import type { BoardMetricsJson, BoardDataset, BoardSignificance, LeaderboardRow } from "@/lib/boards";
 import { METRIC_LABELS, type LeaderboardMetric } from "@/lib/validations/metrics";
@@ -88,6 +92,25 @@ function Dash({ title }: { title?: string }) {
   );
 }
 
+/** The props of {@link BoardTable} (see its parameters). */
+export interface BoardTableProps {
+  rows: LeaderboardRow[];
+  metric: LeaderboardMetric;
+  showRp: boolean;
+  significance?: BoardSignificance | null;
+  intervals?: boolean;
+  columns?: BoardColumn[];
+  best?: Record<string, ColumnBest>;
+  bestLabel?: string;
+  teamHref?: (teamId: string) => string;
+  variants?: readonly { id: string; label: string }[];
+  rankedVariant?: string | null;
+  trackName?: string | null;
+  datasets?: readonly (Pick<BoardDataset, "name" | "scored"> & Partial<Pick<BoardDataset, "language">>)[];
+  rankDataset?: string | null;
+  datasetName?: string | null;
+}
+
 /**
  * The table.
  *
@@ -95,6 +118,8 @@ function Dash({ title }: { title?: string }) {
  * @param metric the ranking metric
  * @param showRp show recall and precision next to each F1
  * @param significance the board's stored bootstrap facts (markers; intervals when computed), or null
+ * @param intervals show the 95 % interval column (default: when `significance` has an interval
+ *   for any run)
  * @param columns the score columns from the page's view model (`leaderboardView(…).columns`, with
  *   sorting links); absent: laid out here without sorting links (e.g. a published final board)
  * @param teamHref the page of a team's progress in this phase
@@ -114,6 +139,7 @@ export function BoardTable({
   metric,
   showRp,
   significance = null,
+  intervals,
   columns,
   best,
   bestLabel = "best in this column",
@@ -124,23 +150,8 @@ export function BoardTable({
   datasets = [],
   rankDataset = null,
   datasetName = null,
-}: {
-  rows: LeaderboardRow[];
-  metric: LeaderboardMetric;
-  showRp: boolean;
-  significance?: BoardSignificance | null;
-  columns?: BoardColumn[];
-  best?: Record<string, ColumnBest>;
-  bestLabel?: string;
-  teamHref?: (teamId: string) => string;
-  variants?: readonly { id: string; label: string }[];
-  rankedVariant?: string | null;
-  trackName?: string | null;
-  datasets?: readonly (Pick<BoardDataset, "name" | "scored"> & Partial<Pick<BoardDataset, "language">>)[];
-  rankDataset?: string | null;
-  datasetName?: string | null;
-}) {
-  const showCi = significance !== null && Object.values(significance.rows).some((r) => r.interval !== null);
+}: BoardTableProps) {
+  const showCi = intervals ?? hasIntervals(significance);
   const laidOut = columns ?? boardTableColumns({ rows, metric, showRp, variants, rankedVariant, datasets, rankDataset, intervals: showCi });
   const rankedLabel = variants.find((v) => v.id === rankedVariant)?.label ?? null;
   const rankedPhrase = rankingPhrase(metric, variants.length === 0 ? null : (rankedLabel ?? "primary"));
@@ -214,6 +225,11 @@ export function BoardTable({
       </ScrollRegion>
     </div>
   );
+}
+
+/** Whether the board's significance facts have a 95 % interval for any run (the table then shows the interval column). */
+export function hasIntervals(significance: BoardSignificance | null): boolean {
+  return significance !== null && Object.values(significance.rows).some((r) => r.interval !== null);
 }
 
 /** The best of each column and the words that say so, for the cells. */
@@ -320,14 +336,14 @@ function ColumnHeader({ column: c, span }: { column: BoardColumn; span: number }
       aria-sort={c.ariaSort}
     >
       {c.sortHref ? (
-        <Link
+        <a
           href={c.sortHref}
           className="inline-block underline decoration-zinc-400 underline-offset-2 hover:decoration-zinc-800"
           title={`${title ? `${title}. ` : ""}Rank the board by this column.`}
           data-testid={sortTestId}
         >
           {name}
-        </Link>
+        </a>
       ) : (
         <span className="inline-block" title={title}>
           {name}
@@ -347,7 +363,7 @@ function ColumnHeader({ column: c, span }: { column: BoardColumn; span: number }
 function ExplainLink({ metric }: { metric: LeaderboardMetric }) {
   const text = `What is ${METRIC_LABELS[metric]}?`;
   return (
-    <Link
+    <a
       href={metricHref(metric)}
       aria-label={text}
       title={text}
@@ -355,7 +371,7 @@ function ExplainLink({ metric }: { metric: LeaderboardMetric }) {
       data-testid={`metric-link-${metric}`}
     >
       ?
-    </Link>
+    </a>
   );
 }
 
@@ -418,14 +434,14 @@ function BoardRow({
       <td className={`${FIXED.rank.cell} text-right font-semibold${row.own ? " shadow-[inset_4px_0_0_0_var(--color-sky-700)]" : ""}`}>
         <div className={FIXED.rank.box}>
           {sig?.versusAbove && !sig.versusAbove.significant && significance && (
-            <Link
+            <a
               href={compareHref(sig.versusAbove.submissionId, row.submissionId)}
               className="mr-1 font-normal text-sky-800 no-underline"
               data-testid="not-significant"
               title={`Not significantly different from the run listed directly above (p = ${formatP(sig.versusAbove.pValue)} ≥ ${significance.level}, paired bootstrap over documents, ${significance.samples.toLocaleString("en")} samples). Click to compare the two runs.`}
             >
               ≈<span className="sr-only"> not significantly different from the run above, p = {formatP(sig.versusAbove.pValue)}</span>
-            </Link>
+            </a>
           )}
           <span data-testid="board-rank">
             {row.rank ?? (
@@ -439,9 +455,9 @@ function BoardRow({
       <td className={FIXED.team.cell} data-testid="board-team">
         <div className={FIXED.team.box}>
           {teamHref ? (
-            <Link href={teamHref(row.team.id)} className="underline decoration-zinc-400 hover:decoration-zinc-800" title={`${row.team.name}: progress over time`}>
+            <a href={teamHref(row.team.id)} className="underline decoration-zinc-400 hover:decoration-zinc-800" title={`${row.team.name}: progress over time`}>
               {row.team.name}
-            </Link>
+            </a>
           ) : (
             row.team.name
           )}
@@ -467,9 +483,9 @@ function SystemCell({ row, datasetName }: { row: LeaderboardRow; datasetName: st
   const labels = row.isBaseline || row.hidden || row.afterFreeze || (datasetName !== null && row.missing);
   return (
     <div className={FIXED.system.box}>
-      <Link href={submissionHref(row.submissionId)} className="font-medium underline">
+      <a href={submissionHref(row.submissionId)} className="font-medium underline">
         {row.disqualified ? <s data-testid="disqualified-system">{row.systemName}</s> : row.systemName}
-      </Link>
+      </a>
       {labels && (
         <span className="mt-0.5 flex flex-wrap gap-1">
           {row.isBaseline && (

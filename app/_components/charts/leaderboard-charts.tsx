@@ -28,7 +28,7 @@ import { useId, useState, type ReactNode, type Ref } from "react";
 import { Bar, BarChart, CartesianGrid, LabelList, Rectangle, Scatter, ScatterChart, Symbols, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
 import { BAR_CHART_CHROME, labelColumn, percentAxis, percentNumber, percentProse, tickPercent, truncateLabel } from "./chart-layout";
 import { spreadCoincident } from "./coincident";
-import { RUN_PALETTE, runStyles, type RunShape, type RunStyle } from "./run-colours";
+import { RUN_PALETTE, runStyles, SWATCH_PATHS, type RunShape, type RunStyle } from "./run-colours";
 import { ScrollTable } from "./scroll-table";
 import { useBoxWidth } from "./use-box-width";
 
@@ -342,11 +342,11 @@ function RunBar(props: BarShapeProps) {
   return <Rectangle x={props.x} y={props.y} width={props.width} height={props.height} fill={d?.colour ?? RUN_PALETTE[0]} data-run={d?.id} />;
 }
 
-/** A marker of a run's shape and colour, for legends and tables (decorative: the run's name is next to it). */
+/** A marker of a run's shape and colour, for legends and tables (decorative: the run's name is next to it), drawn from `SWATCH_PATHS`. */
 function RunSwatch({ style }: { style: RunStyle }) {
   return (
     <svg width={14} height={14} viewBox="-7 -7 14 14" aria-hidden="true" className="mr-1.5 inline-block align-[-2px]">
-      <Symbols cx={0} cy={0} type={style.shape} size={56} fill={style.colour} />
+      <path d={SWATCH_PATHS[style.shape]} fill={style.colour} />
     </svg>
   );
 }

@@ -1,5 +1,17 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { Symbols } from "recharts";
 import { describe, expect, it } from "vitest";
-import { contrastRatio, REFERENCE_COLOUR, REFERENCE_HEX, REFERENCE_HEX_DARK, RUN_PALETTE, RUN_PALETTE_DARK, RUN_SHAPES, runStyle, runStyles, SERIES_COLOUR } from "./run-colours";
+import { contrastRatio, REFERENCE_COLOUR, REFERENCE_HEX, REFERENCE_HEX_DARK, RUN_PALETTE, RUN_PALETTE_DARK, RUN_SHAPES, runStyle, runStyles, SERIES_COLOUR, SWATCH_PATHS, SWATCH_SIZE } from "./run-colours";
+
+describe("the markers' paths", () => {
+  it("are what recharts' Symbols draws for each shape at the swatch size", () => {
+    for (const shape of RUN_SHAPES) {
+      const drawn = renderToStaticMarkup(createElement(Symbols, { cx: 0, cy: 0, type: shape, size: SWATCH_SIZE }));
+      expect(/ d="([^"]+)"/.exec(drawn)?.[1], shape).toBe(SWATCH_PATHS[shape]);
+    }
+  });
+});
 
 describe("contrastRatio", () => {
   it("gives WCAG's ratios for known pairs", () => {

@@ -16,18 +16,19 @@
  * Visibility and the phase's leaderboard policy are enforced by `getLeaderboard` (401/403
  * become a message here, unknown phases a 404); significance markers are read from storage
  * (`readBoardSignificance`: no bootstrap on a page view). What the page shows is shaped by
- * `leaderboardView` (lib/view-models/leaderboard-view.ts); the parts live next to this file.
+ * `leaderboardView` (lib/view-models/leaderboard-view.ts); the parts live next to this file. The
+ * table is rendered once per board version (`CachedBoardTable`, issue 26 §3).
  */
 import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
-import { leaderboardHref, teamProgressHref } from "@/lib/hrefs";
+import { leaderboardHref } from "@/lib/hrefs";
 import { readBoardSignificance } from "@/lib/boards";
 import { leaderboardView } from "@/lib/view-models/leaderboard-view";
 import { leaderboardTitle } from "@/lib/view-models/leaderboard-text";
 import { requestedLinkState } from "@/lib/view-models/board-links";
 import { AccessDenied } from "@/app/_components/access-denied";
-import { BoardTable } from "@/app/_components/board-table";
+import { CachedBoardTable } from "@/app/_components/cached-board-table";
 import { DatasetHeatmap } from "@/app/_components/charts/dataset-heatmap";
 import { LeaderboardCharts } from "@/app/_components/charts/leaderboard-charts";
 import { BoardControls } from "./board-controls";
@@ -102,7 +103,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
                 <p className="text-xs text-zinc-700" data-testid="board-legend">
                   {view.legend}
                 </p>
-                <BoardTable
+                <CachedBoardTable
                   rows={board.rows}
                   metric={board.metric}
                   showRp={parsed.query.rp}
@@ -110,7 +111,7 @@ export default async function LeaderboardPage({ params, searchParams }: { params
                   columns={view.columns}
                   best={view.best}
                   bestLabel={view.bestLabel}
-                  teamHref={(teamId) => teamProgressHref(slug, board.phase.id, teamId)}
+                  teamProgress={{ slug, phaseId: board.phase.id }}
                   variants={board.evaluation.variants}
                   rankedVariant={board.variant}
                   trackName={board.track?.name ?? null}
