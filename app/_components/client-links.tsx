@@ -11,7 +11,7 @@
  * `./link.tsx`).
  */
 import { useRouter } from "next/navigation";
-import type { MouseEvent, ReactNode } from "react";
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from "react";
 
 /**
  * The address of this site to navigate to client-side for a click, or null to leave the click
@@ -37,16 +37,32 @@ export function clientNavigationTarget(
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/** The App Router, kept in `into` (mounted only in the browser, after hydration: see {@link ClientLinks}). */
+function RouterRef({ into }: { into: RefObject<AppRouter | null> }) {
+  const router = useRouter();
+  useEffect(() => {
+    into.current = router;
+  }, [router, into]);
+  return null;
+}
+
+/** The App Router's interface, as `useRouter` gives it. */
+type AppRouter = ReturnType<typeof useRouter>;
+
 /**
- * A box whose links navigate client-side (see the module comment).
+ * A box whose links navigate client-side (see the module comment). The router is taken once the
+ * box has been hydrated (a click before that is an ordinary link's), so that the box also renders
+ * where no App Router is mounted (a page rendered to HTML in a test).
  *
  * @param children the content, e.g. a `<div dangerouslySetInnerHTML>` with server-rendered links
  */
 export function ClientLinks({ children }: { children: ReactNode }) {
-  const router = useRouter();
+  const router = useRef<AppRouter | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     const anchor = event.target instanceof Element ? event.target.closest("a") : null;
-    if (!anchor || !event.currentTarget.contains(anchor)) return;
+    if (!router.current || !anchor || !event.currentTarget.contains(anchor)) return;
     const target = clientNavigationTarget(
       event,
       { href: anchor.getAttribute("href"), target: anchor.getAttribute("target"), download: anchor.hasAttribute("download") },
@@ -54,8 +70,13 @@ export function ClientLinks({ children }: { children: ReactNode }) {
     );
     if (target === null) return;
     event.preventDefault();
-    router.push(target);
+    router.current.push(target);
   };
   // The box only takes its links' clicks (Enter on a focused link is one): it is no control itself.
-  return <div onClick={onClick}>{children}</div>;
+  return (
+    <div onClick={onClick}>
+      {children}
+      {hydrated && <RouterRef into={router} />}
+    </div>
+  );
 }
