@@ -4,7 +4,7 @@
  * ({@link listTaskSummariesForViewer}). Published and archived tasks for everyone, anonymous
  * visitors included, plus the drafts the viewer organizes (site admins: every draft).
  */
-import { formatDistanceStrict } from "date-fns";
+import { formatDistanceStrict } from "date-fns/formatDistanceStrict";
 import { isSiteAdmin, leaderboardVisibleTo, type Viewer } from "../permissions";
 import { defaultDb } from "../db";
 import type { Prisma } from "../generated/prisma/client";

@@ -7,7 +7,8 @@
  * distance from `now`, e.g. "Closes in 3 days, 14:00 AoE on 2026-12-04 (was 2026-12-01 12:00 AoE)".
  */
 import { TZDate } from "@date-fns/tz";
-import { format, formatDistanceStrict } from "date-fns";
+import { format } from "date-fns/format";
+import { formatDistanceStrict } from "date-fns/formatDistanceStrict";
 import { isValidTimeZone, zoneForDates } from "./time";
 
 /** A phase's window and display zone (UTC instants). */

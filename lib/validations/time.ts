@@ -3,7 +3,7 @@
  * name ("Europe/Prague", "UTC") or "AoE" (Anywhere on Earth, UTC−12, the usual deadline zone).
  */
 import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
+import { format } from "date-fns/format";
 
 /** The "Anywhere on Earth" pseudo-zone: UTC−12 all year. */
 export const AOE = "AoE";
