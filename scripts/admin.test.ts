@@ -6,7 +6,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../lib/db/test-db";
-import { freePort } from "../lib/db/embedded";
+import { credentialsFile, freePort, readCredentials, startEmbeddedPostgres } from "../lib/db/embedded";
+import { migrate } from "../lib/db/migrate";
 import { sha256Hex } from "../lib/storage";
 import { verifyCredentials } from "../lib/accounts/users";
 import { authenticateBearer } from "../lib/accounts/api-tokens";
@@ -205,62 +206,54 @@ function runAdminProcess(args: string[], env: NodeJS.ProcessEnv, timeoutMs: numb
   });
 }
 
-// Concurrent: the three tests use other accounts (or another cluster) and spend their time in
-// child processes; the steps within a test that depend on each other still run in order. Each
-// test may take longer than it would alone (the processes share the cores), hence the timeouts.
+// What only a process shows: the exit codes (0, 1, 2: one process each), the environment
+// (DATABASE_URL set or unset, NEXTAUTH_URL), nothing but the answer on stdout, and the embedded
+// Postgres started and stopped by the CLI. What the commands do is checked in-process above.
+// Concurrent: the tests use other accounts (or another cluster) and spend their time in child
+// processes (each spends seconds starting up: tsx and the modules it loads). Each test may take
+// longer than it would alone (the processes share the cores), hence the timeouts.
 describe.concurrent("as a separate process", () => {
-  const run = (args: string[]) => runAdminProcess(args, { ...process.env, DATABASE_URL: db.connectionString }, 60_000);
+  const env = () => ({ ...process.env, DATABASE_URL: db.connectionString });
 
-  it("creates a user and a token, with the documented exit codes", async () => {
-    // The usage error is found before the database is opened: it needs no account, so it
-    // runs beside the account's creation.
-    const [created, usage] = await Promise.all([
-      run(["create-user", "--email", "proc@example.org", "--password", "0123456789", "--admin"]),
-      run(["create-token", "--email", "proc@example.org"]),
-    ]);
-    expect(created.stderr).toBe("");
-    expect(created.status).toBe(0);
-    const token = await run(["create-token", "--email", "proc@example.org", "--name", "script"]);
-    expect(token.status).toBe(0);
-    expect(token.stdout).toMatch(/^cfb_[A-Za-z0-9_-]{43}\n$/);
+  it("exits 2 on bad usage, found before the database is opened", async () => {
+    const usage = await runAdminProcess(["create-token", "--email", "proc@example.org"], env(), 60_000);
     expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/required option '--name <name>' not specified/);
+    expect(usage.stdout).toBe("");
   }, 120_000);
 
-  it("prints a reset link at the NEXTAUTH_URL it is given, and exits 1 for an unknown email", async () => {
-    // In-process: the account is only the set-up (the first test creates one through a
-    // process), and exit code 1 through a process is checked by the embedded-Postgres test
-    // below; the link is what needs NEXTAUTH_URL from the process's environment.
+  it("prints a reset link at the NEXTAUTH_URL it is given, alone on stdout, and exits 0", async () => {
+    // In-process: the account is only the set-up.
     expect((await admin(["create-user", "--email", "proc-reset@example.org", "--password", "0123456789"])).code).toBe(0);
-    const link = await runAdminProcess(
-      ["reset-link", "--email", "proc-reset@example.org"],
-      { ...process.env, DATABASE_URL: db.connectionString, NEXTAUTH_URL: "http://127.0.0.1:3100" },
-      60_000,
-    );
+    const link = await runAdminProcess(["reset-link", "--email", "proc-reset@example.org"], { ...env(), NEXTAUTH_URL: "http://127.0.0.1:3100" }, 60_000);
     expect(link.status).toBe(0);
     expect(link.stdout).toMatch(/^http:\/\/127\.0\.0\.1:3100\/reset-password\?token=[A-Za-z0-9_-]{43}\n$/);
-    const unknown = await admin(["reset-link", "--email", "nobody@example.org"]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("no user with the email address nobody@example.org");
-    expect(unknown.stdout).toBe("");
+    // With DATABASE_URL set (and migrated), stderr has the command's own line and nothing else.
+    expect(link.stderr).toMatch(/^password-reset link for proc-reset@example\.org, valid once until [^\n]+:\n$/);
   }, 120_000);
 
-  it("starts (and stops) the embedded Postgres when DATABASE_URL is unset", async () => {
+  it("starts the embedded Postgres when DATABASE_URL is unset, migrates it, and stops it; exits 1 for an unknown email", async () => {
     const parent = await mkdtemp(path.join(tmpdir(), "corefboard-admin-"));
+    const dataDir = path.join(parent, "pg");
     try {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        DATABASE_URL: "",
-        EMBEDDED_PG_DATA_DIR: path.join(parent, "pg"),
-        EMBEDDED_PG_PORT: String(await freePort()),
-      };
-      const args = ["create-user", "--email", "emb@example.org", "--password", "0123456789"];
-      const first = await runAdminProcess(args, env, 90_000);
-      expect(first.stderr).toMatch(/applied \d+ migration/);
-      expect(first.status).toBe(0);
-      const again = await runAdminProcess(args, env, 90_000);
-      expect(again.status).toBe(1);
-      expect(again.stderr).toMatch(/already exists/);
-      expect(existsSync(path.join(parent, "pg", "postmaster.pid"))).toBe(false);
+      const port = await freePort();
+      const embeddedEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: "", EMBEDDED_PG_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port) };
+      const unknown = await runAdminProcess(["create-token", "--email", "Nobody@example.org", "--name", "script"], embeddedEnv, 90_000);
+      expect(unknown.stderr).toMatch(/^applied \d+ migration\(s\)\nno user with the email address nobody@example\.org\n$/);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stdout).toBe("");
+      // The cluster is in EMBEDDED_PG_DATA_DIR, on EMBEDDED_PG_PORT (kept in its credentials
+      // file), and stopped: no server is left on it, so this process starts (owns) it again and
+      // finds every migration applied there.
+      expect((await readCredentials(credentialsFile(dataDir)))?.port).toBe(port);
+      expect(existsSync(path.join(dataDir, "postmaster.pid"))).toBe(false);
+      const again = await startEmbeddedPostgres({ dataDir });
+      try {
+        expect(again.owned).toBe(true);
+        await expect(migrate(again.connectionString)).resolves.toEqual([]);
+      } finally {
+        await again.stop();
+      }
     } finally {
       await rm(parent, { recursive: true, force: true });
     }
