@@ -277,9 +277,14 @@ export async function addGold(
   return gold.id;
 }
 
-/** Inserts a QUEUED submission holding `text` as the file of the phase's first dataset; returns its id. */
-export async function createSubmission(db: PrismaClient, f: PhaseFixture, text: string, fileName = "system.conll"): Promise<string> {
-  return createRun(db, f, [{ datasetId: f.datasetId ?? (await phaseDatasets(db, f))[0].id, text, fileName }], fileName);
+/**
+ * Inserts a QUEUED submission holding `text` as the file of the phase's first dataset; returns its id.
+ *
+ * @param systemName the run's system name (default `test system`), set as the row is inserted:
+ *   a running worker never sees the row under another name (e.g. `COREFBOARD_TEST_SCORE_DELAY_SYSTEM`'s)
+ */
+export async function createSubmission(db: PrismaClient, f: PhaseFixture, text: string, fileName = "system.conll", systemName?: string): Promise<string> {
+  return createRun(db, f, [{ datasetId: f.datasetId ?? (await phaseDatasets(db, f))[0].id, text, fileName }], fileName, systemName);
 }
 
 /** One file of a run ({@link createRun}). */
@@ -296,8 +301,9 @@ export interface RunFile {
  * those of the files' texts joined (no archive is built). Returns its id.
  *
  * @param uploadName the upload's file name (default `run.zip`)
+ * @param systemName the run's system name (default `test system`)
  */
-export async function createRun(db: PrismaClient, f: PhaseFixture, files: RunFile[], uploadName = "run.zip"): Promise<string> {
+export async function createRun(db: PrismaClient, f: PhaseFixture, files: RunFile[], uploadName = "run.zip", systemName = "test system"): Promise<string> {
   const upload = packFile(Buffer.from(files.map((file) => file.text).join("")));
   const datasets = await phaseDatasets(db, f);
   const row = await db.submission.create({
@@ -305,7 +311,7 @@ export async function createRun(db: PrismaClient, f: PhaseFixture, files: RunFil
       phaseId: f.phaseId,
       teamId: f.teamId,
       submitterId: f.userId,
-      systemName: "test system",
+      systemName,
       fileName: uploadName,
       sha256: upload.sha256,
       size: upload.size,

@@ -117,24 +117,27 @@ describe("startWorker", () => {
     const started = Date.now();
     const { worker, lines } = await startInProcess({ ...scoringConfig({}), pollSeconds: 30 });
     const row = await finished(id, 30_000);
+    const scoredAt = Date.now();
     // Within the start-up reconcile: the time to start a worker (seconds on a busy machine).
-    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(scoredAt - started).toBeLessThan(30_000);
     expect(row).toMatchObject({ status: "SCORED", attempts: 2, workerId: worker.workerId });
     expect(await jobState(boss, dead.jobId)).toBe("cancelled");
     expect(lines.join("\n")).toMatch(/reconcile reset=1 failed=0 cancelled_jobs=1 enqueued=1/);
 
-    // Exactly once: nothing scores it again.
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(await status(id)).toMatchObject({ status: "SCORED", attempts: 2 });
-    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
-    expect((await jobsOf(boss, id)).map((j) => j.state)).toEqual(["cancelled", "completed"]);
-    expect(lines.filter((l) => l.includes(`submission=${id} status=SCORED`))).toHaveLength(1);
     // The scored run asked for its phase's default board's significance: computed and stored.
     const stored = await waitFor("the board's significance", () => testDb.prisma.boardSignificance.findFirst({ where: { phaseId: f.phaseId } }).then((r) => r ?? undefined), 30_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${lines.join("\n")}`);
     });
     expect(stored.boardKey, lines.join("\n")).toMatch(/^view=public\|track=\|metric=conll\|/);
     expect(lines.join("\n")).toMatch(/significance phase=\S+ status=COMPUTED/);
+
+    // Exactly once: at least 1 s after it was scored (the wait for the significance included),
+    // nothing has scored it again.
+    await new Promise((r) => setTimeout(r, Math.max(0, scoredAt + 1000 - Date.now())));
+    expect(await status(id)).toMatchObject({ status: "SCORED", attempts: 2 });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
+    expect((await jobsOf(boss, id)).map((j) => j.state)).toEqual(["cancelled", "completed"]);
+    expect(lines.filter((l) => l.includes(`submission=${id} status=SCORED`))).toHaveLength(1);
   }, 60_000);
 
   it("a claim whose heartbeat goes stale while the worker runs is picked up by the periodic reconcile; a fresh heartbeat is left alone until then", async () => {
@@ -237,11 +240,14 @@ describe("one run per team at a time (two slots)", () => {
 });
 
 describe("worker process", () => {
-  it("a worker killed mid-job: a second worker re-queues the row once its heartbeat is stale and scores it exactly once", async () => {
+  it("a worker killed mid-job: a second worker re-queues the row once its heartbeat is stale and scores it exactly once; that process fails a run over the memory cap with a clear message, lives on and scores the next run; a SIGTERM during its next job interrupts the job after the shutdown timeout, the row goes back to QUEUED, exit code 0", async () => {
+    // One second worker process serves the three stories (each process spends seconds starting
+    // up): the kill test's fast heartbeats, the memory test's cap, and the SIGTERM test's
+    // shutdown timeout and test-only delay, which holds only runs named "slow run".
+    const heartbeats = { WORKER_HEARTBEAT_MS: "500", SCORING_HEARTBEAT_STALE_MS: "2000" };
     const f = await createPhase(testDb.prisma);
     const id = await createSubmission(testDb.prisma, f, RESPONSE);
     await enqueueScoring([id]);
-    const heartbeats = { WORKER_HEARTBEAT_MS: "500", SCORING_HEARTBEAT_STALE_MS: "2000" };
 
     // Worker 1 claims the submission, then sleeps (test-only delay) until it is killed.
     const first = startWorkerProcess({ ...heartbeats, COREFBOARD_TEST_SCORE_DELAY_MS: "120000" });
@@ -251,58 +257,59 @@ describe("worker process", () => {
     expect((await first.exited).signal).toBe("SIGKILL");
     expect(await status(id)).toMatchObject({ status: "SCORING", attempts: 1 });
 
-    const second = startWorkerProcess(heartbeats);
+    const second = startWorkerProcess({
+      ...heartbeats,
+      SCORING_MAX_MEMORY_MB: "64",
+      COREFBOARD_TEST_SCORE_DELAY_MS: "120000",
+      COREFBOARD_TEST_SCORE_DELAY_SYSTEM: "slow run",
+      WORKER_SHUTDOWN_TIMEOUT_MS: "500",
+    });
     const scored = await finished(id, 60_000, second);
+    const scoredAt = Date.now();
     expect(scored).toMatchObject({ status: "SCORED", attempts: 2, goldVersion: 1 });
     // The issue's bound, start-up of the second worker included.
-    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    expect(scoredAt - killedAt).toBeLessThan(60_000);
     expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
     expect(await testDb.prisma.documentScore.count({ where: { submissionId: id } })).toBe(16);
-
-    // Let the worker run a few more reconcile/poll rounds: nothing scores it again.
-    await new Promise((r) => setTimeout(r, 2000));
-    expect(await status(id)).toMatchObject({ status: "SCORED", attempts: 2 });
-    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
-    expect(second.output()).toMatch(new RegExp(`submission=${id} status=SCORED attempt=2 gold=v1`));
     expect(second.output()).toMatch(/reconcile reset=1 .*cancelled_jobs=1/);
 
-    second.child.kill("SIGTERM");
-    expect(await second.exited).toEqual({ code: 0, signal: null });
-    expect(second.output()).toMatch(/worker: stopped/);
-  }, 180_000);
-
-  it("a run over the memory cap fails with a clear message; the worker process lives on and scores the next run", async () => {
-    const f = await createPhase(testDb.prisma);
-    const big = await createSubmission(testDb.prisma, f, bigResponse(300_000));
-    const small = await createSubmission(testDb.prisma, f, RESPONSE);
-    const worker = startWorkerProcess({ SCORING_MAX_MEMORY_MB: "64" });
+    // The memory cap: the run over it fails alone; the process lives on and scores the next run.
+    // (Each run is made when the last has ended: the reconciler, every 0.5 s, enqueues waiting runs.)
+    const g = await createPhase(testDb.prisma);
+    const big = await createSubmission(testDb.prisma, g, bigResponse(300_000));
     await enqueueScoring([big]);
-    expect(await finished(big, 45_000, worker)).toMatchObject({
+    expect(await finished(big, 45_000, second)).toMatchObject({
       status: "FAILED",
       errorStage: "scoring",
       errorMessage: expect.stringMatching(/^Scoring needs more than 64 MB of memory, the limit for one run, and was stopped\./),
     });
+    const small = await createSubmission(testDb.prisma, g, RESPONSE);
     await enqueueScoring([small]);
-    expect(await finished(small, 30_000, worker)).toMatchObject({ status: "SCORED", attempts: 1 });
-    expect(worker.child.exitCode).toBeNull();
-    expect(worker.output()).toMatch(new RegExp(`submission=${big} status=FAILED attempt=1 stage=scoring`));
-    expect(worker.output()).toMatch(/max_memory_mb=64/);
-    worker.child.kill("SIGTERM");
-    expect(await worker.exited).toEqual({ code: 0, signal: null });
-  }, 90_000);
+    expect(await finished(small, 30_000, second)).toMatchObject({ status: "SCORED", attempts: 1 });
+    expect(second.child.exitCode).toBeNull();
+    expect(second.output()).toMatch(new RegExp(`submission=${big} status=FAILED attempt=1 stage=scoring`));
+    expect(second.output()).toMatch(/max_memory_mb=64/);
 
-  it("SIGTERM during a job: the job is interrupted after the shutdown timeout, the row goes back to QUEUED, exit code 0", async () => {
-    const f = await createPhase(testDb.prisma);
-    const id = await createSubmission(testDb.prisma, f, RESPONSE);
-    await enqueueScoring([id]);
-    const worker = startWorkerProcess({ COREFBOARD_TEST_SCORE_DELAY_MS: "120000", WORKER_SHUTDOWN_TIMEOUT_MS: "500" });
-    await waitFor("the worker to claim the submission", async () => (await status(id)).status === "SCORING", 30_000, worker);
-    worker.child.kill("SIGTERM");
-    expect(await worker.exited).toEqual({ code: 0, signal: null });
-    expect(await status(id)).toMatchObject({ status: "QUEUED", attempts: 1 });
-    expect(worker.output()).toMatch(/interrupting 1 running job/);
-    expect(worker.output()).toMatch(new RegExp(`submission=${id} status=INTERRUPTED`));
-  }, 60_000);
+    // Exactly once: after at least 2 s more of this worker's reconcile and poll rounds (mostly
+    // spent on the runs above), nothing has scored the killed run again.
+    await new Promise((r) => setTimeout(r, Math.max(0, scoredAt + 2000 - Date.now())));
+    expect(await status(id)).toMatchObject({ status: "SCORED", attempts: 2 });
+    expect(await testDb.prisma.score.count({ where: { submissionId: id } })).toBe(10);
+    const scoredLines = second.output().split("\n").filter((l) => l.includes(`submission=${id} status=SCORED`));
+    expect(scoredLines).toHaveLength(1);
+    expect(scoredLines[0]).toMatch(new RegExp(`submission=${id} status=SCORED attempt=2 gold=v1`));
+
+    // SIGTERM during a job: interrupted after the shutdown timeout (0.5 s), back to QUEUED.
+    const slow = await createSubmission(testDb.prisma, g, RESPONSE, undefined, "slow run");
+    await enqueueScoring([slow]);
+    await waitFor("the worker to claim the slow run", async () => (await status(slow)).status === "SCORING", 30_000, second);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(await status(slow)).toMatchObject({ status: "QUEUED", attempts: 1 });
+    expect(second.output()).toMatch(/interrupting 1 running job/);
+    expect(second.output()).toMatch(new RegExp(`submission=${slow} status=INTERRUPTED`));
+    expect(second.output()).toMatch(/worker: stopped/);
+  }, 240_000);
 
   it("exits with a clear message when the configuration is invalid", async () => {
     const worker = startWorkerProcess({ SCORING_TIMEOUT_MS: "5000", SCORING_STALE_MS: "4000", WORKER_HEARTBEAT_MS: "3000", SCORING_HEARTBEAT_STALE_MS: "5000" });
