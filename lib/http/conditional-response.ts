@@ -7,7 +7,6 @@
  */
 import { createHash } from "node:crypto";
 import fresh from "fresh";
-import Negotiator from "negotiator";
 
 /**
  * A strong entity tag for a content digest.
@@ -65,54 +64,32 @@ export const PRIVATE_ANSWER_CACHE_CONTROL = "private, no-cache";
 export const ANSWER_VARY = "Authorization, Cookie";
 
 /**
- * Whether to send a body gzip-compressed: the request's `Accept-Encoding` (negotiated by
- * `negotiator`, q-values honoured) prefers gzip to no encoding.
- *
- * @param request the request
- */
-export function acceptsGzip(request: Request): boolean {
-  const acceptEncoding = request.headers.get("accept-encoding");
-  if (acceptEncoding === null) return false;
-  return new Negotiator({ headers: { "accept-encoding": acceptEncoding } }).encoding(["gzip", "identity"]) === "gzip";
-}
-
-/**
  * A 200 answer whose body is `text`, with an `ETag` of what it shows, or a 304 when the
  * request's `If-None-Match` already names that tag. `Vary: Authorization, Cookie`, since the
  * same address answers differently to different callers.
  *
- * With `gzip` (the body already compressed, e.g. kept per board version), a caller that accepts
- * gzip ({@link acceptsGzip}) gets those bytes with `Content-Encoding: gzip` (the server then
- * compresses nothing), and every caller `Vary: …, Accept-Encoding`. The gzip answer's tag is the
- * plain one's with `-gzip` (two encodings are two representations: RFC 9110 §8.8.3).
- *
- * @param request the request (its validators and `Accept-Encoding` are read)
+ * @param request the request (its validators are read)
  * @param text the body
  * @param options `contentType`; `shared`: the answer is the same for every anonymous caller
  *   ({@link SHARED_ANSWER_CACHE_CONTROL}), else {@link PRIVATE_ANSWER_CACHE_CONTROL};
  *   `digestOf`: what the tag digests when the body holds something that changes on every
  *   request without changing what it shows (a generation time), default the body; `digest`:
- *   that digest already made (lower-case hex sha256), instead of `digestOf`; `gzip`: gives the
- *   body gzip-compressed (called only for a caller that accepts it); `headers`: more headers
- *   (e.g. `Content-Disposition`)
+ *   that digest already made (lower-case hex sha256), instead of `digestOf`; `headers`: more
+ *   headers (e.g. `Content-Disposition`)
  * @returns the Response
  */
 export function conditionalResponse(
   request: Request,
   text: string,
-  options: { contentType: string; shared: boolean; digestOf?: string; digest?: string; gzip?: () => Uint8Array; headers?: Record<string, string> },
+  options: { contentType: string; shared: boolean; digestOf?: string; digest?: string; headers?: Record<string, string> },
 ): Response {
-  const digest = options.digest ?? createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex");
-  const gzip = options.gzip !== undefined && acceptsGzip(request);
   const headers: Record<string, string> = {
     "Content-Type": options.contentType,
     ...options.headers,
-    ETag: etagFor(gzip ? `${digest}-gzip` : digest),
+    ETag: etagFor(options.digest ?? createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex")),
     "Cache-Control": options.shared ? SHARED_ANSWER_CACHE_CONTROL : PRIVATE_ANSWER_CACHE_CONTROL,
-    Vary: options.gzip !== undefined ? `${ANSWER_VARY}, Accept-Encoding` : ANSWER_VARY,
+    Vary: ANSWER_VARY,
   };
   if (isNotModified(request, headers.ETag!)) return notModifiedResponse(headers);
-  if (!gzip) return new Response(text, { status: 200, headers });
-  const body = options.gzip!();
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { ...headers, "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) } });
+  return new Response(text, { status: 200, headers });
 }

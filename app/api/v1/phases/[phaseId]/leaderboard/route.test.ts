@@ -30,7 +30,6 @@ import { useTestDatabase } from "@/lib/db/test-db";
 import { formatScore, latexEscape, markdownEscape } from "@/lib/boards/export";
 import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "@/lib/tasks/test-fixtures";
 import { packFile } from "@/lib/storage";
-import { gunzipSync } from "node:zlib";
 import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, withCookies } from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
@@ -73,20 +72,9 @@ describe("GET /api/v1/phases/{id}/leaderboard", () => {
     expect(first.status).toBe(200);
     const tag = first.headers.get("etag")!;
     expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
-    expect(first.headers.get("vary")).toBe("Authorization, Cookie, Accept-Encoding");
-    const firstText = await first.text();
-    // The same board asked again: the same answer (made once per board version), the same tag, and 304 without a body for its holder.
-    const again = await callApi("GET", url);
-    expect(again.headers.get("etag")).toBe(tag);
-    expect(await again.text()).toBe(firstText);
-    // A caller that accepts gzip gets the same JSON compressed, under its own tag; one that refuses it, the plain answer.
-    const zipped = await callApi("GET", url, { headers: { "Accept-Encoding": "br;q=1, gzip;q=0.8" } });
-    expect([zipped.status, zipped.headers.get("content-encoding"), zipped.headers.get("etag"), zipped.headers.get("vary")]).toEqual([200, "gzip", tag.replace(/"$/, '-gzip"'), "Authorization, Cookie, Accept-Encoding"]);
-    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString("utf8")).toBe(firstText);
-    const zippedAgain = await callApi("GET", url, { headers: { "Accept-Encoding": "gzip", "If-None-Match": zipped.headers.get("etag")! } });
-    expect([zippedAgain.status, await zippedAgain.text()]).toEqual([304, ""]);
-    const refused = await callApi("GET", url, { headers: { "Accept-Encoding": "gzip;q=0, identity" } });
-    expect([refused.headers.get("content-encoding"), refused.headers.get("etag"), await refused.text()]).toEqual([null, tag, firstText]);
+    expect(first.headers.get("vary")).toBe("Authorization, Cookie");
+    // The same board asked again (a later generatedAt): the same tag, and 304 without a body for its holder.
+    expect((await callApi("GET", url)).headers.get("etag")).toBe(tag);
     const notModified = await callApi("GET", url, { headers: { "If-None-Match": tag } });
     expect(notModified.status).toBe(304);
     expect(await notModified.text()).toBe("");

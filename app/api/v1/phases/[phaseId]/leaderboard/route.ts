@@ -99,11 +99,8 @@
  * signed-in callers `private, no-cache`. `Vary: Authorization, Cookie`. The CSV, streamed, is
  * tagged from its first page, the phase's board version and who asks (`leaderboardCsvDigest`),
  * so a matching `If-None-Match` is answered 304 before any later page is read; its cache rules
- * are the JSON's. The JSON without significance is serialized and gzip-compressed once per
- * board version and viewer's view of it (`leaderboardJsonText`): every answer of that version is
- * that text, its `generatedAt` the time of the version's first answer; a caller that accepts
- * gzip gets the compressed bytes (`Content-Encoding: gzip`, the tag with `-gzip`, `Vary: …,
- * Accept-Encoding`).
+ * are the JSON's. The JSON without significance is serialized once per board version and
+ * viewer's view of it (`leaderboardJsonText`): only its `generatedAt` is written per answer.
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
@@ -197,9 +194,9 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor });
   const intervals = query.intervals;
   if (!query.significance) {
-    // Serialized and compressed once per board version (the rows are shared while it holds).
-    const { text, digest, gzip } = leaderboardJsonText(board);
-    return conditionalResponse(request, text, { contentType: "application/json; charset=utf-8", shared: viewer === null, digest, gzip });
+    // Serialized once per board version (the rows are shared while it holds): only the time is new.
+    const { text, digest } = leaderboardJsonText(board);
+    return conditionalResponse(request, text, { contentType: "application/json; charset=utf-8", shared: viewer === null, digest });
   }
   if (board.variant !== null) {
     throw ValidationError.field(
