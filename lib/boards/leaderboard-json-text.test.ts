@@ -29,6 +29,7 @@ describe("leaderboardJsonText", () => {
     const [a, b] = [leaderboardJsonText(one), leaderboardJsonText(two)];
     expect(a.text).toBe(JSON.stringify(leaderboardJson(one)));
     expect(b.text).toBe(JSON.stringify(leaderboardJson(two)));
+    expect(Buffer.from(b.bytes).toString("utf8")).toBe(b.text);
     expect(JSON.parse(b.text).generatedAt).toBe("2026-01-02T00:00:00.000Z");
     expect(b.digest).toBe(a.digest);
     expect(a.digest).toMatch(/^[0-9a-f]{64}$/);

@@ -2,7 +2,8 @@
  * A board's JSON answer as text, serialized once per board version (issue 26 §3): the rows a view
  * gets are shared while the board version holds (`cachedRows` in `leaderboard.ts`, kept by
  * `cache.ts`), so the text made from them is kept beside them, in a WeakMap that lets it go when
- * they go. Only the generation time (`generatedAt`) is written per answer.
+ * they go, as text and as UTF-8 bytes. Only the generation time (`generatedAt`) is written per
+ * answer.
  */
 import { createHash } from "node:crypto";
 import { leaderboardJson } from "./leaderboard";
@@ -12,6 +13,9 @@ import type { Leaderboard, LeaderboardRow } from "./types";
 interface SerializedBoard {
   before: string;
   after: string;
+  /** `before` and `after` as UTF-8 */
+  beforeBytes: Buffer;
+  afterBytes: Buffer;
   digest: string;
 }
 
@@ -30,9 +34,10 @@ const serialized = new WeakMap<readonly LeaderboardRow[], Map<string, Serialized
  * generation time, reuses the first one's text.
  *
  * @param board from `getLeaderboard`
- * @returns `text` (what `JSON.stringify(leaderboardJson(board))` gives) and `digest` (lower-case hex)
+ * @returns `text` (what `JSON.stringify(leaderboardJson(board))` gives), `bytes` (the text as
+ *   UTF-8, joined from the kept bytes: no encoding per answer) and `digest` (lower-case hex)
  */
-export function leaderboardJsonText(board: Leaderboard): { text: string; digest: string } {
+export function leaderboardJsonText(board: Leaderboard): { text: string; bytes: Uint8Array; digest: string } {
   const { rows, generatedAt, ...facts } = board;
   const key = JSON.stringify(facts);
   let around = serialized.get(rows);
@@ -42,11 +47,17 @@ export function leaderboardJsonText(board: Leaderboard): { text: string; digest:
     const text = JSON.stringify(json);
     const mark = JSON.stringify(GENERATED_AT_MARK);
     const at = text.indexOf(mark);
-    entry = { before: text.slice(0, at), after: text.slice(at + mark.length), digest: "" };
+    const [before, after] = [text.slice(0, at), text.slice(at + mark.length)];
+    entry = { before, after, beforeBytes: Buffer.from(before, "utf8"), afterBytes: Buffer.from(after, "utf8"), digest: "" };
     entry.digest = createHash("sha256").update(`${entry.before}""${entry.after}`, "utf8").digest("hex");
     if (!around) serialized.set(rows, (around = new Map()));
     if (around.size >= MAX_PER_ROWS) around.delete(around.keys().next().value as string);
     around.set(key, entry);
   }
-  return { text: `${entry.before}${JSON.stringify(generatedAt)}${entry.after}`, digest: entry.digest };
+  const time = JSON.stringify(generatedAt);
+  return {
+    text: `${entry.before}${time}${entry.after}`,
+    bytes: Buffer.concat([entry.beforeBytes, Buffer.from(time, "utf8"), entry.afterBytes]),
+    digest: entry.digest,
+  };
 }

@@ -69,7 +69,7 @@ export const ANSWER_VARY = "Authorization, Cookie";
  * same address answers differently to different callers.
  *
  * @param request the request (its validators are read)
- * @param text the body
+ * @param text the body: text, or its UTF-8 bytes
  * @param options `contentType`; `shared`: the answer is the same for every anonymous caller
  *   ({@link SHARED_ANSWER_CACHE_CONTROL}), else {@link PRIVATE_ANSWER_CACHE_CONTROL};
  *   `digestOf`: what the tag digests when the body holds something that changes on every
@@ -80,16 +80,16 @@ export const ANSWER_VARY = "Authorization, Cookie";
  */
 export function conditionalResponse(
   request: Request,
-  text: string,
+  text: string | Uint8Array,
   options: { contentType: string; shared: boolean; digestOf?: string; digest?: string; headers?: Record<string, string> },
 ): Response {
   const headers: Record<string, string> = {
     "Content-Type": options.contentType,
     ...options.headers,
-    ETag: etagFor(options.digest ?? createHash("sha256").update(options.digestOf ?? text, "utf8").digest("hex")),
+    ETag: etagFor(options.digest ?? createHash("sha256").update(options.digestOf ?? text).digest("hex")),
     "Cache-Control": options.shared ? SHARED_ANSWER_CACHE_CONTROL : PRIVATE_ANSWER_CACHE_CONTROL,
     Vary: ANSWER_VARY,
   };
   if (isNotModified(request, headers.ETag!)) return notModifiedResponse(headers);
-  return new Response(text, { status: 200, headers });
+  return new Response(text as string | Uint8Array<ArrayBuffer>, { status: 200, headers });
 }

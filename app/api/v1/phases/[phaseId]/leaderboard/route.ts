@@ -195,8 +195,8 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
   const intervals = query.intervals;
   if (!query.significance) {
     // Serialized once per board version (the rows are shared while it holds): only the time is new.
-    const { text, digest } = leaderboardJsonText(board);
-    return conditionalResponse(request, text, { contentType: "application/json; charset=utf-8", shared: viewer === null, digest });
+    const { bytes, digest } = leaderboardJsonText(board);
+    return conditionalResponse(request, bytes, { contentType: "application/json; charset=utf-8", shared: viewer === null, digest });
   }
   if (board.variant !== null) {
     throw ValidationError.field(
