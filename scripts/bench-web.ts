@@ -30,7 +30,8 @@
  *    Ctrl-C too), applies the migrations and seeds the board with `seedBoard`
  *    (lib/bench/seed-board.ts: one published task, one open phase, one dataset with an active
  *    gold key, the teams and their SCORED PUBLIC runs with their files, Score, DatasetScore,
- *    DocumentScore and RunAnalysis rows, exactly as the worker writes them). Reads the board
+ *    DocumentScore and RunAnalysis rows, exactly as the worker writes them), then prunes the board
+ *    change rows as the worker's upkeep does (`pruneBoardChanges`). Reads the board
  *    once in this process with `getLeaderboard` and stops if that throws or has no rows.
  * 3. Per web process count of `--web-processes`, one after the other: starts the web server on
  *    127.0.0.1 as scripts/serve.ts does with that many web processes (`next start`, or the
@@ -83,11 +84,12 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { seedBoard, type SeededBoard } from "../lib/bench/seed-board";
-import { disconnectPrisma } from "../lib/db/client";
+import { disconnectPrisma, getPrisma } from "../lib/db/client";
 import { freePort, portIsFree, startTemporaryPostgres, type EmbeddedPostgresHandle } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { EnvError, loadEnv } from "../lib/env";
 import { getLeaderboard } from "../lib/boards/leaderboard";
+import { pruneBoardChanges } from "../lib/boards/cache";
 import { needsBuild, newestSourceMtime } from "./serve/build";
 import { webServerCommand } from "./serve/web";
 import { ROOT } from "./serve/root";
@@ -689,6 +691,9 @@ export async function benchWeb(argv: string[]): Promise<number> {
     });
     log(`seeded ${seeded.runs.toLocaleString("en")} runs of ${seeded.teams.toLocaleString("en")} teams, ${seeded.documentScoreRows.toLocaleString("en")} document score rows, in ${seeded.seconds.toFixed(1)} s`);
     process.env.DATABASE_URL = databaseUrl;
+    // A live site's worker prunes the board change rows (its upkeep): a phase's version is then one row to read, not one per run seeded.
+    const pruned = await pruneBoardChanges(getPrisma());
+    log(`pruned ${pruned.toLocaleString("en")} board change rows, as the worker's upkeep does`);
     const board = await getLeaderboard(seeded.phaseId, null);
     if (board.rows.length === 0) throw new Error("getLeaderboard returned no rows for the seeded board");
     if (board.rows.some((r) => r.value === null)) throw new Error("getLeaderboard returned rows without a value for the seeded board");

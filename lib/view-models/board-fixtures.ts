@@ -3,8 +3,7 @@
  * standard metric, a one-dataset board around them, and the macro-averaged board of a
  * CRAC-style phase. Test code only.
  */
-import type { BoardMetricsJson } from "../boards/scores";
-import type { Leaderboard, LeaderboardRow } from "../boards/types";
+import type { BoardMetricsJson, Leaderboard, LeaderboardRow } from "../boards";
 
 /** A count score with F1 `f` (recall and precision equal to it). */
 export const score = (f: number) => ({ recall: f, precision: f, f1: f, recall_num: f * 10, recall_den: 10, precision_num: f * 10, precision_den: 10 });
