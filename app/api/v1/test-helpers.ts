@@ -22,7 +22,7 @@ import { expect } from "vitest";
 import { createApiToken } from "@/lib/accounts/api-tokens";
 import { authOptions, authSecret, usesSecureCookies } from "@/lib/auth/options";
 import type { PrismaClient } from "@/lib/db/client";
-import { uploadGoldKey } from "@/lib/tasks/gold";
+import { uploadGoldKey, type GoldKeyMeta } from "@/lib/tasks/gold";
 import { addOrganizer, createTask } from "@/lib/tasks/tasks";
 import { createTeam, joinCodeFor, joinTeam } from "@/lib/teams/teams";
 import { makeUser } from "@/lib/tasks/test-fixtures";
@@ -270,16 +270,17 @@ export interface ScenarioTask {
 /**
  * Users (with an API token named "e2e" when asked), teams (the first member creates it, the
  * others join with its code), and optionally a task created by a fresh site admin and
- * published at once, with organizers and gold keys: through the services the app uses.
+ * published at once, with organizers and gold keys (file name "key.conll" unless given):
+ * through the services the app uses. Returns the gold keys' metadata too, in upload order.
  */
 export async function setupScenario<K extends string>(
   db: PrismaClient,
   options: {
     users: Record<K, { admin?: boolean; token?: boolean }>;
     teams?: Record<string, NoInfer<K>[]>;
-    task?: { primaryMetric?: string; phases?: TestPhaseInput[]; organizers?: NoInfer<K>[]; gold?: { phase: string; text: string; as?: NoInfer<K> }[] };
+    task?: { primaryMetric?: string; phases?: TestPhaseInput[]; organizers?: NoInfer<K>[]; gold?: { phase: string; text: string; fileName?: string; as?: NoInfer<K> }[] };
   },
-): Promise<{ users: Record<K, ScenarioUser>; teams: Record<string, { id: string; name: string }>; task: ScenarioTask | null }> {
+): Promise<{ users: Record<K, ScenarioUser>; teams: Record<string, { id: string; name: string }>; task: ScenarioTask | null; gold: GoldKeyMeta[] }> {
   const tag = `${Date.now().toString(36)}${(scenarios++).toString(36)}`;
   const users = {} as Record<K, ScenarioUser>;
   for (const [key, u] of Object.entries(options.users) as [K, { admin?: boolean; token?: boolean }][]) {
@@ -294,6 +295,7 @@ export async function setupScenario<K extends string>(
     teams[label] = { id: team.id, name: team.name };
   }
   let task: ScenarioTask | null = null;
+  const gold: GoldKeyMeta[] = [];
   if (options.task) {
     const admin = await makeUser(db, `API admin ${tag}`, "ADMIN");
     const slug = `api-${tag}`;
@@ -311,10 +313,10 @@ export async function setupScenario<K extends string>(
     for (const key of options.task.organizers ?? []) await addOrganizer(admin.viewer, created.id, users[key].email);
     for (const g of options.task.gold ?? []) {
       const as = g.as ? { userId: users[g.as].id, role: users[g.as].role } : admin.viewer;
-      await uploadGoldKey(as, task.phases[g.phase]!.id, "key.conll", Buffer.from(g.text));
+      gold.push((await uploadGoldKey(as, task.phases[g.phase]!.id, g.fileName ?? "key.conll", Buffer.from(g.text))).gold);
     }
   }
-  return { users, teams, task };
+  return { users, teams, task, gold };
 }
 
 /** Scores a queued run as the worker would, and expects it SCORED. */
