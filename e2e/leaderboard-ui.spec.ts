@@ -288,17 +288,17 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
   test("no sideways page scroll at 390 px, and axe finds nothing at 1280 and 390 px, signed out and in", async ({ page }) => {
     test.setTimeout(300_000);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(boardPath);
-    const second = (await page.getByTestId("board-next").getAttribute("href"))!;
     // Signed out: the first page, the widest table (recall, precision and intervals), the
     // second page and a search. Signed in, what differs is the header and the team's
     // highlighted row, which is on the first page: that page, plain and widest.
     // The dark scheme changes colours only: it is checked where the board's colours are all
     // shown (the first page, the widest table, and signed in the own row's stripe); the second
     // page and the search show the same cells with other rows, in the light scheme.
+    await expectAccessibleAtWidths(page, boardPath, DESKTOP_AND_PHONE, `${boardPath}, signed out`, ["light", "dark"]);
+    // The second page's address, from the first page's "Next" link (the page just checked).
+    const second = (await page.getByTestId("board-next").getAttribute("href"))!;
     const views: { out: [string, ColourScheme[]][]; in: [string, ColourScheme[]][] } = {
       out: [
-        [boardPath, ["light", "dark"]],
         [`${boardPath}?rp=1&ci=1`, ["light", "dark"]],
         [second, ["light"]],
         [`${boardPath}?metric=muc&team=team+1`, ["light"]],
