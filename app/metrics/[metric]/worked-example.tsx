@@ -96,7 +96,7 @@ function MentionChip({ mention, keyNames }: { mention: ExampleMention; keyNames:
       title={`${mention.token}: ${mention.span ? `span [${mention.span[0]}, ${mention.span[1]}]` : `nodes ${mention.position}`}, ${where}`}
     >
       <span className="font-mono text-sm font-semibold">{mention.token}</span>
-      <span className="text-[10px] tabular-nums opacity-75">{mention.position}</span>
+      <span className="text-[10px] tabular-nums">{mention.position}</span>
     </span>
   );
 }
