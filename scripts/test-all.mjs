@@ -184,8 +184,10 @@ async function runVitest(args, label, options = {}) {
     passed += json.numPassedTests;
     failed += json.numFailedTests;
     skipped += json.numPendingTests + json.numTodoTests;
-    // A suite that failed to load has no test results: count it as a failure.
-    for (const suite of json.testResults) if (suite.status === "failed" && suite.assertionResults.length === 0) failed++;
+    // A file that failed without a failed test counts as one failure: one that failed to load
+    // (no results), or whose beforeAll/afterAll hook failed (its tests "skipped"; Vitest 4.1
+    // then even exits 0).
+    for (const suite of json.testResults) if (suite.status === "failed" && !suite.assertionResults.some((t) => t.status === "failed")) failed++;
   } catch (error) {
     console.log(`could not read the vitest report (${error.message}); counting these unit tests as failed`);
     failed++;

@@ -125,7 +125,8 @@ beforeAll(async () => {
     { who: "non-participant (cookie)", cookie: await cookie(outsider.id), user: "outsider" },
     { who: "non-participant (bearer)", token: outsider.token!, user: "outsider" },
   );
-});
+  // Scoring three runs and their board's significance: a limit against hangs, not a latency check (it took over 10 s beside the browser tests in CI).
+}, 120_000);
 
 describe("gold content and gold metadata never reach anyone but organizers over the API", () => {
   const metrics = ["mentions", "muc", "bcub", "ceafm", "ceafe", "lea", "blanc", "conll"];
