@@ -227,9 +227,18 @@ export function BoardTable({
   );
 }
 
-/** Whether the board's significance facts have a 95 % interval for any run (the table then shows the interval column). */
+/** {@link hasIntervals}' answers, per significance object (the stored facts are kept per board version). */
+const intervalsKnown = new WeakMap<BoardSignificance, boolean>();
+
+/**
+ * Whether the board's significance facts have a 95 % interval for any run (the table then shows
+ * the interval column). The facts have a row per run of the board: the answer is kept per object.
+ */
 export function hasIntervals(significance: BoardSignificance | null): boolean {
-  return significance !== null && Object.values(significance.rows).some((r) => r.interval !== null);
+  if (significance === null) return false;
+  let known = intervalsKnown.get(significance);
+  if (known === undefined) intervalsKnown.set(significance, (known = Object.values(significance.rows).some((r) => r.interval !== null)));
+  return known;
 }
 
 /** The best of each column and the words that say so, for the cells. */

@@ -11,7 +11,8 @@
  * `./link.tsx`).
  */
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from "react";
+import { useEffect, useRef, type MouseEvent, type ReactNode, type RefObject } from "react";
+import { useHydrated } from "./use-hydrated";
 
 /**
  * The address of this site to navigate to client-side for a click, or null to leave the click
@@ -58,8 +59,7 @@ type AppRouter = ReturnType<typeof useRouter>;
  */
 export function ClientLinks({ children }: { children: ReactNode }) {
   const router = useRef<AppRouter | null>(null);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     const anchor = event.target instanceof Element ? event.target.closest("a") : null;
     if (!router.current || !anchor || !event.currentTarget.contains(anchor)) return;

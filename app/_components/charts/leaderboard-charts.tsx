@@ -19,9 +19,10 @@
  * - **No overlap of the legend and the axis label.** The scatter's legend is an HTML list
  *   under the drawing, not inside the SVG.
  *
- * Rendering is deterministic: the charts use recharts' `responsive` mode without a width, so
- * the server and the first client render draw only the empty box (fixed height); the SVG is
- * drawn once the browser has measured the box. Percentages have 2 decimals: `78.12` under a
+ * Rendering is deterministic: the server and the render that hydrates give the figure with an
+ * empty drawing box of fixed height (recharts is not rendered on the server: `ChartFigure`); the
+ * charts, in recharts' `responsive` mode without a width, draw the SVG once the browser has
+ * measured the box. Percentages have 2 decimals: `78.12` under a
  * "(%)" heading, `78.12 %` in prose.
  */
 import { useId, useState, type ReactNode, type Ref } from "react";
@@ -31,6 +32,7 @@ import { spreadCoincident } from "./coincident";
 import { RUN_PALETTE, runStyles, SWATCH_PATHS, type RunShape, type RunStyle } from "./run-colours";
 import { ScrollTable } from "./scroll-table";
 import { useBoxWidth } from "./use-box-width";
+import { useHydrated } from "../use-hydrated";
 
 export { percentAxis } from "./chart-layout";
 
@@ -81,7 +83,9 @@ const LABEL_CHAR = 7.4;
 /**
  * A chart in a figure: caption (and optional controls) on top, the drawing in a `role="img"`
  * box named by `summary`, an optional legend, then the numbers in a closed `<details>` table
- * (rendered once opened: `ChartData`).
+ * (rendered once opened: `ChartData`). The drawing (`children`) is rendered in the browser only,
+ * once hydrated: it is drawn to the box's measured width, so the server's render of it was an
+ * empty box anyway (the box keeps its height), at the cost of a recharts render on every view.
  *
  * @param height the drawing's height in pixels
  * @param drawingRef a ref to the drawing's box (to measure its width)
@@ -107,12 +111,13 @@ export function ChartFigure({
   children: ReactNode;
   data: ReactNode;
 }) {
+  const hydrated = useHydrated();
   return (
     <figure className="min-w-0 space-y-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-sm" data-testid={testId}>
       <figcaption className="text-sm font-medium text-zinc-900">{caption}</figcaption>
       {controls}
       <div ref={drawingRef} role="img" aria-label={summary} className="w-full" style={{ height }} data-testid={`${testId}-drawing`}>
-        {children}
+        {hydrated ? children : null}
       </div>
       {legend}
       <ChartData>{data}</ChartData>
