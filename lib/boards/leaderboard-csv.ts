@@ -230,6 +230,7 @@ export async function* leaderboardCsvChunks(
  *
  * @param board the first chunk's board ({@link leaderboardCsvChunks})
  * @param viewerId the caller's user id, or null for an anonymous caller
+ * @param db the database the board version is read from (default: the site's)
  * @returns lower-case hex sha256
  */
 export async function leaderboardCsvDigest(board: Leaderboard, viewerId: string | null, db: Db = defaultDb()): Promise<string> {

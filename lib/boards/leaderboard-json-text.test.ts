@@ -11,6 +11,9 @@ import { leaderboardJsonText } from "./leaderboard-json-text";
 
 const testDb = useTestDatabase();
 
+/** The answer's bytes as text. */
+const textOf = (answer: { bytes: Uint8Array }) => Buffer.from(answer.bytes).toString("utf8");
+
 describe("leaderboardJsonText", () => {
   it("is the board's JSON with each answer's generatedAt, one text per board version, a new one when a run is scored", async () => {
     const db = testDb.prisma;
@@ -27,21 +30,20 @@ describe("leaderboardJsonText", () => {
     const two = await getLeaderboard(phase.id, null, { allRuns: true, now: new Date("2026-01-02T00:00:00Z") });
     expect(two.rows).toBe(one.rows); // the same version: the rows are shared
     const [a, b] = [leaderboardJsonText(one), leaderboardJsonText(two)];
-    expect(a.text).toBe(JSON.stringify(leaderboardJson(one)));
-    expect(b.text).toBe(JSON.stringify(leaderboardJson(two)));
-    expect(Buffer.from(b.bytes).toString("utf8")).toBe(b.text);
-    expect(JSON.parse(b.text).generatedAt).toBe("2026-01-02T00:00:00.000Z");
+    expect(textOf(a)).toBe(JSON.stringify(leaderboardJson(one)));
+    expect(textOf(b)).toBe(JSON.stringify(leaderboardJson(two)));
+    expect(JSON.parse(textOf(b)).generatedAt).toBe("2026-01-02T00:00:00.000Z");
     expect(b.digest).toBe(a.digest);
     expect(a.digest).toMatch(/^[0-9a-f]{64}$/);
     // Another view of the same rows (another metric) is another text.
     const muc = await getLeaderboard(phase.id, null, { allRuns: true, metric: "muc" });
-    expect(leaderboardJsonText(muc).text).toBe(JSON.stringify(leaderboardJson(muc)));
+    expect(textOf(leaderboardJsonText(muc))).toBe(JSON.stringify(leaderboardJson(muc)));
 
     await add("second", 0.7);
     const three = await getLeaderboard(phase.id, null, { allRuns: true });
     const c = leaderboardJsonText(three);
-    expect(c.text).toBe(JSON.stringify(leaderboardJson(three)));
+    expect(textOf(c)).toBe(JSON.stringify(leaderboardJson(three)));
     expect(c.digest).not.toBe(a.digest);
-    expect((JSON.parse(c.text) as { rows: { systemName: string }[] }).rows.map((r) => r.systemName)).toEqual(["second", "first"]);
+    expect((JSON.parse(textOf(c)) as { rows: { systemName: string }[] }).rows.map((r) => r.systemName)).toEqual(["second", "first"]);
   });
 });

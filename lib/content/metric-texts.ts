@@ -50,17 +50,18 @@ interface TextFile<S extends string> {
   sections: Record<S, string>;
 }
 
+/** Text files read so far, by absolute path: they are part of the release and do not change while the site runs. */
+const read = new Map<string, TextFile<string>>();
+
 /**
- * Reads a text of {@link TEXT_DIR}, fills in its `{{NAME}}` values and splits it at its headings.
+ * Reads a text of {@link TEXT_DIR}, fills in its `{{NAME}}` values and splits it at its headings,
+ * once per process (kept in {@link read}).
  *
  * @param name the file's name, e.g. `bcub.md`
  * @param headings the `## ` headings the file must have, in this order and no others
  * @throws Error when the file cannot be read (e.g. the working directory is not the
  *   repository root), names an unknown value, or lacks the title, the one-line lead or a section
  */
-/** Text files read so far, by absolute path: they are part of the release and do not change while the site runs. */
-const read = new Map<string, TextFile<string>>();
-
 function readTextFile<S extends string>(name: string, headings: readonly S[]): TextFile<S> {
   const absolute = path.join(process.cwd(), TEXT_DIR, name);
   const known = read.get(absolute);

@@ -34,7 +34,7 @@ vi.mock("next/headers", async () => (await import("./test-helpers")).nextHeaders
 import { computeBoardSignificance } from "@/lib/boards";
 import { useTestDatabase } from "@/lib/db/test-db";
 import { BROKEN_AT_CANARY, BROKEN_BEGIN, GOLD, GOLD_FILE_NAME, goldCanaries, KEY_DOCUMENTS, PARTIAL_RESPONSE, RESPONSE, TOKEN_CANARY } from "@/e2e/helpers/gold-canaries";
-import { callApi, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, type CallOptions } from "./test-helpers";
+import { callApi, expectJson, openPhase, sessionCookie, setupScenario, submitScored, type CallOptions } from "./test-helpers";
 
 const testDb = useTestDatabase();
 
@@ -81,13 +81,6 @@ async function callChecked(caller: Caller, method: string, url: string, options:
 /** A broken file as the upload form sends it. */
 const upload = (text: string, fileName = "broken.conll"): Pick<CallOptions, "multipart"> => ({ multipart: { file: { name: fileName, content: text }, systemName: "probe" } });
 
-/** Uploads a run through the submissions route (bearer token) and scores it as the worker would. */
-async function submitScored(token: string, text: string, systemName: string, acknowledgeWarnings = false): Promise<string> {
-  const fields = { systemName, file: { name: "out.conll", content: text }, ...(acknowledgeWarnings ? { acknowledgeWarnings: "true" } : {}) };
-  const { id } = await expectJson<{ id: string }>(await callApi("POST", `/api/v1/phases/${phaseId}/submissions`, { token, multipart: fields }), 202);
-  await scoreRun(id);
-  return id;
-}
 
 beforeAll(async () => {
   const scenario = await setupScenario(testDb.prisma, {
@@ -107,9 +100,9 @@ beforeAll(async () => {
 
   // Submissions: the participant's, a partial one (its warnings confirmed), and the rival's.
   ids = {
-    own: await submitScored(participant.token!, RESPONSE, "Participant Full"),
-    partial: await submitScored(participant.token!, PARTIAL_RESPONSE, "Participant Partial", true),
-    rival: await submitScored(rival.token!, RESPONSE, "Rival System"),
+    own: await submitScored(phaseId, participant.token!, "Participant Full", RESPONSE),
+    partial: await submitScored(phaseId, participant.token!, "Participant Partial", PARTIAL_RESPONSE, { acknowledgeWarnings: "true" }),
+    rival: await submitScored(phaseId, rival.token!, "Rival System", RESPONSE),
   };
   // The default board's significance, as the site's worker computes it after scoring.
   const significance = await computeBoardSignificance({ phaseId, viewerId: null, board: { metric: "conll", track: null, dataset: null, rankDataset: null, allRuns: false } });

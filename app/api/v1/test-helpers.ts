@@ -31,6 +31,7 @@ import { scoreSubmission } from "@/lib/worker/scoring-job";
 import { openPhase, type TestPhaseInput } from "@/e2e/helpers/fixtures";
 
 // The e2e tests' phases and files, so that both check the same numbers.
+import { SMALL_RESPONSE } from "@/e2e/helpers/fixtures";
 export { closedPhase, conll, openPhase, SMALL_KEY, SMALL_RESPONSE } from "@/e2e/helpers/fixtures";
 
 /**
@@ -323,6 +324,20 @@ export async function setupScenario<K extends string>(
 export async function scoreRun(submissionId: string): Promise<void> {
   const outcome = await scoreSubmission(submissionId, { workerId: "route-tests:1" });
   expect(outcome.status, JSON.stringify(outcome)).toBe("SCORED");
+}
+
+/**
+ * Uploads a run (one file, `out.conll`) through the submissions route with an API token, and
+ * scores it as the worker would ({@link scoreRun}).
+ *
+ * @param fields more form fields, e.g. `{ acknowledgeWarnings: "true" }`
+ * @returns the run's id
+ */
+export async function submitScored(phaseId: string, token: string, systemName: string, text = SMALL_RESPONSE, fields: Record<string, string> = {}): Promise<string> {
+  const multipart = { systemName, file: { name: "out.conll", content: text }, ...fields };
+  const { id } = await expectJson<{ id: string }>(await callApi("POST", `/api/v1/phases/${phaseId}/submissions`, { token, multipart }), 202);
+  await scoreRun(id);
+  return id;
 }
 
 /** Submissions stored for a phase. */

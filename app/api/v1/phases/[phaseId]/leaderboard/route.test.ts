@@ -30,19 +30,10 @@ import { useTestDatabase } from "@/lib/db/test-db";
 import { formatScore, latexEscape, markdownEscape } from "@/lib/boards/export";
 import { insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "@/lib/tasks/test-fixtures";
 import { packFile } from "@/lib/storage";
-import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, withCookies } from "@/app/api/v1/test-helpers";
+import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, submitScored, withCookies } from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
 
-/** Uploads SMALL_RESPONSE (or `text`) through the submissions route and scores it as the worker would. */
-async function submitScored(phaseId: string, token: string, systemName: string, text = SMALL_RESPONSE): Promise<string> {
-  const { id } = await expectJson<{ id: string }>(
-    await callApi("POST", `/api/v1/phases/${phaseId}/submissions`, { token, multipart: { systemName, file: { name: "out.conll", content: text } } }),
-    202,
-  );
-  await scoreRun(id);
-  return id;
-}
 
 /**
  * The leaderboard page (`/tasks/{slug}/phases/{phaseId}/leaderboard`) as HTML, rendered for the
