@@ -20,12 +20,11 @@ describe("exit-with-supervisor preload", () => {
     const child = guarded(supervisor.pid!);
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const started = Date.now();
+    // The supervisor lives 1 s and the guard checks every second; the child alone would run a
+    // minute, past this test's 20 s limit.
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(0);
     expect(out).toContain("stopping");
-    // The supervisor lives 1 s; the guard checks every second.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("leaves the child alone while the supervisor lives", { timeout: 20_000 }, async () => {
