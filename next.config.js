@@ -50,6 +50,10 @@ const nextConfig = {
   experimental: {
     serverActions: { bodySizeLimit: smallBodyLimit },
     proxyClientMaxBodySize: smallBodyLimit,
+    // The server's bundles are not minified: they are never sent anywhere, and their stack
+    // traces keep their names. Minifying them took 13 s of the build's 101 s of CPU (wall
+    // 71 → 62 s on 2 cores, one build right after the other).
+    serverMinification: false,
   },
   reactStrictMode: true,
   // `npm test` type-checks the whole repository (tsc --noEmit); skipping Next's second check
