@@ -291,10 +291,12 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
     // Signed out: the first page, the widest table (recall, precision and intervals), the
     // second page and a search. Signed in, what differs is the header and the team's
     // highlighted row, which is on the first page: that page, plain and widest.
-    // The dark scheme changes colours only: it is checked where the board's colours are all
-    // shown (the first page, the widest table, and signed in the own row's stripe); the second
-    // page and the search show the same cells with other rows, in the light scheme.
-    await expectAccessibleAtWidths(page, boardPath, DESKTOP_AND_PHONE, `${boardPath}, signed out`, ["light", "dark"]);
+    // The widest table has every cell of the plain one, with columns added: its colours are
+    // checked in both schemes, the plain table's layout by every other rule (colour contrast
+    // takes about 85 % of axe's time on these 50-row tables). The dark scheme changes colours
+    // only; the second page and the search show the same cells with other rows, in the light
+    // scheme.
+    await expectAccessibleAtWidths(page, boardPath, DESKTOP_AND_PHONE, `${boardPath}, signed out`, []);
     // The second page's address, from the first page's "Next" link (the page just checked).
     const second = (await page.getByTestId("board-next").getAttribute("href"))!;
     const views: { out: [string, ColourScheme[]][]; in: [string, ColourScheme[]][] } = {
@@ -304,8 +306,8 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
         [`${boardPath}?metric=muc&team=team+1`, ["light"]],
       ],
       in: [
-        [boardPath, ["light", "dark"]],
-        [`${boardPath}?rp=1&ci=1`, ["light"]],
+        [boardPath, []],
+        [`${boardPath}?rp=1&ci=1`, ["light", "dark"]],
       ],
     };
     for (const [path, schemes] of views.out) await expectAccessibleAtWidths(page, path, DESKTOP_AND_PHONE, `${path}, signed out`, schemes);
