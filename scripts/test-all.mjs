@@ -18,8 +18,8 @@
 //      CPU priority (SCHED_IDLE): those take only the CPU the resilience suite leaves.
 //      SKIP_RESILIENCE=1 skips them (the scoring tests then run in stage 2). A suite that
 //      does not start or report counts as failed.
-//      After the scoring tests, in the same idle lane: the module boundaries
-//      (dependency-cruiser, `npm run boundaries`)      counted as one test
+//   The module boundaries (dependency-cruiser, `npm run boundaries`), counted as one test, run
+//   at the idle priority from the start of stages 1-3 (without the resilience tests: last).
 // Before that line it prints each stage's wall time and the 15 slowest tests and test files
 // (from the runners' own reports).
 // Exits non-zero when anything failed.
@@ -237,6 +237,7 @@ const resilienceWanted = process.env.SKIP_RESILIENCE !== "1";
 const scoringBesideResilience = resilienceWanted;
 step(
   [
+    scoringBesideResilience ? "the module boundaries (idle priority)" : null,
     "type check (tsc --noEmit)",
     e2eWanted || resilienceWanted ? "the app's build" : null,
     `${scoringBesideResilience ? "the site's unit tests" : "unit tests"} (vitest${e2eWanted ? ", on one worker beside the browser tests" : ""})`,
@@ -256,6 +257,11 @@ async function job(label, fn) {
   return result;
 }
 
+// The module boundaries (dependency-cruiser: it reads the imports and runs none of the code)
+// from the start, at the idle CPU priority: they take what the type check and the build, mostly
+// one thread each, leave of the 2 cores in their first minute, and are not left for the last
+// stage, where the scoring library's tests at that priority were what CI waited for.
+const boundariesJob = scoringBesideResilience ? job("module boundaries (idle priority)", () => runBoundaries({ idle: true })) : null;
 const tscJob = job("tsc", () => runLabelled("tsc", "npx", ["--no-install", "tsc", "--noEmit", "-p", "."])).then((tsc) => {
   if (tsc.code === 0) {
     passed++;
@@ -290,7 +296,7 @@ const e2eJob = buildJob.then(async () => {
     await job("playwright", () => runPlaywright("e2e"));
   }
 });
-await Promise.all([tscJob, buildJob, vitestJob, e2eJob]);
+await Promise.all([tscJob, buildJob, vitestJob, e2eJob, boundariesJob]);
 stages.at(-1).detail = jobs
   .sort((a, b) => a.start - b.start)
   .map((j) => `${j.label} ${j.start.toFixed(0)}-${j.end.toFixed(0)} s`)
@@ -362,10 +368,9 @@ if (process.env.SKIP_RESILIENCE === "1") {
   };
   await Promise.all([
     lane("resilience", runResilience),
-    lane("vitest scoring (idle priority, 2 workers), then the module boundaries", async () => {
-      await runVitest(["--project", "scoring", "--maxWorkers=2", "--testTimeout=300000", "--hookTimeout=300000"], "scoring", { idle: true });
-      await runBoundaries({ idle: true });
-    }),
+    lane("vitest scoring (idle priority, 2 workers)", () =>
+      runVitest(["--project", "scoring", "--maxWorkers=2", "--testTimeout=300000", "--hookTimeout=300000"], "scoring", { idle: true }),
+    ),
   ]);
   stages.at(-1).detail = lanes.join(", ");
 }
