@@ -20,13 +20,26 @@ const CHANGES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|spyOn|useF
 const SHARED_MOCKS = /\bvi\.mock\("(?:(?:\.\.?\/)+|@\/)(?:lib\/)?queue"\);|\bvi\.mock\("next\/headers", \(\) => \(\{ cookies: async \(\) => \(\{ getAll: \(\) => \[\] \}\) \}\)\);/g;
 
 /**
+ * The line by which a test file says that it runs with the test doubles of
+ * app/api/v1/test-doubles.setup.ts (route handlers, server actions and pages called outside
+ * Next), in the `site-app` project.
+ */
+const APP_DOUBLES_MARKER = /^\/\/ Vitest project: site-app\b/m;
+
+/** What the `site-app` project undoes after each test itself (`unstubEnvs`). */
+const UNDONE_IN_SITE_APP = /\bvi\.stubEnv\(/g;
+
+/**
  * The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by
  * {@link CHANGES_SHARED_STATE}: those that change nothing (`shared`), those whose only changes
- * are {@link SHARED_MOCKS} (`sharedMocks`), and the rest (`isolated`).
+ * are {@link SHARED_MOCKS} (`sharedMocks`), those with {@link APP_DOUBLES_MARKER} that change
+ * nothing else but environment variables through `vi.stubEnv` (`app`), and the rest
+ * (`isolated`).
  */
-function siteTestFiles(): { shared: string[]; sharedMocks: string[]; isolated: string[] } {
+function siteTestFiles(): { shared: string[]; sharedMocks: string[]; app: string[]; isolated: string[] } {
   const shared: string[] = [];
   const sharedMocks: string[] = [];
+  const app: string[] = [];
   const isolated: string[] = [];
   for (const dir of SITE_DIRS) {
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
@@ -35,12 +48,13 @@ function siteTestFiles(): { shared: string[]; sharedMocks: string[]; isolated: s
       if (file.split(path.sep).includes("node_modules") || file.startsWith(path.join("lib", "generated"))) continue;
       const text = readFileSync(file, "utf8");
       const withoutSharedMocks = text.replace(SHARED_MOCKS, "");
-      if (!CHANGES_SHARED_STATE.test(text)) shared.push(file);
+      if (APP_DOUBLES_MARKER.test(text) && !CHANGES_SHARED_STATE.test(text.replace(UNDONE_IN_SITE_APP, ""))) app.push(file);
+      else if (!CHANGES_SHARED_STATE.test(text)) shared.push(file);
       else if (withoutSharedMocks !== text && !CHANGES_SHARED_STATE.test(withoutSharedMocks)) sharedMocks.push(file);
       else isolated.push(file);
     }
   }
-  return { shared, sharedMocks, isolated };
+  return { shared, sharedMocks, app, isolated };
 }
 const site = siteTestFiles();
 
@@ -90,6 +104,22 @@ export default defineConfig({
           globalSetup: ["lib/db/test-global-setup.ts"],
           isolate: false,
           clearMocks: true,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The files that call route handlers, server actions and pages with one set of test
+          // doubles (APP_DOUBLES_MARKER): they share module instances, the doubles included.
+          // They were site-isolated files, each importing Next's server, next-auth, Prisma and
+          // the scorer afresh (2-4 s of CPU a file).
+          name: "site-app",
+          include: site.app,
+          setupFiles: ["app/api/v1/test-doubles.setup.ts"],
+          globalSetup: ["lib/db/test-global-setup.ts"],
+          isolate: false,
+          clearMocks: true,
+          unstubEnvs: true,
         },
       },
       {

@@ -30,12 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-// lib/__mocks__/queue.ts (enqueueScoring is a vi.fn); enqueueSignificance as a no-op besides.
-vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
-// The request's cookies (withCookies); `headers()` without X-Forwarded-For (no per-address limits).
-vi.mock("next/headers", async () => ({ ...(await import("./api/v1/test-helpers")).nextHeadersDouble, headers: async () => new Headers() }));
-// No page cache outside Next.
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn(), updateTag: vi.fn(), refresh: vi.fn() }));
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { createApiToken } from "@/lib/accounts/api-tokens";
 import { useTestDatabase } from "@/lib/db/test-db";
@@ -753,7 +748,6 @@ const PROBES: Probe[] = [
     expect: { ...membersOnly, member: "refused" },
   },
 ];
-
 
 // ---------------------------------------------------------------------------------------------
 // Finding the actions

@@ -25,11 +25,7 @@
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
-// lib/__mocks__/queue.ts (runs and significance are computed below, in this process), and the
-// significance queue the board asks when nothing is stored for a board.
-vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
-// The session cookie: `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("./test-helpers")).nextHeadersDouble);
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { computeBoardSignificance } from "@/lib/boards";
 import { useTestDatabase } from "@/lib/db/test-db";
@@ -80,7 +76,6 @@ async function callChecked(caller: Caller, method: string, url: string, options:
 
 /** A broken file as the upload form sends it. */
 const upload = (text: string, fileName = "broken.conll"): Pick<CallOptions, "multipart"> => ({ multipart: { file: { name: fileName, content: text }, systemName: "probe" } });
-
 
 beforeAll(async () => {
   const scenario = await setupScenario(testDb.prisma, {

@@ -6,10 +6,9 @@
  * services (as the e2e `setupScenario` did).
  *
  * The session cookie reaches `lib/auth/session.ts` through `next/headers`, which has no request
- * outside Next: a test file replaces it with {@link nextHeadersDouble}, whose `cookies()` are
- * those of the request being handled (its `Cookie` header), as in Next:
- *
- *   vi.mock("next/headers", async () => (await import("<path to>/test-helpers")).nextHeadersDouble);
+ * outside Next: the `site-app` Vitest project replaces it with {@link nextHeadersDouble}
+ * (./test-doubles.setup.ts; a test file joins it with the line `// Vitest project: site-app`),
+ * whose `cookies()` are those of the request being handled (its `Cookie` header), as in Next.
  *
  * This file must not import `lib/auth/session.ts` (or anything that imports `next/headers`): the
  * double is loaded from here while `next/headers` is being resolved.

@@ -8,15 +8,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-// The queues (runs are scored below, in this process).
-vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
-// The session cookie: `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("../../test-helpers")).nextHeadersDouble);
-// The run page's client components (its live status badge) ask for the app router, which only Next mounts.
-vi.mock("next/navigation", async (original) => ({
-  ...(await original<typeof import("next/navigation")>()),
-  useRouter: () => ({ refresh: () => {}, push: () => {}, replace: () => {}, back: () => {}, forward: () => {}, prefetch: () => {} }),
-}));
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { renderToReadableStream } from "react-dom/server";
 import SubmissionPage from "@/app/submissions/[id]/page";

@@ -18,11 +18,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-// lib/__mocks__/queue.ts (enqueueScoring is a vi.fn; runs are scored below, in this process),
-// and the significance queue the leaderboard page asks when a board has no stored significance.
-vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: vi.fn(async () => {}) }));
-// The session cookie: `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { renderToReadableStream } from "react-dom/server";
 import LeaderboardPage from "@/app/tasks/[slug]/phases/[phaseId]/leaderboard/page";
@@ -33,7 +29,6 @@ import { packFile } from "@/lib/storage";
 import { callApi, closedPhase, expectError, expectJson, openPhase, scoreRun, sessionCookie, setupScenario, SMALL_KEY, SMALL_RESPONSE, submitScored, withCookies } from "@/app/api/v1/test-helpers";
 
 const testDb = useTestDatabase();
-
 
 /**
  * The leaderboard page (`/tasks/{slug}/phases/{phaseId}/leaderboard`) as HTML, rendered for the

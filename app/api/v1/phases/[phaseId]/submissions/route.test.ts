@@ -11,14 +11,9 @@
  * by calling the worker's `scoreSubmission`, as the worker would after the job the route enqueued.
  * Each test sets up its own task. The upload limit is 2 MB, as for the e2e server.
  */
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
-// lib/__mocks__/queue.ts: enqueueScoring is a vi.fn (runs are scored below, in this process).
-vi.mock("@/lib/queue");
-// The session cookie: `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
-// The account page's revoke action refreshes the page; there is no page cache outside Next.
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { revalidatePath } from "next/cache";
 import { revokeTokenAction } from "@/app/account/actions";
@@ -52,7 +47,8 @@ const testDb = useTestDatabase();
 /** The upload limit (UPLOAD_MAX_BYTES) of these tests, as playwright.config.ts gave the e2e server. */
 const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
 
-beforeAll(() => {
+// Undone after each test (the project's `unstubEnvs`): the files of site-app share a process.
+beforeEach(() => {
   vi.stubEnv("UPLOAD_MAX_BYTES", String(UPLOAD_MAX_BYTES));
 });
 

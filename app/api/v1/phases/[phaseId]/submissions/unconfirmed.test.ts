@@ -6,9 +6,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("@/lib/queue");
-vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
-vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { createTeamAction } from "@/app/teams/actions";
 import { useTestDatabase } from "@/lib/db/test-db";

@@ -10,9 +10,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("@/lib/queue");
-// A bearer token is read without cookies; `cookies()` gives the cookies of the request being handled.
-vi.mock("next/headers", async () => (await import("@/app/api/v1/test-helpers")).nextHeadersDouble);
+// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
 
 import { useTestDatabase } from "@/lib/db/test-db";
 import { acceptTeamInvitation } from "@/lib/teams/invitations";

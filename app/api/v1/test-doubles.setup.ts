@@ -1,0 +1,33 @@
+/**
+ * The test doubles of the `site-app` Vitest project (vitest.config.ts): the test files that call
+ * route handlers, server actions and pages outside Next, and say so with the line
+ * `// Vitest project: site-app` (`APP_DOUBLES_MARKER` there). Each of those files once declared
+ * its own subset of these mocks and got fresh modules (the `site-isolated` project); with one
+ * set for all of them they share module instances in a worker, and Prisma, next-auth, Next's
+ * server and the scorer are imported once per worker instead of once per file. Each double
+ * behaves as the narrower ones it replaces did where those were defined:
+ *
+ * - `lib/queue.ts`: its test double (`lib/__mocks__/queue.ts`: `enqueueScoring` a `vi.fn`), and
+ *   `enqueueSignificance` a `vi.fn` doing nothing (no pg-boss in these tests);
+ * - `next/headers`: `cookies()` gives the cookies of the request being handled (`withCookies`
+ *   in ./test-helpers.ts), and `headers()` a request without `X-Forwarded-For` (no per-address
+ *   limits);
+ * - `next/cache`: `revalidatePath`, `revalidateTag`, `updateTag` and `refresh` are `vi.fn`s (no
+ *   page cache outside Next);
+ * - `next/navigation`: the real module, with a `useRouter()` whose methods do nothing (client
+ *   components ask for the app router, which only Next mounts).
+ *
+ * The `vi.fn`s are made once per worker (./test-doubles.ts; the queue's in lib/__mocks__/queue.ts):
+ * this file runs again before each test file, and a module an earlier file imported keeps the
+ * doubles it was given. The project clears their calls before each test (`clearMocks`) and
+ * undoes `vi.stubEnv` after each (`unstubEnvs`); a file must change no other shared state.
+ */
+import { vi } from "vitest";
+
+vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: (await import("./test-doubles")).enqueueSignificanceDouble }));
+vi.mock("next/headers", async () => ({ ...(await import("./test-helpers")).nextHeadersDouble, headers: async () => new Headers() }));
+vi.mock("next/cache", async () => (await import("./test-doubles")).nextCacheDouble);
+vi.mock("next/navigation", async (original) => {
+  const { routerDouble } = await import("./test-doubles");
+  return { ...(await original<typeof import("next/navigation")>()), useRouter: () => routerDouble };
+});
