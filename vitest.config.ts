@@ -26,15 +26,22 @@ const SHARED_MOCKS = /\bvi\.mock\("(?:(?:\.\.?\/)+|@\/)(?:lib\/)?queue"\);|\bvi\
  */
 const APP_DOUBLES_MARKER = /^\/\/ Vitest project: site-app\b/m;
 
-/** What the `site-app` project undoes after each test itself (`unstubEnvs`). */
-const UNDONE_IN_SITE_APP = /\bvi\.stubEnv\(/g;
+/**
+ * What the projects that share module instances undo after each test themselves (`unstubEnvs`,
+ * `restoreMocks`): environment variables set with `vi.stubEnv`, and spies made with `vi.spyOn`.
+ * A file that sets them for more than one test (in `beforeAll`, or outside any hook) must not
+ * rely on them past its first test.
+ */
+const UNDONE_AFTER_EACH_TEST = /\bvi\.(?:stubEnv|spyOn)\(/g;
+
+/** What every project whose files share module instances sets, to undo {@link UNDONE_AFTER_EACH_TEST}. */
+const UNDO_AFTER_EACH_TEST = { unstubEnvs: true, restoreMocks: true } as const;
 
 /**
  * The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by
- * {@link CHANGES_SHARED_STATE}: those that change nothing (`shared`), those whose only changes
- * are {@link SHARED_MOCKS} (`sharedMocks`), those with {@link APP_DOUBLES_MARKER} that change
- * nothing else but environment variables through `vi.stubEnv` (`app`), and the rest
- * (`isolated`).
+ * {@link CHANGES_SHARED_STATE} once {@link UNDONE_AFTER_EACH_TEST} is left out: those that change
+ * nothing (`shared`), those whose only changes are {@link SHARED_MOCKS} (`sharedMocks`), those
+ * with {@link APP_DOUBLES_MARKER} that change nothing else (`app`), and the rest (`isolated`).
  */
 function siteTestFiles(): { shared: string[]; sharedMocks: string[]; app: string[]; isolated: string[] } {
   const shared: string[] = [];
@@ -46,9 +53,9 @@ function siteTestFiles(): { shared: string[]; sharedMocks: string[]; app: string
       if (!entry.isFile() || !entry.name.endsWith(".test.ts")) continue;
       const file = path.join(entry.parentPath, entry.name);
       if (file.split(path.sep).includes("node_modules") || file.startsWith(path.join("lib", "generated"))) continue;
-      const text = readFileSync(file, "utf8");
+      const text = readFileSync(file, "utf8").replace(UNDONE_AFTER_EACH_TEST, "");
       const withoutSharedMocks = text.replace(SHARED_MOCKS, "");
-      if (APP_DOUBLES_MARKER.test(text) && !CHANGES_SHARED_STATE.test(text.replace(UNDONE_IN_SITE_APP, ""))) app.push(file);
+      if (APP_DOUBLES_MARKER.test(text) && !CHANGES_SHARED_STATE.test(text)) app.push(file);
       else if (!CHANGES_SHARED_STATE.test(text)) shared.push(file);
       else if (withoutSharedMocks !== text && !CHANGES_SHARED_STATE.test(withoutSharedMocks)) sharedMocks.push(file);
       else isolated.push(file);
@@ -87,7 +94,9 @@ export default defineConfig({
           include: site.shared,
           // One Postgres for the run, with a migrated template each file's database is copied from.
           globalSetup: ["lib/db/test-global-setup.ts"],
-          // Files that use no mock, spy, fake timer, stub or environment change share module
+          ...UNDO_AFTER_EACH_TEST,
+          // Files that use no mock, fake timer, global stub or direct environment change (spies
+          // and vi.stubEnv are undone after each test: UNDONE_AFTER_EACH_TEST) share module
           // instances in each worker, as the scoring files do, instead of importing Prisma,
           // next-auth and the scorer afresh for every file and warming them up again (the
           // site's 85 files back to back on 2 workers: 231 s with this split, 279 s all isolated).
@@ -104,6 +113,7 @@ export default defineConfig({
           globalSetup: ["lib/db/test-global-setup.ts"],
           isolate: false,
           clearMocks: true,
+          ...UNDO_AFTER_EACH_TEST,
         },
       },
       {
@@ -119,7 +129,7 @@ export default defineConfig({
           globalSetup: ["lib/db/test-global-setup.ts"],
           isolate: false,
           clearMocks: true,
-          unstubEnvs: true,
+          ...UNDO_AFTER_EACH_TEST,
         },
       },
       {

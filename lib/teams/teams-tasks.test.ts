@@ -1,5 +1,5 @@
 /** Teams (creation, join codes, team resolution) and tasks/phases (creation, changes, views) against a real database. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { ForbiddenError, RateLimitedError, ValidationError } from "../errors";
 import { closeRateLimitStore, consumeRateLimit } from "../rate-limit";
@@ -28,9 +28,6 @@ import { customProfile, EVALUATION_PROFILES } from "../../scoring";
 
 const testDb = useTestDatabase();
 afterAll(() => closeRateLimitStore());
-afterEach(() => {
-  delete process.env.RATE_LIMIT_TEAM_CREATE;
-});
 
 describe("join codes", () => {
   it("are deterministic per team and secret, 16 base32 characters, different across teams and secrets", () => {
@@ -81,7 +78,7 @@ describe("teams", () => {
 describe("team creation rate limit", () => {
   it("createTeam: over the limit is a 429 saying when to try again; nothing is created; other users are not affected", async () => {
     const db = testDb.prisma;
-    process.env.RATE_LIMIT_TEAM_CREATE = "2/1h";
+    vi.stubEnv("RATE_LIMIT_TEAM_CREATE", "2/1h");
     const u = await makeUser(db, "Team Hoarder");
     await createTeam(u.id, `Hoard one ${u.id}`);
     await createTeam(u.id, `Hoard two ${u.id}`);
@@ -98,7 +95,7 @@ describe("team creation rate limit", () => {
 
   it("ensurePersonalTeam: creating the personal team counts against the same limit; returning an existing team does not", async () => {
     const db = testDb.prisma;
-    process.env.RATE_LIMIT_TEAM_CREATE = "1/1h";
+    vi.stubEnv("RATE_LIMIT_TEAM_CREATE", "1/1h");
     const loner = await makeUser(db, "Limited Loner");
     await consumeRateLimit("team-create", loner.id);
     expect(await rejection(ensurePersonalTeam(loner.id))).toBeInstanceOf(RateLimitedError);
