@@ -21,8 +21,8 @@ const SHARED_MOCKS = /\bvi\.mock\("(?:(?:\.\.?\/)+|@\/)(?:lib\/)?queue"\);|\bvi\
 
 /**
  * The line by which a test file says that it runs with the test doubles of
- * app/api/v1/test-doubles.setup.ts (route handlers, server actions and pages called outside
- * Next), in the `site-app` project.
+ * app/api/v1/test-doubles.setup.ts (the app's server code called outside Next), in the
+ * `site-app` project.
  */
 const APP_DOUBLES_MARKER = /^\/\/ Vitest project: site-app\b/m;
 
@@ -119,10 +119,10 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The files that call route handlers, server actions and pages with one set of test
-          // doubles (APP_DOUBLES_MARKER): they share module instances, the doubles included.
-          // They were site-isolated files, each importing Next's server, next-auth, Prisma and
-          // the scorer afresh (2-4 s of CPU a file).
+          // The files that run the app's server code (route handlers, server actions, pages, the
+          // account services) with one set of test doubles (APP_DOUBLES_MARKER): they share
+          // module instances, the doubles included. They were site-isolated files, each importing
+          // Next's server, next-auth, Prisma and the scorer afresh (2-4 s of CPU a file).
           name: "site-app",
           include: site.app,
           setupFiles: ["app/api/v1/test-doubles.setup.ts"],

@@ -8,13 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 
-// The real mail module (it logs the link, SMTP_URL being unset), watched.
-vi.mock("./mail", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("./mail")>();
-  return { ...actual, sendMail: vi.fn(actual.sendMail) };
-});
-// The queue is not used here, but submissions.ts imports it.
-vi.mock("../queue");
+// Vitest project: site-app (its test doubles of lib/queue, the mail and password modules, argon2 and next/headers: app/api/v1/test-doubles.setup.ts).
 
 const { readOutbox, sendMail } = await import("./mail");
 const { mkdtemp } = await import("node:fs/promises");

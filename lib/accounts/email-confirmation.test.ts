@@ -9,19 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 
-// The real mail module (it logs the link, SMTP_URL being unset), watched.
-vi.mock("./mail", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("./mail")>();
-  return { ...actual, sendMail: vi.fn(actual.sendMail) };
-});
-// The real password hashing, counted.
-vi.mock("./password", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("./password")>();
-  return { ...actual, hashPassword: vi.fn(actual.hashPassword) };
-});
-vi.mock("../queue");
-// The sign-up action reads the request's headers (no X-Forwarded-For here).
-vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
+// Vitest project: site-app (its test doubles of lib/queue, the mail and password modules, argon2 and next/headers: app/api/v1/test-doubles.setup.ts).
 
 const { readOutbox, sendMail } = await import("./mail");
 const { hashPassword } = await import("./password");

@@ -1,11 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 
-// The real mail module (it logs the link, SMTP_URL being unset), watched.
-vi.mock("./mail", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("./mail")>();
-  return { ...actual, sendMail: vi.fn(actual.sendMail) };
-});
+// Vitest project: site-app (its test doubles of lib/queue, the mail and password modules, argon2 and next/headers: app/api/v1/test-doubles.setup.ts).
 
 const { sendMail } = await import("./mail");
 const { RateLimitedError } = await import("../errors");

@@ -1,6 +1,7 @@
 /**
- * The test doubles of the `site-app` Vitest project (vitest.config.ts): the test files that call
- * route handlers, server actions and pages outside Next, and say so with the line
+ * The test doubles of the `site-app` Vitest project (vitest.config.ts): the test files that run
+ * the app's server code outside Next (route handlers, server actions, pages, and the account
+ * services that mail and hash passwords), and say so with the line
  * `// Vitest project: site-app` (`APP_DOUBLES_MARKER` there). Each of those files once declared
  * its own subset of these mocks and got fresh modules (the `site-isolated` project); with one
  * set for all of them they share module instances in a worker, and Prisma, next-auth, Next's
@@ -15,7 +16,10 @@
  * - `next/cache`: `revalidatePath`, `revalidateTag`, `updateTag` and `refresh` are `vi.fn`s (no
  *   page cache outside Next);
  * - `next/navigation`: the real module, with a `useRouter()` whose methods do nothing (client
- *   components ask for the app router, which only Next mounts).
+ *   components ask for the app router, which only Next mounts);
+ * - `lib/accounts/mail.ts`, `lib/accounts/password.ts` and `@node-rs/argon2`: the real modules,
+ *   with `sendMail` and `hashPassword` watched (`vi.fn`s calling them) and argon2's checks
+ *   counted (lib/accounts/test-argon2.ts): what the account services' tests assert on.
  *
  * The `vi.fn`s are made once per worker (./test-doubles.ts; the queue's in lib/__mocks__/queue.ts):
  * this file runs again before each test file, and a module an earlier file imported keeps the
@@ -27,6 +31,9 @@ import { vi } from "vitest";
 vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: (await import("./test-doubles")).enqueueSignificanceDouble }));
 vi.mock("next/headers", async () => ({ ...(await import("./test-helpers")).nextHeadersDouble, headers: async () => new Headers() }));
 vi.mock("next/cache", async () => (await import("./test-doubles")).nextCacheDouble);
+vi.mock("@/lib/accounts/mail", async (importOriginal) => (await import("./test-doubles")).mailDouble(importOriginal));
+vi.mock("@/lib/accounts/password", async (importOriginal) => (await import("./test-doubles")).passwordDouble(importOriginal));
+vi.mock("@node-rs/argon2", async (importOriginal) => (await import("./test-doubles")).argon2Double(importOriginal));
 vi.mock("next/navigation", async (original) => {
   const { routerDouble } = await import("./test-doubles");
   return { ...(await original<typeof import("next/navigation")>()), useRouter: () => routerDouble };
