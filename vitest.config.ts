@@ -7,9 +7,11 @@ const SITE_DIRS = ["lib", "app", "scripts"];
 
 /**
  * What makes a test file leave state in the modules or the process for the next file: module
- * mocks, spies and fake timers, stubbed globals, and changes to process.env.
+ * mocks, fake timers, stubbed globals, and assignments to process.env. Spies (`vi.spyOn`) and
+ * `vi.stubEnv` are not: the projects whose files share module instances undo them after each
+ * test ({@link UNDO_AFTER_EACH_TEST}).
  */
-const CHANGES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\(|process\.env(?:\.[A-Za-z_]\w*|\[[^\]]+\])\s*=(?!=)|delete process\.env/;
+const CHANGES_SHARED_STATE = /\bvi\.(?:mock|doMock|stubGlobal|useFakeTimers)\(|process\.env(?:\.[A-Za-z_]\w*|\[[^\]]+\])\s*=(?!=)|delete process\.env/;
 
 /**
  * The module mocks that files may share, as every such file writes them: `lib/queue.ts`'s test
@@ -27,19 +29,16 @@ const SHARED_MOCKS = /\bvi\.mock\("(?:(?:\.\.?\/)+|@\/)(?:lib\/)?queue"\);|\bvi\
 const APP_DOUBLES_MARKER = /^\/\/ Vitest project: site-app\b/m;
 
 /**
- * What the projects that share module instances undo after each test themselves (`unstubEnvs`,
- * `restoreMocks`): environment variables set with `vi.stubEnv`, and spies made with `vi.spyOn`.
- * A file that sets them for more than one test (in `beforeAll`, or outside any hook) must not
- * rely on them past its first test.
+ * What every project whose files share module instances sets: environment variables set with
+ * `vi.stubEnv` and spies made with `vi.spyOn` are undone after each test. A file that sets them
+ * for more than one test (in `beforeAll`, or outside any hook) must not rely on them past its
+ * first test.
  */
-const UNDONE_AFTER_EACH_TEST = /\bvi\.(?:stubEnv|spyOn)\(/g;
-
-/** What every project whose files share module instances sets, to undo {@link UNDONE_AFTER_EACH_TEST}. */
 const UNDO_AFTER_EACH_TEST = { unstubEnvs: true, restoreMocks: true } as const;
 
 /**
  * The site's test files (`*.test.ts` under {@link SITE_DIRS}), split by
- * {@link CHANGES_SHARED_STATE} once {@link UNDONE_AFTER_EACH_TEST} is left out: those that change
+ * {@link CHANGES_SHARED_STATE}: those that change
  * nothing (`shared`), those whose only changes are {@link SHARED_MOCKS} (`sharedMocks`), those
  * with {@link APP_DOUBLES_MARKER} that change nothing else (`app`), and the rest (`isolated`).
  */
@@ -53,7 +52,7 @@ function siteTestFiles(): { shared: string[]; sharedMocks: string[]; app: string
       if (!entry.isFile() || !entry.name.endsWith(".test.ts")) continue;
       const file = path.join(entry.parentPath, entry.name);
       if (file.split(path.sep).includes("node_modules") || file.startsWith(path.join("lib", "generated"))) continue;
-      const text = readFileSync(file, "utf8").replace(UNDONE_AFTER_EACH_TEST, "");
+      const text = readFileSync(file, "utf8");
       const withoutSharedMocks = text.replace(SHARED_MOCKS, "");
       if (APP_DOUBLES_MARKER.test(text) && !CHANGES_SHARED_STATE.test(text)) app.push(file);
       else if (!CHANGES_SHARED_STATE.test(text)) shared.push(file);
@@ -96,7 +95,7 @@ export default defineConfig({
           globalSetup: ["lib/db/test-global-setup.ts"],
           ...UNDO_AFTER_EACH_TEST,
           // Files that use no mock, fake timer, global stub or direct environment change (spies
-          // and vi.stubEnv are undone after each test: UNDONE_AFTER_EACH_TEST) share module
+          // and vi.stubEnv are undone after each test: UNDO_AFTER_EACH_TEST) share module
           // instances in each worker, as the scoring files do, instead of importing Prisma,
           // next-auth and the scorer afresh for every file and warming them up again (the
           // site's 85 files back to back on 2 workers: 231 s with this split, 279 s all isolated).

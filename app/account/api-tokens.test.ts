@@ -10,7 +10,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 import { resetPasswordAction } from "../(auth)/actions";
 import { LAST_USED_RESOLUTION_MS, listApiTokens } from "@/lib/accounts/api-tokens";

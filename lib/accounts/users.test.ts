@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 import { argon2Calls } from "./test-argon2";
 
-// Vitest project: site-app (its test doubles of lib/queue, the mail and password modules, argon2 and next/headers: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 const { verifyPassword } = await import("./password");
 const { RateLimitedError } = await import("../errors");

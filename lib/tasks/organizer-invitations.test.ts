@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "../db/test-db";
 
-// Vitest project: site-app (its test doubles of lib/queue, the mail and password modules, argon2 and next/headers: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 const { sendMail } = await import("../accounts/mail");
 const { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } = await import("../errors");

@@ -8,7 +8,7 @@
 import { validateHeaderValue } from "node:http";
 import { describe, expect, it, vi } from "vitest";
 
-// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 import { useTestDatabase } from "@/lib/db/test-db";
 import { makeUser } from "@/lib/tasks/test-fixtures";

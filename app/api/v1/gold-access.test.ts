@@ -25,7 +25,7 @@
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
-// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 import { computeBoardSignificance } from "@/lib/boards";
 import { useTestDatabase } from "@/lib/db/test-db";

@@ -8,11 +8,10 @@
  * server and the scorer are imported once per worker instead of once per file. Each double
  * behaves as the narrower ones it replaces did where those were defined:
  *
- * - `lib/queue.ts`: its test double (`lib/__mocks__/queue.ts`: `enqueueScoring` a `vi.fn`), and
- *   `enqueueSignificance` a `vi.fn` doing nothing (no pg-boss in these tests);
- * - `next/headers`: `cookies()` gives the cookies of the request being handled (`withCookies`
- *   in ./test-helpers.ts), and `headers()` a request without `X-Forwarded-For` (no per-address
- *   limits);
+ * - `lib/queue.ts`: its test double (`lib/__mocks__/queue.ts`: `enqueueScoring` and
+ *   `enqueueSignificance` `vi.fn`s doing nothing; no pg-boss in these tests);
+ * - `next/headers`: `nextHeadersDouble` of ./test-helpers.ts (the cookies of the request being
+ *   handled, and headers without `X-Forwarded-For`);
  * - `next/cache`: `revalidatePath`, `revalidateTag`, `updateTag` and `refresh` are `vi.fn`s (no
  *   page cache outside Next);
  * - `next/navigation`: the real module, with a `useRouter()` whose methods do nothing (client
@@ -21,15 +20,15 @@
  *   with `sendMail` and `hashPassword` watched (`vi.fn`s calling them) and argon2's checks
  *   counted (lib/accounts/test-argon2.ts): what the account services' tests assert on.
  *
- * The `vi.fn`s are made once per worker (./test-doubles.ts; the queue's in lib/__mocks__/queue.ts):
+ * The `vi.fn`s are made once per worker (./test-doubles.ts, lib/__mocks__/queue.ts):
  * this file runs again before each test file, and a module an earlier file imported keeps the
  * doubles it was given. The project clears their calls before each test (`clearMocks`) and
  * undoes `vi.stubEnv` after each (`unstubEnvs`); a file must change no other shared state.
  */
 import { vi } from "vitest";
 
-vi.mock("@/lib/queue", async () => ({ ...(await import("@/lib/__mocks__/queue")), enqueueSignificance: (await import("./test-doubles")).enqueueSignificanceDouble }));
-vi.mock("next/headers", async () => ({ ...(await import("./test-helpers")).nextHeadersDouble, headers: async () => new Headers() }));
+vi.mock("@/lib/queue");
+vi.mock("next/headers", async () => (await import("./test-helpers")).nextHeadersDouble);
 vi.mock("next/cache", async () => (await import("./test-doubles")).nextCacheDouble);
 vi.mock("@/lib/accounts/mail", async (importOriginal) => (await import("./test-doubles")).mailDouble(importOriginal));
 vi.mock("@/lib/accounts/password", async (importOriginal) => (await import("./test-doubles")).passwordDouble(importOriginal));

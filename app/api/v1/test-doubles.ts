@@ -1,7 +1,6 @@
 /**
  * The test doubles that app/api/v1/test-doubles.setup.ts mocks `next/cache`, `next/navigation`,
- * `lib/queue.ts`'s `enqueueSignificance`, the mail and password modules and argon2 with: one
- * instance each per worker. The setup file
+ * the mail and password modules and argon2 with: one instance each per worker. The setup file
  * runs again before every test file of the `site-app` project, whose files share module
  * instances: a module imported by an earlier file keeps the doubles it was given, so every file
  * must be given the same ones (this module, imported once per worker), or a file would assert
@@ -14,9 +13,6 @@ export const nextCacheDouble = { revalidatePath: vi.fn(), revalidateTag: vi.fn()
 
 /** `useRouter()` of `next/navigation`: the app router only Next mounts, whose methods do nothing here. */
 export const routerDouble = { refresh: () => {}, push: () => {}, replace: () => {}, back: () => {}, forward: () => {}, prefetch: () => {} };
-
-/** `lib/queue.ts`'s `enqueueSignificance`: no pg-boss in these tests. */
-export const enqueueSignificanceDouble = vi.fn(async () => {});
 
 /** Resolves once per key: a double built from the real module, the same object for every file of the worker. */
 const built = new Map<string, Promise<unknown>>();

@@ -58,8 +58,12 @@ function parseCookieHeader(header: string | null): { name: string; value: string
     });
 }
 
-/** The test double of `next/headers`: `cookies()` are the current request's. */
+/**
+ * The test double of `next/headers`: `cookies()` are the current request's ({@link withCookies}),
+ * and `headers()` are a request's without `X-Forwarded-For` (no per-address limits).
+ */
 export const nextHeadersDouble = {
+  headers: async () => new Headers(),
   cookies: async () => {
     const jar = requestCookies.map((c) => ({ ...c }));
     return { getAll: () => jar, get: (name: string) => jar.find((c) => c.name === name), has: (name: string) => jar.some((c) => c.name === name) };

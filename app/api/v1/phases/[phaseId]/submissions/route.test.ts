@@ -13,7 +13,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 import { revalidatePath } from "next/cache";
 import { revokeTokenAction } from "@/app/account/actions";

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-// Vitest project: site-app (its test doubles of lib/queue, next/headers, next/cache and next/navigation: app/api/v1/test-doubles.setup.ts).
+// Vitest project: site-app (its test doubles: app/api/v1/test-doubles.setup.ts).
 
 import { useTestDatabase } from "@/lib/db/test-db";
 import { acceptTeamInvitation } from "@/lib/teams/invitations";
