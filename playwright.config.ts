@@ -42,6 +42,10 @@ export default defineConfig({
     // traced and not: 204 s against 168 s, 218 s against 196 s). CI keeps only the log, so it
     // runs without; locally a failing test leaves its trace (or: npx playwright test --trace on).
     trace: process.env.CI ? "off" : "retain-on-failure",
+    // A navigation (goto, reload, waitForURL, waitForLoadState) that does not end fails with
+    // its own message after 30 s, not silently at the test's time limit. The slowest seen take
+    // a few seconds on the loaded 2-core CI machine.
+    navigationTimeout: 30_000,
     launchOptions: {
       executablePath: chromiumPath(),
       args: [

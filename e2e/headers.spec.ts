@@ -93,20 +93,26 @@ async function watchCsp(page: Page): Promise<{ violations: () => Promise<string[
 }
 
 /**
- * Expects the page's scripts to have run: Next's inline bootstrap scripts (`self.__next_f`)
- * and its webpack chunks (`self.webpackChunk_N_E`), and every `<script>` to carry `nonce`.
+ * Expects the page's scripts to have run and React to have hydrated it: Next's inline bootstrap
+ * scripts (`self.__next_f`), its webpack chunks (`self.webpackChunk_N_E`), and React's fiber on
+ * `<body>` (set when hydration reaches it), polled until all three are there (at most the
+ * expect timeout); then every `<script>` must carry `nonce`.
+ *
+ * Polled rather than after `waitForLoadState("networkidle")`: that wait has no bound of its own
+ * and once hung until the test's time limit in CI, with nothing said of what it waited for.
  */
-async function expectScriptsRan(page: Page, nonce: string): Promise<void> {
-  const state = await page.evaluate(() => ({
-    flight: Array.isArray((self as unknown as { __next_f?: unknown }).__next_f),
-    chunks: Array.isArray((self as unknown as { webpackChunk_N_E?: unknown }).webpackChunk_N_E),
-    // The nonce *property*: browsers hide the attribute's value once the page has loaded.
-    nonces: [...document.querySelectorAll("script")].map((s) => s.nonce),
-  }));
-  expect(state.flight, "Next's inline scripts ran").toBe(true);
-  expect(state.chunks, "Next's script chunks ran").toBe(true);
-  expect(state.nonces.length).toBeGreaterThan(0);
-  expect(new Set(state.nonces)).toEqual(new Set([nonce]));
+async function expectScriptsRanAndHydrated(page: Page, nonce: string, what: string): Promise<void> {
+  const state = () =>
+    page.evaluate(() => ({
+      flight: Array.isArray((self as unknown as { __next_f?: unknown }).__next_f),
+      chunks: Array.isArray((self as unknown as { webpackChunk_N_E?: unknown }).webpackChunk_N_E),
+      hydrated: Object.keys(document.body).some((key) => key.startsWith("__reactFiber$")),
+    }));
+  await expect.poll(state, `Next's inline scripts and chunks ran and React hydrated ${what}`).toEqual({ flight: true, chunks: true, hydrated: true });
+  // The nonce *property*: browsers hide the attribute's value once the page has loaded.
+  const nonces = await page.evaluate(() => [...document.querySelectorAll("script")].map((s) => s.nonce));
+  expect(nonces.length).toBeGreaterThan(0);
+  expect(new Set(nonces), `the nonce of every script of ${what}`).toEqual(new Set([nonce]));
 }
 
 /** The nonce of a page answer's policy. */
@@ -199,8 +205,7 @@ test.describe.serial("security headers", () => {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(status);
       const nonce = nonceOf(response, path);
-      await page.waitForLoadState("networkidle");
-      await expectScriptsRan(page, nonce);
+      await expectScriptsRanAndHydrated(page, nonce, path);
       return nonce;
     };
     const expectNoViolation = async (where: string) => {

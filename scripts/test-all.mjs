@@ -20,8 +20,9 @@
 //      does not start or report counts as failed.
 //   The module boundaries (dependency-cruiser, `npm run boundaries`), counted as one test, run
 //   at the idle priority from the start of stages 1-3 (without the resilience tests: last).
-// Before that line it prints each stage's wall time and the 15 slowest tests and test files
-// (from the runners' own reports).
+// Before that line it prints each stage's wall time, the 15 slowest tests and test files, and
+// every failed test with the start of its message (from the runners' own reports, read by
+// scripts/test-reports.mjs).
 // Exits non-zero when anything failed.
 import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -30,6 +31,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromiumPath } from "../e2e/helpers/chromium.mjs";
+import { readPlaywrightReport, readTap, readVitestReport } from "./test-reports.mjs";
 
 let passed = 0;
 let failed = 0;
@@ -39,6 +41,8 @@ let skipped = 0;
 const stages = [];
 /** Every test's and every test file's duration: { kind: "test" | "file", name, ms }. */
 const durations = [];
+/** Every failed test, { name, message }: listed again just before the closing line. */
+const failures = [];
 
 function step(title) {
   endStage();
@@ -52,52 +56,10 @@ function endStage() {
   if (current && current.seconds === null) current.seconds = (performance.now() - current.start) / 1000;
 }
 
-/** Per-test and per-file durations from vitest's JSON report. */
-function vitestDurations(json) {
-  for (const file of json.testResults) {
-    const name = file.name.replace(`${process.cwd()}/`, "");
-    if (file.endTime && file.startTime) durations.push({ kind: "file", name: `vitest ${name}`, ms: file.endTime - file.startTime });
-    for (const t of file.assertionResults) if (t.duration) durations.push({ kind: "test", name: `vitest ${name} > ${t.fullName}`, ms: t.duration });
-  }
-}
-
-/** Per-test and per-spec durations from Playwright's JSON report (suites nest). */
-function playwrightDurations(json) {
-  const perFile = new Map();
-  const walk = (suite, path) => {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests ?? []) {
-        const ms = (test.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0);
-        durations.push({ kind: "test", name: `playwright ${spec.file} > ${[...path, spec.title].join(" > ")}`, ms });
-        perFile.set(spec.file, (perFile.get(spec.file) ?? 0) + ms);
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith(".ts") ? [...path, child.title] : path);
-  };
-  for (const suite of json.suites ?? []) walk(suite, []);
-  for (const [file, ms] of perFile) durations.push({ kind: "file", name: `playwright ${file} (tests' time)`, ms });
-}
-
-/**
- * Per-test and per-file durations from node's TAP report: "ok N - name", then in its YAML
- * block "duration_ms: X" (a file's block is indented 2 spaces, a test's more; a suite's block
- * says "type: 'suite'" and is left out).
- */
-function tapDurations(text) {
-  let name = null;
-  let last = null;
-  for (const line of text.split("\n")) {
-    const test = /^\s*(?:not )?ok \d+ - (.*)$/.exec(line);
-    if (test) name = test[1];
-    const d = /^(\s*)duration_ms: ([\d.]+)/.exec(line);
-    if (d && name) {
-      last = { kind: d[1].length > 2 ? "test" : "file", name: `resilience ${name}`, ms: Number(d[2]) };
-      durations.push(last);
-      name = null;
-    }
-    if (/^\s*type: 'suite'/.test(line) && last) durations.splice(durations.indexOf(last), 1);
-    if (/^\s*\.\.\.$/.test(line)) last = null;
-  }
+/** Adds a report's durations and failures (scripts/test-reports.mjs) to the run's. */
+function addReport({ durations: d, failures: f }) {
+  durations.push(...d);
+  failures.push(...f);
 }
 
 /** Prints the stage timings and the slowest tests and files. */
@@ -112,6 +74,18 @@ function printTimings() {
     console.log(`\nthe ${top.length} slowest ${kind === "test" ? "tests" : "test files and specs"}:`);
     for (const d of top) console.log(`${(d.ms / 1000).toFixed(1).padStart(8)} s  ${d.name.length > 160 ? `${d.name.slice(0, 157)}...` : d.name}`);
   }
+}
+
+/**
+ * Lists the failed tests with the start of their messages (at most 20), so that the log's last
+ * lines, all CI shows, name what failed and why. A failure the reports do not name (a build, the
+ * type check, the module boundaries) is reported above, where it happened.
+ */
+function printFailures() {
+  if (failures.length === 0) return;
+  console.log(`\n=== ${failures.length} failed test${failures.length === 1 ? "" : "s"} ===`);
+  for (const f of failures.slice(0, 20)) console.log(`\n✗ ${f.name}\n${f.message.replace(/^/gm, "    ")}`);
+  if (failures.length > 20) console.log(`\n… and ${failures.length - 20} more, above`);
 }
 
 /**
@@ -180,7 +154,7 @@ async function runVitest(args, label, options = {}) {
   const failedBefore = failed;
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
-    vitestDurations(json);
+    addReport(readVitestReport(json, process.cwd()));
     passed += json.numPassedTests;
     failed += json.numFailedTests;
     skipped += json.numPendingTests + json.numTodoTests;
@@ -205,7 +179,7 @@ async function runPlaywright(label) {
   try {
     const e2eJson = JSON.parse(readFileSync(e2eReport, "utf8"));
     const stats = e2eJson.stats;
-    playwrightDurations(e2eJson);
+    addReport(readPlaywrightReport(e2eJson));
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
     skipped += stats.skipped;
@@ -338,7 +312,7 @@ async function runResilience() {
   try {
     const tapText = readFileSync(tap, "utf8");
     for (const match of tapText.matchAll(/^# (pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[match[1]] = Number(match[2]);
-    tapDurations(tapText);
+    addReport(readTap(tapText));
   } catch (error) {
     console.log(`could not read the resilience report (${error.message})`);
   }
@@ -376,5 +350,6 @@ if (process.env.SKIP_RESILIENCE === "1") {
 }
 
 printTimings();
+printFailures();
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = failed > 0 ? 1 : 0;
