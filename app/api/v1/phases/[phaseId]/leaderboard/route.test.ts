@@ -96,6 +96,25 @@ describe("GET /api/v1/phases/{id}/leaderboard", () => {
     expect((await callApi("GET", url)).headers.get("cache-control")).toBe("no-store");
   });
 
+  it("anonymous readers asking at the same moment share one read (lib/http/coalesced.ts): one answer, to its generation time; a later request reads again", async () => {
+    const scenario = await setupScenario(testDb.prisma, { users: { member: { token: true } }, task: { gold: [{ phase: "test", text: SMALL_KEY }] } });
+    const phaseId = scenario.task!.phases.test!.id;
+    const url = `/api/v1/phases/${phaseId}/leaderboard`;
+    await submitScored(phaseId, scenario.users.member.token!, "First");
+    const answers = await Promise.all(Array.from({ length: 5 }, () => callApi("GET", url)));
+    const texts = await Promise.all(answers.map((a) => a.text()));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    // Each read stamps its own generatedAt: five reads would not all carry the same millisecond.
+    expect(new Set(texts).size).toBe(1);
+    const shared = JSON.parse(texts[0]!) as { generatedAt: string; rows: { systemName: string }[] };
+    expect(shared.rows.map((r) => r.systemName)).toEqual(["First"]);
+    // Nothing is kept once the read is done: a run scored after it is in the next answer.
+    await submitScored(phaseId, scenario.users.member.token!, "Second", SMALL_KEY);
+    const next = (await (await callApi("GET", url)).json()) as { generatedAt: string; rows: { systemName: string }[] };
+    expect(next.generatedAt).not.toBe(shared.generatedAt);
+    expect(next.rows.map((r) => r.systemName)).toContain("Second");
+  });
+
   it("the CSV: an ETag from its first page, the board version and who asks; 304 while it holds, before any row is read again; a new one once a run is scored", async () => {
     const scenario = await setupScenario(testDb.prisma, {
       users: { organizer: { token: true }, member: { token: true } },

@@ -101,6 +101,9 @@
  * so a matching `If-None-Match` is answered 304 before any later page is read; its cache rules
  * are the JSON's. The JSON without significance is serialized once per board version and
  * viewer's view of it (`leaderboardJsonText`): only its `generatedAt` is written per answer.
+ * Anonymous requests for the same board that arrive while its read runs join that read
+ * (`coalesced`) and get the same answer, `generatedAt` included; nothing is kept after it, so a
+ * request made after a change is committed always sees it.
  *
  * Visibility is the service's: 401 anonymous caller of a non-public board (or a bad token),
  * 403 signed-in caller who may not see it, 404 unknown phase (or a phase of a draft task the
@@ -109,6 +112,7 @@
 import { ValidationError } from "@/lib/errors";
 import { ANSWER_VARY, conditionalResponse, etagFor, isNotModified, notModifiedResponse, PRIVATE_ANSWER_CACHE_CONTROL, SHARED_ANSWER_CACHE_CONTROL } from "@/lib/http/conditional-response";
 import { apiRoute, apiViewer, NO_STORE_HEADERS, parseQuery, type RouteContext } from "@/lib/http/api";
+import { coalesced } from "@/lib/http/coalesced";
 import { boardLatex, boardMarkdown, getLeaderboard, leaderboardCsvChunks, leaderboardCsvDigest, leaderboardJson, leaderboardJsonText, readBoardSignificance, type Leaderboard } from "@/lib/boards";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, leaderboardPageQuerySchema } from "@/lib/validations/leaderboard-query";
 
@@ -191,13 +195,16 @@ export const GET = apiRoute("GET /api/v1/phases/:phaseId/leaderboard", async (re
       headers: { "Content-Disposition": `attachment; filename="${boardFileName(whole, table.extension)}"` },
     });
   }
-  const board = await getLeaderboard(phaseId, viewer, { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor });
-  const intervals = query.intervals;
+  const pageOptions = { ...options, limit: query.limit ?? LEADERBOARD_PAGE_SIZE, cursor };
   if (!query.significance) {
-    // Serialized once per board version (the rows are shared while it holds): only the time is new.
-    const { bytes, digest } = leaderboardJsonText(board);
+    // Serialized once per board version (the rows are shared while it holds): only the time is
+    // new. Anonymous readers asking for the same board at the same moment share one read.
+    const read = async () => leaderboardJsonText(await getLeaderboard(phaseId, viewer, pageOptions));
+    const { bytes, digest } = viewer === null ? await coalesced(JSON.stringify(["leaderboard", phaseId, pageOptions]), read) : await read();
     return conditionalResponse(request, bytes, { contentType: "application/json; charset=utf-8", shared: viewer === null, digest });
   }
+  const board = await getLeaderboard(phaseId, viewer, pageOptions);
+  const intervals = query.intervals;
   if (board.variant !== null) {
     throw ValidationError.field(
       intervals ? "intervals" : "significance",
