@@ -7,8 +7,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "@/lib/errors";
 import type { Viewer } from "@/lib/permissions";
-import { getLeaderboard } from "@/lib/boards";
-import type { Leaderboard } from "@/lib/boards";
+import { getLeaderboard, readBoardSignificance } from "@/lib/boards";
+import type { Leaderboard, StoredBoardSignificance } from "@/lib/boards";
+import { coalesced } from "@/lib/http/coalesced";
 import { getViewer } from "@/lib/auth/session";
 import { LEADERBOARD_PAGE_SIZE, leaderboardBoardOptions, parseLeaderboardPageQuery, type LeaderboardPageQuery, type ParsedLeaderboardPageQuery } from "@/lib/validations/leaderboard-query";
 import type { BoardQueryErrors } from "@/lib/view-models/leaderboard-text";
@@ -70,13 +71,29 @@ export function searchKey(searchParams: Record<string, string | string[] | undef
 }
 
 /**
- * The parsed query and the board of a leaderboard address, for the signed-in viewer; loaded
- * once per request (React `cache`), so the title and the page share one `getLeaderboard`.
+ * The parsed query, the board of a leaderboard address and its stored significance (for the
+ * table's markers and the significance section), for the signed-in viewer; loaded once per
+ * request (React `cache`), so the title and the page share one `getLeaderboard`. Anonymous
+ * readers of the same address whose requests arrive while it is being loaded join that load
+ * (`coalesced`, as the board's JSON API does): they are shown the same board, and nothing is
+ * kept once it is loaded.
  *
  * @param phaseId the route's phase
  * @param search {@link searchKey} of the page's search parameters
  */
-export const loadPageBoard = cache(async (phaseId: string, search: string): Promise<{ parsed: ParsedLeaderboardPageQuery; loaded: LoadedBoard }> => {
+export const loadPageBoard = cache(async (phaseId: string, search: string): Promise<PageBoard> => {
   const parsed = parseLeaderboardPageQuery(Object.fromEntries(new URLSearchParams(search)));
-  return { parsed, loaded: await loadBoard(phaseId, await getViewer(), parsed.query) };
+  const viewer = await getViewer();
+  const load = async (): Promise<PageBoard> => {
+    const loaded = await loadBoard(phaseId, viewer, parsed.query);
+    if (loaded.kind !== "board") return { parsed, loaded };
+    return { parsed, loaded: { ...loaded, significance: await readBoardSignificance(loaded.board, { intervals: parsed.query.ci }) } };
+  };
+  return viewer === null ? coalesced(JSON.stringify(["leaderboard page", phaseId, search]), load) : load();
 });
+
+/** What {@link loadPageBoard} gives: the parsed query, and the board with its stored significance (or why the viewer may not see it). */
+export interface PageBoard {
+  parsed: ParsedLeaderboardPageQuery;
+  loaded: Exclude<LoadedBoard, { kind: "board" }> | (Extract<LoadedBoard, { kind: "board" }> & { significance: StoredBoardSignificance });
+}

@@ -17,13 +17,14 @@
  * become a message here, unknown phases a 404); significance markers are read from storage
  * (`readBoardSignificance`: no bootstrap on a page view). What the page shows is shaped by
  * `leaderboardView` (lib/view-models/leaderboard-view.ts); the parts live next to this file. The
- * table is rendered once per board version (`CachedBoardTable`, issue 26 §3).
+ * table is rendered once per board version (`CachedBoardTable`, issue 26 §3). Anonymous readers
+ * of one address whose requests overlap share one load of the board and its significance
+ * (`loadPageBoard`).
  */
 import type { Metadata } from "next";
 import Link from "@/app/_components/link";
 import { notFound } from "next/navigation";
 import { leaderboardHref } from "@/lib/hrefs";
-import { readBoardSignificance } from "@/lib/boards";
 import { leaderboardView } from "@/lib/view-models/leaderboard-view";
 import { leaderboardTitle } from "@/lib/view-models/leaderboard-text";
 import { requestedLinkState } from "@/lib/view-models/board-links";
@@ -57,9 +58,9 @@ export default async function LeaderboardPage({ params, searchParams }: { params
     const here = leaderboardHref(slug, phaseId, requestedLinkState(parsed.query));
     return <AccessDenied title="Leaderboard" testId="board-denied" message={loaded.message} signIn={loaded.signIn ? here : null} />;
   }
-  const { board, errors } = loaded;
+  const { board, errors, significance } = loaded;
   if (board.task.slug !== slug) notFound();
-  const view = leaderboardView(board, parsed, errors, await readBoardSignificance(board, { intervals: parsed.query.ci }), {
+  const view = leaderboardView(board, parsed, errors, significance, {
     columns: new URLSearchParams(search).get("columns"),
   });
   const multi = board.datasets.length > 1;
