@@ -56,8 +56,10 @@
  *    they may hold is shown as a lower bound, `≥`), requests per second and that as a ratio to
  *    its floor's in the same run (pages against the static page, JSON against the session API:
  *    figures that can be judged on any machine), the load generator's share of the CPU (it runs
- *    in this process, on the same cores as the server), non-2xx responses and connection errors,
- *    and the response sizes; then each endpoint's throughput with N processes against one; then
+ *    in this process, on the same cores as the server), the web processes' CPU in cores and how
+ *    busy the whole machine was (Linux's /proc: `lib/bench/cpu.ts`), non-2xx responses and
+ *    connection errors, and the response sizes; then each endpoint's throughput with N processes
+ *    against one, with the server's CPU per answer and the machine's busy share for each; then
  *    issue 26's targets, each `met` or `MISSED`: the page ≥ 0.35× its floor, the JSON ≥ 0.7× its
  *    floor, 2 processes ≥ 1.4× one process's JSON throughput, and the first page's HTML under
  *    200 kB. An endpoint whose warm-up fails is reported and skipped; the others are still
@@ -90,6 +92,7 @@ import { migrate } from "../lib/db/migrate";
 import { EnvError, loadEnv } from "../lib/env";
 import { getLeaderboard } from "../lib/boards/leaderboard";
 import { pruneBoardChanges } from "../lib/boards/cache";
+import { groupCpuSeconds, machineCpuTicks } from "../lib/bench/cpu";
 import { needsBuild, newestSourceMtime } from "./serve/build";
 import { webServerCommand } from "./serve/web";
 import { ROOT } from "./serve/root";
@@ -263,6 +266,10 @@ export interface EndpointResult {
   errors: number;
   /** the load generator's (this process's) CPU time during the load, as a share of the machine's cores, in [0, 1] */
   loadCpuShare: number;
+  /** the web server's processes' (its process group's) CPU time during the load, in cores (CPU seconds per second); null without /proc */
+  serverCores: number | null;
+  /** the share of the machine's CPU time that was busy during the load (the server, Postgres, the load generator, anything else), in [0, 1]; null without /proc */
+  machineBusyShare: number | null;
 }
 
 /** The figures of one web process count. */
@@ -423,6 +430,10 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
   const waiting = new Map<autocannon.Client, number>();
   let stoppedAt = 0;
   const cpuBefore = process.cpuUsage();
+  // The server leads its process group (spawned detached): its cluster workers are in it too.
+  const serverPgrp = running.server?.pid;
+  const serverBefore = serverPgrp === undefined ? null : groupCpuSeconds(serverPgrp);
+  const machineBefore = machineCpuTicks();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -448,6 +459,9 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
   });
   running.load = undefined;
   const cpu = process.cpuUsage(cpuBefore);
+  const serverAfter = serverPgrp === undefined ? null : groupCpuSeconds(serverPgrp);
+  const machineAfter = machineCpuTicks();
+  const seconds = Math.max(result.duration, 1e-9);
   latencies.sort((a, b) => a - b);
   const unanswered = [...waiting.values()].map((sentAt) => stoppedAt - sentAt);
   return {
@@ -467,7 +481,12 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
     unanswered: unanswered.length,
     non2xx: result.non2xx,
     errors: result.errors,
-    loadCpuShare: (cpu.user + cpu.system) / 1e6 / Math.max(result.duration, 1e-9) / os.availableParallelism(),
+    loadCpuShare: (cpu.user + cpu.system) / 1e6 / seconds / os.availableParallelism(),
+    serverCores: serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / seconds,
+    machineBusyShare:
+      machineBefore === null || machineAfter === null || machineAfter.totalTicks <= machineBefore.totalTicks
+        ? null
+        : (machineAfter.busyTicks - machineBefore.busyTicks) / (machineAfter.totalTicks - machineBefore.totalTicks),
   };
 }
 
@@ -489,6 +508,12 @@ function ratio(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? "-" : `${value.toFixed(2)}×`;
 }
 
+/** `4.9 ms, 69 %`: the server's CPU time per answer and the machine's busy share during an endpoint's load; `-` where /proc was not read. */
+function perRequest(r: EndpointResult): string {
+  const cpu = r.serverCores === null || r.requestsPerSecond <= 0 ? "-" : `${((r.serverCores / r.requestsPerSecond) * 1000).toFixed(1)} ms`;
+  return `${cpu}, ${r.machineBusyShare === null ? "-" : `${(r.machineBusyShare * 100).toFixed(0)} %`}`;
+}
+
 /** An endpoint's throughput as a ratio to its floor's ({@link FLOOR_OF}) in the same run. */
 export function floorRatio(results: readonly EndpointResult[], name: EndpointName): number | undefined {
   const floor = FLOOR_OF[name];
@@ -499,7 +524,7 @@ export function floorRatio(results: readonly EndpointResult[], name: EndpointNam
 
 /** One process count's figures as a table, then its failures. */
 function countTable(count: ProcessCountResult): string[] {
-  const head = ["endpoint", "alone ms", "p50 ms", "p95 ms", "p99 ms", "req/s", "vs floor", "load gen CPU", "responses", "unanswered", "non-2xx", "errors", "body", "gzip"];
+  const head = ["endpoint", "alone ms", "p50 ms", "p95 ms", "p99 ms", "req/s", "vs floor", "load gen CPU", "server CPU", "machine busy", "responses", "unanswered", "non-2xx", "errors", "body", "gzip"];
   const rows = count.results.map((r) => [
     r.label,
     r.alone.toFixed(1),
@@ -509,6 +534,8 @@ function countTable(count: ProcessCountResult): string[] {
     r.requestsPerSecond.toFixed(1),
     ratio(floorRatio(count.results, r.name)),
     `${(r.loadCpuShare * 100).toFixed(0)} %`,
+    r.serverCores === null ? "-" : `${r.serverCores.toFixed(2)} cores`,
+    r.machineBusyShare === null ? "-" : `${(r.machineBusyShare * 100).toFixed(0)} %`,
     String(r.responses),
     String(r.unanswered),
     String(r.non2xx),
@@ -533,7 +560,8 @@ function report(byCount: readonly ProcessCountResult[], options: BenchWebOptions
   for (const count of byCount) lines.push(...countTable(count), "");
   lines.push(
     "(alone: median of the warm-up requests, one at a time; p50–p99: under load. ≥: a lower bound: requests still unanswered when the load stopped, counted at the time they had waited, may hold it.",
-    " vs floor: req/s against the same server's /metrics page (pages) or session API (JSON) in the same run. load gen CPU: this process's CPU time during the load, as a share of all cores: what the server did not get)",
+    " vs floor: req/s against the same server's /metrics page (pages) or session API (JSON) in the same run. load gen CPU: this process's CPU time during the load, as a share of all cores: what the server did not get.",
+    ` server CPU: the web processes' CPU time during the load, in cores (of ${os.availableParallelism()}). machine busy: the share of all cores' time that was busy during the load: the server, Postgres, the load generator and anything else on the machine)`,
   );
   const one = byCount.find((c) => c.webProcesses === 1);
   const others = byCount.filter((c) => c !== one);
@@ -544,7 +572,10 @@ function report(byCount: readonly ProcessCountResult[], options: BenchWebOptions
         const other = c.results.find((x) => x.name === r.name);
         return other ? `${other.requestsPerSecond.toFixed(1)} req/s = ${ratio(other.requestsPerSecond / r.requestsPerSecond)}` : "-";
       });
-      lines.push(`  ${r.label.padEnd(24)} ${`${r.requestsPerSecond.toFixed(1)} req/s`.padStart(14)}  ${cells.join("  ")}`);
+      // What each answer cost the server, and how busy the machine was: a count that cannot
+      // scale either had no CPU left or spent more on each answer.
+      const costs = [r, ...others.map((c) => c.results.find((x) => x.name === r.name))].map((x) => (x ? perRequest(x) : "-"));
+      lines.push(`  ${r.label.padEnd(24)} ${`${r.requestsPerSecond.toFixed(1)} req/s`.padStart(14)}  ${cells.join("  ")}  (server CPU per answer, machine busy: ${costs.join("; ")})`);
     }
   }
   lines.push("", `Targets (issue 26; ${options.connections} connections, ${options.duration} s each):`);
