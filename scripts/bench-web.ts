@@ -21,6 +21,10 @@
  *                         wait for Ctrl-C (to profile or inspect the seeded board by hand)
  *   --web-processes <list>  web process counts to measure one after the other, comma-separated
  *                         (default: 1 and the number of cores; `serve --web-processes`)
+ *   --rounds <n>          measure everything (each process count, each endpoint) n times, one
+ *                         round after the other (default 1): each ratio is taken within its
+ *                         round, and the targets are judged on the median of the rounds' ratios,
+ *                         so that a shared machine's drift between endpoints weighs less
  *
  * Steps:
  * 1. Needs a production build (`npm run build`; the folder is $NEXT_DIST_DIR, default .next):
@@ -120,6 +124,8 @@ export interface BenchWebOptions {
   hold: boolean;
   /** the web process counts to measure, one after the other (`--web-processes`) */
   webProcesses: number[];
+  /** how many times the whole measurement (every process count, every endpoint) is made, one round after the other (`--rounds`) */
+  rounds: number;
 }
 
 /** The warm-up of an endpoint stops after `--warmup` requests or this long (ms), whichever comes first. */
@@ -188,6 +194,7 @@ export function parseBenchWebArgs(argv: string[]): BenchWebOptions {
     .option("--json <file>", "also write the figures as JSON to this file")
     .option("--hold", "start the server on the seeded board, drive no load, wait for Ctrl-C", false)
     .option("--web-processes <list>", "web process counts to measure one after the other, comma-separated (default: 1 and the number of cores)", counts)
+    .option("--rounds <n>", "measure everything this many times, one round after the other; the targets are judged on the median of the rounds' ratios", whole(1, 20), 1)
     .allowExcessArguments(false);
   program.parse(argv, { from: "user" });
   const o = program.opts<Omit<BenchWebOptions, "webProcesses"> & { webProcesses?: number[] }>();
@@ -551,11 +558,11 @@ function countTable(count: ProcessCountResult): string[] {
 }
 
 /**
- * The figures: a table per web process count (throughput also as a ratio to its floor, and the
- * load generator's share of the machine's CPU), then each endpoint's throughput with every count
- * against one process, then the targets.
+ * One round's figures: a table per web process count (throughput also as a ratio to its floor,
+ * the load generator's share of the machine's CPU, the server's CPU and the machine's), then each
+ * endpoint's throughput with every count against one process.
  */
-function report(byCount: readonly ProcessCountResult[], options: BenchWebOptions): string {
+function report(byCount: readonly ProcessCountResult[]): string {
   const lines: string[] = [];
   for (const count of byCount) lines.push(...countTable(count), "");
   lines.push(
@@ -578,22 +585,60 @@ function report(byCount: readonly ProcessCountResult[], options: BenchWebOptions
       lines.push(`  ${r.label.padEnd(24)} ${`${r.requestsPerSecond.toFixed(1)} req/s`.padStart(14)}  ${cells.join("  ")}  (server CPU per answer, machine busy: ${costs.join("; ")})`);
     }
   }
-  lines.push("", `Targets (issue 26; ${options.connections} connections, ${options.duration} s each):`);
-  const verdict = (value: number | undefined, bound: number) => (value === undefined ? "not measured" : value >= bound ? "met" : "MISSED");
+  return lines.join("\n");
+}
+
+/** One target's figure in one round: what it says, its value (undefined: not measured), its bound, and whether the value must be at least (`min`) or below (`below`) it. */
+export interface TargetFigure {
+  what: string;
+  value: number | undefined;
+  bound: number;
+  kind: "min" | "below";
+  show: (value: number | undefined) => string;
+}
+
+/** Issue 26's targets ({@link TARGETS}) as one round measured them. */
+export function targetFigures(byCount: readonly ProcessCountResult[]): TargetFigure[] {
+  const figures: TargetFigure[] = [];
   for (const count of byCount) {
-    const page = floorRatio(count.results, "page");
-    const json = floorRatio(count.results, "json");
     const n = `${count.webProcesses} process${count.webProcesses === 1 ? "" : "es"}`;
-    lines.push(`  ${n}: leaderboard page ≥ ${TARGETS.pageFloorRatio}× the static page`.padEnd(62) + `${ratio(page).padStart(8)}  ${verdict(page, TARGETS.pageFloorRatio)}`);
-    lines.push(`  ${n}: leaderboard JSON ≥ ${TARGETS.jsonFloorRatio}× the session API`.padEnd(62) + `${ratio(json).padStart(8)}  ${verdict(json, TARGETS.jsonFloorRatio)}`);
+    figures.push({ what: `${n}: leaderboard page ≥ ${TARGETS.pageFloorRatio}× the static page`, value: floorRatio(count.results, "page"), bound: TARGETS.pageFloorRatio, kind: "min", show: ratio });
+    figures.push({ what: `${n}: leaderboard JSON ≥ ${TARGETS.jsonFloorRatio}× the session API`, value: floorRatio(count.results, "json"), bound: TARGETS.jsonFloorRatio, kind: "min", show: ratio });
     const first = count.results.find((r) => r.name === "page");
-    if (first) lines.push(`  ${n}: leaderboard page HTML < ${TARGETS.pageHtmlBytes / 1000} kB`.padEnd(62) + `${size(first.bytes).padStart(8)}  ${first.bytes < TARGETS.pageHtmlBytes ? "met" : "MISSED"}`);
+    if (first) figures.push({ what: `${n}: leaderboard page HTML < ${TARGETS.pageHtmlBytes / 1000} kB`, value: first.bytes, bound: TARGETS.pageHtmlBytes, kind: "below", show: (v) => (v === undefined ? "-" : size(v)) });
   }
+  const one = byCount.find((c) => c.webProcesses === 1);
   const two = byCount.find((c) => c.webProcesses === 2);
   const jsonOf = (c: ProcessCountResult | undefined) => c?.results.find((r) => r.name === "json")?.requestsPerSecond;
   if (one && two) {
     const gain = (jsonOf(two) ?? Number.NaN) / (jsonOf(one) ?? Number.NaN);
-    lines.push(`  2 processes: leaderboard JSON ≥ ${TARGETS.processesJsonRatio}× one process`.padEnd(62) + `${ratio(gain).padStart(8)}  ${verdict(Number.isFinite(gain) ? gain : undefined, TARGETS.processesJsonRatio)}`);
+    figures.push({ what: `2 processes: leaderboard JSON ≥ ${TARGETS.processesJsonRatio}× one process`, value: Number.isFinite(gain) ? gain : undefined, bound: TARGETS.processesJsonRatio, kind: "min", show: ratio });
+  }
+  return figures;
+}
+
+/** The median of `values` (the mean of the middle two for an even count); undefined for none. */
+export function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * The targets, each `met` or `MISSED`: with one round its figure; with several the median of the
+ * rounds' figures (each taken within its round), the rounds' own figures after it.
+ */
+export function targetsReport(rounds: readonly (readonly ProcessCountResult[])[], options: Pick<BenchWebOptions, "connections" | "duration">): string {
+  const perRound = rounds.map(targetFigures);
+  const lines = ["", `Targets (issue 26; ${options.connections} connections, ${options.duration} s each${rounds.length > 1 ? `; the median of ${rounds.length} rounds` : ""}):`];
+  for (const what of new Set(perRound.flat().map((f) => f.what))) {
+    const figures = perRound.map((round) => round.find((f) => f.what === what));
+    const { bound, kind, show } = figures.find((f) => f !== undefined)!;
+    const value = median(figures.flatMap((f) => (f?.value === undefined ? [] : [f.value])));
+    const verdict = value === undefined ? "not measured" : (kind === "min" ? value >= bound : value < bound) ? "met" : "MISSED";
+    const each = rounds.length > 1 ? `  (rounds: ${figures.map((f) => show(f?.value)).join(", ")})` : "";
+    lines.push(`  ${what}`.padEnd(62) + `${show(value).padStart(8)}  ${verdict}${each}`);
   }
   return lines.join("\n");
 }
@@ -704,7 +749,8 @@ export async function benchWeb(argv: string[]): Promise<number> {
   installSignals();
   process.on("exit", () => signalServer(running.server, "SIGKILL"));
 
-  const byCount: ProcessCountResult[] = [];
+  /** Each round's figures, per web process count. */
+  const rounds: ProcessCountResult[][] = [];
   let seeded: SeededBoard | undefined;
   let code = 0;
   try {
@@ -736,19 +782,24 @@ export async function benchWeb(argv: string[]): Promise<number> {
     const port = options.port ?? (await freePort());
     const origin = `http://127.0.0.1:${port}`;
     const endpoints = endpointPaths(seeded);
-    for (const webProcesses of options.webProcesses) {
-      if (interrupted) break;
-      await startServer(running, options, databaseUrl, port, webProcesses);
-      log(`web server (${webProcesses} web process${webProcesses === 1 ? "" : "es"}) answers at ${origin}`);
-      if (options.hold) {
-        for (const name of options.only) log(`${endpoints[name].label}: ${origin}${endpoints[name].path}`);
-        log("holding (--hold): no load; Ctrl-C stops the server and Postgres");
-        await new Promise(() => undefined); // the signal handler shuts down and exits
+    for (let round = 1; round <= (options.hold ? 1 : options.rounds) && !interrupted; round++) {
+      if (options.rounds > 1) log(`round ${round} of ${options.rounds}`);
+      const byCount: ProcessCountResult[] = [];
+      rounds.push(byCount);
+      for (const webProcesses of options.webProcesses) {
+        if (interrupted) break;
+        await startServer(running, options, databaseUrl, port, webProcesses);
+        log(`web server (${webProcesses} web process${webProcesses === 1 ? "" : "es"}) answers at ${origin}`);
+        if (options.hold) {
+          for (const name of options.only) log(`${endpoints[name].label}: ${origin}${endpoints[name].path}`);
+          log("holding (--hold): no load; Ctrl-C stops the server and Postgres");
+          await new Promise(() => undefined); // the signal handler shuts down and exits
+        }
+        const measured = await measureAll(running, options, origin, endpoints, () => interrupted !== null);
+        byCount.push({ webProcesses, ...measured });
+        if (measured.failed) code = 1;
+        await stopServer(running);
       }
-      const measured = await measureAll(running, options, origin, endpoints, () => interrupted !== null);
-      byCount.push({ webProcesses, ...measured });
-      if (measured.failed) code = 1;
-      await stopServer(running);
     }
   } catch (error) {
     if (!interrupted) {
@@ -763,17 +814,18 @@ export async function benchWeb(argv: string[]): Promise<number> {
   if (interrupted) return 1;
 
   // 5. The figures.
-  if (byCount.some((c) => c.results.length > 0 || c.failures.length > 0)) {
+  if (rounds.flat().some((c) => c.results.length > 0 || c.failures.length > 0)) {
     console.log("");
     console.log(
       `Corefboard web benchmark: ${seeded!.runs.toLocaleString("en")} scored runs of ${seeded!.teams.toLocaleString("en")} teams, ${seeded!.documents} documents each; ` +
         `${os.availableParallelism()} CPU cores, Node ${process.version}, build ${builtAt.toISOString()}${stale ? " (older than the sources)" : ""}`,
     );
-    console.log(report(byCount, options));
+    rounds.forEach((byCount, i) => console.log(`${rounds.length > 1 ? `\n=== Round ${i + 1} of ${rounds.length} ===\n` : ""}${report(byCount)}`));
+    console.log(targetsReport(rounds, options));
     if (options.json) {
       await writeFile(
         options.json,
-        `${JSON.stringify({ options: { ...options, json: undefined }, board: { runs: seeded!.runs, teams: seeded!.teams, documents: seeded!.documents }, build: { at: builtAt, stale }, targets: TARGETS, webProcesses: byCount }, null, 2)}\n`,
+        `${JSON.stringify({ options: { ...options, json: undefined }, board: { runs: seeded!.runs, teams: seeded!.teams, documents: seeded!.documents }, build: { at: builtAt, stale }, targets: TARGETS, rounds: rounds.map((byCount) => ({ webProcesses: byCount })) }, null, 2)}\n`,
       );
       log(`figures written to ${options.json}`);
     }
