@@ -142,7 +142,6 @@ describe("submissionPageView", () => {
     expect(v.hrefs.task).toBe("/tasks/lit%20bank");
     expect(v.hrefs.board).toBe("/tasks/lit%20bank/phases/p%2F1/leaderboard");
     expect(v.hrefs.trackBoard).toBe(v.hrefs.board);
-    expect(v.title).toBe("span-bert by Team A");
     expect(v.severalDatasets).toBe(false);
     expect(v.rescoring).toBe(false);
     expect(v.goldVersionText).toBe("gold version 2");

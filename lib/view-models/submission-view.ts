@@ -292,8 +292,6 @@ export interface SubmissionPageView {
     /** the leaderboard of the run's track, or the phase's board for a run without one */
     trackBoard: string;
   };
-  /** the page title: "<system> by <team>" */
-  title: string;
   /** the phase has several datasets (the page shows the Datasets card) */
   severalDatasets: boolean;
   /** the run has scores from an earlier scoring and is being scored again */
@@ -346,7 +344,6 @@ export function submissionPageView(s: SubmissionView, comparable: readonly Compa
   const rawFractions = hasRawFractions(rows);
   return {
     hrefs: { task, board, trackBoard },
-    title: `${s.systemName} by ${s.team.name}`,
     severalDatasets: several,
     rescoring: s.scores !== null && s.status !== "SCORED",
     goldVersionText: several ? "the gold versions listed per dataset" : `gold version ${s.goldVersion ?? "?"}`,
