@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { Markdown } from "./markdown";
 import { TaskLinkifiedText, TaskMarkdown } from "./task-markdown";
 
-/** The HTML of a task description written as `source`. */
-const html = (source: string) => renderToStaticMarkup(createElement(TaskMarkdown, { source }));
+/** The HTML of a task description written as `source` (its ids start with `idPrefix`). */
+const html = (source: string, idPrefix = "description-") => renderToStaticMarkup(createElement(TaskMarkdown, { source, idPrefix }));
 
 const LINK = 'class="font-medium text-zinc-900 underline hover:text-zinc-600 break-words" rel="noopener noreferrer nofollow" target="_blank"';
 
@@ -45,10 +45,26 @@ describe("Markdown", () => {
     expect(out).not.toContain("<img");
   });
 
-  it("links GitHub-flavoured footnotes to their notes and back, on the page", () => {
+  it("links GitHub-flavoured footnotes to their notes and back, on the page, with the text's id prefix", () => {
     const out = html("text[^1]\n\n[^1]: the note");
-    expect(out).toContain('<a href="#user-content-fn-1" id="user-content-fnref-1" aria-describedby="footnote-label" class="font-medium text-zinc-900 underline hover:text-zinc-600 break-words">1</a>');
-    expect(out).toContain('<a href="#user-content-fnref-1" class="font-medium text-zinc-900 underline hover:text-zinc-600 break-words">↩</a>');
+    expect(out).toContain('<a href="#description-fn-1" id="description-fnref-1" aria-describedby="description-footnote-label" class="font-medium text-zinc-900 underline hover:text-zinc-600 break-words">1</a>');
+    expect(out).toContain('<li id="description-fn-1">');
+    expect(out).toContain('<a href="#description-fnref-1" class="font-medium text-zinc-900 underline hover:text-zinc-600 break-words">↩</a>');
+    expect(out).toContain('<h4 id="description-footnote-label" class="sr-only">Footnotes</h4>');
+  });
+
+  it("two texts with footnotes on one page (a task's description and rules) have no id in common", () => {
+    const ids = (out: string) => [...out.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);
+    const description = ids(html("a[^1] b[^x]\n\n[^1]: one\n[^x]: two", "description-"));
+    const rules = ids(html("c[^1]\n\n[^1]: three", "rules-"));
+    expect(description.length).toBeGreaterThanOrEqual(5);
+    expect(rules.length).toBeGreaterThanOrEqual(3);
+    expect(description.filter((id) => rules.includes(id))).toEqual([]);
+  });
+
+  it("without an id prefix (a page with one such text), keeps remark-rehype's ids", () => {
+    const out = renderToStaticMarkup(createElement(Markdown, { source: "text[^1]\n\n[^1]: the note" }));
+    expect(out).toContain('<a href="#user-content-fn-1" id="user-content-fnref-1" aria-describedby="footnote-label"');
     expect(out).toContain('<h4 id="footnote-label" class="sr-only">Footnotes</h4>');
   });
 

@@ -39,6 +39,33 @@ function remarkLineBreaks() {
   return (tree: MarkdownNode) => splitLineBreaks(tree);
 }
 
+/** An element of the HTML syntax tree (hast), as far as {@link rehypeFootnoteLabelId} reads it. */
+interface HtmlNode {
+  type: string;
+  properties?: Record<string, unknown>;
+  children?: HtmlNode[];
+}
+
+/** The id remark-gfm's footnotes give their list's label, whatever the clobber prefix (mdast-util-to-hast writes it as is). */
+const FOOTNOTE_LABEL_ID = "footnote-label";
+
+/** Puts `prefix` before the footnote label's id and the references to it under `node`. */
+function prefixFootnoteLabel(node: HtmlNode, prefix: string): void {
+  const properties = node.properties;
+  if (properties?.id === FOOTNOTE_LABEL_ID) properties.id = prefix + FOOTNOTE_LABEL_ID;
+  if (Array.isArray(properties?.ariaDescribedBy)) properties.ariaDescribedBy = properties.ariaDescribedBy.map((id) => (id === FOOTNOTE_LABEL_ID ? prefix + FOOTNOTE_LABEL_ID : id));
+  for (const child of node.children ?? []) prefixFootnoteLabel(child, prefix);
+}
+
+/**
+ * A rehype plugin: the footnotes' label gets the text's id prefix too (the clobber prefix covers
+ * the notes and their references, not the label), so that two texts with footnotes on one page
+ * have no id in common.
+ */
+function rehypeFootnoteLabelId(prefix: string) {
+  return (tree: HtmlNode) => prefixFootnoteLabel(tree, prefix);
+}
+
 /** The nodes whose children are blocks (flow content): raw HTML in them is a block of its own. */
 const BLOCK_CONTAINERS = new Set(["root", "blockquote", "listItem", "footnoteDefinition"]);
 
@@ -184,6 +211,9 @@ const STYLED: Components = {
  * @param components elements styled otherwise than {@link STYLED}, by tag name (react-markdown's `components`)
  * @param inline true to read only paragraphs and inline Markdown (links, emphasis, code, line
  *   breaks), each paragraph as a block `<span>`: a line such as `# 1` or `- x` is shown as written
+ * @param idPrefix what the ids the text makes (its footnotes, their references and their label)
+ *   start with, unique on the page for each text there, e.g. `rules-`; without it `user-content-`
+ *   (remark-rehype's) and a label id of `footnote-label`, for a page with one such text
  */
 export function Markdown({
   source,
@@ -191,17 +221,21 @@ export function Markdown({
   testId,
   components,
   inline = false,
+  idPrefix,
 }: {
   source: string;
   className?: string;
   testId?: string;
   components?: Components;
   inline?: boolean;
+  idPrefix?: string;
 }) {
   if (source.trim() === "") return null;
   const rendered = (
     <ReactMarkdown
       remarkPlugins={inline ? INLINE_REMARK_PLUGINS : REMARK_PLUGINS}
+      remarkRehypeOptions={idPrefix === undefined ? undefined : { clobberPrefix: idPrefix }}
+      rehypePlugins={idPrefix === undefined ? undefined : [[rehypeFootnoteLabelId, idPrefix]]}
       components={inline ? { ...STYLED, p: ({ children }) => <span className="block">{children}</span>, ...components } : { ...STYLED, ...components }}
     >
       {source}

@@ -5,9 +5,14 @@
  */
 import { Markdown } from "./markdown";
 
-/** Renders a Markdown text safely (see the module comment). Empty text renders nothing. */
-export function TaskMarkdown({ source }: { source: string }) {
-  return <Markdown source={source} className="space-y-3 text-sm leading-relaxed text-zinc-800" />;
+/**
+ * Renders a Markdown text safely (see the module comment). Empty text renders nothing.
+ *
+ * @param idPrefix what the ids of its footnotes start with, unique on the page among its texts
+ *   (a task page shows the description and the rules), e.g. `rules-`
+ */
+export function TaskMarkdown({ source, idPrefix }: { source: string; idPrefix: string }) {
+  return <Markdown source={source} idPrefix={idPrefix} className="space-y-3 text-sm leading-relaxed text-zinc-800" />;
 }
 
 /**

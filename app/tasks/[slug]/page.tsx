@@ -71,7 +71,7 @@ export default async function TaskPage({ params }: Params) {
 
       {task.description.trim() && (
         <section aria-label="Description" data-testid="task-description">
-          <TaskMarkdown source={task.description} />
+          <TaskMarkdown source={task.description} idPrefix="description-" />
         </section>
       )}
 

@@ -18,7 +18,7 @@ export function TaskRules({ rules, headingLevel = 2 }: { rules: string; headingL
       <Heading id="task-rules-heading" className="text-xl font-semibold tracking-tight">
         Rules
       </Heading>
-      <TaskMarkdown source={rules} />
+      <TaskMarkdown source={rules} idPrefix="rules-" />
     </section>
   );
 }

@@ -114,7 +114,7 @@ function SnapshotNote({ note }: { note: string }) {
         Note from the organizers
       </h2>
       <div data-testid="snapshot-note">
-        <TaskMarkdown source={note} />
+        <TaskMarkdown source={note} idPrefix="note-" />
       </div>
     </section>
   );
