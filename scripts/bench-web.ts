@@ -483,7 +483,7 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
     p99: censoredQuantile(latencies, unanswered, 0.99),
     mean: latencies.length ? latencies.reduce((sum, x) => sum + x, 0) / latencies.length : Number.NaN,
     alone: warm.length > 1 ? nearestRank(warm.slice(1).sort((a, b) => a - b), 0.5) : first.ms,
-    requestsPerSecond: latencies.length / Math.max(result.duration, 1e-9),
+    requestsPerSecond: latencies.length / seconds,
     responses: latencies.length,
     unanswered: unanswered.length,
     non2xx: result.non2xx,
@@ -588,13 +588,20 @@ function report(byCount: readonly ProcessCountResult[]): string {
   return lines.join("\n");
 }
 
-/** One target's figure in one round: what it says, its value (undefined: not measured), its bound, and whether the value must be at least (`min`) or below (`below`) it. */
+/**
+ * One target's figure in one round: what it says, its value (undefined: not measured) and its
+ * bound; a throughput ratio must be at least its bound (`min`), a size in bytes below it (`below`).
+ */
 export interface TargetFigure {
   what: string;
   value: number | undefined;
   bound: number;
   kind: "min" | "below";
-  show: (value: number | undefined) => string;
+}
+
+/** A target figure's value as the report shows it: a ratio (`0.35×`) or a size (`390.0 kB`); `-` when not measured. */
+function showFigure(kind: TargetFigure["kind"], value: number | undefined): string {
+  return kind === "min" ? ratio(value) : value === undefined ? "-" : size(value);
 }
 
 /** Issue 26's targets ({@link TARGETS}) as one round measured them. */
@@ -602,17 +609,17 @@ export function targetFigures(byCount: readonly ProcessCountResult[]): TargetFig
   const figures: TargetFigure[] = [];
   for (const count of byCount) {
     const n = `${count.webProcesses} process${count.webProcesses === 1 ? "" : "es"}`;
-    figures.push({ what: `${n}: leaderboard page ≥ ${TARGETS.pageFloorRatio}× the static page`, value: floorRatio(count.results, "page"), bound: TARGETS.pageFloorRatio, kind: "min", show: ratio });
-    figures.push({ what: `${n}: leaderboard JSON ≥ ${TARGETS.jsonFloorRatio}× the session API`, value: floorRatio(count.results, "json"), bound: TARGETS.jsonFloorRatio, kind: "min", show: ratio });
+    figures.push({ what: `${n}: leaderboard page ≥ ${TARGETS.pageFloorRatio}× the static page`, value: floorRatio(count.results, "page"), bound: TARGETS.pageFloorRatio, kind: "min" });
+    figures.push({ what: `${n}: leaderboard JSON ≥ ${TARGETS.jsonFloorRatio}× the session API`, value: floorRatio(count.results, "json"), bound: TARGETS.jsonFloorRatio, kind: "min" });
     const first = count.results.find((r) => r.name === "page");
-    if (first) figures.push({ what: `${n}: leaderboard page HTML < ${TARGETS.pageHtmlBytes / 1000} kB`, value: first.bytes, bound: TARGETS.pageHtmlBytes, kind: "below", show: (v) => (v === undefined ? "-" : size(v)) });
+    if (first) figures.push({ what: `${n}: leaderboard page HTML < ${TARGETS.pageHtmlBytes / 1000} kB`, value: first.bytes, bound: TARGETS.pageHtmlBytes, kind: "below" });
   }
   const one = byCount.find((c) => c.webProcesses === 1);
   const two = byCount.find((c) => c.webProcesses === 2);
   const jsonOf = (c: ProcessCountResult | undefined) => c?.results.find((r) => r.name === "json")?.requestsPerSecond;
   if (one && two) {
     const gain = (jsonOf(two) ?? Number.NaN) / (jsonOf(one) ?? Number.NaN);
-    figures.push({ what: `2 processes: leaderboard JSON ≥ ${TARGETS.processesJsonRatio}× one process`, value: Number.isFinite(gain) ? gain : undefined, bound: TARGETS.processesJsonRatio, kind: "min", show: ratio });
+    figures.push({ what: `2 processes: leaderboard JSON ≥ ${TARGETS.processesJsonRatio}× one process`, value: Number.isFinite(gain) ? gain : undefined, bound: TARGETS.processesJsonRatio, kind: "min" });
   }
   return figures;
 }
@@ -634,11 +641,11 @@ export function targetsReport(rounds: readonly (readonly ProcessCountResult[])[]
   const lines = ["", `Targets (issue 26; ${options.connections} connections, ${options.duration} s each${rounds.length > 1 ? `; the median of ${rounds.length} rounds` : ""}):`];
   for (const what of new Set(perRound.flat().map((f) => f.what))) {
     const figures = perRound.map((round) => round.find((f) => f.what === what));
-    const { bound, kind, show } = figures.find((f) => f !== undefined)!;
+    const { bound, kind } = figures.find((f) => f !== undefined)!;
     const value = median(figures.flatMap((f) => (f?.value === undefined ? [] : [f.value])));
     const verdict = value === undefined ? "not measured" : (kind === "min" ? value >= bound : value < bound) ? "met" : "MISSED";
-    const each = rounds.length > 1 ? `  (rounds: ${figures.map((f) => show(f?.value)).join(", ")})` : "";
-    lines.push(`  ${what}`.padEnd(62) + `${show(value).padStart(8)}  ${verdict}${each}`);
+    const each = rounds.length > 1 ? `  (rounds: ${figures.map((f) => showFigure(kind, f?.value)).join(", ")})` : "";
+    lines.push(`  ${what}`.padEnd(62) + `${showFigure(kind, value).padStart(8)}  ${verdict}${each}`);
   }
   return lines.join("\n");
 }
