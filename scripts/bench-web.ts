@@ -25,6 +25,10 @@
  *                         round after the other (default 1): each ratio is taken within its
  *                         round, and the targets are judged on the median of the rounds' ratios,
  *                         so that a shared machine's drift between endpoints weighs less
+ *   --slices <n>          cut each endpoint's load into n slices of duration / n seconds (at
+ *                         least 1 s; default 5) and take the endpoints' slices in turn: each
+ *                         endpoint is measured next to its floor all through the run, and a
+ *                         ratio to the floor is the median of the slices' ratios
  *
  * Steps:
  * 1. Needs a production build (`npm run build`; the folder is $NEXT_DIST_DIR, default .next):
@@ -44,9 +48,13 @@
  *    scoring worker, waits until it answers, drives the load (step 4) and stops it.
  * 4. Per endpoint, as an anonymous reader: `--warmup` sequential requests, or fewer when they
  *    take over 30 s (each must be a 2xx; the first one's body size is reported, uncompressed and
- *    gzip-compressed with zlib level 6), then autocannon at `--connections` for `--duration`
- *    seconds. Requests say `Accept-Encoding: gzip`, as browsers do, so the server compresses
- *    as it would for them.
+ *    gzip-compressed with zlib level 6). Then the load: autocannon at `--connections`, in
+ *    `--slices` turns; each turn drives every endpoint in order for `--duration / --slices`
+ *    seconds. On a shared machine whose speed drifts over tens of seconds, an endpoint and its
+ *    floor are so measured within seconds of each other all through the run (figures from a
+ *    2-core machine: one 10 s load per endpoint gave the page 0.31-0.45x its floor from run to
+ *    run; the median of ten 2 s slices' ratios gave 0.353x twice). Requests say
+ *    `Accept-Encoding: gzip`, as browsers do, so the server compresses as it would for them.
  *    Endpoints: the leaderboard page (`/tasks/<slug>/phases/<id>/leaderboard`), the JSON API
  *    (`/api/v1/phases/<id>/leaderboard`), the JSON with `?significance=1`, the submission page of
  *    the run in the middle of the board, the compare page of it and its neighbour below, and
@@ -59,11 +67,12 @@
  *    when the load stops count as lasting at least as long as they had waited, and a quantile
  *    they may hold is shown as a lower bound, `≥`), requests per second and that as a ratio to
  *    its floor's in the same run (pages against the static page, JSON against the session API:
- *    figures that can be judged on any machine), the load generator's share of the CPU (it runs
+ *    figures that can be judged on any machine; the median of the slices' ratios), the load generator's share of the CPU (it runs
  *    in this process, on the same cores as the server), the web processes' CPU in cores and how
  *    busy the whole machine was (Linux's /proc: `lib/bench/cpu.ts`), non-2xx responses and
  *    connection errors, and the response sizes; then each endpoint's throughput with N processes
- *    against one, with the server's CPU per answer and the machine's busy share for each; then
+ *    against one, with the server's CPU per answer and the machine's busy share for each and the
+ *    floor's own gain from the same processes (what the machine allowed); then
  *    issue 26's targets, each `met` or `MISSED`: the page ≥ 0.35× its floor, the JSON ≥ 0.7× its
  *    floor, 2 processes ≥ 1.4× one process's JSON throughput, and the first page's HTML under
  *    200 kB. An endpoint whose warm-up fails is reported and skipped; the others are still
@@ -126,6 +135,8 @@ export interface BenchWebOptions {
   webProcesses: number[];
   /** how many times the whole measurement (every process count, every endpoint) is made, one round after the other (`--rounds`) */
   rounds: number;
+  /** how many slices each endpoint's load is cut into, the endpoints' slices taken in turn (`--slices`) */
+  slices: number;
 }
 
 /** The warm-up of an endpoint stops after `--warmup` requests or this long (ms), whichever comes first. */
@@ -195,9 +206,11 @@ export function parseBenchWebArgs(argv: string[]): BenchWebOptions {
     .option("--hold", "start the server on the seeded board, drive no load, wait for Ctrl-C", false)
     .option("--web-processes <list>", "web process counts to measure one after the other, comma-separated (default: 1 and the number of cores)", counts)
     .option("--rounds <n>", "measure everything this many times, one round after the other; the targets are judged on the median of the rounds' ratios", whole(1, 20), 1)
+    .option("--slices <n>", "cut each endpoint's load into this many slices, the endpoints' slices taken in turn; a ratio to a floor is the median of the slices' ratios", whole(1, 100), 5)
     .allowExcessArguments(false);
   program.parse(argv, { from: "user" });
   const o = program.opts<Omit<BenchWebOptions, "webProcesses"> & { webProcesses?: number[] }>();
+  if (o.duration / o.slices < 1) program.error(`error: --slices ${o.slices} would cut --duration ${o.duration} into slices under 1 s`, { exitCode: 2 });
   const cores = os.availableParallelism();
   const webProcesses = o.webProcesses ?? (cores > 1 ? [1, cores] : [1]);
   return { ...o, only: o.only, staleOk: o.staleOk === true, serverLog: o.serverLog === true, hold: o.hold === true, webProcesses };
@@ -265,6 +278,8 @@ export interface EndpointResult {
   alone: number;
   /** responses per second over the load */
   requestsPerSecond: number;
+  /** responses per second in each slice of the load (`--slices`), in the order they ran */
+  sliceRates: number[];
   responses: number;
   /** requests still unanswered when the load stopped */
   unanswered: number;
@@ -416,9 +431,18 @@ async function startServer(running: Running, options: BenchWebOptions, databaseU
   throw new Error(`the web server exited before it answered (${server.signalCode ? `signal ${server.signalCode}` : `code ${server.exitCode}`})`);
 }
 
-/** Warms one endpoint up, then drives it with autocannon. */
-async function measure(running: Running, options: BenchWebOptions, origin: string, name: EndpointName, label: string, pathname: string): Promise<EndpointResult> {
-  const url = `${origin}${pathname}`;
+/** An endpoint's warm-up: the first response (status and body) and each request's time in ms. */
+interface WarmUp {
+  first: { status: number; body: Buffer; ms: number };
+  ms: number[];
+}
+
+/**
+ * `--warmup` sequential requests as an anonymous reader, or fewer when they take over 30 s.
+ *
+ * @throws Error when the first answer is not a 2xx (with its status and the start of its body), or a later one
+ */
+async function warmUp(options: BenchWebOptions, url: string, pathname: string): Promise<WarmUp> {
   const first = await get(url);
   if (first.status < 200 || first.status > 299) {
     throw new Error(`GET ${pathname} answered ${first.status}: ${first.body.toString("utf8").replace(/\s+/g, " ").slice(0, 300)}`);
@@ -430,7 +454,33 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
     if (response.status < 200 || response.status > 299) throw new Error(`warm-up request ${i + 1} answered ${response.status}`);
     warm.push(response.ms);
   }
-  log(`${label}: warm-up ${warm.length} requests (first ${first.ms.toFixed(0)} ms, last ${warm[warm.length - 1].toFixed(0)} ms, ${first.body.byteLength.toLocaleString("en")} bytes); load for ${options.duration} s at ${options.connections} connections`);
+  return { first, ms: warm };
+}
+
+/** One slice of an endpoint's load: what autocannon counted, and the CPU time spent meanwhile. */
+export interface LoadSlice {
+  /** how long the load ran, in seconds */
+  seconds: number;
+  /** the answered requests' latencies, in ms */
+  latencies: number[];
+  /** how long each request still unanswered when the load stopped had waited, in ms */
+  unanswered: number[];
+  non2xx: number;
+  /** connection errors and timeouts */
+  errors: number;
+  /** this process's (the load generator's) CPU seconds */
+  loadCpuSeconds: number;
+  /** the web server's process group's CPU seconds; null without /proc */
+  serverCpuSeconds: number | null;
+  /** the machine's busy and total CPU ticks during the load; null without /proc */
+  machineTicks: { busy: number; total: number } | null;
+}
+
+/**
+ * autocannon at `--connections` for `seconds` against `url`, as an anonymous reader saying
+ * `Accept-Encoding: gzip`.
+ */
+async function loadSlice(running: Running, options: BenchWebOptions, url: string, seconds: number): Promise<LoadSlice> {
   const latencies: number[] = [];
   // Each connection's unanswered request and when it was sent: those still waiting when the
   // load stops count as lasting at least that long.
@@ -446,7 +496,7 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
       {
         url,
         connections: options.connections,
-        duration: options.duration,
+        duration: seconds,
         timeout: 60,
         headers: { "accept-encoding": "gzip" },
         setupClient: (client) => {
@@ -468,32 +518,57 @@ async function measure(running: Running, options: BenchWebOptions, origin: strin
   const cpu = process.cpuUsage(cpuBefore);
   const serverAfter = serverPgrp === undefined ? null : groupCpuSeconds(serverPgrp);
   const machineAfter = machineCpuTicks();
-  const seconds = Math.max(result.duration, 1e-9);
-  latencies.sort((a, b) => a - b);
-  const unanswered = [...waiting.values()].map((sentAt) => stoppedAt - sentAt);
   return {
-    name,
-    label,
-    path: pathname,
-    status: first.status,
-    bytes: first.body.byteLength,
-    gzipBytes: gzipSync(first.body, { level: 6 }).byteLength,
+    seconds: Math.max(result.duration, 1e-9),
+    latencies,
+    unanswered: [...waiting.values()].map((sentAt) => stoppedAt - sentAt),
+    non2xx: result.non2xx,
+    errors: result.errors,
+    loadCpuSeconds: (cpu.user + cpu.system) / 1e6,
+    serverCpuSeconds: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    machineTicks:
+      machineBefore === null || machineAfter === null || machineAfter.totalTicks <= machineBefore.totalTicks
+        ? null
+        : { busy: machineAfter.busyTicks - machineBefore.busyTicks, total: machineAfter.totalTicks - machineBefore.totalTicks },
+  };
+}
+
+/**
+ * An endpoint's figures from its warm-up and its load's slices: latencies over every slice's
+ * requests, throughput and CPU over their summed time, and each slice's throughput
+ * (`sliceRates`, for ratios taken slice by slice: {@link floorRatio}).
+ *
+ * @param endpoint its name, label and path
+ * @param warm its warm-up
+ * @param slices its load, at least one slice
+ * @param cores the machine's cores, for the load generator's share
+ */
+export function combineSlices(endpoint: Pick<EndpointResult, "name" | "label" | "path">, warm: WarmUp, slices: readonly LoadSlice[], cores: number): EndpointResult {
+  const sum = (f: (s: LoadSlice) => number) => slices.reduce((total, s) => total + f(s), 0);
+  const seconds = sum((s) => s.seconds);
+  const latencies = slices.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const unanswered = slices.flatMap((s) => s.unanswered);
+  const server = slices.every((s) => s.serverCpuSeconds !== null) ? sum((s) => s.serverCpuSeconds!) : null;
+  const machine = slices.every((s) => s.machineTicks !== null) ? { busy: sum((s) => s.machineTicks!.busy), total: sum((s) => s.machineTicks!.total) } : null;
+  return {
+    ...endpoint,
+    status: warm.first.status,
+    bytes: warm.first.body.byteLength,
+    gzipBytes: gzipSync(warm.first.body, { level: 6 }).byteLength,
     p50: censoredQuantile(latencies, unanswered, 0.5),
     p95: censoredQuantile(latencies, unanswered, 0.95),
     p99: censoredQuantile(latencies, unanswered, 0.99),
-    mean: latencies.length ? latencies.reduce((sum, x) => sum + x, 0) / latencies.length : Number.NaN,
-    alone: warm.length > 1 ? nearestRank(warm.slice(1).sort((a, b) => a - b), 0.5) : first.ms,
+    mean: latencies.length ? latencies.reduce((total, x) => total + x, 0) / latencies.length : Number.NaN,
+    alone: warm.ms.length > 1 ? nearestRank(warm.ms.slice(1).sort((a, b) => a - b), 0.5) : warm.first.ms,
     requestsPerSecond: latencies.length / seconds,
+    sliceRates: slices.map((s) => s.latencies.length / s.seconds),
     responses: latencies.length,
     unanswered: unanswered.length,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    loadCpuShare: (cpu.user + cpu.system) / 1e6 / seconds / os.availableParallelism(),
-    serverCores: serverBefore === null || serverAfter === null ? null : (serverAfter - serverBefore) / seconds,
-    machineBusyShare:
-      machineBefore === null || machineAfter === null || machineAfter.totalTicks <= machineBefore.totalTicks
-        ? null
-        : (machineAfter.busyTicks - machineBefore.busyTicks) / (machineAfter.totalTicks - machineBefore.totalTicks),
+    non2xx: sum((s) => s.non2xx),
+    errors: sum((s) => s.errors),
+    loadCpuShare: sum((s) => s.loadCpuSeconds) / seconds / cores,
+    serverCores: server === null ? null : server / seconds,
+    machineBusyShare: machine === null || machine.total <= 0 ? null : machine.busy / machine.total,
   };
 }
 
@@ -521,12 +596,24 @@ function perRequest(r: EndpointResult): string {
   return `${cpu}, ${r.machineBusyShare === null ? "-" : `${(r.machineBusyShare * 100).toFixed(0)} %`}`;
 }
 
-/** An endpoint's throughput as a ratio to its floor's ({@link FLOOR_OF}) in the same run. */
+/**
+ * An endpoint's throughput as a ratio to its floor's ({@link FLOOR_OF}) in the same run: the
+ * median of the ratios slice by slice when both were measured in the same number of slices
+ * (each slice of the endpoint and the floor's slice of the same turn ran within seconds of each
+ * other, so a shared machine's drift over the run cancels out), else the ratio of their whole
+ * loads' throughput.
+ *
+ * @returns undefined when the endpoint, its floor or a floor throughput is missing
+ */
 export function floorRatio(results: readonly EndpointResult[], name: EndpointName): number | undefined {
   const floor = FLOOR_OF[name];
   const r = results.find((x) => x.name === name);
   const f = floor ? results.find((x) => x.name === floor) : undefined;
-  return r && f ? r.requestsPerSecond / f.requestsPerSecond : undefined;
+  if (!r || !f) return undefined;
+  if (r.sliceRates.length > 1 && r.sliceRates.length === f.sliceRates.length && f.sliceRates.every((rate) => rate > 0)) {
+    return median(r.sliceRates.map((rate, i) => rate / f.sliceRates[i]!));
+  }
+  return f.requestsPerSecond > 0 ? r.requestsPerSecond / f.requestsPerSecond : undefined;
 }
 
 /** One process count's figures as a table, then its failures. */
@@ -567,7 +654,7 @@ function report(byCount: readonly ProcessCountResult[]): string {
   for (const count of byCount) lines.push(...countTable(count), "");
   lines.push(
     "(alone: median of the warm-up requests, one at a time; p50–p99: under load. ≥: a lower bound: requests still unanswered when the load stopped, counted at the time they had waited, may hold it.",
-    " vs floor: req/s against the same server's /metrics page (pages) or session API (JSON) in the same run. load gen CPU: this process's CPU time during the load, as a share of all cores: what the server did not get.",
+    " vs floor: req/s against the same server's /metrics page (pages) or session API (JSON) in the same run, the median of the ratios slice by slice. load gen CPU: this process's CPU time during the load, as a share of all cores: what the server did not get.",
     ` server CPU: the web processes' CPU time during the load, in cores (of ${os.availableParallelism()}). machine busy: the share of all cores' time that was busy during the load: the server, Postgres, the load generator and anything else on the machine)`,
   );
   const one = byCount.find((c) => c.webProcesses === 1);
@@ -582,7 +669,12 @@ function report(byCount: readonly ProcessCountResult[]): string {
       // What each answer cost the server, and how busy the machine was: a count that cannot
       // scale either had no CPU left or spent more on each answer.
       const costs = [r, ...others.map((c) => c.results.find((x) => x.name === r.name))].map((x) => (x ? perRequest(x) : "-"));
-      lines.push(`  ${r.label.padEnd(24)} ${`${r.requestsPerSecond.toFixed(1)} req/s`.padStart(14)}  ${cells.join("  ")}  (server CPU per answer, machine busy: ${costs.join("; ")})`);
+      // What the machine allowed: the same server's floor gained this much from the same processes.
+      const floor = FLOOR_OF[r.name];
+      const floorOne = floor ? one.results.find((x) => x.name === floor) : undefined;
+      const floorGains = floorOne ? others.map((c) => ratio((c.results.find((x) => x.name === floor)?.requestsPerSecond ?? Number.NaN) / floorOne.requestsPerSecond)) : [];
+      const floorNote = floorGains.length ? `; its floor: ${floorGains.join(", ")}` : "";
+      lines.push(`  ${r.label.padEnd(24)} ${`${r.requestsPerSecond.toFixed(1)} req/s`.padStart(14)}  ${cells.join("  ")}  (server CPU per answer, machine busy: ${costs.join("; ")}${floorNote})`);
     }
   }
   return lines.join("\n");
@@ -667,8 +759,10 @@ function endpointPaths(seeded: SeededBoard): Record<EndpointName, { label: strin
 }
 
 /**
- * Measures the chosen endpoints one after the other; one that fails (an error page, a dropped
- * connection) is reported and the others are still measured.
+ * Measures the chosen endpoints: each one's warm-up, one after the other, then their load in
+ * `--slices` turns, each turn one slice of `--duration / --slices` seconds per endpoint, in
+ * order. An endpoint that fails (an error page, a dropped connection) is reported and left out
+ * of the later turns; the others are still measured.
  *
  * @returns the figures, the failures, and whether anything failed (also a non-2xx answer or a connection error under load)
  */
@@ -679,25 +773,45 @@ async function measureAll(
   endpoints: Record<EndpointName, { label: string; path: string }>,
   interrupted: () => boolean,
 ): Promise<{ results: EndpointResult[]; failures: EndpointFailure[]; failed: boolean }> {
-  const results: EndpointResult[] = [];
   const failures: EndpointFailure[] = [];
-  let failed = false;
+  const failure = (name: EndpointName, error: unknown) => {
+    const { label, path: pathname } = endpoints[name];
+    const message = error instanceof Error ? error.message : String(error);
+    fail(`${label}: ${message}`);
+    failures.push({ name, label, path: pathname, error: message });
+  };
+  const measured = new Map<EndpointName, { warm: WarmUp; slices: LoadSlice[] }>();
   for (const name of options.only) {
     if (interrupted()) break;
     const { label, path: pathname } = endpoints[name];
     try {
-      const result = await measure(running, options, origin, name, label, pathname);
-      if (interrupted()) break;
-      results.push(result);
-      if (result.non2xx > 0 || result.errors > 0) {
-        fail(`${label}: ${result.non2xx} non-2xx responses and ${result.errors} connection errors under load`);
-        failed = true;
-      }
+      const warm = await warmUp(options, `${origin}${pathname}`, pathname);
+      log(`${label}: warm-up ${warm.ms.length} requests (first ${warm.first.ms.toFixed(0)} ms, last ${warm.ms[warm.ms.length - 1]!.toFixed(0)} ms, ${warm.first.body.byteLength.toLocaleString("en")} bytes)`);
+      measured.set(name, { warm, slices: [] });
     } catch (error) {
       if (interrupted()) break;
-      const message = error instanceof Error ? error.message : String(error);
-      fail(`${label}: ${message}`);
-      failures.push({ name, label, path: pathname, error: message });
+      failure(name, error);
+    }
+  }
+  const seconds = options.duration / options.slices;
+  log(`load: ${options.slices} turn${options.slices === 1 ? "" : "s"} of ${seconds.toFixed(1)} s per endpoint at ${options.connections} connections (${[...measured.keys()].join(", ")})`);
+  for (let turn = 0; turn < options.slices && !interrupted(); turn++) {
+    for (const [name, m] of measured) {
+      if (interrupted()) break;
+      try {
+        m.slices.push(await loadSlice(running, options, `${origin}${endpoints[name].path}`, seconds));
+      } catch (error) {
+        if (interrupted()) break;
+        measured.delete(name);
+        failure(name, error);
+      }
+    }
+  }
+  const results = [...measured].filter(([, m]) => m.slices.length === options.slices).map(([name, m]) => combineSlices({ name, ...endpoints[name] }, m.warm, m.slices, os.availableParallelism()));
+  let failed = failures.length > 0;
+  for (const result of results) {
+    if (result.non2xx > 0 || result.errors > 0) {
+      fail(`${result.label}: ${result.non2xx} non-2xx responses and ${result.errors} connection errors under load`);
       failed = true;
     }
   }
