@@ -224,6 +224,29 @@ test.describe.serial("the leaderboard page: sticky columns, sorting, paging, tea
     await expect(page).not.toHaveURL(/cursor=/);
     await expect(page.getByTestId("board-row")).toHaveCount(PAGE_SIZE);
     await expect(page.getByTestId("board-system").first()).toHaveText(systemName(conll.order[0]));
+
+    // Back and forward redraw each page's table from what the browser kept: the first page's
+    // document sent its table once, as HTML (not in its RSC payload, which the router reuses).
+    await page.goBack();
+    await expect(page).toHaveURL(/[?&]cursor=/);
+    await expect(page.getByTestId("board-system")).toHaveText(systems(rest));
+    await page.goBack();
+    await expect(page).not.toHaveURL(/cursor=/);
+    await expect(page.getByTestId("board-row")).toHaveCount(PAGE_SIZE);
+    await expect(page.getByTestId("board-system").first()).toHaveText(systemName(conll.order[0]));
+    await page.goForward();
+    await expect(page.getByTestId("board-system")).toHaveText(systems(rest));
+  });
+
+  test("a page load carries its table once: as HTML, not again in the RSC payload; client-side navigation brings it in the payload", async ({ request }) => {
+    const html = await (await request.get(boardPath, { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })).text();
+    const rows = html.split('data-testid="board-row"').length - 1;
+    expect(rows).toBe(PAGE_SIZE);
+    // The payload's inline scripts escape "<" as \u003c: the table's row marker is not among them.
+    const payload = [...html.matchAll(/self\.__next_f\.push\((.*?)\)<\/script>/g)].map((m) => m[1]).join("");
+    expect(payload).not.toContain("board-row");
+    const rsc = await (await request.get(boardPath, { headers: { RSC: "1" } })).text();
+    expect(rsc).toContain("board-row");
   });
 
   test("the team search keeps the matching teams, in any case, with their ranks on the whole board", async ({ page }) => {

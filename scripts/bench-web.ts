@@ -54,7 +54,9 @@
  *    floor are so measured within seconds of each other all through the run (figures from a
  *    2-core machine: one 10 s load per endpoint gave the page 0.31-0.45x its floor from run to
  *    run; the median of ten 2 s slices' ratios gave 0.353x twice). Requests say
- *    `Accept-Encoding: gzip`, as browsers do, so the server compresses as it would for them.
+ *    `Accept-Encoding: gzip`, as browsers do, so the server compresses as it would for them, and
+ *    pages are asked for as a browser loads them (`Accept: text/html,…`; the API:
+ *    `application/json`).
  *    Endpoints: the leaderboard page (`/tasks/<slug>/phases/<id>/leaderboard`), the JSON API
  *    (`/api/v1/phases/<id>/leaderboard`), the JSON with `?significance=1`, the submission page of
  *    the run in the middle of the board, the compare page of it and its neighbour below, and
@@ -309,12 +311,20 @@ export interface EndpointFailure {
   error: string;
 }
 
+/** What a browser's page load asks for (`Accept`). */
+const PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+/** The `Accept` header of a request for `url`, as its reader would send it: JSON for the API, a page load's otherwise. */
+function acceptOf(url: string): string {
+  return new URL(url).pathname.startsWith("/api/") ? "application/json" : PAGE_ACCEPT;
+}
+
 /** A GET as an anonymous reader: status, uncompressed body, time in ms. */
 function get(url: string, acceptGzip = false): Promise<{ status: number; body: Buffer; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // A new connection each time: a kept-alive one may be closed by the server as it is reused.
-    const request = http.get(url, { agent: false, headers: { "accept-encoding": acceptGzip ? "gzip" : "identity" } }, (response) => {
+    const request = http.get(url, { agent: false, headers: { "accept-encoding": acceptGzip ? "gzip" : "identity", accept: acceptOf(url) } }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started }));
@@ -498,7 +508,7 @@ async function loadSlice(running: Running, options: BenchWebOptions, url: string
         connections: options.connections,
         duration: seconds,
         timeout: 60,
-        headers: { "accept-encoding": "gzip" },
+        headers: { "accept-encoding": "gzip", accept: acceptOf(url) },
         setupClient: (client) => {
           const events = client as NodeJS.EventEmitter; // its typings list fewer events than it emits
           events.on("request", () => waiting.set(client, performance.now()));

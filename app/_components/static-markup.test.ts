@@ -12,7 +12,8 @@ import type { StoredBoardSignificance } from "@/lib/boards/board-significance";
 import { board, macroBoard, row, scores } from "@/lib/view-models/board-fixtures";
 import type { Leaderboard } from "@/lib/boards";
 import { BoardTable, type BoardTableProps } from "./board-table";
-import { boardTableHtml } from "./cached-board-table";
+import { createHash } from "node:crypto";
+import { boardTableFragment, isPageLoad } from "./cached-board-table";
 import { renderStaticMarkup } from "./static-markup";
 import { clientNavigationTarget } from "./client-links";
 
@@ -67,7 +68,8 @@ describe("renderStaticMarkup", () => {
   });
 });
 
-describe("the leaderboard table's fragment (boardTableHtml)", () => {
+describe("the leaderboard table's fragment (boardTableFragment)", () => {
+  const boardTableHtml = (props: Parameters<typeof boardTableFragment>[0]) => boardTableFragment(props).html;
   const base = (rows: LeaderboardRow[]): Parameters<typeof boardTableHtml>[0] => ({ rows, metric: "conll", showRp: false, teamProgress: { slug: "lit", phaseId: "p1" } });
 
   it("is the table react-dom renders, with team links to the phase's progress pages", () => {
@@ -89,6 +91,14 @@ describe("the leaderboard table's fragment (boardTableHtml)", () => {
     expect(withRp).not.toBe(first);
   });
 
+  it("names the fragment by the digest of its text: one id, one text", () => {
+    const rows = [row(0), row(1)];
+    const a = boardTableFragment(base(rows));
+    expect(a.id).toBe(createHash("sha256").update(a.html, "utf8").digest("base64url"));
+    expect(boardTableFragment(base([...rows])).id).toBe(a.id);
+    expect(boardTableFragment({ ...base(rows), showRp: true }).id).not.toBe(a.id);
+  });
+
   it("keys significance by the page's rows: facts of a run on the page change the HTML, facts of runs elsewhere do not", () => {
     const rows = [row(0), row(1)];
     const facts = (others: BoardSignificance["rows"], s1: BoardSignificance["rows"][string]): BoardSignificance => ({ metric: "conll", samples: 1000, seed: 1, level: 0.05, rows: { s1, ...others } });
@@ -100,6 +110,18 @@ describe("the leaderboard table's fragment (boardTableHtml)", () => {
     expect(boardTableHtml({ ...base(rows), significance: facts({}, different) })).not.toContain('data-testid="not-significant"');
     // An interval of any run of the board shows the interval column, also on a page without one.
     expect(boardTableHtml({ ...base(rows), significance: facts({ s9: { versusAbove: null, interval: { lo: 0.1, hi: 0.2 } } }, notDifferent) })).toContain('data-testid="col-ci"');
+  });
+});
+
+describe("isPageLoad (whose table is handed over instead of sent in the payload)", () => {
+  it("is a request asking for text/html, as browsers' page loads do; the App Router's own requests and other clients are not", () => {
+    expect(isPageLoad("text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8")).toBe(true);
+    expect(isPageLoad("TEXT/HTML")).toBe(true);
+    expect(isPageLoad("application/json, text/html;q=0.5")).toBe(true);
+    expect(isPageLoad("*/*")).toBe(false);
+    expect(isPageLoad("text/x-component")).toBe(false);
+    expect(isPageLoad("text/htmlx")).toBe(false);
+    expect(isPageLoad(null)).toBe(false);
   });
 });
 
