@@ -61,5 +61,7 @@ export function AdoptedHtml({ id, html }: { id: string; html: string | null }) {
       router.refresh();
     }
   }, [id, shown, router]);
-  return <div ref={box} dangerouslySetInnerHTML={{ __html: shown ?? "" }} />;
+  // The render that hydrates gives an empty text where the server gave the fragment, on purpose:
+  // development builds would report that difference.
+  return <div ref={box} dangerouslySetInnerHTML={{ __html: shown ?? "" }} suppressHydrationWarning />;
 }
