@@ -11,27 +11,16 @@
  * nothing), it asks the server for the page's payload again (`router.refresh()`), which carries
  * it.
  */
+import { LRUCache } from "lru-cache";
 import { useRouter } from "next/navigation";
 import { useLayoutEffect, useRef } from "react";
 import { handedOverFragment } from "./fragment-handover";
 
-/** Fragments this browser tab has shown, by id: a bound on memory, not a cache policy. */
-const MAX_KEPT = 32;
-
-const kept = new Map<string, string>();
+/** Fragments this browser tab has shown, by id, the 32 latest: a bound on memory, not a cache policy. */
+const kept = new LRUCache<string, string>({ max: 32 });
 
 /** Fragments this tab asked the server for once already: never again, whatever comes back. */
 const refreshed = new Set<string>();
-
-/** Keeps `html` under `id` (the latest last; the oldest go beyond {@link MAX_KEPT}). */
-function keep(id: string, html: string): void {
-  kept.delete(id);
-  kept.set(id, html);
-  for (const key of kept.keys()) {
-    if (kept.size <= MAX_KEPT) break;
-    kept.delete(key);
-  }
-}
 
 /**
  * The fragment in a `<div>`.
@@ -50,12 +39,12 @@ export function AdoptedHtml({ id, html }: { id: string; html: string | null }) {
     const first = !mounted.current;
     mounted.current = true;
     if (shown !== null) {
-      keep(id, shown);
+      kept.set(id, shown);
       return;
     }
     // Only the box's first markup can be the server's (hydration); later, or empty, ask again.
     const adopted = first ? (box.current?.innerHTML ?? "") : "";
-    if (adopted !== "") keep(id, adopted);
+    if (adopted !== "") kept.set(id, adopted);
     else if (!refreshed.has(id)) {
       refreshed.add(id);
       router.refresh();

@@ -21,43 +21,35 @@
  * does not ask for text/html (`isPageLoad` in cached-board-table.tsx).
  */
 
+import { LRUCache } from "lru-cache";
+
 /** How long a handed-over fragment is kept for its request's HTML render, in ms. */
 export const PIN_MS = 60_000;
 
 /** How many fragments are kept at most: a bound on memory, not a cache policy. */
 const MAX_ENTRIES = 64;
 
-interface Entry {
-  html: string;
-  /** when the latest handover of it happened (ms since the epoch) */
-  at: number;
-}
-
 const KEY = Symbol.for("corefboard.fragmentHandover");
 
-/** The process's entries, shared by both module copies. */
-function entries(): Map<string, Entry> {
-  const holder = globalThis as unknown as Record<symbol, Map<string, Entry> | undefined>;
-  return (holder[KEY] ??= new Map());
+/**
+ * The process's store, shared by both module copies: the latest {@link MAX_ENTRIES} handovers,
+ * each for {@link PIN_MS} (timed by `Date.now`, checked on every read).
+ */
+function store(): LRUCache<string, string> {
+  const holder = globalThis as unknown as Record<symbol, LRUCache<string, string> | undefined>;
+  return (holder[KEY] ??= new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: PIN_MS, ttlResolution: 0, updateAgeOnGet: false, perf: { now: () => Date.now() } }));
 }
 
 /**
  * Keeps `html` under `id` for this request's HTML render (and any other request's with the same
- * fragment), then lets go the entries handed over {@link PIN_MS} or more ago, and the oldest
- * beyond {@link MAX_ENTRIES}.
+ * fragment) for {@link PIN_MS} from now; beyond {@link MAX_ENTRIES} the least recently handed
+ * over go first.
  *
  * @param id the fragment's digest: one id is always one HTML text
  * @param html the fragment
- * @param now ms since the epoch (tests)
  */
-export function handOverFragment(id: string, html: string, now = Date.now()): void {
-  const map = entries();
-  map.delete(id); // set again last: the map's order is that of the latest handovers
-  map.set(id, { html, at: now });
-  for (const [key, entry] of map) {
-    if (now - entry.at < PIN_MS && map.size <= MAX_ENTRIES) break;
-    map.delete(key);
-  }
+export function handOverFragment(id: string, html: string): void {
+  store().set(id, html);
 }
 
 /**
@@ -65,5 +57,5 @@ export function handOverFragment(id: string, html: string, now = Date.now()): vo
  * without it and the browser asks again).
  */
 export function handedOverFragment(id: string): string | null {
-  return entries().get(id)?.html ?? null;
+  return store().get(id) ?? null;
 }
