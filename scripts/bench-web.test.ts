@@ -123,6 +123,11 @@ describe("parseBenchWebArgs", () => {
     expect(() => parseBenchWebArgs(["--slices", "0"])).toThrow(/whole number from 1 to 100/);
   });
 
+  it("takes --warmup-load from 0 (none) to 600 s, default 5", () => {
+    expect(parseBenchWebArgs([]).warmupLoad).toBe(5);
+    expect(parseBenchWebArgs(["--warmup-load", "0"]).warmupLoad).toBe(0);
+    expect(() => parseBenchWebArgs(["--warmup-load", "601"])).toThrow(/whole number from 0 to 600/);
+  });
 
   it("takes --rounds from 1 to 20, default 1", () => {
     expect(parseBenchWebArgs([]).rounds).toBe(1);

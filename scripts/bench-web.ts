@@ -11,6 +11,10 @@
  *                         significance, submission, compare, document, floor-page, floor-api
  *   --warmup <n>          sequential requests per endpoint before its load (default 20, at
  *                         most 30 s of them)
+ *   --warmup-load <s>     then seconds of load per endpoint at --connections, not counted
+ *                         (default 5; 0: none): sequential requests on one connection reach one
+ *                         web process only, and a process's first seconds of load are slower
+ *                         while V8 compiles its hot code and it fills its board cache
  *   --teams <n>, --runs-per-team <n>, --documents <n>
  *                         the seeded board (default 1,000 × 10 runs × 20 documents)
  *   --port <port>         the web server's port (default: a free one)
@@ -48,7 +52,11 @@
  *    scoring worker, waits until it answers, drives the load (step 4) and stops it.
  * 4. Per endpoint, as an anonymous reader: `--warmup` sequential requests, or fewer when they
  *    take over 30 s (each must be a 2xx; the first one's body size is reported, uncompressed and
- *    gzip-compressed with zlib level 6). Then the load: autocannon at `--connections`, in
+ *    gzip-compressed with zlib level 6), then `--warmup-load` seconds of load at `--connections`,
+ *    not counted. The connections are handed round-robin to the web processes, so this warms
+ *    every one of them (the sequential requests, on one kept-alive connection, reach only one:
+ *    with 2 processes, one measured 310 req/s of JSON in its first 10 s of load and 543-552
+ *    in the next two). Then the load: autocannon at `--connections`, in
  *    `--slices` turns; each turn drives every endpoint in order for `--duration / --slices`
  *    seconds. On a shared machine whose speed drifts over tens of seconds, an endpoint and its
  *    floor are so measured within seconds of each other all through the run (figures from a
@@ -125,6 +133,8 @@ export interface BenchWebOptions {
   only: EndpointName[];
   /** sequential requests per endpoint before its load */
   warmup: number;
+  /** seconds of uncounted load per endpoint at `connections` after its sequential warm-up (`--warmup-load`) */
+  warmupLoad: number;
   teams: number;
   runsPerTeam: number;
   documents: number;
@@ -198,6 +208,7 @@ export function parseBenchWebArgs(argv: string[]): BenchWebOptions {
     .option("--connections <n>", "concurrent connections", whole(1, 1000), 10)
     .addOption(new Option("--only <list>", `endpoints to drive, of ${ENDPOINT_NAMES.join(",")}`).argParser(endpoints).default([...ENDPOINT_NAMES], "all"))
     .option("--warmup <n>", "sequential requests per endpoint before its load", whole(1, 10_000), 20)
+    .option("--warmup-load <s>", "seconds of load per endpoint at --connections after its sequential warm-up, not counted: it reaches every web process", whole(0, 600), 5)
     .option("--teams <n>", "teams on the board", whole(1, 100_000), 1000)
     .option("--runs-per-team <n>", "scored runs per team", whole(1, 1000), 10)
     .option("--documents <n>", "documents per run", whole(1, 1000), 20)
@@ -796,7 +807,14 @@ async function measureAll(
     const { label, path: pathname } = endpoints[name];
     try {
       const warm = await warmUp(options, `${origin}${pathname}`, pathname);
-      log(`${label}: warm-up ${warm.ms.length} requests (first ${warm.first.ms.toFixed(0)} ms, last ${warm.ms[warm.ms.length - 1]!.toFixed(0)} ms, ${warm.first.body.byteLength.toLocaleString("en")} bytes)`);
+      let warmLoad = "";
+      if (options.warmupLoad > 0) {
+        // Every web process's share of the connections, so that each one is warm (not counted).
+        const slice = await loadSlice(running, options, `${origin}${pathname}`, options.warmupLoad);
+        if (slice.non2xx > 0 || slice.errors > 0) throw new Error(`warm-up load: ${slice.non2xx} non-2xx responses and ${slice.errors} connection errors`);
+        warmLoad = `, then ${options.warmupLoad} s of load at ${options.connections} connections: ${(slice.latencies.length / slice.seconds).toFixed(1)} req/s`;
+      }
+      log(`${label}: warm-up ${warm.ms.length} requests (first ${warm.first.ms.toFixed(0)} ms, last ${warm.ms[warm.ms.length - 1]!.toFixed(0)} ms, ${warm.first.body.byteLength.toLocaleString("en")} bytes)${warmLoad}`);
       measured.set(name, { warm, slices: [] });
     } catch (error) {
       if (interrupted()) break;
