@@ -1,6 +1,7 @@
 /**
- * Board versions (`board-cache.ts`, migration 0010) against a real database: every change a
- * board shows moves its phase's version, a heartbeat does not, two changes committed out of
+ * Board versions (`board-cache.ts`, migrations 0010 and 0016) against a real database: every
+ * change a board shows moves its phase's version (the phase's and its task's settings too), a
+ * heartbeat does not, two changes committed out of
  * order still move it, pruning keeps it moving; and a kept board is read again only for its version.
  */
 import pg from "pg";
@@ -40,6 +41,10 @@ describe("board versions", () => {
     await moves("a team's name", () => db.team.update({ where: { id: team.id }, data: { name: "Cache team renamed" } }));
     await moves("a track", () => db.track.create({ data: { phaseId: phase.id, name: "open", position: 0 } }));
     await moves("a score row", () => db.score.updateMany({ where: { submissionId: run.id }, data: { f1: 0.6 } }));
+    await moves("the phase's settings", () => db.phase.update({ where: { id: phase.id }, data: { leaderboardVisibility: "ORGANIZERS" } }));
+    await moves("its task's settings", () => db.task.update({ where: { id: phase.taskId }, data: { primaryMetric: "muc" } }));
+    await moves("a task update that changes nothing", () => db.$executeRaw`UPDATE tasks SET title = title WHERE id = ${phase.taskId}::uuid`, false);
+    await moves("another phase of the task", () => db.phase.create({ data: { taskId: phase.taskId, name: "second", opensAt: new Date(), closesAt: new Date(Date.now() + 3600_000) } }), false);
     await moves("a heartbeat", () => db.submission.update({ where: { id: run.id }, data: { heartbeatAt: new Date() } }), false);
     const pruned = await pruneBoardChanges(db);
     expect(pruned).toBeGreaterThan(0);
@@ -64,6 +69,36 @@ describe("board versions", () => {
       await a.end();
       await b.end();
     }
+  });
+
+  it("moves for each phase of a changed task, and for a deleted phase", async () => {
+    const { db, phase } = await phaseWithRun();
+    const second = await db.phase.create({ data: { taskId: phase.taskId, name: "second", opensAt: new Date(), closesAt: new Date(Date.now() + 3600_000) } });
+    const before = [await boardVersion(db, phase.id), await boardVersion(db, second.id)];
+    await db.task.update({ where: { id: phase.taskId }, data: { status: "DRAFT" } });
+    const after = [await boardVersion(db, phase.id), await boardVersion(db, second.id)];
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    await db.phase.delete({ where: { id: second.id } });
+    expect(await boardVersion(db, second.id)).not.toBe(after[1]);
+  });
+
+  it("the next read of a board sees its phase's and its task's new settings (the phase is kept per version)", async () => {
+    const { db, phase, run } = await phaseWithRun();
+    await db.submission.update({ where: { id: run.id }, data: { status: "SCORED" } });
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).rows).toHaveLength(1);
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).metric).toBe("conll");
+    await db.task.update({ where: { id: phase.taskId }, data: { primaryMetric: "muc" } });
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).metric).toBe("muc");
+    await db.phase.update({ where: { id: phase.id }, data: { leaderboardVisibility: "ORGANIZERS" } });
+    await expect(getLeaderboard(phase.id, null, { limit: 50 })).rejects.toMatchObject({ httpStatus: 401 });
+    await db.phase.update({ where: { id: phase.id }, data: { leaderboardVisibility: "PUBLIC" } });
+    expect((await getLeaderboard(phase.id, null, { limit: 50 })).rows).toHaveLength(1);
+    await db.task.update({ where: { id: phase.taskId }, data: { status: "DRAFT" } });
+    await expect(getLeaderboard(phase.id, null, { limit: 50 })).rejects.toMatchObject({ httpStatus: 404 });
+    await db.task.update({ where: { id: phase.taskId }, data: { status: "PUBLISHED" } });
+    await db.phase.delete({ where: { id: phase.id } });
+    await expect(getLeaderboard(phase.id, null, { limit: 50 })).rejects.toMatchObject({ httpStatus: 404 });
   });
 
   it("a board read again after a change shows the change (kept boards are per version)", async () => {

@@ -1,14 +1,16 @@
 /**
  * Boards this process computed, kept by board version (issue 12 §1): a phase's board version is
  * its latest `board_changes.seq` (migration 0010: triggers add a row whenever a run, a team's
- * name, a track, a dataset or a gold key of the phase changes), so an entry made for version
- * `v` is exactly what computing the board again would give while the version is `v`. A view
- * reads one number (an index-only lookup) instead of ranking 10,000 runs again.
+ * name, a track, a dataset or a gold key of the phase changes; migration 0016: or the phase
+ * itself, or its task), so an entry made for version `v` is exactly what computing the board
+ * again would give while the version is `v`. A view reads one number (an index-only lookup)
+ * instead of ranking 10,000 runs again.
  *
  * What is kept is what does not depend on the viewer beyond the key it is stored under: a
- * board's ranked page and its runs' stored rows (`leaderboard.ts`), and the phase's tracks,
- * datasets and scored datasets. Settings of the phase and the task are read on every view.
- * Entries of older versions are never read again and age out (least recently used first).
+ * board's ranked page and its runs' stored rows (`leaderboard.ts`), the phase with its task
+ * (its settings), and the phase's tracks, datasets and scored datasets. Who the viewer is (an
+ * organizer, a team member) is read on every signed-in view. Entries of older versions are
+ * never read again and age out (least recently used first).
  */
 import { LRUCache } from "lru-cache";
 import type { Db } from "../db";

@@ -67,7 +67,7 @@ import { leaderboardQuerySchema, leaderboardVariantSchema } from "../validations
 import { MAX_LEADERBOARD_LIMIT, MAX_TEAM_FILTER } from "../validations/leaderboard-query";
 import { trackRefSchema } from "../validations/track";
 import { parseInput } from "../validations/parse";
-import { defaultDb, type Db, type Prisma } from "../db";
+import { defaultDb, isUuid, type Db, type Prisma } from "../db";
 import { cachedBoardPart, boardVersion } from "./cache";
 import { rankBoard, type BoardRankingQuery, type RankedBoardPage } from "./board-ranking";
 import { TIE_POLICY } from "./ranking";
@@ -235,16 +235,24 @@ export interface LeaderboardOptions {
 type BoardQuery = ReturnType<typeof parseBoardQuery>;
 
 /**
- * The phase, and the viewer's standing on its task, when the viewer may see the board asked for
- * (the first step of {@link getLeaderboard}).
+ * The phase's board version, the phase with its task, and the viewer's standing on the task, when
+ * the viewer may see the board asked for (the first step of {@link getLeaderboard}).
+ *
+ * The version is read first, and the phase with its task is kept per version (`cache.ts`):
+ * changing a phase or its task moves the version (migration 0016), so an unchanged board's view
+ * makes one index-only query where it made three. The version is read before the phase, so a
+ * phase loaded on a miss is never older than the version it is kept under.
  *
  * @param reader the board of a reader who neither organizes the task nor is in a team (for the
  *   worker): the standing is an anonymous reader's, and the visibility is not checked
  * @param final the final board: the task's organizers only
  * @throws NotFoundError (404), ForbiddenError (403), UnauthorizedError (401) as {@link getLeaderboard}
  */
-async function authorizeBoard(db: Db, phaseId: string, viewer: Viewer, reader: boolean, final: boolean): Promise<{ phase: PhaseWithTask; standing: TaskStanding }> {
-  const phase = await loadPhase(phaseId, db);
+async function authorizeBoard(db: Db, phaseId: string, viewer: Viewer, reader: boolean, final: boolean): Promise<{ phase: PhaseWithTask; standing: TaskStanding; version: string }> {
+  if (!isUuid(phaseId)) throw new NotFoundError("No such phase.");
+  const version = await boardVersion(db, phaseId);
+  // A failed load (an unknown phase) is not kept: cachedBoardPart keeps values only.
+  const phase = await cachedBoardPart(JSON.stringify(["phaseWithTask", phaseId, version]), () => loadPhase(phaseId, db));
   const standing = await taskStanding(reader ? null : viewer, phase.taskId, db, phase.task);
   if (standing.hiddenDraft) throw new NotFoundError("No such phase.");
   if (final && !standing.isOrganizer) throw new ForbiddenError("Only the organizers of this task can see its final board before the results are published.");
@@ -253,7 +261,7 @@ async function authorizeBoard(db: Db, phaseId: string, viewer: Viewer, reader: b
     if (!viewer) throw new UnauthorizedError(`This leaderboard is visible only to ${who}. Please sign in.`);
     throw new ForbiddenError(`This leaderboard is visible only to ${who}.`);
   }
-  return { phase, standing };
+  return { phase, standing, version };
 }
 
 /** The board query's schema, per list of variant ids: made once (zod's `extend` builds a schema, about 0.2 ms, on every board view otherwise). */
@@ -621,13 +629,12 @@ export async function getLeaderboard(phaseId: string, viewer: Viewer, options: L
   // `reader`: the board of a reader who neither organizes the task nor is in a team (for the worker).
   const reader = options.reader === true;
   const final = options.final === true;
-  const { phase, standing } = await authorizeBoard(db, phaseId, viewer, reader, final);
+  // The phase's board version: what a board shows is kept per version (`cache.ts`).
+  const { phase, standing, version } = await authorizeBoard(db, phaseId, viewer, reader, final);
   const profile = taskEvaluationProfile(phase.task);
   const variantIds = profile.variants.map((v) => v.id);
   const query = parseBoardQuery(options, variantIds);
   const metric = query.metric ?? (isLeaderboardMetric(phase.task.primaryMetric) ? phase.task.primaryMetric : DEFAULT_PRIMARY_METRIC);
-  // The phase's board version: what a board shows is kept per version (`cache.ts`).
-  const version = await boardVersion(db, phase.id);
   const facts = await phaseBoardFacts(db, phase.id, version);
   const choice = chooseBoard(facts, query);
 

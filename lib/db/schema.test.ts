@@ -31,7 +31,7 @@ let live: DbShape;
 
 beforeAll(async () => {
   server = await startTemporaryPostgres();
-  expect(await migrate(server.connectionString)).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership", "0012_email_confirmation", "0013_audit_team", "0014_organizer_role", "0015_blind_inputs"]);
+  expect(await migrate(server.connectionString)).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership", "0012_email_confirmation", "0013_audit_team", "0014_organizer_role", "0015_blind_inputs", "0016_board_settings_changes"]);
   db = new pg.Client({ connectionString: server.connectionString });
   await db.connect();
   live = await readCatalog(db, { ignoreTables: [MIGRATIONS_TABLE] });
@@ -82,7 +82,7 @@ describe("migrations vs schema.prisma", () => {
     const url = new URL(server.connectionString);
     url.pathname = "/race";
     const runs = await Promise.all([migrate(url.href), migrate(url.href), migrate(url.href)]);
-    expect(runs.flat()).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership", "0012_email_confirmation", "0013_audit_team", "0014_organizer_role", "0015_blind_inputs"]);
+    expect(runs.flat()).toEqual(["0001_init", "0002_analysis", "0003_resilience", "0004_evaluation", "0005_tracks", "0006_datasets", "0007_run_controls", "0008_task_lifecycle", "0009_board_significance", "0010_board_changes", "0011_team_membership", "0012_email_confirmation", "0013_audit_team", "0014_organizer_role", "0015_blind_inputs", "0016_board_settings_changes"]);
   });
 });
 
