@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 vi.mock("../queue");
 
 import { useTestDatabase } from "../db/test-db";
-import { boardVersion, pruneBoardChanges } from "./cache";
+import { BOARD_CHANGES_KEPT, boardVersion, pruneBoardChanges } from "./cache";
 import { getLeaderboard } from "./leaderboard";
 import { insertScores, insertSubmission, makeTaskWithPhase, makeTeam, makeUser } from "../tasks/test-fixtures";
 
@@ -46,9 +46,9 @@ describe("board versions", () => {
     await moves("a task update that changes nothing", () => db.$executeRaw`UPDATE tasks SET title = title WHERE id = ${phase.taskId}::uuid`, false);
     await moves("another phase of the task", () => db.phase.create({ data: { taskId: phase.taskId, name: "second", opensAt: new Date(), closesAt: new Date(Date.now() + 3600_000) } }), false);
     await moves("a heartbeat", () => db.submission.update({ where: { id: run.id }, data: { heartbeatAt: new Date() } }), false);
-    const pruned = await pruneBoardChanges(db);
+    const pruned = await pruneBoardChanges(db, 1);
     expect(pruned).toBeGreaterThan(0);
-    await moves("nothing (pruned already)", () => pruneBoardChanges(db), false);
+    await moves("nothing (pruned already)", () => pruneBoardChanges(db, 1), false);
     await moves("a new run", () => insertSubmission(db, { phaseId: phase.id, teamId: team.id, submitterId: run.submitterId }));
   });
 
@@ -99,6 +99,46 @@ describe("board versions", () => {
     await db.task.update({ where: { id: phase.taskId }, data: { status: "PUBLISHED" } });
     await db.phase.delete({ where: { id: phase.id } });
     await expect(getLeaderboard(phase.id, null, { limit: 50 })).rejects.toMatchObject({ httpStatus: 404 });
+  });
+
+  it("pruning replaces the rows of a phase with more than 64 by one, and leaves the others", async () => {
+    const { db, phase } = await phaseWithRun();
+    const quiet = (await phaseWithRun()).phase;
+    const rows = async (id: string) => (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM board_changes WHERE phase_id = ${id}::uuid`)[0]!.n;
+    await db.$executeRaw`INSERT INTO board_changes (phase_id) SELECT ${phase.id}::uuid FROM generate_series(1, ${BOARD_CHANGES_KEPT + 1})`;
+    const [busy, calm] = [await rows(phase.id), await rows(quiet.id)];
+    expect(calm).toBeLessThanOrEqual(BOARD_CHANGES_KEPT);
+    const before = await boardVersion(db, phase.id);
+    // Other phases' rows from earlier tests may be pruned too: count this phase's.
+    expect(await pruneBoardChanges(db)).toBeGreaterThanOrEqual(busy - 1);
+    expect([await rows(phase.id), await rows(quiet.id)]).toEqual([1, calm]);
+    expect(await boardVersion(db, phase.id)).not.toBe(before);
+  });
+
+  it("never repeats when pruning runs between a change's numbering and its commit", async () => {
+    const { db, phase, run } = await phaseWithRun();
+    await pruneBoardChanges(db, 1); // one row left: the counts below are the scenario's
+    const a = new pg.Client({ connectionString: testDb.connectionString });
+    const b = new pg.Client({ connectionString: testDb.connectionString });
+    await a.connect();
+    await b.connect();
+    try {
+      // a numbers its change and stays open; b's later-numbered change commits first.
+      await a.query("BEGIN");
+      await a.query("UPDATE submissions SET system_name = 'a' WHERE id = $1", [run.id]);
+      await b.query("INSERT INTO board_changes (phase_id) VALUES ($1)", [phase.id]);
+      const seen = new Set([await boardVersion(db, phase.id)]);
+      expect(await pruneBoardChanges(db, 1)).toBe(1);
+      const pruned = await boardVersion(db, phase.id);
+      expect(seen.has(pruned)).toBe(false);
+      seen.add(pruned);
+      await a.query("COMMIT");
+      // Without the row pruning adds, the count would be back to one seen before a's change.
+      expect(seen.has(await boardVersion(db, phase.id))).toBe(false);
+    } finally {
+      await a.end();
+      await b.end();
+    }
   });
 
   it("a board read again after a change shows the change (kept boards are per version)", async () => {
