@@ -575,7 +575,7 @@ function ScoreCells({
             const cell = scoreCell(row.scores, c.metric, p);
             return (
               <td key={p} className={`${p === "f1" ? "lb-f" : "lb-rp"}${bg}${bestClass(p)}`} data-testid={`cell-${c.metric}-${p}`} {...bestProps(p)}>
-                {cell ? <ScoreValue value={cell.value} title={cell.title} /> : <Dash />}
+                {cell ? <ScoreValue inheritNumerals value={cell.value} title={cell.title} /> : <Dash />}
                 {bestWords(p)}
               </td>
             );
@@ -586,7 +586,7 @@ function ScoreCells({
       const cell = scoreCell(row.variants[c.variant.id] ?? {}, c.metric, "f1", settingInSentence(c.variant.label));
       return (
         <td className={`lb-f${bg}${bestClass()}`} data-testid={columnTestId("cell", c)} {...bestProps()}>
-          {cell ? <ScoreValue value={cell.value} title={cell.title} /> : <Dash />}
+          {cell ? <ScoreValue inheritNumerals value={cell.value} title={cell.title} /> : <Dash />}
           {bestWords()}
         </td>
       );
@@ -599,7 +599,7 @@ function ScoreCells({
       return (
         <td className={`lb-f${bg}${bestClass()}${heat ? ` ${heat}` : ""}`} data-testid={columnTestId("cell", c)} {...bestProps()}>
           {cell?.conllF1 !== null && cell?.conllF1 !== undefined ? (
-            <ScoreValue value={cell.conllF1} title={cell.missing ? `No file for ${name} in this run: it counts as 0` : `CoNLL F1 on ${name} = ${cell.conllF1}`} />
+            <ScoreValue inheritNumerals value={cell.conllF1} title={cell.missing ? `No file for ${name} in this run: it counts as 0` : `CoNLL F1 on ${name} = ${cell.conllF1}`} />
           ) : (
             <Dash />
           )}
@@ -611,7 +611,7 @@ function ScoreCells({
     case "ranked-value":
       return (
         <td className={`lb-f${bg}${bestClass()}`} data-testid={columnTestId("cell", c)} {...bestProps()}>
-          {row.value !== null ? <ScoreValue value={row.value} title={`${rankedPhrase} on ${rankDataset} = ${row.value}`} /> : <Dash />}
+          {row.value !== null ? <ScoreValue inheritNumerals value={row.value} title={`${rankedPhrase} on ${rankDataset} = ${row.value}`} /> : <Dash />}
           {bestWords()}
         </td>
       );

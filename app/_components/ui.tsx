@@ -295,10 +295,12 @@ export function formatPercent(fraction: number, options: { unit?: boolean } = {}
  *
  * @param value a fraction in [0, 1]
  * @param title the hover text (e.g. the exact fraction and how it is made)
+ * @param inheritNumerals the table already sets `tabular-nums` (the leaderboard's, whose 50 rows
+ *   of scores would otherwise repeat the class some 400 times)
  */
-export function ScoreValue({ value, title }: { value: number; title?: string }) {
+export function ScoreValue({ value, title, inheritNumerals = false }: { value: number; title?: string; inheritNumerals?: boolean }) {
   return (
-    <span title={title} className="tabular-nums" data-exact={String(value)}>
+    <span title={title} className={inheritNumerals ? undefined : "tabular-nums"} data-exact={String(value)}>
       {formatPercent(value)}
     </span>
   );
