@@ -26,6 +26,27 @@ async function phaseWithRun() {
   return { db, user, phase, team, run };
 }
 
+/**
+ * Two changes of the phase's board committed out of their numbers' order: on one connection a
+ * run's change is numbered and left uncommitted, on another a later-numbered change commits;
+ * `during` runs then, and commits the earlier one with `commitEarlier`.
+ */
+async function outOfOrderChanges(phaseId: string, runId: string, during: (commitEarlier: () => Promise<void>) => Promise<void>): Promise<void> {
+  const a = new pg.Client({ connectionString: testDb.connectionString });
+  const b = new pg.Client({ connectionString: testDb.connectionString });
+  await a.connect();
+  await b.connect();
+  try {
+    await a.query("BEGIN");
+    await a.query("UPDATE submissions SET system_name = 'a' WHERE id = $1", [runId]);
+    await b.query("INSERT INTO board_changes (phase_id) VALUES ($1)", [phaseId]);
+    await during(async () => void (await a.query("COMMIT")));
+  } finally {
+    await a.end();
+    await b.end();
+  }
+}
+
 describe("board versions", () => {
   it("move with every change a board shows, not with a heartbeat", async () => {
     const { db, phase, team, run } = await phaseWithRun();
@@ -54,21 +75,11 @@ describe("board versions", () => {
 
   it("moves when a change numbered earlier commits after one numbered later", async () => {
     const { phase, run } = await phaseWithRun();
-    const a = new pg.Client({ connectionString: testDb.connectionString });
-    const b = new pg.Client({ connectionString: testDb.connectionString });
-    await a.connect();
-    await b.connect();
-    try {
-      await a.query("BEGIN");
-      await a.query("UPDATE submissions SET system_name = 'a' WHERE id = $1", [run.id]);
-      await b.query("INSERT INTO board_changes (phase_id) VALUES ($1)", [phase.id]);
+    await outOfOrderChanges(phase.id, run.id, async (commitEarlier) => {
       const between = await boardVersion(testDb.prisma, phase.id);
-      await a.query("COMMIT");
+      await commitEarlier();
       expect(await boardVersion(testDb.prisma, phase.id)).not.toBe(between);
-    } finally {
-      await a.end();
-      await b.end();
-    }
+    });
   });
 
   it("moves for each phase of a changed task, and for a deleted phase", async () => {
@@ -118,27 +129,16 @@ describe("board versions", () => {
   it("never repeats when pruning runs between a change's numbering and its commit", async () => {
     const { db, phase, run } = await phaseWithRun();
     await pruneBoardChanges(db, 1); // one row left: the counts below are the scenario's
-    const a = new pg.Client({ connectionString: testDb.connectionString });
-    const b = new pg.Client({ connectionString: testDb.connectionString });
-    await a.connect();
-    await b.connect();
-    try {
-      // a numbers its change and stays open; b's later-numbered change commits first.
-      await a.query("BEGIN");
-      await a.query("UPDATE submissions SET system_name = 'a' WHERE id = $1", [run.id]);
-      await b.query("INSERT INTO board_changes (phase_id) VALUES ($1)", [phase.id]);
+    await outOfOrderChanges(phase.id, run.id, async (commitEarlier) => {
       const seen = new Set([await boardVersion(db, phase.id)]);
       expect(await pruneBoardChanges(db, 1)).toBe(1);
       const pruned = await boardVersion(db, phase.id);
       expect(seen.has(pruned)).toBe(false);
       seen.add(pruned);
-      await a.query("COMMIT");
-      // Without the row pruning adds, the count would be back to one seen before a's change.
+      await commitEarlier();
+      // Keeping the latest row instead, the count would be back to one seen before the earlier change.
       expect(seen.has(await boardVersion(db, phase.id))).toBe(false);
-    } finally {
-      await a.end();
-      await b.end();
-    }
+    });
   });
 
   it("a board read again after a change shows the change (kept boards are per version)", async () => {
