@@ -224,7 +224,7 @@ export async function* leaderboardCsvChunks(
  * The digest a whole board's CSV is tagged with (its `ETag`, issue 26 §1), known from its first
  * chunk, so that the CSV is still streamed and a matching `If-None-Match` is answered before any
  * later page is read: the phase's board version (triggers bump it whenever a run, a team's name,
- * a track, a dataset or a gold key of the phase changes: `cache.ts`), the first chunk's board as
+ * a track, a dataset, a gold key, the phase itself or its task changes: `cache.ts`), the first chunk's board as
  * the viewer sees it (its settings-derived facts, columns and first rows; `generatedAt` left
  * out), and who asks (an answer with a viewer's own rows is theirs alone).
  *
